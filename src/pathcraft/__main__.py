@@ -1,0 +1,3 @@
+from pathcraft.cli import main
+
+raise SystemExit(main())

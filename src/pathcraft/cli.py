@@ -1,0 +1,305 @@
+"""The command line. Nothing else imports this module.
+
+Exit status: 0 done, 1 verification failed, 2 bad input (or nothing could
+be analysed), 130 interrupted (the tests found so far are kept).
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+import tempfile
+import time
+from enum import Enum
+from pathlib import Path
+from typing import Any, Optional, TextIO
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pathcraft import __version__
+from pathcraft.config import load_config
+from pathcraft.engine.criteria import parse_criterion
+from pathcraft.errors import PathcraftError
+from pathcraft.frontend import translate
+from pathcraft.generate import FunctionRun, GenerateOptions, generate, parse_target
+from pathcraft.ir.printer import program_text
+from pathcraft.solver.chain import SolverOptions
+from pathcraft.testcase.emit_json import JsonWriter
+from pathcraft.testcase.emit_pytest import PytestWriter
+from pathcraft.testcase.model import TestCase
+from pathcraft.testcase.verify import VerifyReport, verify
+
+app = typer.Typer(
+    name="pathcraft",
+    help="Generate pytest tests for typed Python functions by symbolic execution: "
+    "one test per execution path, with concrete inputs and expected results.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+err = Console(stderr=True, highlight=False)
+
+
+class Format(str, Enum):
+    pytest = "pytest"
+    json = "json"
+
+
+class Search(str, Enum):
+    dfs = "dfs"
+    bfs = "bfs"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"pathcraft {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Show the version and exit."),
+) -> None:
+    """pathcraft: tests for every execution path."""
+
+
+def fail(error: PathcraftError | str, code: int = 2) -> typer.Exit:
+    err.print(f"pathcraft: {error}", markup=False)
+    return typer.Exit(code)
+
+
+@app.command()
+def gen(
+    target: str = typer.Argument(..., help="path/to/module.py::name (a function or Class.method), "
+                                 "or path/to/module.py for every supported function."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output",
+                                          help="Write the tests to this file (default: stdout)."),
+    criterion: Optional[str] = typer.Option(None, "--criterion", "-c",
+                                            help="Termination criterion: loop-K, block-K or depth-K "
+                                            "[default: loop-2]."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="Output format [default: pytest]."),
+    no_exceptions: bool = typer.Option(False, "--no-exceptions",
+                                       help="Keep only paths that return normally."),
+    do_verify: bool = typer.Option(False, "--verify",
+                                   help="Run the generated tests; check each takes its claimed path; "
+                                   "report branch coverage."),
+    stats: bool = typer.Option(False, "--stats", help="Print search and solver statistics."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", min=0.0,
+                                            help="Time budget in seconds per function; "
+                                            "the tests found in time are kept."),
+    search: Optional[Search] = typer.Option(None, "--search", help="Search strategy [default: dfs]."),
+    max_paths: Optional[int] = typer.Option(None, "--max-paths", min=1,
+                                            help="Stop after this many paths per function."),
+) -> None:
+    """Generate one test per execution path of TARGET."""
+    try:
+        config = load_config()
+        path, name = parse_target(target)
+        options = GenerateOptions(
+            criterion=parse_criterion(criterion or config.get("criterion", "loop-2")),
+            exceptions=not no_exceptions and config.get("exceptions", True),
+            search=(search.value if search else config.get("search", "dfs")),
+            timeout=timeout if timeout is not None else config.get("timeout", None),
+            max_paths=max_paths,
+            solver=SolverOptions(timeout_ms=config.get("solver_timeout_ms", 2000)),
+        )
+        if options.search not in ("dfs", "bfs"):
+            raise PathcraftError(f"unknown search strategy '{options.search}' (dfs or bfs)")
+        out_format = fmt.value if fmt else config.get("format", "pytest")
+        if out_format not in ("pytest", "json"):
+            raise PathcraftError(f"unknown format '{out_format}' (pytest or json)")
+        result = translate(path, [name] if name else None)
+    except PathcraftError as exc:
+        raise fail(exc)
+
+    program = result.program
+    runnable = [t for t in result.targets if t in program.functions]
+    for qualname, error in result.errors.items():
+        if qualname in result.targets:
+            err.print(f"{error}" + ("" if name else f"  (skipped {qualname})"), markup=False)
+    if not runnable:
+        raise typer.Exit(2)
+
+    stream, test_file, keep_open = _open_output(output, do_verify and out_format == "pytest")
+    writer: Any
+    if out_format == "pytest":
+        writer = PytestWriter(stream, program.module, path, runnable, str(options.criterion))
+    else:
+        writer = JsonWriter(stream, target, str(options.criterion))
+    runs: list[FunctionRun] = []
+    all_cases: list[TestCase] = []
+    interrupted = False
+    started = time.perf_counter()
+    try:
+        for qualname in runnable:
+            run = _explore(program, qualname, options, writer, all_cases)
+            runs.append(run)
+            if run.stopped and run.stopped != "interrupted":
+                err.print(f"pathcraft: {qualname}: {run.stopped}; kept {len(run.cases)} tests", markup=False)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if isinstance(writer, JsonWriter):
+            writer.stats = {r.qualname: r.stats for r in runs}
+        writer.close()
+        if not keep_open:
+            stream.close()
+    elapsed = time.perf_counter() - started
+    if interrupted:
+        err.print(f"pathcraft: interrupted; kept {len(all_cases)} tests", markup=False)
+        raise typer.Exit(130)
+    if stats:
+        _print_stats(runs, elapsed)
+    if do_verify:
+        report = _verify(path, out_format, test_file, output, all_cases)
+        _print_report(report, program.functions)
+        if not report.ok:
+            raise typer.Exit(1)
+    if result.errors and name:
+        raise typer.Exit(2)
+
+
+def _open_output(output: Optional[Path], need_file: bool) -> tuple[TextIO, Optional[str], bool]:
+    if output is not None:
+        return open(output, "w", encoding="utf-8"), str(output), False
+    if need_file:
+        return _Tee(sys.stdout), None, True
+    return sys.stdout, None, True
+
+
+class _Tee(io.StringIO):
+    """Writes to stdout as it goes and keeps a copy (for --verify)."""
+
+    def __init__(self, target: TextIO) -> None:
+        super().__init__()
+        self.target = target
+
+    def write(self, text: str) -> int:
+        self.target.write(text)
+        return super().write(text)
+
+    def flush(self) -> None:
+        self.target.flush()
+
+
+def _explore(program: Any, qualname: str, options: GenerateOptions, writer: Any,
+             all_cases: list[TestCase]) -> FunctionRun:
+    console_is_tty = err.is_terminal
+    count = 0
+
+    def on_case(case: TestCase) -> None:
+        nonlocal count
+        count += 1
+        writer.add(case)
+        all_cases.append(case)
+        if console_is_tty:
+            status.update(f"[bold]{qualname}[/]: {count} tests")
+
+    if console_is_tty:
+        with err.status(f"[bold]{qualname}[/]: exploring") as status:
+            return generate(program, qualname, options, on_case)
+    status = None
+    return generate(program, qualname, options, on_case)
+
+
+def _print_stats(runs: list[FunctionRun], elapsed: float) -> None:
+    table = Table(title="pathcraft statistics", title_justify="left")
+    table.add_column("statistic")
+    for run in runs:
+        table.add_column(run.qualname, justify="right")
+    keys = ["tests", "paths", "exception_paths_filtered", "pruned_paths", "unknown_paths",
+            "derivation_steps", "branch_queries", "answered_without_z3", "z3_calls", "z3_seconds",
+            "seconds"]
+    for key in keys:
+        table.add_row(key.replace("_", " "), *[str(r.stats.get(key, "")) for r in runs])
+    layers = list(runs[0].stats.get("answered_by", {})) if runs else []
+    for layer in layers:
+        table.add_row(f"  answered by {layer}", *[str(r.stats["answered_by"].get(layer, 0)) for r in runs])
+    table.add_row("share without z3", *[
+        f"{100 * r.stats['answered_without_z3'] / r.stats['branch_queries']:.0f}%"
+        if r.stats.get("branch_queries") else "-" for r in runs
+    ])
+    err.print(table)
+    err.print(f"total time {elapsed:.3f}s")
+
+
+def _verify(path: str, out_format: str, test_file: Optional[str], output: Optional[Path],
+            cases: list[TestCase]) -> VerifyReport:
+    if out_format == "json" or test_file is None:
+        module = Path(path).stem
+        with tempfile.TemporaryDirectory(prefix="pathcraft-") as tmp:
+            temp_file = Path(tmp) / f"test_{module}_pathcraft.py"
+            with open(temp_file, "w", encoding="utf-8") as fh:
+                writer = PytestWriter(fh, module, path, sorted({c.qualname for c in cases}), "")
+                for case in cases:
+                    writer.add(case)
+                writer.close()
+            return verify(path, str(temp_file), cases)
+    return verify(path, test_file, cases)
+
+
+def _print_report(report: VerifyReport, functions: Any) -> None:
+    if report.error:
+        err.print(f"verify: error: {report.error}", markup=False)
+    for check in report.cases:
+        if not (check.outcome_ok and check.path_ok):
+            err.print(f"verify: {check.name}: {check.detail}", markup=False)
+    err.print(f"verify: {report.passed}/{report.tests} tests pass; "
+              f"{report.paths_ok}/{len(report.cases)} took their claimed path", markup=False)
+    table = Table(title="branch coverage (coverage.py)", title_justify="left")
+    for col in ("function", "branches", "covered", "lines", "percent"):
+        table.add_column(col, justify="left" if col == "function" else "right")
+    for name, summary in report.coverage.items():
+        if name not in functions:
+            continue
+        table.add_row(
+            name, str(summary.get("num_branches", 0)), str(summary.get("covered_branches", 0)),
+            f"{summary.get('covered_lines', 0)}/{summary.get('num_statements', 0)}",
+            f"{summary.get('percent_branches_covered', 0.0):.0f}%",
+        )
+    err.print(table)
+    err.print("verify: " + ("OK" if report.ok else "FAILED"), markup=False)
+
+
+@app.command()
+def clp(
+    target: str = typer.Argument(..., help="path/to/module.py::name or path/to/module.py"),
+) -> None:
+    """Print the CLP-translated program of TARGET (Prolog syntax)."""
+    try:
+        path, name = parse_target(target)
+        result = translate(path, [name] if name else None)
+    except PathcraftError as exc:
+        raise fail(exc)
+    for error in result.errors.values():
+        err.print(str(error), markup=False)
+    shown = [t for t in result.targets if t in result.program.functions]
+    if shown:
+        sys.stdout.write(program_text(result.program, sorted(result.program.functions)))
+    if result.errors:
+        raise typer.Exit(2)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        app(args=argv, standalone_mode=False)
+    except typer.Exit as exit_:
+        return exit_.exit_code
+    except KeyboardInterrupt:
+        err.print("pathcraft: interrupted", markup=False)
+        return 130
+    except Exception as exc:  # click usage errors and the like
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            return 2
+        if isinstance(exc, click.exceptions.Abort):
+            return 130
+        err.print(f"pathcraft: internal error: {type(exc).__name__}: {exc}", markup=False)
+        err.print("please report this with the command and the input file", markup=False)
+        return 2
+    return 0

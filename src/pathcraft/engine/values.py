@@ -1,0 +1,54 @@
+"""Runtime values of the symbolic execution besides terms."""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass
+from typing import Mapping, Union
+
+from pathcraft.solver.terms import Term
+
+
+@dataclass(frozen=True)
+class ExcValue:
+    """A raised exception: its class name and its message (if a literal)."""
+
+    type: str
+    message: str | None
+
+
+class _Undefined:
+    """The value of a local that has not been assigned yet."""
+
+    _instance: _Undefined | None = None
+
+    def __new__(cls) -> _Undefined:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNDEFINED"
+
+
+UNDEFINED = _Undefined()
+Value = Union[Term, None, ExcValue, _Undefined]
+
+
+def exception_is_a(name: str, base: str, user_bases: Mapping[str, tuple[str, ...]]) -> bool:
+    """`issubclass(name, base)` for builtin and module-defined exception names."""
+    if name == base:
+        return True
+    if name in user_bases:
+        return any(exception_is_a(b, base, user_bases) for b in user_bases[name])
+    cls, target = getattr(builtins, name, None), getattr(builtins, base, None)
+    if isinstance(cls, type) and isinstance(target, type):
+        return issubclass(cls, target)
+    return False
+
+
+def unbound_local(name: str) -> ExcValue:
+    return ExcValue(
+        "UnboundLocalError",
+        f"cannot access local variable '{name}' where it is not associated with a value",
+    )

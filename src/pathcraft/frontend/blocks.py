@@ -1,0 +1,238 @@
+"""Basic blocks under construction, and their finalisation into predicates.
+
+The lowerer fills `BlockBuilder`s; `finalize` then computes which variables
+are live on entry to each block (they become the block predicate's
+arguments, as in the papers' `loop([A,B],[R],...)`), fills in the arguments
+of every tail call, and turns each branch into guarded rules. A block whose
+only instructions before its branch are statement marks becomes one
+predicate with two guarded rules; otherwise the branch gets a predicate of
+its own (the papers' `cont`/`check` split).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from pathcraft.ir.nodes import (
+    Assign,
+    Binary,
+    BindException,
+    Call,
+    CheckExceptionType,
+    Const,
+    Expr,
+    Goto,
+    Guard,
+    Instr,
+    Mark,
+    Predicate,
+    Raise,
+    Return,
+    Rule,
+    Unary,
+    Var,
+)
+
+EXC_VAR = "$exc"
+
+
+@dataclass
+class Jump:
+    target: str
+    enters_loop: str | None = None
+
+
+@dataclass
+class Branch:
+    guard: Guard
+    if_true: str
+    if_false: str
+
+
+Terminator = Union[Jump, Branch, Return, Raise]
+
+
+@dataclass
+class BlockBuilder:
+    name: str
+    handler: str | None
+    iterates: str | None = None
+    instrs: list[Instr] = field(default_factory=list)
+    terminator: Terminator | None = None
+
+
+def expr_uses(e: Expr | Guard, out: set[str]) -> None:
+    if isinstance(e, Var):
+        out.add(e.name)
+    elif isinstance(e, Unary):
+        expr_uses(e.operand, out)
+    elif isinstance(e, Binary):
+        expr_uses(e.left, out)
+        expr_uses(e.right, out)
+    elif isinstance(e, CheckExceptionType):
+        out.add(e.var)
+
+
+def _instr_uses_defs(instr: Instr | Terminator) -> tuple[set[str], set[str]]:
+    uses: set[str] = set()
+    defs: set[str] = set()
+    if isinstance(instr, Assign):
+        expr_uses(instr.value, uses)
+        defs.add(instr.target)
+    elif isinstance(instr, Call):
+        for a in instr.args:
+            expr_uses(a, uses)
+        if instr.target:
+            defs.add(instr.target)
+    elif isinstance(instr, Return):
+        expr_uses(instr.value, uses)
+    elif isinstance(instr, Raise) and instr.reraise:
+        uses.add(instr.reraise)
+    elif isinstance(instr, BindException):
+        uses.add(EXC_VAR)
+        defs.add(instr.target)
+    elif isinstance(instr, Branch):
+        expr_uses(instr.guard, uses)
+    return uses, defs
+
+
+def _successors(block: BlockBuilder) -> list[str]:
+    t = block.terminator
+    if isinstance(t, Jump):
+        return [t.target]
+    if isinstance(t, Branch):
+        return [t.if_true, t.if_false]
+    return []
+
+
+def liveness(blocks: dict[str, BlockBuilder]) -> dict[str, set[str]]:
+    """Variables live on entry to each block (backward dataflow, fixpoint).
+
+    An exception may leave a block at any instruction, so everything live at
+    its handler is live throughout the block, except the exception itself,
+    which the engine passes."""
+    gen: dict[str, set[str]] = {}
+    kill: dict[str, set[str]] = {}
+    for name, block in blocks.items():
+        used: set[str] = set()
+        defined: set[str] = set()
+        items: list[Instr | Terminator] = list(block.instrs)
+        if block.terminator is not None:
+            items.append(block.terminator)
+        for instr in items:
+            u, d = _instr_uses_defs(instr)
+            used |= u - defined
+            defined |= d
+        gen[name], kill[name] = used, defined
+    live: dict[str, set[str]] = {name: set() for name in blocks}
+    changed = True
+    while changed:
+        changed = False
+        for name, block in blocks.items():
+            out: set[str] = set()
+            for succ in _successors(block):
+                out |= live[succ]
+            new = gen[name] | (out - kill[name])
+            if block.handler is not None:
+                new |= live[block.handler] - {EXC_VAR}
+            if new != live[name]:
+                live[name] = new
+                changed = True
+    return live
+
+
+def negate(guard: Guard) -> Guard:
+    if isinstance(guard, CheckExceptionType):
+        return CheckExceptionType(guard.var, guard.types, not guard.negate)
+    return Unary("not", guard)
+
+
+def _lines(instrs: list[Instr]) -> tuple[int, ...]:
+    seen: dict[int, None] = {}
+    for instr in instrs:
+        line = getattr(instr, "line", 0)
+        if line:
+            seen[line] = None
+    return tuple(seen)
+
+
+def finalize(
+    function: str,
+    entry: str,
+    params: tuple[str, ...],
+    blocks: dict[str, BlockBuilder],
+    order: list[str],
+) -> dict[str, Predicate]:
+    """Predicates of one function; `order` ranks variables for printing."""
+    live = liveness(blocks)
+    rank = {v: i for i, v in enumerate(order)}
+
+    def ordered(names: set[str]) -> tuple[str, ...]:
+        return tuple(sorted(names, key=lambda v: (rank.get(v, len(rank)), v)))
+
+    block_params = {name: ordered(live[name]) for name in blocks}
+    block_params[entry] = params
+    for name, block in blocks.items():
+        if name != entry and any(
+            isinstance(i, BindException) for i in block.instrs
+        ):
+            rest = tuple(v for v in block_params[name] if v != EXC_VAR)
+            block_params[name] = (EXC_VAR,) + rest
+
+    def goto(target: str, enters_loop: str | None = None) -> Goto:
+        return Goto(target, tuple(Var(v) for v in block_params[target]), enters_loop)
+
+    preds: dict[str, Predicate] = {}
+    for name, block in blocks.items():
+        term = block.terminator
+        instrs = list(block.instrs)
+        common = dict(function=function, handler=block.handler, is_entry=(name == entry))
+        if isinstance(term, Branch):
+            if all(isinstance(i, Mark) for i in instrs):
+                marks = tuple(i.line for i in instrs)  # type: ignore[union-attr]
+                rules = (
+                    Rule(1, term.guard, (goto(term.if_true),)),
+                    Rule(2, negate(term.guard), (goto(term.if_false),)),
+                )
+                preds[name] = Predicate(
+                    name, params=block_params[name], rules=rules, marks=marks,
+                    **common,  # type: ignore[arg-type]
+                )
+                continue
+            cond_name = name + "_c"
+            uses: set[str] = set()
+            expr_uses(term.guard, uses)
+            cond_live = uses | live[term.if_true] | live[term.if_false]
+            block_params[cond_name] = ordered(cond_live)
+            preds[cond_name] = Predicate(
+                cond_name, function, block_params[cond_name],
+                (
+                    Rule(1, term.guard, (goto(term.if_true),)),
+                    Rule(2, negate(term.guard), (goto(term.if_false),)),
+                ),
+                handler=block.handler,
+            )
+            body: list[Instr] = instrs + [goto(cond_name)]
+        elif isinstance(term, Jump):
+            body = instrs + [goto(term.target, term.enters_loop)]
+        elif term is None:
+            raise AssertionError(f"block {name} has no terminator")
+        else:
+            body = instrs + [term]
+        preds[name] = Predicate(
+            name, params=block_params[name],
+            rules=(Rule(1, None, tuple(body), _lines(instrs)),),
+            **common,  # type: ignore[arg-type]
+        )
+    for name, block in blocks.items():
+        if block.iterates:
+            pred = preds[name]
+            preds[name] = Predicate(
+                pred.name, pred.function, pred.params, pred.rules, pred.marks,
+                pred.handler, pred.is_entry, pred.builtin, block.iterates,
+            )
+    return preds
+
+
+TRUE = Const(True)

@@ -1,0 +1,706 @@
+"""Lowering one Python function to blocks of the CLP-translated program.
+
+Algorithm: a single pass over the statements with a "current block". A
+statement appends instructions to it; control flow closes it with a jump or
+a branch and opens new blocks. Conditions with `and`/`or`/`not` and chained
+comparisons become branch chains (short-circuit is control flow).
+Expressions are lowered to pure IR expressions; whatever can branch or fail
+(`//`, `%` by a possibly-zero divisor, `abs`, `min`, `max`, user calls)
+becomes a `Call` into a fresh temporary, emitted in Python's evaluation
+order.
+
+Invariants:
+* `Mark(line)` is emitted exactly where CPython would report a line event
+  for a statement we track: simple statements, `if`/`elif` tests, loop
+  headers on entry and on every back edge. Traces built from marks are
+  compared against real runs.
+* Every block has a fixed exception handler (the lexical `try` around it);
+  entering or leaving a `try` starts a new block.
+* `finally` bodies are copied onto each way out of the `try`: normal exit,
+  `return`, `break`, `continue`, and the exceptional path (which re-raises).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from pathcraft.errors import construct_name, unknown_name, unsupported
+from pathcraft.frontend.blocks import BlockBuilder, Branch, Jump, finalize
+from pathcraft.frontend.module import ModuleSource
+from pathcraft.ir.nodes import (
+    Assign,
+    Binary,
+    BindException,
+    Call,
+    CheckExceptionType,
+    Const,
+    Expr,
+    FunctionInfo,
+    Guard,
+    Instr,
+    Mark,
+    Predicate,
+    Raise,
+    Return,
+    Unary,
+    Var,
+)
+
+_ARITH = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul"}
+_DIVISION = {ast.FloorDiv: ("floordiv", "int_floordiv"), ast.Mod: ("mod", "int_mod")}
+_COMPARE = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
+_OPERATOR_TEXT = {
+    ast.Div: "operator '/' (true division gives float)",
+    ast.Pow: "operator '**'",
+    ast.LShift: "operator '<<'",
+    ast.RShift: "operator '>>'",
+    ast.BitAnd: "operator '&'",
+    ast.BitOr: "operator '|'",
+    ast.BitXor: "operator '^'",
+    ast.MatMult: "operator '@'",
+    ast.Invert: "operator '~'",
+    ast.Is: "operator 'is' on int/bool",
+    ast.IsNot: "operator 'is not' on int/bool",
+    ast.In: "operator 'in'",
+    ast.NotIn: "operator 'not in'",
+}
+
+
+@dataclass
+class _Loop:
+    header: str
+    after: str
+    line: int
+    mark_back_edge: bool
+    finally_depth: int
+
+
+@dataclass
+class _Finally:
+    body: list[ast.stmt]
+    handler: str | None
+    handled: list[str]
+
+
+class FunctionLowerer:
+    """Lowers one function; `callees` collects the functions it calls."""
+
+    def __init__(self, module: ModuleSource, fn: ast.FunctionDef, info: FunctionInfo,
+                 signatures: dict[str, FunctionInfo]) -> None:
+        self.module = module
+        self.fn = fn
+        self.info = info
+        self.signatures = signatures
+        self.callees: set[str] = set()
+        self.blocks: dict[str, BlockBuilder] = {}
+        self.referenced: set[str] = set()
+        self.cur: BlockBuilder | None = None
+        self.handler: str | None = None
+        self.loops: list[_Loop] = []
+        self.finallies: list[_Finally] = []
+        self.handled: list[str] = []
+        self._counter = 0
+        self.order: list[str] = list(info.params)
+        self.locals = set(info.params) | _assigned_names(fn)
+        for name in sorted(self.locals - set(info.params)):
+            self.order.append(name)
+
+    # ------------------------------------------------------------ plumbing
+
+    def error(self, node: ast.AST, what: str) -> Exception:
+        return unsupported(self.module.path, node, what)
+
+    def fresh(self, kind: str) -> str:
+        self._counter += 1
+        return f"{self.info.entry}_{kind}{self._counter}"
+
+    def temp(self, kind: str = "t") -> str:
+        self._counter += 1
+        name = f"${kind}{self._counter}"
+        self.order.append(name)
+        return name
+
+    def new_block(self, kind: str, iterates: str | None = None, handler: str | None | bool = False) -> BlockBuilder:
+        name = self.info.entry if not self.blocks else self.fresh(kind)
+        block = BlockBuilder(name, self.handler if handler is False else handler, iterates)  # type: ignore[arg-type]
+        self.blocks[name] = block
+        return block
+
+    def emit(self, instr: Instr) -> None:
+        assert self.cur is not None
+        self.cur.instrs.append(instr)
+
+    def close(self, terminator: Jump | Branch | Return | Raise) -> None:
+        assert self.cur is not None
+        self.cur.terminator = terminator
+        if isinstance(terminator, Jump):
+            self.referenced.add(terminator.target)
+        elif isinstance(terminator, Branch):
+            self.referenced.update((terminator.if_true, terminator.if_false))
+        self.cur = None
+
+    def jump(self, target: BlockBuilder | str, enters_loop: str | None = None) -> None:
+        if self.cur is not None:
+            name = target if isinstance(target, str) else target.name
+            self.close(Jump(name, enters_loop))
+
+    def branch(self, guard: Guard, if_true: BlockBuilder, if_false: BlockBuilder) -> None:
+        if isinstance(guard, Const):
+            self.jump(if_true if guard.value else if_false)
+            return
+        self.close(Branch(guard, if_true.name, if_false.name))
+
+    def resume(self, block: BlockBuilder) -> None:
+        """Continue in `block` if anything jumps there, else drop it (dead)."""
+        if block.name in self.referenced:
+            self.cur = block
+        else:
+            del self.blocks[block.name]
+            self.cur = None
+
+    # ---------------------------------------------------------- entry point
+
+    def lower(self) -> dict[str, Predicate]:
+        self.cur = self.new_block("entry")
+        body = list(self.fn.body)
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            body = body[1:]  # docstring: not executed
+        self.statements(body)
+        if self.cur is not None:
+            self.close(Return(Const(None), self.fn.end_lineno or self.fn.lineno))
+        return finalize(self.info.qualname, self.info.entry, self.info.params, self.blocks, self.order)
+
+    # ------------------------------------------------------------ statements
+
+    def statements(self, stmts: list[ast.stmt]) -> None:
+        for stmt in stmts:
+            if self.cur is None:
+                return  # the rest is unreachable
+            self.statement(stmt)
+
+    def statement(self, s: ast.stmt) -> None:
+        method = getattr(self, "stmt_" + type(s).__name__, None)
+        if method is None:
+            raise self.error(s, construct_name(s))
+        method(s)
+
+    def stmt_Pass(self, s: ast.Pass) -> None:
+        self.emit(Mark(s.lineno))
+
+    def stmt_Expr(self, s: ast.Expr) -> None:
+        self.emit(Mark(s.lineno))
+        if isinstance(s.value, ast.Constant):
+            return
+        if not isinstance(s.value, ast.Call):
+            raise self.error(s.value, "expression statement (only calls)")
+        self.expr(s.value, discard=True)
+
+    def stmt_Assign(self, s: ast.Assign) -> None:
+        self.emit(Mark(s.lineno))
+        if len(s.targets) == 1 and isinstance(s.targets[0], ast.Tuple):
+            self.tuple_assign(s.targets[0], s.value, s)
+            return
+        value = self.expr(s.value)
+        if len(s.targets) > 1 and not isinstance(value, (Const, Var)):
+            tmp = self.temp()
+            self.emit(Assign(tmp, value, s.lineno))
+            value = Var(tmp)
+        for target in s.targets:
+            self.emit(Assign(self.target_name(target), value, s.lineno))
+
+    def tuple_assign(self, target: ast.Tuple, value: ast.expr, s: ast.stmt) -> None:
+        if not isinstance(value, ast.Tuple) or len(value.elts) != len(target.elts):
+            raise self.error(value, "tuple unpacking of anything but a tuple of the same length")
+        temps = []
+        for elt in value.elts:
+            tmp = self.temp()
+            self.emit(Assign(tmp, self.expr(elt), s.lineno))
+            temps.append(tmp)
+        for name_node, tmp in zip(target.elts, temps):
+            self.emit(Assign(self.target_name(name_node), Var(tmp), s.lineno))
+
+    def stmt_AnnAssign(self, s: ast.AnnAssign) -> None:
+        if s.value is None:
+            return
+        self.emit(Mark(s.lineno))
+        self.emit(Assign(self.target_name(s.target), self.expr(s.value), s.lineno))
+
+    def stmt_AugAssign(self, s: ast.AugAssign) -> None:
+        self.emit(Mark(s.lineno))
+        name = self.target_name(s.target)
+        value = self.binop(s.op, Var(name), s.value, s)
+        self.emit(Assign(name, value, s.lineno))
+
+    def target_name(self, node: ast.expr) -> str:
+        if not isinstance(node, ast.Name):
+            raise self.error(node, f"assignment to {construct_name(node)}")
+        return node.id
+
+    def stmt_Return(self, s: ast.Return) -> None:
+        self.emit(Mark(s.lineno))
+        value = self.expr(s.value) if s.value is not None else Const(None)
+        if self.finallies:
+            tmp = self.temp("ret")
+            self.emit(Assign(tmp, value, s.lineno))
+            value = Var(tmp)
+            self.leave_finallies(0)
+            if self.cur is None:
+                return
+        self.close(Return(value, s.lineno))
+
+    def stmt_Raise(self, s: ast.Raise) -> None:
+        self.emit(Mark(s.lineno))
+        if s.cause is not None:
+            raise self.error(s.cause, "raise ... from ...")
+        self.close(self.raise_of(s.exc, s))
+
+    def raise_of(self, exc: ast.expr | None, s: ast.stmt) -> Raise:
+        if exc is None:
+            if not self.handled:
+                raise self.error(s, "bare 'raise' outside an except block")
+            return Raise(None, None, s.lineno, reraise=self.handled[-1])
+        if isinstance(exc, ast.Name) and exc.id in self.locals:
+            return Raise(None, None, s.lineno, reraise=exc.id)
+        call_args: list[ast.expr] = []
+        if isinstance(exc, ast.Call):
+            if exc.keywords:
+                raise self.error(exc, "keyword arguments to an exception")
+            call_args = list(exc.args)
+            exc = exc.func
+        if not isinstance(exc, ast.Name) or not self.module.is_exception(exc.id):
+            raise self.error(exc, "raise of anything but an exception class")
+        message: str | None = None
+        if len(call_args) == 1 and isinstance(call_args[0], ast.Constant) \
+                and isinstance(call_args[0].value, str):
+            message = call_args[0].value
+        elif call_args:
+            raise self.error(call_args[0], "exception argument other than one string literal")
+        return Raise(exc.id, message, s.lineno)
+
+    def stmt_Assert(self, s: ast.Assert) -> None:
+        self.emit(Mark(s.lineno))
+        message: str | None = None
+        if s.msg is not None:
+            if not (isinstance(s.msg, ast.Constant) and isinstance(s.msg.value, str)):
+                raise self.error(s.msg, "assert message other than a string literal")
+            message = s.msg.value
+        ok, fail = self.new_block("assert_ok"), self.new_block("assert_fail")
+        self.condition(s.test, ok, fail)
+        self.cur = fail
+        self.close(Raise("AssertionError", message, s.lineno))
+        self.resume(ok)
+
+    def stmt_If(self, s: ast.If) -> None:
+        self.emit(Mark(s.lineno))
+        then = self.new_block("then")
+        join = self.new_block("join")
+        other = self.new_block("else") if s.orelse else join
+        self.condition(s.test, then, other)
+        self.cur = then
+        self.statements(s.body)
+        self.jump(join)
+        if s.orelse:
+            self.resume(other)
+            self.statements(s.orelse)
+            self.jump(join)
+        self.resume(join)
+
+    def stmt_While(self, s: ast.While) -> None:
+        loop_id = self.fresh("loop")
+        always = isinstance(s.test, ast.Constant) and bool(s.test.value)
+        self.emit(Mark(s.lineno))
+        header = self.new_block("loop")
+        body = self.new_block("body", iterates=loop_id)
+        after = self.new_block("exit")
+        orelse = self.new_block("else") if s.orelse else after
+        self.jump(header, enters_loop=loop_id)
+        self.cur = header
+        self.condition(s.test, body, orelse)
+        self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, not always, len(self.finallies)))
+        if s.orelse:
+            self.resume(orelse)
+            self.statements(s.orelse)
+            self.jump(after)
+        self.resume(after)
+
+    def loop_body(self, stmts: list[ast.stmt], body: BlockBuilder, loop: _Loop) -> None:
+        self.loops.append(loop)
+        self.resume(body)
+        self.statements(stmts)
+        if self.cur is not None:
+            if loop.mark_back_edge:
+                self.emit(Mark(loop.line))
+            self.jump(loop.header)
+        self.loops.pop()
+
+    def stmt_For(self, s: ast.For) -> None:
+        if s.type_comment:
+            raise self.error(s, "type comment")
+        it = s.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+                and not it.keywords and 1 <= len(it.args) <= 3):
+            raise self.error(it, "for loop over anything but range(...)")
+        target = self.target_name(s.target)
+        self.emit(Mark(s.lineno))
+        args = [self.stable(self.expr(a), s.lineno) for a in it.args]
+        start, stop, step = (Const(0), args[0], Const(1)) if len(args) == 1 else \
+            (args[0], args[1], Const(1)) if len(args) == 2 else tuple(args)
+        if not (isinstance(step, Const) and step.value):
+            checked = self.temp("step")
+            self.emit(Call(checked, "range_step", (step,), s.lineno))
+            step = Var(checked)
+        counter = self.temp("it")
+        self.emit(Assign(counter, start, s.lineno))
+        loop_id = self.fresh("loop")
+        header = self.new_block("loop")
+        body = self.new_block("body", iterates=loop_id)
+        after = self.new_block("exit")
+        orelse = self.new_block("else") if s.orelse else after
+        self.jump(header, enters_loop=loop_id)
+        self.cur = header
+        if isinstance(step, Const):
+            more: Expr = Binary("lt" if step.value > 0 else "gt", Var(counter), stop)
+        else:
+            more = Binary(
+                "or",
+                Binary("and", Binary("gt", step, Const(0)), Binary("lt", Var(counter), stop)),
+                Binary("and", Binary("lt", step, Const(0)), Binary("gt", Var(counter), stop)),
+            )
+        self.branch(more, body, orelse)
+        body.instrs.append(Assign(target, Var(counter), s.lineno))
+        body.instrs.append(Assign(counter, Binary("add", Var(counter), step), s.lineno))
+        self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, True, len(self.finallies)))
+        if s.orelse:
+            self.resume(orelse)
+            self.statements(s.orelse)
+            self.jump(after)
+        self.resume(after)
+
+    def stable(self, e: Expr, line: int) -> Expr:
+        """`e` evaluated once, now (a temporary unless it is a constant)."""
+        if isinstance(e, Const):
+            return e
+        tmp = self.temp()
+        self.emit(Assign(tmp, e, line))
+        return Var(tmp)
+
+    def stmt_Break(self, s: ast.Break) -> None:
+        self.emit(Mark(s.lineno))
+        loop = self.loops[-1]
+        self.leave_finallies(loop.finally_depth)
+        self.jump(loop.after)
+
+    def stmt_Continue(self, s: ast.Continue) -> None:
+        self.emit(Mark(s.lineno))
+        loop = self.loops[-1]
+        self.leave_finallies(loop.finally_depth)
+        if self.cur is not None:
+            if loop.mark_back_edge:
+                self.emit(Mark(loop.line))
+            self.jump(loop.header)
+
+    def leave_finallies(self, depth: int) -> None:
+        """Run the `finally` bodies above `depth`, innermost first."""
+        for index in range(len(self.finallies) - 1, depth - 1, -1):
+            if self.cur is None:
+                return
+            self.inline_finally(index)
+
+    def inline_finally(self, index: int) -> None:
+        ctx = self.finallies[index]
+        saved = (self.finallies, self.handler, self.handled)
+        self.finallies, self.handled = self.finallies[:index], ctx.handled
+        if self.handler != ctx.handler:
+            self.handler = ctx.handler
+            block = self.new_block("finally")
+            self.jump(block)
+            self.cur = block
+        self.statements(ctx.body)
+        self.finallies, self.handler, self.handled = saved
+        if self.cur is not None and self.cur.handler != self.handler:
+            block = self.new_block("after_finally")
+            self.jump(block)
+            self.cur = block
+
+    def stmt_Try(self, s: ast.Try) -> None:
+        outer = self.handler
+        fin_block = self.new_block("finally_exc", handler=outer) if s.finalbody else None
+        handlers_handler = fin_block.name if fin_block else outer
+        dispatch = self.new_block("except", handler=handlers_handler) if s.handlers else None
+        body_handler = dispatch.name if dispatch else (fin_block.name if fin_block else outer)
+        if fin_block:
+            self.finallies.append(_Finally(list(s.finalbody), outer, list(self.handled)))
+        after = self.new_block("after_try", handler=outer)
+        self.handler = body_handler
+        body = self.new_block("try")
+        self.jump(body)
+        self.cur = body
+        self.statements(s.body)
+        self.handler = handlers_handler
+        if self.cur is not None:
+            follow = self.new_block("else" if s.orelse else "try_done")
+            self.jump(follow)
+            self.cur = follow
+            self.statements(s.orelse)
+            self.exit_try(after, fin_block is not None)
+        if dispatch is not None:
+            self.cur = dispatch
+            self.referenced.add(dispatch.name)
+            exc = self.temp("exc")
+            self.emit(BindException(exc))
+            for h in s.handlers:
+                types = self.exception_types(h.type)
+                matched, rest = self.new_block("handler"), self.new_block("except")
+                self.branch(CheckExceptionType(exc, types), matched, rest)
+                self.cur = matched
+                if h.name:
+                    self.locals.add(h.name)
+                    self.emit(Assign(h.name, Var(exc), h.lineno))
+                self.handled.append(exc)
+                self.statements(h.body)
+                self.handled.pop()
+                self.exit_try(after, fin_block is not None)
+                self.cur = rest
+            self.close(Raise(None, None, s.lineno, reraise=exc))
+        if fin_block is not None:
+            self.finallies.pop()
+            self.handler = outer
+            self.cur = fin_block
+            self.referenced.add(fin_block.name)
+            exc = self.temp("exc")
+            self.emit(BindException(exc))
+            self.handled.append(exc)
+            self.statements(s.finalbody)
+            self.handled.pop()
+            if self.cur is not None:
+                self.close(Raise(None, None, s.lineno, reraise=exc))
+        self.handler = outer
+        self.resume(after)
+
+    def exit_try(self, after: BlockBuilder, has_finally: bool) -> None:
+        """Normal completion of a try body, else or handler."""
+        if self.cur is None:
+            return
+        if has_finally:
+            self.inline_finally(len(self.finallies) - 1)
+        self.jump(after)
+
+    def exception_types(self, node: ast.expr | None) -> tuple[str, ...]:
+        if node is None:
+            return ("BaseException",)
+        names = node.elts if isinstance(node, ast.Tuple) else [node]
+        out = []
+        for n in names:
+            if not isinstance(n, ast.Name) or not self.module.is_exception(n.id):
+                raise self.error(n, "except clause that names no exception class")
+            out.append(n.id)
+        return tuple(out)
+
+    # ------------------------------------------------------------ conditions
+
+    def condition(self, node: ast.expr, if_true: BlockBuilder, if_false: BlockBuilder) -> None:
+        """Branch to `if_true`/`if_false` on the truth of `node`, short-circuit."""
+        if isinstance(node, ast.BoolOp):
+            for value in node.values[:-1]:
+                middle = self.new_block("and" if isinstance(node.op, ast.And) else "or")
+                if isinstance(node.op, ast.And):
+                    self.condition(value, middle, if_false)
+                else:
+                    self.condition(value, if_true, middle)
+                self.resume(middle)
+                if self.cur is None:
+                    return
+            self.condition(node.values[-1], if_true, if_false)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            self.condition(node.operand, if_false, if_true)
+        elif isinstance(node, ast.Compare) and len(node.ops) > 1:
+            left = self.expr(node.left)
+            last = len(node.ops) - 1
+            for i, (op, comparator) in enumerate(zip(node.ops, node.comparators)):
+                right = self.expr(comparator)
+                if i < last:
+                    right = self.stable(right, node.lineno)
+                    middle = self.new_block("cmp")
+                    self.branch(Binary(self.compare_op(op, node), left, right), middle, if_false)
+                    self.resume(middle)
+                    if self.cur is None:
+                        return
+                    left = right
+                else:
+                    self.branch(Binary(self.compare_op(op, node), left, right), if_true, if_false)
+        else:
+            value = self.expr(node)
+            self.branch(value if _is_boolean(value) else Unary("truth", value), if_true, if_false)
+
+    def compare_op(self, op: ast.cmpop, node: ast.AST) -> str:
+        name = _COMPARE.get(type(op))
+        if name is None:
+            raise self.error(node, _OPERATOR_TEXT.get(type(op), "comparison operator"))
+        return name
+
+    # ----------------------------------------------------------- expressions
+
+    def expr(self, node: ast.expr, discard: bool = False) -> Expr:
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or isinstance(node.value, int) or node.value is None:
+                return Const(node.value)
+            raise self.error(node, construct_name(node))
+        if isinstance(node, ast.Name):
+            if node.id in self.locals:
+                return Var(node.id)
+            if node.id in self.module.constants:
+                return Const(self.module.constants[node.id])
+            raise unknown_name(self.module.path, node, node.id)
+        if isinstance(node, ast.BinOp):
+            return self.binop(node.op, self.expr(node.left), node.right, node)
+        if isinstance(node, ast.UnaryOp):
+            operand = self.expr(node.operand)
+            if isinstance(node.op, ast.USub):
+                return Unary("neg", operand)
+            if isinstance(node.op, ast.UAdd):
+                return Unary("int", operand)
+            if isinstance(node.op, ast.Not):
+                return Unary("not", operand)
+            raise self.error(node, _OPERATOR_TEXT.get(type(node.op), "unary operator"))
+        if isinstance(node, ast.Compare):
+            if len(node.ops) == 1:
+                left = self.expr(node.left)
+                return Binary(self.compare_op(node.ops[0], node), left, self.expr(node.comparators[0]))
+            return self.branching_value(node)
+        if isinstance(node, (ast.BoolOp, ast.IfExp)):
+            return self.branching_value(node)
+        if isinstance(node, ast.Call):
+            return self.call(node, discard)
+        raise self.error(node, construct_name(node))
+
+    def binop(self, op: ast.operator, left: Expr, right_node: ast.expr, node: ast.AST) -> Expr:
+        right = self.expr(right_node)
+        if type(op) in _ARITH:
+            return Binary(_ARITH[type(op)], left, right)
+        if type(op) in _DIVISION:
+            pure, predicate = _DIVISION[type(op)]
+            if isinstance(right, Const) and isinstance(right.value, int) and right.value:
+                return Binary(pure, left, right)
+            tmp = self.temp()
+            self.emit(Call(tmp, predicate, (left, right), node.lineno))  # type: ignore[attr-defined]
+            return Var(tmp)
+        raise self.error(node, _OPERATOR_TEXT.get(type(op), "operator"))
+
+    def branching_value(self, node: ast.expr) -> Expr:
+        """A value that needs control flow: `a and b`, `x if c else y`, `a < b < c`."""
+        result = self.temp("v")
+        join = self.new_block("join")
+        line = node.lineno
+        if isinstance(node, ast.IfExp):
+            yes, no = self.new_block("then"), self.new_block("else")
+            self.condition(node.test, yes, no)
+            for block, branch_node in ((yes, node.body), (no, node.orelse)):
+                self.resume(block)
+                if self.cur is not None:
+                    self.emit(Assign(result, self.expr(branch_node), line))
+                    self.jump(join)
+        elif isinstance(node, ast.Compare):
+            yes, no = self.new_block("then"), self.new_block("else")
+            self.condition(node, yes, no)
+            for block, value in ((yes, True), (no, False)):
+                self.resume(block)
+                if self.cur is not None:
+                    self.emit(Assign(result, Const(value), line))
+                    self.jump(join)
+        else:
+            assert isinstance(node, ast.BoolOp)
+            is_and = isinstance(node.op, ast.And)
+            for value_node in node.values[:-1]:
+                value = self.stable(self.expr(value_node), line)
+                self.emit(Assign(result, value, line))
+                more, done = self.new_block("and" if is_and else "or"), join
+                truth = value if _is_boolean(value) else Unary("truth", value)
+                if is_and:
+                    self.branch(truth, more, done)
+                else:
+                    self.branch(truth, done, more)
+                self.resume(more)
+                if self.cur is None:
+                    break
+            if self.cur is not None:
+                self.emit(Assign(result, self.expr(node.values[-1]), line))
+                self.jump(join)
+        self.resume(join)
+        if self.cur is None:
+            raise self.error(node, "expression that always raises")
+        return Var(result)
+
+    def call(self, node: ast.Call, discard: bool) -> Expr:
+        func = node.func
+        if not isinstance(func, ast.Name):
+            raise self.error(func, "call of " + construct_name(func))
+        name = func.id
+        if name in self.signatures:
+            args = self.call_arguments(self.signatures[name], node)
+            target = None if discard else self.temp()
+            self.callees.add(name)
+            self.emit(Call(target, self.signatures[name].entry, tuple(args), node.lineno))
+            return Var(target) if target else Const(None)
+        if node.keywords:
+            raise self.error(node, f"keyword arguments to {name}()")
+        if name == "abs" and len(node.args) == 1:
+            tmp = self.temp()
+            self.emit(Call(tmp, "abs", (self.expr(node.args[0]),), node.lineno))
+            return Var(tmp)
+        if name in ("min", "max") and len(node.args) >= 2:
+            values = [self.expr(a) for a in node.args]
+            acc = values[0]
+            for value in values[1:]:
+                tmp = self.temp()
+                self.emit(Call(tmp, name, (acc, value), node.lineno))
+                acc = Var(tmp)
+            return acc
+        if name in ("int", "bool") and len(node.args) == 1:
+            return Unary("int" if name == "int" else "truth", self.expr(node.args[0]))
+        if name in self.module.classes or self.module.is_exception(name):
+            raise self.error(node, f"call of class {name}")
+        if name in ("min", "max", "abs", "int", "bool"):
+            raise self.error(node, f"{name}() with these arguments")
+        raise unknown_name(self.module.path, func, name)
+
+    def call_arguments(self, callee: FunctionInfo, node: ast.Call) -> list[Expr]:
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            raise self.error(node, "*args or **kwargs in a call")
+        if len(node.args) > len(callee.params):
+            raise self.error(node, f"too many arguments to {callee.name}()")
+        given: dict[str, Expr] = {}
+        for param, arg in zip(callee.params, node.args):
+            given[param] = self.expr(arg)
+        for kw in node.keywords:
+            assert kw.arg is not None
+            if kw.arg not in callee.params or kw.arg in given:
+                raise self.error(kw.value, f"bad keyword argument '{kw.arg}' to {callee.name}()")
+            given[kw.arg] = self.stable(self.expr(kw.value), node.lineno)
+        defaults = dict(callee.defaults)
+        out = []
+        for param in callee.params:
+            if param in given:
+                out.append(given[param])
+            elif param in defaults:
+                out.append(Const(defaults[param]))
+            else:
+                raise self.error(node, f"missing argument '{param}' to {callee.name}()")
+        return out
+
+
+def _is_boolean(e: Expr) -> bool:
+    if isinstance(e, Binary):
+        return e.op in ("eq", "ne", "lt", "le", "gt", "ge", "and", "or")
+    return isinstance(e, Unary) and e.op in ("not", "truth")
+
+
+def _assigned_names(fn: ast.FunctionDef) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+    return names

@@ -1,0 +1,193 @@
+"""The CLP-translated program: frozen data, no behaviour.
+
+A `Program` is a set of `Predicate`s. Each user function becomes an entry
+predicate plus one predicate per intermediate block; each predicate is
+defined by mutually exclusive guarded `Rule`s (Definition 1 of the papers).
+Blocks are chained in continuation-passing style: the last instruction of a
+rule is a tail call (`Goto`) to the next block, or a `Return`/`Raise`, so
+every predicate of a function has the same outputs as the function itself
+and loops become recursion.
+
+Expressions are pure and total; everything that can fail or branch
+(division, `abs`, `min`, user calls) is a `Call` to a predicate, so that
+every choice point of the execution is a rule selection.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class Var:
+    name: str
+
+
+@dataclass(frozen=True)
+class Const:
+    value: int | bool | None
+
+
+@dataclass(frozen=True)
+class Unary:
+    """`neg` (arithmetic minus), `not` (truthiness negation), `truth` (bool(x))."""
+
+    op: str
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Binary:
+    """Arithmetic `add sub mul floordiv mod` (divisor known non-zero) and
+    comparisons `eq ne lt le gt ge`; `and`/`or` only on truth values."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+Expr = Union[Var, Const, Unary, Binary]
+
+# --------------------------------------------------------------- instructions
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A statement starts executing at `line` (drives traces and coverage)."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class Assign:
+    target: str
+    value: Expr
+    line: int
+
+
+@dataclass(frozen=True)
+class Call:
+    """Non-tail call of a predicate; an exception from it goes to the
+    handler of the calling block (or leaves the function)."""
+
+    target: str | None
+    predicate: str
+    args: tuple[Expr, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Goto:
+    """Tail call to the next block of the same function (continuation).
+
+    `enters_loop` names the loop whose iteration counter restarts here
+    (an entry from outside the loop, not a back edge)."""
+
+    block: str
+    args: tuple[Expr, ...]
+    enters_loop: str | None = None
+
+
+@dataclass(frozen=True)
+class Return:
+    value: Expr
+    line: int
+
+
+@dataclass(frozen=True)
+class Raise:
+    """Raise a new exception `exc_type(message)`, or re-raise the exception
+    held in variable `reraise`."""
+
+    exc_type: str | None
+    message: str | None
+    line: int
+    reraise: str | None = None
+
+
+@dataclass(frozen=True)
+class BindException:
+    """Store the exception being handled into `target` (`except E as e`)."""
+
+    target: str
+
+
+@dataclass(frozen=True)
+class CheckExceptionType:
+    """Guard of an `except` clause: the handled exception is one of these."""
+
+    var: str
+    types: tuple[str, ...]
+    negate: bool = False
+
+
+Instr = Union[Mark, Assign, Call, Goto, Return, Raise, BindException]
+Guard = Union[Expr, CheckExceptionType]
+
+# -------------------------------------------------------------- rules, preds
+
+
+@dataclass(frozen=True)
+class Rule:
+    """`head :- guard, body`; `lines` are the source lines the rule stands for."""
+
+    index: int
+    guard: Guard | None
+    body: tuple[Instr, ...]
+    lines: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """One function entry or block.
+
+    `params` are the inputs (for a block: the variables live on entry);
+    `marks` are statement lines executed on entry, before rule selection
+    (loop headers and conditions); `handler` is the block that receives an
+    exception raised by this block's own instructions (lexical `try`);
+    `iterates` names the loop whose body starts here (loop-K counts it)."""
+
+    name: str
+    function: str
+    params: tuple[str, ...]
+    rules: tuple[Rule, ...]
+    marks: tuple[int, ...] = ()
+    handler: str | None = None
+    is_entry: bool = False
+    builtin: bool = False
+    iterates: str | None = None
+
+
+@dataclass(frozen=True)
+class FunctionInfo:
+    """What the rest of the pipeline needs to know of a source function."""
+
+    name: str
+    qualname: str
+    params: tuple[str, ...]
+    param_types: tuple[str, ...]
+    return_type: str | None
+    defaults: tuple[tuple[str, int | bool | None], ...]
+    lineno: int
+    end_lineno: int
+    entry: str
+
+
+@dataclass(frozen=True)
+class Program:
+    """A module's CLP-translated program."""
+
+    module: str
+    path: str
+    predicates: dict[str, Predicate] = field(hash=False)
+    functions: dict[str, FunctionInfo] = field(hash=False)
+    exception_bases: dict[str, tuple[str, ...]] = field(hash=False, default_factory=dict)
+
+    def predicate(self, name: str) -> Predicate:
+        return self.predicates[name]
+
+    def predicates_of(self, function: str) -> list[Predicate]:
+        return [p for p in self.predicates.values() if p.function == function]

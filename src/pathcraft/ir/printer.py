@@ -1,0 +1,142 @@
+"""Prints a CLP-translated program in Prolog syntax (`pathcraft clp`).
+
+Every predicate has the papers' shape `p(In, Out, Hin, Hout, E, Trace)`:
+inputs, the function's result, heaps in and out, the exception flag, and
+the trace term `p(k, [T1..Tn])` with one variable per call in the body.
+Statement marks are not goals; the lines a rule stands for are shown in a
+comment after it.
+"""
+
+from __future__ import annotations
+
+from pathcraft.ir.nodes import (
+    Assign, Binary, BindException, Call, CheckExceptionType, Const, Expr, Goto, Guard, Mark,
+    Predicate, Program, Raise, Return, Rule, Unary, Var,
+)
+
+_REL = {"eq": "#=", "ne": "#\\=", "lt": "#<", "le": "#=<", "gt": "#>", "ge": "#>="}
+_NEG_REL = {"eq": "ne", "ne": "eq", "lt": "ge", "le": "gt", "gt": "le", "ge": "lt"}
+_CONNECTIVE = {"and": "#/\\", "or": "#\\/"}
+_ARITH = {"add": "+", "sub": "-", "mul": "*", "floordiv": "//", "mod": "mod"}
+
+
+def var_name(name: str) -> str:
+    if name.startswith("$"):
+        name = name[1:]
+    return name[:1].upper() + name[1:]
+
+
+def expr_text(e: Expr) -> str:
+    if isinstance(e, Var):
+        return var_name(e.name)
+    if isinstance(e, Const):
+        if e.value is None:
+            return "none"
+        if isinstance(e.value, bool):
+            return "1" if e.value else "0"
+        return str(e.value)
+    if isinstance(e, Unary):
+        inner = expr_text(e.operand)
+        if e.op == "neg":
+            return f"-{inner}" if isinstance(e.operand, (Var, Const)) else f"-({inner})"
+        if e.op == "not":
+            if isinstance(e.operand, Binary) and e.operand.op in _NEG_REL:
+                return expr_text(Binary(_NEG_REL[e.operand.op], e.operand.left, e.operand.right))
+            return f"#\\ {inner}" if isinstance(e.operand, (Var, Const)) else f"#\\ ({inner})"
+        return inner
+    assert isinstance(e, Binary)
+    left, right = expr_text(e.left), expr_text(e.right)
+    if e.op in _REL:
+        return f"{left} {_REL[e.op]} {right}"
+    if e.op in ("and", "or"):
+        connective = _CONNECTIVE[e.op]
+        return f"({left} {connective} {right})"
+    return f"({left} {_ARITH[e.op]} {right})" if e.op in _ARITH else f"{e.op}({left},{right})"
+
+
+def guard_text(g: Guard) -> str:
+    if isinstance(g, CheckExceptionType):
+        types = ",".join(f"'{t}'" for t in g.types)
+        test = f"exc_instance_of({var_name(g.var)},[{types}])"
+        return f"\\+ {test}" if g.negate else test
+    if isinstance(g, Binary) and g.op in _REL:
+        return expr_text(g)
+    if isinstance(g, Unary) and g.op == "not":
+        return expr_text(g)
+    if isinstance(g, Unary) and g.op == "truth":
+        return f"{expr_text(g.operand)} #\\= 0"
+    return f"{expr_text(g)} #\\= 0"
+
+
+def _args(names: list[str]) -> str:
+    return "[" + ",".join(names) + "]"
+
+
+def rule_text(pred: Predicate, rule: Rule) -> str:
+    goals: list[str] = []
+    traces: list[str] = []
+    result = "R"
+    flag = "E"
+    if rule.guard is not None:
+        goals.append(guard_text(rule.guard))
+    for instr in rule.body:
+        if isinstance(instr, Mark):
+            continue
+        if isinstance(instr, Assign):
+            goals.append(f"{var_name(instr.target)} #= {expr_text(instr.value)}")
+        elif isinstance(instr, BindException):
+            goals.append(f"{var_name(instr.target)} = Exc")
+        elif isinstance(instr, Call):
+            trace = f"Tr{len(traces) + 1}"
+            traces.append(trace)
+            out = var_name(instr.target) if instr.target else "_"
+            args = _args([expr_text(a) for a in instr.args])
+            goals.append(f"{instr.predicate}({args},[{out}],H,H,ok,{trace})")
+        elif isinstance(instr, Goto):
+            trace = f"Tr{len(traces) + 1}"
+            traces.append(trace)
+            args = _args([expr_text(a) for a in instr.args])
+            goals.append(f"{instr.block}({args},[R],H0,H1,E,{trace})")
+        elif isinstance(instr, Return):
+            goals.append(f"R #= {expr_text(instr.value)}")
+            flag = "ok"
+        elif isinstance(instr, Raise):
+            if instr.reraise:
+                goals.append(f"E = {var_name(instr.reraise)}")
+            else:
+                goals.append(f"E = exc('{instr.exc_type}')")
+            result = "_"
+    params = _args([var_name(p) for p in pred.params])
+    head = f"{pred.name}({params},[{result}],H0,H1,{flag},{pred.name}({rule.index},{_args(traces)}))"
+    text = head + (" :-\n    " + ",\n    ".join(goals) + "." if goals else ".")
+    if rule.lines:
+        text += f"   % line{'s' if len(rule.lines) > 1 else ''} {', '.join(map(str, rule.lines))}"
+    return text
+
+
+def predicate_text(pred: Predicate) -> str:
+    notes = []
+    if pred.marks:
+        notes.append(f"% entry executes line {', '.join(map(str, pred.marks))}")
+    if pred.handler:
+        notes.append(f"% exceptions raised in its body go to {pred.handler}")
+    if pred.iterates:
+        notes.append(f"% one iteration of {pred.iterates}")
+    return "\n".join(notes + [rule_text(pred, r) for r in pred.rules])
+
+
+def program_text(program: Program, functions: list[str] | None = None, builtins: bool = True) -> str:
+    chunks: list[str] = []
+    wanted = functions if functions is not None else list(program.functions)
+    for qualname in wanted:
+        chunks.append(f"% ---- {qualname}")
+        for pred in program.predicates_of(qualname):
+            chunks.append(predicate_text(pred))
+    if builtins:
+        used = {i.predicate for p in program.predicates.values() for r in p.rules for i in r.body
+                if isinstance(i, Call)}
+        shown = [p for p in program.predicates.values() if p.builtin and p.name in used]
+        if shown:
+            chunks.append("% ---- builtins")
+            chunks.extend(predicate_text(p) for p in shown)
+    return "\n\n".join(chunks) + "\n"

@@ -1,0 +1,232 @@
+"""The solver chain: small layers in front of Z3, each answering what it can.
+
+A query asks whether the path constraints of a state, together with one more
+condition (a rule guard), are satisfiable. The state always carries a model of
+its path constraints, which makes most queries cheap:
+
+  constant  the condition folded to True/False
+  model     the state's model already satisfies the condition (a sat answer
+            with no solving: one of the two guards of every binary branch)
+  interval  bounds learnt from the path imply or refute the condition
+  cache     independence slicing (only the constraints sharing symbols with
+            the condition) and a cache keyed on the slice
+  z3        incremental Z3, under a timeout and an rlimit
+
+`build_chain` stacks them; each counts the queries it answered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Protocol
+
+from pathcraft.solver.intervals import decide
+from pathcraft.solver.path import PathNode, bounds_of, iter_newest_first
+from pathcraft.solver.terms import Sym, Term, evaluate, is_const, symbols
+from pathcraft.solver.z3backend import Z3Session, path_symbols
+
+SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
+Model = Mapping[str, "int | bool"]
+
+
+@dataclass(frozen=True)
+class Query:
+    path: PathNode | None
+    model: Model
+    condition: Term
+
+
+@dataclass(frozen=True)
+class Answer:
+    verdict: str
+    model: Model | None
+    layer: str
+
+
+class Solver(Protocol):
+    name: str
+    hits: int
+
+    def check(self, query: Query) -> Answer: ...
+
+
+@dataclass
+class SolverOptions:
+    timeout_ms: int = 2000
+    rlimit: int = 20_000_000
+    use_model: bool = True
+    use_intervals: bool = True
+    use_cache: bool = True
+
+
+class Z3Layer:
+    name = "z3"
+
+    def __init__(self, options: SolverOptions) -> None:
+        self.session = Z3Session(options.timeout_ms, options.rlimit)
+        self.hits = 0
+        self.unknown = 0
+
+    def check(self, query: Query) -> Answer:
+        wanted = path_symbols(query.path, [query.condition])
+        verdict, model = self.session.check(query.path, [query.condition], wanted)
+        self.hits += 1
+        if verdict == UNKNOWN:
+            self.unknown += 1
+        return Answer(verdict, model, self.name)
+
+    def small_model(
+        self, path: PathNode | None, inputs: list[Sym], bound: int
+    ) -> Model | None:
+        """A model of the path with every int input in [-bound, bound]."""
+        from pathcraft.solver.terms import App, INT
+
+        box: list[Term] = []
+        for sym in inputs:
+            if sym.sort == INT:
+                box.append(App("ge", (sym, -bound), "bool"))
+                box.append(App("le", (sym, bound), "bool"))
+        verdict, model = self.session.check(path, box, path_symbols(path, box) | set(inputs))
+        return model if verdict == SAT else None
+
+
+class _Layer:
+    name = "layer"
+
+    def __init__(self, inner: Solver) -> None:
+        self.inner = inner
+        self.hits = 0
+
+
+class ConstantLayer(_Layer):
+    name = "constant"
+
+    def check(self, query: Query) -> Answer:
+        if is_const(query.condition):
+            self.hits += 1
+            if query.condition:
+                return Answer(SAT, query.model, self.name)
+            return Answer(UNSAT, None, self.name)
+        return self.inner.check(query)
+
+
+class ModelLayer(_Layer):
+    """KLEE's counterexample-cache idea, for the one model we always have."""
+
+    name = "model"
+
+    def check(self, query: Query) -> Answer:
+        if evaluate(query.condition, query.model):
+            self.hits += 1
+            return Answer(SAT, query.model, self.name)
+        return self.inner.check(query)
+
+
+class IntervalLayer(_Layer):
+    name = "interval"
+
+    def check(self, query: Query) -> Answer:
+        verdict = decide(query.condition, bounds_of(query.path))
+        if verdict is None:
+            return self.inner.check(query)
+        self.hits += 1
+        if verdict:
+            return Answer(SAT, query.model, self.name)
+        return Answer(UNSAT, None, self.name)
+
+
+@dataclass
+class _CacheEntry:
+    verdict: str
+    model: dict[str, "int | bool"] | None = field(default=None)
+
+
+class SlicingCacheLayer(_Layer):
+    """Independence slicing, then a cache keyed on the slice and condition.
+
+    A cached model covers only the slice's symbols; merged into the state's
+    model it satisfies the whole path, because the constraints outside the
+    slice share no symbol with it."""
+
+    name = "cache"
+
+    def __init__(self, inner: Solver) -> None:
+        super().__init__(inner)
+        self._cache: dict[tuple[frozenset[Term], Term], _CacheEntry] = {}
+
+    def check(self, query: Query) -> Answer:
+        relevant = self._slice(query.path, query.condition)
+        key = (relevant, query.condition)
+        entry = self._cache.get(key)
+        if entry is not None:
+            self.hits += 1
+            if entry.verdict == UNSAT:
+                return Answer(UNSAT, None, self.name)
+            merged = dict(query.model)
+            merged.update(entry.model or {})
+            return Answer(SAT, merged, self.name)
+        answer = self.inner.check(query)
+        if answer.verdict != UNKNOWN:
+            sliced: dict[str, int | bool] | None = None
+            if answer.model is not None:
+                names = {s.name for t in (*relevant, query.condition) for s in symbols(t)}
+                sliced = {k: v for k, v in answer.model.items() if k in names}
+            self._cache[key] = _CacheEntry(answer.verdict, sliced)
+        return answer
+
+    @staticmethod
+    def _slice(path: PathNode | None, condition: Term) -> frozenset[Term]:
+        pending = list(iter_newest_first(path))
+        wanted = set(symbols(condition))
+        chosen: set[Term] = set()
+        changed = True
+        while changed:
+            changed = False
+            rest = []
+            for c in pending:
+                if symbols(c) & wanted:
+                    chosen.add(c)
+                    wanted |= symbols(c)
+                    changed = True
+                else:
+                    rest.append(c)
+            pending = rest
+        return frozenset(chosen)
+
+
+class SolverChain:
+    """The stacked layers plus the counters `--stats` prints."""
+
+    def __init__(self, options: SolverOptions | None = None) -> None:
+        self.options = options or SolverOptions()
+        self.z3 = Z3Layer(self.options)
+        top: Solver = self.z3
+        self.layers: list[Solver] = [self.z3]
+        if self.options.use_cache:
+            top = SlicingCacheLayer(top)
+            self.layers.insert(0, top)
+        if self.options.use_intervals:
+            top = IntervalLayer(top)
+            self.layers.insert(0, top)
+        if self.options.use_model:
+            top = ModelLayer(top)
+            self.layers.insert(0, top)
+        top = ConstantLayer(top)
+        self.layers.insert(0, top)
+        self.top = top
+        self.queries = 0
+
+    def check(self, query: Query) -> Answer:
+        self.queries += 1
+        return self.top.check(query)
+
+    def answered_by(self) -> dict[str, int]:
+        return {layer.name: layer.hits for layer in self.layers}
+
+    @property
+    def z3_calls(self) -> int:
+        return self.z3.session.calls
+
+    @property
+    def z3_seconds(self) -> float:
+        return self.z3.session.seconds

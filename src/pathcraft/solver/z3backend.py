@@ -1,0 +1,152 @@
+"""The last layer of the chain: Z3, kept incremental along the search path.
+
+The Z3 solver's assertion stack mirrors the path constraints of the state
+being extended: on each query the common prefix with the previous query is
+kept, the rest popped, and the new constraints pushed, so a depth-first
+search pays for each constraint once. Every check runs under a timeout and
+an rlimit; `unknown` is an answer like the others.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Iterable
+
+import z3
+
+from pathcraft.solver.path import PathNode, nodes
+from pathcraft.solver.terms import BOOL, App, Sym, Term, symbols
+
+
+class Z3Translator:
+    """Terms to Z3 expressions, memoised per term node."""
+
+    def __init__(self, ctx: z3.Context) -> None:
+        self.ctx = ctx
+        self._cache: dict[Term, z3.ExprRef] = {}
+        self._vars: dict[str, z3.ExprRef] = {}
+
+    def var(self, sym: Sym) -> z3.ExprRef:
+        found = self._vars.get(sym.name)
+        if found is None:
+            maker = z3.Bool if sym.sort == BOOL else z3.Int
+            found = maker(sym.name, self.ctx)
+            self._vars[sym.name] = found
+        return found
+
+    def __call__(self, t: Term) -> z3.ExprRef:
+        if isinstance(t, bool):
+            return z3.BoolVal(t, self.ctx)
+        if isinstance(t, int):
+            return z3.IntVal(t, self.ctx)
+        if isinstance(t, Sym):
+            return self.var(t)
+        found = self._cache.get(t)
+        if found is None:
+            found = self._translate(t)
+            self._cache[t] = found
+        return found
+
+    def _translate(self, t: App) -> z3.ExprRef:
+        a = [self(x) for x in t.args]
+        op = t.op
+        if op == "add":
+            return a[0] + a[1]
+        if op == "sub":
+            return a[0] - a[1]
+        if op == "mul":
+            return a[0] * a[1]
+        if op == "neg":
+            return -a[0]
+        if op in ("mod", "floordiv"):
+            # SMT-LIB mod is Euclidean (never negative); Python's remainder
+            # takes the sign of the divisor: shift by the divisor when the
+            # divisor is negative and the remainder non-zero.
+            euclid = a[0] % a[1]
+            rem = z3.If(z3.And(a[1] < 0, euclid != 0), euclid + a[1], euclid)
+            return rem if op == "mod" else (a[0] - rem) / a[1]
+        if op == "ite":
+            return z3.If(a[0], a[1], a[2])
+        if op == "not":
+            return z3.Not(a[0])
+        if op == "and":
+            return z3.And(a[0], a[1])
+        if op == "or":
+            return z3.Or(a[0], a[1])
+        relations = {
+            "eq": lambda x, y: x == y,
+            "ne": lambda x, y: x != y,
+            "lt": lambda x, y: x < y,
+            "le": lambda x, y: x <= y,
+            "gt": lambda x, y: x > y,
+            "ge": lambda x, y: x >= y,
+        }
+        return relations[op](a[0], a[1])
+
+
+class Z3Session:
+    """One incremental Z3 solver whose scopes follow the current path."""
+
+    def __init__(self, timeout_ms: int, rlimit: int) -> None:
+        self.ctx = z3.Context()
+        self.solver = z3.Solver(ctx=self.ctx)
+        self.solver.set("timeout", timeout_ms)
+        if rlimit:
+            self.solver.set("rlimit", rlimit)
+        self.translate = Z3Translator(self.ctx)
+        self._stack: list[PathNode] = []
+        self.calls = 0
+        self.seconds = 0.0
+
+    def _sync(self, path: PathNode | None) -> None:
+        wanted = nodes(path)
+        keep = 0
+        for mine, theirs in zip(self._stack, wanted):
+            if mine is not theirs:
+                break
+            keep += 1
+        if keep < len(self._stack):
+            self.solver.pop(len(self._stack) - keep)
+            del self._stack[keep:]
+        for node in wanted[keep:]:
+            self.solver.push()
+            self.solver.add(self.translate(node.constraint))
+            self._stack.append(node)
+
+    def check(
+        self, path: PathNode | None, extra: Iterable[Term], wanted: Iterable[Sym]
+    ) -> tuple[str, dict[str, int | bool] | None]:
+        """'sat' with a model of `wanted`, 'unsat', or 'unknown'."""
+        self._sync(path)
+        self.solver.push()
+        try:
+            for term in extra:
+                self.solver.add(self.translate(term))
+            started = time.perf_counter()
+            result = self.solver.check()
+            self.seconds += time.perf_counter() - started
+            self.calls += 1
+            if result == z3.sat:
+                return "sat", self._model(wanted)
+            if result == z3.unsat:
+                return "unsat", None
+            return "unknown", None
+        finally:
+            self.solver.pop()
+
+    def _model(self, wanted: Iterable[Sym]) -> dict[str, int | bool]:
+        model = self.solver.model()
+        out: dict[str, int | bool] = {}
+        for sym in wanted:
+            value = model.eval(self.translate.var(sym), model_completion=True)
+            out[sym.name] = z3.is_true(value) if sym.sort == BOOL else value.as_long()
+        return out
+
+
+def path_symbols(path: PathNode | None, extra: Iterable[Term]) -> set[Sym]:
+    found: set[Sym] = set()
+    for node in nodes(path):
+        found |= symbols(node.constraint)
+    for term in extra:
+        found |= symbols(term)
+    return found

@@ -1,0 +1,165 @@
+"""Path signatures: the sequence of statements a run executes, comparable
+between a symbolic path and a real run of the code.
+
+A signature is a tuple of events `("call", f)`, `("line", f, line)`,
+`("return", f)`, where `line` is the first line of the statement (or of the
+`if`/`while`/`for` header) that was executing. Lines of `try:`, `except`,
+`else:` and `finally:` headers are left out (CPython reports some of them
+and not others), and consecutive repeats of one line event are folded (a
+statement spread over several lines reports several line events). Both the
+engine's claims and real runs go through `normalize`, so they compare equal
+exactly when the run took the claimed path.
+
+Real runs are recorded with `sys.settrace`; that part runs user code and is
+only used by `--verify` (in a subprocess) and by tests.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+Event = tuple
+
+_SIMPLE = (
+    ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise, ast.Assert,
+    ast.Pass, ast.Break, ast.Continue, ast.Expr,
+)
+
+
+def statement_lines(tree: ast.Module) -> dict[int, int]:
+    """Source line -> first line of the tracked statement it belongs to."""
+    mapping: dict[int, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, _SIMPLE):
+            end = node.end_lineno or node.lineno
+            for line in range(node.lineno, end + 1):
+                mapping[line] = node.lineno
+        elif isinstance(node, (ast.If, ast.While)):
+            end = node.test.end_lineno or node.test.lineno
+            for line in range(node.lineno, end + 1):
+                mapping[line] = node.lineno
+        elif isinstance(node, ast.For):
+            end = node.iter.end_lineno or node.iter.lineno
+            for line in range(node.lineno, end + 1):
+                mapping[line] = node.lineno
+    return mapping
+
+
+def normalize(events: Iterable[Event]) -> tuple[Event, ...]:
+    out: list[Event] = []
+    for event in events:
+        if event[0] == "line" and out and out[-1] == event:
+            continue
+        out.append(event)
+    return tuple(out)
+
+
+@dataclass
+class RealRun:
+    """What a real call did: its result or exception, and its events."""
+
+    kind: str  # "return" | "raise"
+    value: Any
+    exc_type: str | None
+    exc_message: str | None
+    events: tuple[Event, ...]
+
+
+def record(fn: Callable[..., Any], args: dict[str, Any], filename: str,
+           lines: dict[int, int]) -> RealRun:
+    """Call `fn(**args)` under a tracer that keeps events of `filename`."""
+    events: list[Event] = []
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        code = frame.f_code
+        if code.co_filename != filename:
+            return None
+        name = code.co_qualname
+        if event == "call":
+            events.append(("call", name))
+        elif event == "line":
+            line = lines.get(frame.f_lineno)
+            if line is not None:
+                events.append(("line", name, line))
+        elif event == "return":
+            events.append(("return", name))
+        return tracer
+
+    old = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        value = fn(**args)
+    except Exception as exc:  # the code under test may raise anything
+        sys.settrace(old)
+        message = str(exc.args[0]) if len(exc.args) == 1 and isinstance(exc.args[0], str) else None
+        return RealRun("raise", None, type(exc).__name__, message, normalize(events))
+    sys.settrace(old)
+    return RealRun("return", value, None, None, normalize(events))
+
+
+@dataclass(frozen=True)
+class LoopShape:
+    function: str
+    first: int
+    last: int
+    body_first_line: int
+
+
+def loop_shapes(tree: ast.Module) -> list[LoopShape]:
+    """Every while/for loop with its line range and first body statement."""
+    shapes: list[LoopShape] = []
+
+    def visit(node: ast.AST, qual: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef):
+                visit(child, f"{qual}.{child.name}" if qual else child.name)
+                continue
+            if isinstance(child, ast.ClassDef):
+                visit(child, f"{qual}.{child.name}" if qual else child.name)
+                continue
+            if isinstance(child, (ast.While, ast.For)):
+                shapes.append(LoopShape(qual, child.lineno, child.end_lineno or child.lineno,
+                                        _first_tracked(child.body)))
+            visit(child, qual)
+
+    visit(tree, "")
+    return shapes
+
+
+def _first_tracked(body: list[ast.stmt]) -> int:
+    first = body[0]
+    if isinstance(first, ast.Try):
+        return _first_tracked(first.body)
+    return first.lineno
+
+
+def within_loop_bound(events: tuple[Event, ...], shapes: list[LoopShape], k: int) -> bool:
+    """Whether a run stays within loop-k: no loop entry runs its body more
+    than k times, and no function has more than k recursive activations
+    under its first one."""
+    stack: list[tuple[str, dict[int, int]]] = []
+    for event in events:
+        if event[0] == "call":
+            name = event[1]
+            stack.append((name, {}))
+            if sum(1 for f, _ in stack if f == name) > k + 1:
+                return False
+        elif event[0] == "return":
+            if stack:
+                stack.pop()
+        elif stack:
+            name, counts = stack[-1]
+            line = event[2]
+            for shape in shapes:
+                if shape.function != name:
+                    continue
+                if not shape.first <= line <= shape.last:
+                    counts.pop(shape.first, None)
+                elif line == shape.body_first_line:
+                    counts[shape.first] = counts.get(shape.first, 0) + 1
+                    if counts[shape.first] > k:
+                        return False
+    return True

@@ -1,0 +1,66 @@
+"""Replay test cases against the real code and report what each run did.
+
+Run as `python -m pathcraft.testcase.replay MODULE.py CASES.json`, in a
+subprocess: this is the one place (besides pytest itself) where the
+analysed code executes, and only under `--verify`. Prints one JSON document:
+per case, the outcome and the path signature of the real run.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pathcraft.testcase.pathsig import record, statement_lines
+
+
+def load(module_path: str) -> Any:
+    path = Path(module_path).resolve()
+    sys.path.insert(0, str(path.parent))
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def resolve(module: Any, qualname: str) -> Any:
+    obj = module
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def replay(module_path: str, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    module = load(module_path)
+    filename = module.__file__
+    lines = statement_lines(ast.parse(Path(module_path).read_text(encoding="utf-8")))
+    results = []
+    for case in cases:
+        fn = resolve(module, case["function"])
+        run = record(fn, case["inputs"], filename, lines)
+        results.append({
+            "name": case["name"],
+            "kind": run.kind,
+            "value": repr(run.value) if run.kind == "return" else None,
+            "type": run.exc_type,
+            "message": run.exc_message,
+            "path": [list(e) for e in run.events],
+        })
+    return results
+
+
+def main(argv: list[str]) -> int:
+    module_path, cases_path = argv
+    cases = json.loads(Path(cases_path).read_text(encoding="utf-8"))["tests"]
+    json.dump(replay(module_path, cases), sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,145 @@
+"""`--verify`: run the generated tests, check each took its claimed path,
+and measure branch coverage of the target module with coverage.py.
+
+Everything that executes analysed code runs in subprocesses, with the
+module's folder on PYTHONPATH, as a pytest user would run the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pathcraft.testcase.model import TestCase
+
+
+@dataclass
+class CaseCheck:
+    name: str
+    outcome_ok: bool
+    path_ok: bool
+    detail: str = ""
+
+
+@dataclass
+class VerifyReport:
+    tests: int = 0
+    passed: int = 0
+    failed: int = 0
+    cases: list[CaseCheck] = field(default_factory=list)
+    coverage: dict[str, dict[str, Any]] = field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def paths_ok(self) -> int:
+        return sum(1 for c in self.cases if c.path_ok)
+
+    @property
+    def ok(self) -> bool:
+        return (
+            self.error is None
+            and self.failed == 0
+            and self.passed == self.tests
+            and all(c.path_ok and c.outcome_ok for c in self.cases)
+        )
+
+
+def _env(module_dir: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = module_dir + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def _expected_value(case: TestCase) -> str:
+    return repr(case.value)
+
+
+def check_replay(module_path: str, cases: list[TestCase], timeout: float = 300) -> list[CaseCheck]:
+    module_path = str(Path(module_path).resolve())
+    with tempfile.TemporaryDirectory(prefix="pathcraft-replay-") as tmp:
+        data = Path(tmp) / "cases.json"
+        data.write_text(json.dumps({"tests": [c.to_json() for c in cases]}), encoding="utf-8")
+        proc = subprocess.run(
+            [sys.executable, "-m", "pathcraft.testcase.replay", module_path, str(data)],
+            capture_output=True, text=True, timeout=timeout, cwd=tmp,
+            env=_env(str(Path(module_path).parent)),
+        )
+    if proc.returncode != 0:
+        raise RuntimeError(f"replay failed: {proc.stderr.strip().splitlines()[-1:]}")
+    actual = json.loads(proc.stdout)
+    checks = []
+    for case, real in zip(cases, actual):
+        if case.kind == "return":
+            outcome_ok = real["kind"] == "return" and real["value"] == _expected_value(case)
+        else:
+            outcome_ok = real["kind"] == "raise" and real["type"] == case.exc_type
+        claimed = [list(e) for e in case.path]
+        path_ok = claimed == real["path"]
+        detail = ""
+        if not outcome_ok:
+            detail = f"expected {case.outcome_json()}, got {real}"
+        elif not path_ok:
+            detail = _first_difference(claimed, real["path"])
+        checks.append(CaseCheck(case.name, outcome_ok, path_ok, detail))
+    return checks
+
+
+def _first_difference(claimed: list[Any], real: list[Any]) -> str:
+    index = next((i for i, (a, b) in enumerate(zip(claimed, real)) if a != b), min(len(claimed), len(real)))
+    def show(events: list[Any]) -> str:
+        return " ".join(":".join(map(str, e[1:])) if e[0] == "line" else f"{e[0]}:{e[1]}"
+                        for e in events[max(0, index - 2): index + 3])
+    return f"path differs at event {index}: claimed ...{show(claimed)}... real ...{show(real)}..."
+
+
+def run_pytest_with_coverage(module_path: str, test_file: str, timeout: float = 600) -> VerifyReport:
+    module_path = str(Path(module_path).resolve())
+    report = VerifyReport()
+    with tempfile.TemporaryDirectory(prefix="pathcraft-verify-") as tmp:
+        data = str(Path(tmp) / ".coverage")
+        junit = str(Path(tmp) / "junit.xml")
+        env = _env(str(Path(module_path).parent))
+        cmd = [
+            sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data}",
+            f"--include={module_path}", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+            f"--junitxml={junit}", str(Path(test_file).resolve()),
+        ]
+        subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=tmp, env=env)
+        if not Path(junit).exists():
+            report.error = "pytest did not run the generated file"
+            return report
+        suite = ET.parse(junit).getroot()
+        suite = suite if suite.tag == "testsuite" else suite[0]
+        total = int(suite.get("tests", 0))
+        bad = int(suite.get("failures", 0)) + int(suite.get("errors", 0))
+        report.tests, report.failed, report.passed = total, bad, total - bad - int(suite.get("skipped", 0))
+        out = str(Path(tmp) / "coverage.json")
+        subprocess.run(
+            [sys.executable, "-m", "coverage", "json", f"--data-file={data}", "-o", out],
+            capture_output=True, text=True, timeout=timeout, cwd=tmp, env=env,
+        )
+        if Path(out).exists():
+            files = json.loads(Path(out).read_text())["files"]
+            for info in files.values():
+                for name, fn in info.get("functions", {}).items():
+                    if name:
+                        report.coverage[name] = fn["summary"]
+    return report
+
+
+def verify(module_path: str, test_file: str, cases: list[TestCase]) -> VerifyReport:
+    report = run_pytest_with_coverage(module_path, test_file)
+    if cases:
+        try:
+            report.cases = check_replay(module_path, cases)
+        except (RuntimeError, subprocess.TimeoutExpired) as exc:
+            report.error = str(exc)
+    return report
