@@ -126,7 +126,8 @@ def gen(
     stream, test_file, keep_open = _open_output(output, do_verify and out_format == "pytest")
     writer: Any
     if out_format == "pytest":
-        writer = PytestWriter(stream, program.module, path, runnable, str(options.criterion))
+        writer = PytestWriter(stream, program.module, path, runnable, str(options.criterion),
+                              frozenset(program.exception_bases))
     else:
         writer = JsonWriter(stream, target, str(options.criterion))
     runs: list[FunctionRun] = []
@@ -154,7 +155,8 @@ def gen(
     if stats:
         _print_stats(runs, elapsed)
     if do_verify:
-        report = _verify(path, out_format, test_file, output, all_cases)
+        report = _verify(path, out_format, test_file, output, all_cases,
+                         frozenset(program.exception_bases))
         _print_report(report, program.functions)
         if not report.ok:
             raise typer.Exit(1)
@@ -227,13 +229,14 @@ def _print_stats(runs: list[FunctionRun], elapsed: float) -> None:
 
 
 def _verify(path: str, out_format: str, test_file: Optional[str], output: Optional[Path],
-            cases: list[TestCase]) -> VerifyReport:
+            cases: list[TestCase], user_exceptions: frozenset[str]) -> VerifyReport:
     if out_format == "json" or test_file is None:
         module = Path(path).stem
         with tempfile.TemporaryDirectory(prefix="pathcraft-") as tmp:
             temp_file = Path(tmp) / f"test_{module}_pathcraft.py"
             with open(temp_file, "w", encoding="utf-8") as fh:
-                writer = PytestWriter(fh, module, path, sorted({c.qualname for c in cases}), "")
+                writer = PytestWriter(fh, module, path, sorted({c.qualname for c in cases}), "",
+                                      user_exceptions)
                 for case in cases:
                     writer.add(case)
                 writer.close()

@@ -72,7 +72,6 @@ class _Loop:
     header: str
     after: str
     line: int
-    mark_back_edge: bool
     finally_depth: int
 
 
@@ -309,7 +308,6 @@ class FunctionLowerer:
 
     def stmt_While(self, s: ast.While) -> None:
         loop_id = self.fresh("loop")
-        always = isinstance(s.test, ast.Constant) and bool(s.test.value)
         self.emit(Mark(s.lineno))
         header = self.new_block("loop")
         body = self.new_block("body", iterates=loop_id)
@@ -318,7 +316,7 @@ class FunctionLowerer:
         self.jump(header, enters_loop=loop_id)
         self.cur = header
         self.condition(s.test, body, orelse)
-        self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, not always, len(self.finallies)))
+        self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
         if s.orelse:
             self.resume(orelse)
             self.statements(s.orelse)
@@ -330,8 +328,7 @@ class FunctionLowerer:
         self.resume(body)
         self.statements(stmts)
         if self.cur is not None:
-            if loop.mark_back_edge:
-                self.emit(Mark(loop.line))
+            self.emit(Mark(loop.line))  # CPython reports the header on every back edge
             self.jump(loop.header)
         self.loops.pop()
 
@@ -371,7 +368,7 @@ class FunctionLowerer:
         self.branch(more, body, orelse)
         body.instrs.append(Assign(target, Var(counter), s.lineno))
         body.instrs.append(Assign(counter, Binary("add", Var(counter), step), s.lineno))
-        self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, True, len(self.finallies)))
+        self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
         if s.orelse:
             self.resume(orelse)
             self.statements(s.orelse)
@@ -397,8 +394,7 @@ class FunctionLowerer:
         loop = self.loops[-1]
         self.leave_finallies(loop.finally_depth)
         if self.cur is not None:
-            if loop.mark_back_edge:
-                self.emit(Mark(loop.line))
+            self.emit(Mark(loop.line))
             self.jump(loop.header)
 
     def leave_finallies(self, depth: int) -> None:
