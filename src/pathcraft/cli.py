@@ -281,7 +281,7 @@ def clp(
         err.print(str(error), markup=False)
     shown = [t for t in result.targets if t in result.program.functions]
     if shown:
-        sys.stdout.write(program_text(result.program, sorted(result.program.functions)))
+        sys.stdout.write(program_text(result.program, list(result.program.functions)))
     if result.errors:
         raise typer.Exit(2)
 

@@ -21,14 +21,40 @@ _ARITH = {"add": "+", "sub": "-", "mul": "*", "floordiv": "//", "mod": "mod"}
 
 
 def var_name(name: str) -> str:
+    """Python variable -> Prolog variable; temporaries `$t7` become `X7`."""
+    if name.startswith("$t") and name[2:].isdigit():
+        return "X" + name[2:]
     if name.startswith("$"):
         name = name[1:]
     return name[:1].upper() + name[1:]
 
 
-def expr_text(e: Expr) -> str:
+class _Names:
+    """Single-assignment names for one rule: a Python variable assigned
+    again gets a fresh logic variable (`A`, then `A1`, `A2`, ...)."""
+
+    def __init__(self, params: tuple[str, ...]) -> None:
+        self.current = {p: var_name(p) for p in params}
+        self.taken = set(self.current.values())
+
+    def use(self, name: str) -> str:
+        return self.current.get(name, var_name(name))
+
+    def define(self, name: str) -> str:
+        base = var_name(name)
+        fresh, n = base, 0
+        while fresh in self.taken:
+            n += 1
+            fresh = f"{base}{n}"
+        self.taken.add(fresh)
+        self.current[name] = fresh
+        return fresh
+
+
+def expr_text(e: Expr, names: _Names | None = None) -> str:
+    names = names or _Names(())
     if isinstance(e, Var):
-        return var_name(e.name)
+        return names.use(e.name)
     if isinstance(e, Const):
         if e.value is None:
             return "none"
@@ -36,16 +62,16 @@ def expr_text(e: Expr) -> str:
             return "1" if e.value else "0"
         return str(e.value)
     if isinstance(e, Unary):
-        inner = expr_text(e.operand)
+        inner = expr_text(e.operand, names)
         if e.op == "neg":
             return f"-{inner}" if isinstance(e.operand, (Var, Const)) else f"-({inner})"
         if e.op == "not":
             if isinstance(e.operand, Binary) and e.operand.op in _NEG_REL:
-                return expr_text(Binary(_NEG_REL[e.operand.op], e.operand.left, e.operand.right))
+                return expr_text(Binary(_NEG_REL[e.operand.op], e.operand.left, e.operand.right), names)
             return f"#\\ {inner}" if isinstance(e.operand, (Var, Const)) else f"#\\ ({inner})"
         return inner
     assert isinstance(e, Binary)
-    left, right = expr_text(e.left), expr_text(e.right)
+    left, right = expr_text(e.left, names), expr_text(e.right, names)
     if e.op in _REL:
         return f"{left} {_REL[e.op]} {right}"
     if e.op in ("and", "or"):
@@ -54,18 +80,18 @@ def expr_text(e: Expr) -> str:
     return f"({left} {_ARITH[e.op]} {right})" if e.op in _ARITH else f"{e.op}({left},{right})"
 
 
-def guard_text(g: Guard) -> str:
+def guard_text(g: Guard, names: _Names) -> str:
     if isinstance(g, CheckExceptionType):
         types = ",".join(f"'{t}'" for t in g.types)
-        test = f"exc_instance_of({var_name(g.var)},[{types}])"
+        test = f"exc_instance_of({names.use(g.var)},[{types}])"
         return f"\\+ {test}" if g.negate else test
     if isinstance(g, Binary) and g.op in _REL:
-        return expr_text(g)
+        return expr_text(g, names)
     if isinstance(g, Unary) and g.op == "not":
-        return expr_text(g)
+        return expr_text(g, names)
     if isinstance(g, Unary) and g.op == "truth":
-        return f"{expr_text(g.operand)} #\\= 0"
-    return f"{expr_text(g)} #\\= 0"
+        return f"{expr_text(g.operand, names)} #\\= 0"
+    return f"{expr_text(g, names)} #\\= 0"
 
 
 def _args(names: list[str]) -> str:
@@ -73,41 +99,47 @@ def _args(names: list[str]) -> str:
 
 
 def rule_text(pred: Predicate, rule: Rule) -> str:
+    names = _Names(pred.params)
+    params = _args([names.use(p) for p in pred.params])
     goals: list[str] = []
     traces: list[str] = []
     result = "R"
     flag = "E"
+    heap = 0
     if rule.guard is not None:
-        goals.append(guard_text(rule.guard))
+        goals.append(guard_text(rule.guard, names))
     for instr in rule.body:
         if isinstance(instr, Mark):
             continue
         if isinstance(instr, Assign):
-            goals.append(f"{var_name(instr.target)} #= {expr_text(instr.value)}")
+            value = expr_text(instr.value, names)
+            goals.append(f"{names.define(instr.target)} #= {value}")
         elif isinstance(instr, BindException):
-            goals.append(f"{var_name(instr.target)} = Exc")
+            goals.append(f"{names.define(instr.target)} = Exc")
         elif isinstance(instr, Call):
-            trace = f"Tr{len(traces) + 1}"
+            trace = f"T{len(traces) + 1}"
             traces.append(trace)
-            out = var_name(instr.target) if instr.target else "_"
-            args = _args([expr_text(a) for a in instr.args])
-            goals.append(f"{instr.predicate}({args},[{out}],H,H,ok,{trace})")
+            args = _args([expr_text(a, names) for a in instr.args])
+            out = names.define(instr.target) if instr.target else "_"
+            goals.append(f"{instr.predicate}({args},[{out}],H{heap},H{heap + 1},ok,{trace})")
+            heap += 1
         elif isinstance(instr, Goto):
-            trace = f"Tr{len(traces) + 1}"
+            trace = f"T{len(traces) + 1}"
             traces.append(trace)
-            args = _args([expr_text(a) for a in instr.args])
-            goals.append(f"{instr.block}({args},[R],H0,H1,E,{trace})")
+            args = _args([expr_text(a, names) for a in instr.args])
+            goals.append(f"{instr.block}({args},[R],H{heap},Hout,E,{trace})")
+            heap = -1
         elif isinstance(instr, Return):
-            goals.append(f"R #= {expr_text(instr.value)}")
+            goals.append(f"R #= {expr_text(instr.value, names)}")
             flag = "ok"
         elif isinstance(instr, Raise):
             if instr.reraise:
-                goals.append(f"E = {var_name(instr.reraise)}")
+                goals.append(f"E = {names.use(instr.reraise)}")
             else:
                 goals.append(f"E = exc('{instr.exc_type}')")
             result = "_"
-    params = _args([var_name(p) for p in pred.params])
-    head = f"{pred.name}({params},[{result}],H0,H1,{flag},{pred.name}({rule.index},{_args(traces)}))"
+    heap_out = "Hout" if heap == -1 else f"H{heap}"
+    head = f"{pred.name}({params},[{result}],H0,{heap_out},{flag},{pred.name}({rule.index},{_args(traces)}))"
     text = head + (" :-\n    " + ",\n    ".join(goals) + "." if goals else ".")
     if rule.lines:
         text += f"   % line{'s' if len(rule.lines) > 1 else ''} {', '.join(map(str, rule.lines))}"
