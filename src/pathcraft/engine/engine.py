@@ -238,7 +238,8 @@ class Engine:
             answer = self.solver.check(Query(state.path, state.model, guard))
             if answer.verdict == SAT:
                 assert answer.model is not None
-                out.append(replace(base, path=extend(state.path, guard), model=answer.model))
+                path = state.path if answer.implied else extend(state.path, guard)
+                out.append(replace(base, path=path, model=answer.model))
             elif answer.verdict == UNKNOWN:
                 self.stats.unknown += 1
             else:

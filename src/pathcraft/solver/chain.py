@@ -5,6 +5,7 @@ condition (a rule guard), are satisfiable. The state always carries a model of
 its path constraints, which makes most queries cheap:
 
   constant  the condition folded to True/False
+  implied   the condition or its negation is already a path constraint
   model     the state's model already satisfies the condition (a sat answer
             with no solving: one of the two guards of every binary branch)
   interval  bounds learnt from the path imply or refute the condition
@@ -22,7 +23,7 @@ from typing import Mapping, Protocol
 
 from pathcraft.solver.intervals import decide
 from pathcraft.solver.path import PathNode, bounds_of, iter_newest_first
-from pathcraft.solver.terms import Sym, Term, evaluate, is_const, symbols
+from pathcraft.solver.terms import Sym, Term, evaluate, is_const, not_, symbols
 from pathcraft.solver.z3backend import Z3Session, path_symbols
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
@@ -38,9 +39,13 @@ class Query:
 
 @dataclass(frozen=True)
 class Answer:
+    """`implied`: the path constraints already entail the condition, so a
+    state need not record it again."""
+
     verdict: str
     model: Model | None
     layer: str
+    implied: bool = False
 
 
 class Solver(Protocol):
@@ -54,6 +59,7 @@ class Solver(Protocol):
 class SolverOptions:
     timeout_ms: int = 2000
     rlimit: int = 20_000_000
+    use_implied: bool = True
     use_model: bool = True
     use_intervals: bool = True
     use_cache: bool = True
@@ -110,6 +116,24 @@ class ConstantLayer(_Layer):
         return self.inner.check(query)
 
 
+class ImpliedLayer(_Layer):
+    """The condition, or its negation, is literally one of the path constraints
+    (a loop guard re-checked by `%`'s divisor guard, say)."""
+
+    name = "implied"
+
+    def check(self, query: Query) -> Answer:
+        negation = not_(query.condition)
+        for constraint in iter_newest_first(query.path):
+            if constraint == query.condition:
+                self.hits += 1
+                return Answer(SAT, query.model, self.name, implied=True)
+            if constraint == negation:
+                self.hits += 1
+                return Answer(UNSAT, None, self.name)
+        return self.inner.check(query)
+
+
 class ModelLayer(_Layer):
     """KLEE's counterexample-cache idea, for the one model we always have."""
 
@@ -131,7 +155,7 @@ class IntervalLayer(_Layer):
             return self.inner.check(query)
         self.hits += 1
         if verdict:
-            return Answer(SAT, query.model, self.name)
+            return Answer(SAT, query.model, self.name, implied=True)
         return Answer(UNSAT, None, self.name)
 
 
@@ -210,6 +234,9 @@ class SolverChain:
             self.layers.insert(0, top)
         if self.options.use_model:
             top = ModelLayer(top)
+            self.layers.insert(0, top)
+        if self.options.use_implied:
+            top = ImpliedLayer(top)
             self.layers.insert(0, top)
         top = ConstantLayer(top)
         self.layers.insert(0, top)
