@@ -52,6 +52,11 @@ class Search(str, Enum):
     bfs = "bfs"
 
 
+class HeapKind(str, Enum):
+    lazy = "lazy"
+    lazy_noalias = "lazy-noalias"
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"pathcraft {__version__}")
@@ -93,6 +98,13 @@ def gen(
     search: Optional[Search] = typer.Option(None, "--search", help="Search strategy [default: dfs]."),
     max_paths: Optional[int] = typer.Option(None, "--max-paths", min=1,
                                             help="Stop after this many paths per function."),
+    heap: Optional[HeapKind] = typer.Option(None, "--heap",
+                                            help="Heap model for object and list inputs: lazy "
+                                            "(lazy initialization with aliasing) or lazy-noalias "
+                                            "[default: lazy]."),
+    max_list_length: Optional[int] = typer.Option(None, "--max-list-length", min=0,
+                                                  help="Longest input list of objects tried "
+                                                  "[default: 3]."),
 ) -> None:
     """Generate one test per execution path of TARGET."""
     try:
@@ -105,7 +117,12 @@ def gen(
             timeout=timeout if timeout is not None else config.get("timeout", None),
             max_paths=max_paths,
             solver=SolverOptions(timeout_ms=config.get("solver_timeout_ms", 2000)),
+            heap=heap.value if heap else config.get("heap", "lazy"),
+            max_list_length=max_list_length if max_list_length is not None
+            else config.get("max_list_length", 3),
         )
+        if options.heap not in ("lazy", "lazy-noalias"):
+            raise PathcraftError(f"unknown heap model '{options.heap}' (lazy or lazy-noalias)")
         if options.search not in ("dfs", "bfs"):
             raise PathcraftError(f"unknown search strategy '{options.search}' (dfs or bfs)")
         out_format = fmt.value if fmt else config.get("format", "pytest")
@@ -127,7 +144,7 @@ def gen(
     writer: Any
     if out_format == "pytest":
         writer = PytestWriter(stream, program.module, path, runnable, str(options.criterion),
-                              frozenset(program.exception_bases))
+                              frozenset(program.exception_bases), frozenset(program.classes))
     else:
         writer = JsonWriter(stream, target, str(options.criterion))
     runs: list[FunctionRun] = []
@@ -140,6 +157,8 @@ def gen(
             runs.append(run)
             if run.stopped and run.stopped != "interrupted":
                 err.print(f"pathcraft: {qualname}: {run.stopped}; kept {len(run.cases)} tests", markup=False)
+            for note in run.notes:
+                err.print(f"pathcraft: {qualname}: some paths dropped: unsupported {note}", markup=False)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -156,7 +175,7 @@ def gen(
         _print_stats(runs, elapsed)
     if do_verify:
         report = _verify(path, out_format, test_file, output, all_cases,
-                         frozenset(program.exception_bases))
+                         frozenset(program.exception_bases), frozenset(program.classes))
         _print_report(report, program.functions)
         if not report.ok:
             raise typer.Exit(1)
@@ -213,6 +232,7 @@ def _print_stats(runs: list[FunctionRun], elapsed: float) -> None:
     for run in runs:
         table.add_column(run.qualname, justify="right")
     keys = ["tests", "paths", "exception_paths_filtered", "pruned_paths", "unknown_paths",
+            "unsupported_paths",
             "derivation_steps", "branch_queries", "answered_without_z3", "z3_calls", "z3_seconds",
             "seconds"]
     for key in keys:
@@ -229,14 +249,15 @@ def _print_stats(runs: list[FunctionRun], elapsed: float) -> None:
 
 
 def _verify(path: str, out_format: str, test_file: Optional[str], output: Optional[Path],
-            cases: list[TestCase], user_exceptions: frozenset[str]) -> VerifyReport:
+            cases: list[TestCase], user_exceptions: frozenset[str],
+            classes: frozenset[str]) -> VerifyReport:
     if out_format == "json" or test_file is None:
         module = Path(path).stem
         with tempfile.TemporaryDirectory(prefix="pathcraft-") as tmp:
             temp_file = Path(tmp) / f"test_{module}_pathcraft.py"
             with open(temp_file, "w", encoding="utf-8") as fh:
                 writer = PytestWriter(fh, module, path, sorted({c.qualname for c in cases}), "",
-                                      user_exceptions)
+                                      user_exceptions, classes)
                 for case in cases:
                     writer.add(case)
                 writer.close()

@@ -19,6 +19,8 @@ KNOWN = {
     "timeout": (int, float),
     "search": str,
     "solver_timeout_ms": int,
+    "heap": str,
+    "max_list_length": int,
 }
 
 

@@ -29,6 +29,8 @@ class GenerateOptions:
     timeout: float | None = None
     max_paths: int | None = None
     solver: SolverOptions = field(default_factory=SolverOptions)
+    heap: str = "lazy"
+    max_list_length: int = 3
 
 
 @dataclass
@@ -37,6 +39,7 @@ class FunctionRun:
     cases: list[TestCase] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
     stopped: str | None = None
+    notes: list[str] = field(default_factory=list)
 
 
 def parse_target(text: str) -> tuple[str, str | None]:
@@ -64,6 +67,7 @@ def engine_stats(engine: Engine, filtered: int) -> dict[str, Any]:
         "pruned_paths": engine.stats.pruned,
         "infeasible_rules": engine.stats.infeasible,
         "unknown_paths": engine.stats.unknown,
+        "unsupported_paths": engine.stats.unsupported,
         "branch_queries": queries,
         "answered_without_z3": without,
         "answered_by": answered,
@@ -84,7 +88,8 @@ def generate(
     deadline = None if options.timeout is None else time.monotonic() + options.timeout
     engine = Engine(program, EngineOptions(
         criterion=options.criterion, search=options.search, solver=options.solver,
-        deadline=deadline, max_paths=options.max_paths,
+        deadline=deadline, max_paths=options.max_paths, heap=options.heap,
+        max_list_length=options.max_list_length,
     ))
     run = FunctionRun(qualname)
     filtered = 0
@@ -108,4 +113,5 @@ def generate(
     finally:
         run.stopped = run.stopped or engine.stats.stopped
         run.stats = engine_stats(engine, filtered)
+        run.notes = list(engine.stats.notes)
     return run

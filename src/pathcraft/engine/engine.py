@@ -22,23 +22,33 @@ from typing import Iterator, Mapping, Union
 from pathcraft.engine.criteria import Criterion
 from pathcraft.engine.search import make_searcher
 from pathcraft.engine.values import UNDEFINED, ExcValue, Value, exception_is_a, unbound_local
+from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
+from pathcraft.heap.lazy import HeapResult, Unsupported, make_heap_model, type_name
 from pathcraft.ir.nodes import (
+    HEAP_OPS,
     Assign,
     Binary,
     BindException,
     Call,
+    CallMethod,
     CheckExceptionType,
     Const,
     Expr,
     FunctionInfo,
+    GetField,
     Goto,
     Guard,
+    ListOp,
     Mark,
+    NewList,
+    NewObject,
     Predicate,
     Program,
     Raise,
+    RepeatList,
     Return,
     Rule,
+    SetField,
     Unary,
     Var,
 )
@@ -85,7 +95,7 @@ class State:
     events: EventNode | None
     steps: int
     visits: Mapping[str, int]
-    heap: object | None = None
+    heap: Heap = field(default_factory=Heap)
 
 
 @dataclass(frozen=True)
@@ -108,6 +118,8 @@ class Path:
     model: Mapping[str, int | bool]
     events: tuple[Event, ...]
     steps: int
+    heap: Heap = field(default_factory=Heap)
+    roots: tuple[tuple[str, object], ...] = ()
 
     @property
     def constraints(self) -> list[Term]:
@@ -121,8 +133,10 @@ class EngineStats:
     pruned: int = 0
     infeasible: int = 0
     unknown: int = 0
+    unsupported: int = 0
     seconds: float = 0.0
     stopped: str | None = None
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -132,6 +146,8 @@ class EngineOptions:
     solver: SolverOptions = field(default_factory=SolverOptions)
     deadline: float | None = None  # time.monotonic() value
     max_paths: int | None = None
+    heap: str = "lazy"
+    max_list_length: int = 3
 
 
 class _Raise(Exception):
@@ -139,6 +155,10 @@ class _Raise(Exception):
 
     def __init__(self, exc: ExcValue) -> None:
         self.exc = exc
+
+
+def _type_error(message: str) -> _Raise:
+    return _Raise(ExcValue("TypeError", message))
 
 
 Successors = list[Union[State, Path]]
@@ -150,7 +170,9 @@ class Engine:
         self.options = options or EngineOptions()
         self.criterion = self.options.criterion
         self.solver = SolverChain(self.options.solver)
+        self.heap_model = make_heap_model(self.options.heap, program, self.options.max_list_length)
         self.stats = EngineStats()
+        self._heap = Heap()  # the heap of the state being advanced (for truth tests)
         self._function: FunctionInfo | None = None
         self._inputs: tuple[Sym, ...] = ()
 
@@ -161,14 +183,17 @@ class Engine:
         info = self.program.functions[qualname]
         self._function = info
         self._inputs = tuple(
-            Sym(p, T.BOOL if t == "bool" else T.INT) for p, t in zip(info.params, info.param_types)
+            Sym(p, T.BOOL if t.kind == "bool" else T.INT)
+            for p, t in zip(info.params, info.param_types) if t.kind in ("int", "bool")
         )
-        env: dict[str, Value] = dict(zip(info.params, self._inputs))
-        root = State(None, None, {}, EventNode(("call", info.qualname), None), 0, {})
         searcher = make_searcher(self.options.search)
         started = time.perf_counter()
         try:
-            searcher.add(self._enter(root, self.program.predicate(info.entry), env, False, {}))
+            starts: list[State] = []
+            for heap, env in self._initial_bindings(info):
+                root = State(None, None, {}, EventNode(("call", info.qualname), None), 0, {}, heap)
+                starts.extend(self._enter(root, self.program.predicate(info.entry), env, False, {}))
+            searcher.add(starts)
             while len(searcher):
                 if self.options.deadline is not None and time.monotonic() > self.options.deadline:
                     self.stats.stopped = "time budget reached"
@@ -189,6 +214,22 @@ class Engine:
                 searcher.add(open_states)
         finally:
             self.stats.seconds += time.perf_counter() - started
+
+    def _initial_bindings(self, info: FunctionInfo) -> list[tuple[Heap, dict[str, Value]]]:
+        """Inputs: a symbol per int/bool parameter; each reference parameter
+        materialized by the heap model (one binding per choice)."""
+        bindings: list[tuple[Heap, dict[str, Value]]] = [(Heap(), {})]
+        for name, kind in zip(info.params, info.param_types):
+            extended = []
+            for heap, env in bindings:
+                if kind.kind in ("int", "bool"):
+                    value: object = Sym(name, T.BOOL if kind.kind == "bool" else T.INT)
+                    extended.append((heap.with_root(name, value), {**env, name: value}))
+                    continue
+                for h, v in self.heap_model.materialize(heap, kind, name):
+                    extended.append((h.with_root(name, v), {**env, name: v}))  # type: ignore[dict-item]
+            bindings = extended
+        return bindings
 
     # ------------------------------------------------------- rule selection
 
@@ -218,6 +259,7 @@ class Engine:
         for line in pred.marks:
             events = EventNode(("line", pred.function, line), events)
         out: list[State] = []
+        self._heap = state.heap
         for rule in pred.rules:
             self.stats.steps += 1
             frame = Frame(pred, rule, 0, env, (), via_tail, loops)
@@ -252,7 +294,21 @@ class Engine:
             assert isinstance(exc, ExcValue)
             matched = any(exception_is_a(exc.type, t, self.program.exception_bases) for t in guard.types)
             return matched != guard.negate
-        return T.truthy(self._eval(guard, env))  # type: ignore[arg-type]
+        value = self._eval(guard, env)
+        if _is_ref(value):
+            return self._ref_truth(value)
+        return T.truthy(value)  # type: ignore[arg-type]
+
+    def _ref_truth(self, value: object) -> Term:
+        """`bool(x)` for None, objects (always true: no `__bool__` or
+        `__len__` in the subset) and lists (true when not empty)."""
+        if value is None:
+            return False
+        assert isinstance(value, Addr)
+        cell = self._heap.cell(value)
+        if isinstance(cell, ListCell):
+            return T.relation("gt", cell.size(), 0)
+        return True
 
     # ---------------------------------------------------------- evaluation
 
@@ -266,6 +322,11 @@ class Engine:
             return e.value
         if isinstance(e, Unary):
             v = self._eval(e.operand, env)
+            if e.op in ("not", "truth") and _is_ref(v):
+                truth = self._ref_truth(v)
+                return T.not_(truth) if e.op == "not" else truth
+            if _is_ref(v):
+                raise _type_error(f"bad operand type for unary {e.op}")
             if e.op == "neg":
                 return T.neg(v)  # type: ignore[arg-type]
             if e.op == "not":
@@ -278,14 +339,20 @@ class Engine:
         assert isinstance(e, Binary)
         left, right = self._eval(e.left, env), self._eval(e.right, env)
         op = e.op
+        if op in ("is", "isnot"):
+            if _is_ref(left) or _is_ref(right):
+                return (left == right) == (op == "is")
+            raise Unsupported("'is' between int/bool values")
+        if op in ("eq", "ne") and (_is_ref(left) or _is_ref(right)):
+            return (left == right) == (op == "eq")  # identity: no __eq__ in the subset
         if op == "and":
             return T.and_(left, right)  # type: ignore[arg-type]
         if op == "or":
             return T.or_(left, right)  # type: ignore[arg-type]
-        if op in ("eq", "ne") and (left is None or right is None):
-            return (left is right) == (op == "eq")
         arith = {"add": T.add, "sub": T.sub, "mul": T.mul, "floordiv": T.floordiv, "mod": T.mod}
         if op in arith:
+            if _is_ref(left) or _is_ref(right):
+                raise _type_error("unsupported operand type(s)")
             return arith[op](left, right)  # type: ignore[arg-type]
         return T.relation(op, left, right)  # type: ignore[arg-type]
 
@@ -297,6 +364,7 @@ class Engine:
             assert state.stack is not None
             frame = state.stack.top
             instr = frame.rule.body[frame.pc]
+            self._heap = state.heap
             try:
                 if isinstance(instr, Mark):
                     event = ("line", frame.pred.function, instr.line)
@@ -310,8 +378,10 @@ class Engine:
                     env = {**frame.env, instr.target: frame.env[EXC_VAR]}
                     state = self._step(state, frame, env=env)
                     continue
-                if isinstance(instr, Call):
-                    successors: Successors = list(self._call(state, frame, instr))
+                if isinstance(instr, HEAP_OPS):
+                    successors: Successors = self._heap_step(state, frame, instr)
+                elif isinstance(instr, Call):
+                    successors = list(self._call(state, frame, instr))
                 elif isinstance(instr, Goto):
                     callee = self.program.predicate(instr.block)
                     env = {p: frame.env.get(a.name, UNDEFINED) for p, a in zip(callee.params, instr.args)}  # type: ignore[union-attr]
@@ -333,6 +403,11 @@ class Engine:
                     raise AssertionError(f"unknown instruction {instr!r}")
             except _Raise as raised:
                 successors = self._throw(state, raised.exc)
+            except Unsupported as unsupported:
+                self.stats.unsupported += 1
+                if len(self.stats.notes) < 5 and str(unsupported) not in self.stats.notes:
+                    self.stats.notes.append(str(unsupported))
+                return []
             if len(successors) == 1 and isinstance(successors[0], State):
                 state = successors[0]
                 continue
@@ -349,10 +424,108 @@ class Engine:
             events=state.events if events is None else events,
         )
 
+    def _heap_step(self, state: State, frame: Frame, instr: object) -> Successors:
+        """Run one heap operation; it may fork (lazy initialization, index
+        cases) or raise."""
+        model = self.heap_model
+        heap = state.heap
+        env = frame.env
+        if isinstance(instr, NewObject):
+            heap, addr = model.new_object(heap, instr.cls)
+            return [self._step(replace(state, heap=heap), frame, env={**env, instr.target: addr})]
+        if isinstance(instr, NewList):
+            heap, addr = model.new_list(heap, tuple(self._eval(i, env) for i in instr.items))
+            return [self._step(replace(state, heap=heap), frame, env={**env, instr.target: addr})]
+        if isinstance(instr, GetField):
+            results = model.get_field(heap, self._eval(instr.obj, env), instr.field)
+            return self._apply(state, frame, instr.target, results)
+        if isinstance(instr, SetField):
+            results = model.set_field(heap, self._eval(instr.obj, env), instr.field,
+                                      self._eval(instr.value, env))
+            return self._apply(state, frame, None, results)
+        if isinstance(instr, RepeatList):
+            results = model.repeat_list(heap, self._eval(instr.value, env), self._eval(instr.count, env))
+            return self._apply(state, frame, instr.target, results)
+        if isinstance(instr, ListOp):
+            args = tuple(self._eval(a, env) for a in instr.args)
+            results = model.list_op(heap, instr.op, self._eval(instr.lst, env), args)
+            return self._apply(state, frame, instr.target, results)
+        assert isinstance(instr, CallMethod)
+        return self._call_method(state, frame, instr)
+
+    def _apply(self, state: State, frame: Frame, target: str | None,
+               results: list[HeapResult]) -> Successors:
+        out: Successors = []
+        for result in results:
+            branch = replace(state, heap=result.heap)
+            if result.constraint is not None:
+                decided = self._constrain(branch, result.constraint)
+                if decided is None:
+                    continue
+                branch = decided
+            if result.exc is not None:
+                out.extend(self._throw(branch, result.exc))
+                continue
+            env = frame.env if target is None else {**frame.env, target: result.value}
+            out.append(self._step(branch, frame, env=env))
+        return out
+
+    def _constrain(self, state: State, condition: Term) -> State | None:
+        """`state` with `condition` added to its path, or None if infeasible."""
+        if condition is True:
+            return state
+        if condition is False:
+            self.stats.infeasible += 1
+            return None
+        answer = self.solver.check(Query(state.path, state.model, condition))
+        if answer.verdict == SAT:
+            assert answer.model is not None
+            path = state.path if answer.implied else extend(state.path, condition)
+            return replace(state, path=path, model=answer.model)
+        if answer.verdict == UNKNOWN:
+            self.stats.unknown += 1
+        else:
+            self.stats.infeasible += 1
+        return None
+
+    def _call_method(self, state: State, frame: Frame, instr: CallMethod) -> Successors:
+        receiver = self._eval(instr.obj, frame.env)
+        args = tuple(self._eval(a, frame.env) for a in instr.args)
+        heap = state.heap
+        cell = heap.cell(receiver) if isinstance(receiver, Addr) else None
+        if isinstance(cell, ListCell) and instr.method in ("append", "pop", "copy"):
+            results = self.heap_model.list_op(heap, instr.method, receiver, args)
+            return self._apply(state, frame, instr.target, results)
+        qualname = None
+        if isinstance(cell, ObjectCell):
+            qualname = self.program.resolve_method(cell.cls, instr.method)
+        if qualname is None:
+            kind = type_name(receiver, heap)
+            exc = ExcValue("AttributeError", f"'{kind}' object has no attribute '{instr.method}'")
+            return self._throw(state, exc)
+        info = self.program.functions.get(qualname)
+        if info is None:
+            raise Unsupported(f"method {qualname} was not translated")
+        values = (receiver,) + args
+        if len(values) > len(info.params):
+            return self._throw(state, ExcValue("TypeError", f"{info.name}() takes {len(info.params)} "
+                                                            f"positional arguments but {len(values)} were given"))
+        defaults = dict(info.defaults)
+        bound: dict[str, Value] = dict(zip(info.params, values))
+        for param in info.params[len(values):]:
+            if param not in defaults:
+                return self._throw(state, ExcValue("TypeError", f"{info.name}() missing argument '{param}'"))
+            bound[param] = defaults[param]
+        return list(self._invoke(state, info.entry, bound))
+
     def _call(self, state: State, frame: Frame, instr: Call) -> list[State]:
         callee = self.program.predicate(instr.predicate)
         args = [self._eval(a, frame.env) for a in instr.args]
-        env = dict(zip(callee.params, args))
+        return self._invoke(state, callee.name, dict(zip(callee.params, args)))
+
+    def _invoke(self, state: State, predicate: str, env: dict[str, Value]) -> list[State]:
+        """Enter a function or builtin predicate from a non-tail call site."""
+        callee = self.program.predicate(predicate)
         events = state.events
         if not callee.builtin:
             activations = 1
@@ -390,7 +563,7 @@ class Engine:
                 assert isinstance(outcome.value, ExcValue)
                 return self._handle(state, outcome.value)
             instr = parent.rule.body[parent.pc]
-            assert isinstance(instr, Call)
+            assert isinstance(instr, (Call, CallMethod))
             env = parent.env if instr.target is None else {**parent.env, instr.target: outcome.value}
             return [self._step(state, parent, env=env)]
 
@@ -427,4 +600,10 @@ class Engine:
             model=state.model,
             events=tuple(events),
             steps=state.steps,
+            heap=state.heap,
+            roots=tuple(state.heap.roots.items()),
         )
+
+
+def _is_ref(value: object) -> bool:
+    return value is None or isinstance(value, Addr)

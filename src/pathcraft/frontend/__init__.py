@@ -8,8 +8,11 @@ from dataclasses import dataclass, field
 from pathcraft.errors import PathcraftError, TargetError, UnsupportedError, at
 from pathcraft.frontend.builtins import builtin_predicates
 from pathcraft.frontend.lower import FunctionLowerer
-from pathcraft.frontend.module import ModuleSource, function_info, load_module
-from pathcraft.ir.nodes import FunctionInfo, Predicate, Program
+from pathcraft.frontend.module import NO_DEFAULT, ModuleSource, function_info, load_module
+from pathcraft.ir.nodes import (
+    Const, FunctionInfo, Predicate, Program, Return, Rule, SetField, Var,
+)
+from pathcraft.ir.types import Type
 
 __all__ = ["Frontend", "TranslationResult", "load_module", "translate"]
 
@@ -35,6 +38,17 @@ class Frontend:
                 self.signatures[name] = function_info(module, fn, name)
             except PathcraftError as exc:
                 self.signature_errors[name] = exc
+        for cls_name, info in module.class_infos.items():
+            for method in info.methods:
+                qualname = f"{cls_name}.{method}"
+                node = module.method(cls_name, method)
+                try:
+                    if node is None:  # a dataclass's generated __init__
+                        self.signatures[qualname] = self._dataclass_init_info(cls_name)
+                    else:
+                        self.signatures[qualname] = function_info(module, node, qualname, owner=cls_name)
+                except PathcraftError as exc:
+                    self.signature_errors[qualname] = exc
         self.predicates: dict[str, Predicate] = builtin_predicates()
         self.done: dict[str, set[str]] = {}
         self.errors: dict[str, PathcraftError] = {}
@@ -44,8 +58,22 @@ class Frontend:
         for cls_name, cls in self.module.classes.items():
             if cls_name in self.module.exception_bases:
                 continue
-            names.extend(f"{cls_name}.{n.name}" for n in cls.body if isinstance(n, ast.FunctionDef))
+            names.extend(f"{cls_name}.{n.name}" for n in cls.body
+                         if isinstance(n, ast.FunctionDef) and not n.name.startswith("__"))
         return names
+
+    def _dataclass_init_info(self, cls: str) -> FunctionInfo:
+        info = self.module.class_infos[cls]
+        fields = dict(info.fields)
+        names = [name for name, _ in self.module.dataclasses[cls]]
+        defaults = tuple((n, d) for n, d in self.module.dataclasses[cls] if d is not NO_DEFAULT)
+        node = self.module.classes[cls]
+        return FunctionInfo(
+            name="__init__", qualname=f"{cls}.__init__", params=("self", *names),
+            param_types=(Type("obj", cls), *[fields[n] for n in names]),
+            return_type="None", defaults=defaults,  # type: ignore[arg-type]
+            lineno=node.lineno, end_lineno=node.lineno, entry=f"{cls}___init__",
+        )
 
     def translate(self, qualname: str) -> None:
         """Translate `qualname` and its callees; failures land in `errors`."""
@@ -68,21 +96,46 @@ class Frontend:
                 return
 
     def _lower(self, qualname: str) -> set[str]:
+        owner: str | None = None
         if "." in qualname:
-            cls_name, _, method = qualname.partition(".")
-            cls = self.module.classes.get(cls_name)
-            if cls is None or not any(isinstance(n, ast.FunctionDef) and n.name == method for n in cls.body):
+            owner, _, method = qualname.partition(".")
+            if owner in self.module.class_errors:
+                raise self.module.class_errors[owner]
+            info = self.module.class_infos.get(owner)
+            if info is None or method not in info.methods:
                 raise TargetError(f"{self.module.path}: no function or method named '{qualname}'")
-            raise UnsupportedError("unsupported method (classes and objects are not supported yet)",
-                                   at(self.module.path, cls))
-        fn = self.module.functions.get(qualname)
-        if fn is None:
-            raise TargetError(f"{self.module.path}: no function named '{qualname}'")
+            fn = self.module.method(owner, method)
+            if fn is None:
+                self.predicates.update(self._dataclass_init(owner))
+                return set()
+        else:
+            fn = self.module.functions.get(qualname)
+            if fn is None:
+                raise TargetError(f"{self.module.path}: no function named '{qualname}'")
         if qualname in self.signature_errors:
             raise self.signature_errors[qualname]
-        lowerer = FunctionLowerer(self.module, fn, self.signatures[qualname], self.signatures)
+        lowerer = FunctionLowerer(self.module, fn, self.signatures[qualname], self.signatures, owner)
         self.predicates.update(lowerer.lower())
-        return lowerer.callees
+        callees = set(lowerer.callees)
+        for method in lowerer.methods_called:
+            for cls_name, info in self.module.class_infos.items():
+                if method in info.methods:
+                    callees.add(f"{cls_name}.{method}")
+        for cls_name in lowerer.classes_built:
+            if cls_name in self.module.class_errors:
+                raise self.module.class_errors[cls_name]
+            if "__init__" in self.module.class_infos[cls_name].methods:
+                callees.add(f"{cls_name}.__init__")
+        return callees
+
+    def _dataclass_init(self, cls: str) -> dict[str, Predicate]:
+        """The `__init__` a `@dataclass` generates: set every field from its
+        parameter. Generated code has no source lines, so no trace events."""
+        info = self.signatures[f"{cls}.__init__"]
+        body = tuple(SetField(Var("self"), p, Var(p), 0) for p in info.params[1:])
+        rule = Rule(1, None, body + (Return(Const(None), 0),))
+        pred = Predicate(info.entry, info.qualname, info.params, (rule,), is_entry=True, builtin=True)
+        return {pred.name: pred}
 
     def program(self) -> Program:
         functions = {q: self.signatures[q] for q in self.done}
@@ -92,6 +145,7 @@ class Frontend:
             predicates=dict(self.predicates),
             functions=functions,
             exception_bases=dict(self.module.exception_bases),
+            classes=dict(self.module.class_infos),
         )
 
 

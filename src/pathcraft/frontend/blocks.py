@@ -19,7 +19,14 @@ from pathcraft.ir.nodes import (
     Binary,
     BindException,
     Call,
+    CallMethod,
     CheckExceptionType,
+    GetField,
+    ListOp,
+    NewList,
+    NewObject,
+    RepeatList,
+    SetField,
     Const,
     Expr,
     Goto,
@@ -82,6 +89,32 @@ def _instr_uses_defs(instr: Instr | Terminator) -> tuple[set[str], set[str]]:
         defs.add(instr.target)
     elif isinstance(instr, Call):
         for a in instr.args:
+            expr_uses(a, uses)
+        if instr.target:
+            defs.add(instr.target)
+    elif isinstance(instr, CallMethod):
+        for a in (instr.obj, *instr.args):
+            expr_uses(a, uses)
+        if instr.target:
+            defs.add(instr.target)
+    elif isinstance(instr, NewObject):
+        defs.add(instr.target)
+    elif isinstance(instr, GetField):
+        expr_uses(instr.obj, uses)
+        defs.add(instr.target)
+    elif isinstance(instr, SetField):
+        expr_uses(instr.obj, uses)
+        expr_uses(instr.value, uses)
+    elif isinstance(instr, NewList):
+        for a in instr.items:
+            expr_uses(a, uses)
+        defs.add(instr.target)
+    elif isinstance(instr, RepeatList):
+        expr_uses(instr.value, uses)
+        expr_uses(instr.count, uses)
+        defs.add(instr.target)
+    elif isinstance(instr, ListOp):
+        for a in (instr.lst, *instr.args):
             expr_uses(a, uses)
         if instr.target:
             defs.add(instr.target)

@@ -33,23 +33,33 @@ from pathcraft.ir.nodes import (
     Binary,
     BindException,
     Call,
+    CallMethod,
     CheckExceptionType,
     Const,
     Expr,
     FunctionInfo,
+    GetField,
     Guard,
     Instr,
+    ListOp,
     Mark,
+    NewList,
+    NewObject,
     Predicate,
     Raise,
+    RepeatList,
     Return,
+    SetField,
     Unary,
     Var,
 )
 
 _ARITH = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul"}
 _DIVISION = {ast.FloorDiv: ("floordiv", "int_floordiv"), ast.Mod: ("mod", "int_mod")}
-_COMPARE = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
+_COMPARE = {
+    ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge",
+    ast.Is: "is", ast.IsNot: "isnot",
+}
 _OPERATOR_TEXT = {
     ast.Div: "operator '/' (true division gives float)",
     ast.Pow: "operator '**'",
@@ -60,8 +70,6 @@ _OPERATOR_TEXT = {
     ast.BitXor: "operator '^'",
     ast.MatMult: "operator '@'",
     ast.Invert: "operator '~'",
-    ast.Is: "operator 'is' on int/bool",
-    ast.IsNot: "operator 'is not' on int/bool",
     ast.In: "operator 'in'",
     ast.NotIn: "operator 'not in'",
 }
@@ -86,12 +94,16 @@ class FunctionLowerer:
     """Lowers one function; `callees` collects the functions it calls."""
 
     def __init__(self, module: ModuleSource, fn: ast.FunctionDef, info: FunctionInfo,
-                 signatures: dict[str, FunctionInfo]) -> None:
+                 signatures: dict[str, FunctionInfo], owner: str | None = None) -> None:
         self.module = module
         self.fn = fn
         self.info = info
-        self.signatures = signatures
+        self.owner = owner
+        self.full_signatures = signatures
+        self.signatures = {q: f for q, f in signatures.items() if "." not in q}
         self.callees: set[str] = set()
+        self.methods_called: set[str] = set()
+        self.classes_built: set[str] = set()
         self.blocks: dict[str, BlockBuilder] = {}
         self.referenced: set[str] = set()
         self.cur: BlockBuilder | None = None
@@ -207,7 +219,24 @@ class FunctionLowerer:
             self.emit(Assign(tmp, value, s.lineno))
             value = Var(tmp)
         for target in s.targets:
-            self.emit(Assign(self.target_name(target), value, s.lineno))
+            self.store(target, value, s.lineno)
+
+    def store(self, target: ast.expr, value: Expr, line: int) -> None:
+        """`target = value` for a name, an attribute or a list element."""
+        if isinstance(target, ast.Attribute):
+            obj = self.expr(target.value)
+            self.emit(SetField(obj, target.attr, value, line))
+        elif isinstance(target, ast.Subscript):
+            lst = self.expr(target.value)
+            index = self.index(target.slice)
+            self.emit(ListOp("set", None, lst, (index, value), line))
+        else:
+            self.emit(Assign(self.target_name(target), value, line))
+
+    def index(self, node: ast.expr) -> Expr:
+        if isinstance(node, ast.Slice):
+            raise self.error(node, "slice")
+        return self.stable(self.expr(node), node.lineno)
 
     def tuple_assign(self, target: ast.Tuple, value: ast.expr, s: ast.stmt) -> None:
         if not isinstance(value, ast.Tuple) or len(value.elts) != len(target.elts):
@@ -218,19 +247,32 @@ class FunctionLowerer:
             self.emit(Assign(tmp, self.expr(elt), s.lineno))
             temps.append(tmp)
         for name_node, tmp in zip(target.elts, temps):
-            self.emit(Assign(self.target_name(name_node), Var(tmp), s.lineno))
+            self.store(name_node, Var(tmp), s.lineno)
 
     def stmt_AnnAssign(self, s: ast.AnnAssign) -> None:
         if s.value is None:
             return
         self.emit(Mark(s.lineno))
-        self.emit(Assign(self.target_name(s.target), self.expr(s.value), s.lineno))
+        self.store(s.target, self.expr(s.value), s.lineno)
 
     def stmt_AugAssign(self, s: ast.AugAssign) -> None:
         self.emit(Mark(s.lineno))
-        name = self.target_name(s.target)
-        value = self.binop(s.op, Var(name), s.value, s)
-        self.emit(Assign(name, value, s.lineno))
+        target = s.target
+        if isinstance(target, ast.Attribute):
+            obj = self.stable(self.expr(target.value), s.lineno)
+            old = self.temp()
+            self.emit(GetField(old, obj, target.attr, s.lineno))
+            self.emit(SetField(obj, target.attr, self.binop(s.op, Var(old), s.value, s), s.lineno))
+        elif isinstance(target, ast.Subscript):
+            lst = self.stable(self.expr(target.value), s.lineno)
+            index = self.index(target.slice)
+            old = self.temp()
+            self.emit(ListOp("get", old, lst, (index,), s.lineno))
+            new = self.binop(s.op, Var(old), s.value, s)
+            self.emit(ListOp("set", None, lst, (index, new), s.lineno))
+        else:
+            name = self.target_name(target)
+            self.emit(Assign(name, self.binop(s.op, Var(name), s.value, s), s.lineno))
 
     def target_name(self, node: ast.expr) -> str:
         if not isinstance(node, ast.Name):
@@ -338,7 +380,8 @@ class FunctionLowerer:
         it = s.iter
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
                 and not it.keywords and 1 <= len(it.args) <= 3):
-            raise self.error(it, "for loop over anything but range(...)")
+            self.for_list(s)
+            return
         target = self.target_name(s.target)
         self.emit(Mark(s.lineno))
         args = [self.stable(self.expr(a), s.lineno) for a in it.args]
@@ -368,6 +411,37 @@ class FunctionLowerer:
         self.branch(more, body, orelse)
         body.instrs.append(Assign(target, Var(counter), s.lineno))
         body.instrs.append(Assign(counter, Binary("add", Var(counter), step), s.lineno))
+        self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
+        if s.orelse:
+            self.resume(orelse)
+            self.statements(s.orelse)
+            self.jump(after)
+        self.resume(after)
+
+    def for_list(self, s: ast.For) -> None:
+        """`for x in lst`: an index walks the list; its length is read on
+        every step, as Python's list iterator does."""
+        self.emit(Mark(s.lineno))
+        lst = self.stable(self.expr(s.iter), s.lineno)
+        counter = self.temp("it")
+        self.emit(Assign(counter, Const(0), s.lineno))
+        length = self.temp("n")
+        self.emit(ListOp("iter", length, lst, (), s.lineno))  # TypeError when not iterable
+        loop_id = self.fresh("loop")
+        header = self.new_block("loop")
+        body = self.new_block("body", iterates=loop_id)
+        after = self.new_block("exit")
+        orelse = self.new_block("else") if s.orelse else after
+        self.jump(header, enters_loop=loop_id)
+        self.cur = header
+        self.emit(ListOp("len", length, lst, (), s.lineno))
+        self.branch(Binary("lt", Var(counter), Var(length)), body, orelse)
+        item = self.temp()
+        body.instrs.append(ListOp("get", item, lst, (Var(counter),), s.lineno))
+        body.instrs.append(Assign(counter, Binary("add", Var(counter), Const(1)), s.lineno))
+        self.cur = body
+        self.store(s.target, Var(item), s.lineno)
+        self.cur = None
         self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
         if s.orelse:
             self.resume(orelse)
@@ -539,6 +613,32 @@ class FunctionLowerer:
     # ----------------------------------------------------------- expressions
 
     def expr(self, node: ast.expr, discard: bool = False) -> Expr:
+        if isinstance(node, ast.Attribute):
+            obj = self.expr(node.value)
+            tmp = self.temp()
+            self.emit(GetField(tmp, obj, node.attr, node.lineno))
+            return Var(tmp)
+        if isinstance(node, ast.Subscript):
+            lst = self.expr(node.value)
+            index = self.index(node.slice)
+            tmp = self.temp()
+            self.emit(ListOp("get", tmp, lst, (index,), node.lineno))
+            return Var(tmp)
+        if isinstance(node, ast.List):
+            items = tuple(self.stable(self.expr(e), node.lineno) for e in node.elts)
+            tmp = self.temp()
+            self.emit(NewList(tmp, items, None, node.lineno))
+            return Var(tmp)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and (
+            _single_item_list(node.left) or _single_item_list(node.right)
+        ):
+            listed, count = (node.left, node.right) if _single_item_list(node.left) else (node.right, node.left)
+            assert isinstance(listed, ast.List)
+            value = self.stable(self.expr(listed.elts[0]), node.lineno)
+            times = self.stable(self.expr(count), node.lineno)
+            tmp = self.temp()
+            self.emit(RepeatList(tmp, value, times, None, node.lineno))
+            return Var(tmp)
         if isinstance(node, ast.Constant):
             if isinstance(node.value, bool) or isinstance(node.value, int) or node.value is None:
                 return Const(node.value)
@@ -630,9 +730,18 @@ class FunctionLowerer:
 
     def call(self, node: ast.Call, discard: bool) -> Expr:
         func = node.func
+        if isinstance(func, ast.Attribute):
+            return self.method_call(func, node, discard)
         if not isinstance(func, ast.Name):
             raise self.error(func, "call of " + construct_name(func))
         name = func.id
+        if name in self.module.class_infos or name in self.module.class_errors:
+            return self.construct(name, node)
+        if name == "len" and len(node.args) == 1 and not node.keywords:
+            lst = self.expr(node.args[0])
+            tmp = self.temp()
+            self.emit(ListOp("len", tmp, lst, (), node.lineno))
+            return Var(tmp)
         if name in self.signatures:
             args = self.call_arguments(self.signatures[name], node)
             target = None if discard else self.temp()
@@ -661,22 +770,62 @@ class FunctionLowerer:
             raise self.error(node, f"{name}() with these arguments")
         raise unknown_name(self.module.path, func, name)
 
-    def call_arguments(self, callee: FunctionInfo, node: ast.Call) -> list[Expr]:
+    def method_call(self, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:
+        if node.keywords:
+            raise self.error(node, "keyword arguments in a method call")
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            raise self.error(node, "*args in a call")
+        obj = self.stable(self.expr(func.value), node.lineno)
+        args = tuple(self.stable(self.expr(a), node.lineno) for a in node.args)
+        target = None if discard else self.temp()
+        self.methods_called.add(func.attr)
+        self.emit(CallMethod(target, obj, func.attr, args, node.lineno))
+        return Var(target) if target else Const(None)
+
+    def construct(self, cls: str, node: ast.Call) -> Expr:
+        """`C(args)`: new_object, then `__init__` when the class has one."""
+        self.classes_built.add(cls)
+        info = self.module.class_infos.get(cls)
+        init = None
+        current = cls
+        while info is not None:
+            if "__init__" in info.methods:
+                init = f"{current}.__init__"
+                break
+            current = info.base or ""
+            info = self.module.class_infos.get(current)
+        tmp = self.temp("obj")
+        if init is None:
+            if node.args or node.keywords:
+                raise self.error(node, f"arguments to {cls}() without __init__")
+            self.emit(NewObject(tmp, cls, node.lineno))
+            return Var(tmp)
+        full = self.full_signatures.get(init)
+        if full is None:
+            raise self.error(node, f"constructor {init}")
+        args = self.call_arguments(full, node, skip_self=True)
+        self.emit(NewObject(tmp, cls, node.lineno))
+        self.methods_called.add("__init__")
+        self.emit(CallMethod(None, Var(tmp), "__init__", tuple(args), node.lineno))
+        return Var(tmp)
+
+    def call_arguments(self, callee: FunctionInfo, node: ast.Call, skip_self: bool = False) -> list[Expr]:
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             raise self.error(node, "*args or **kwargs in a call")
-        if len(node.args) > len(callee.params):
+        params = callee.params[1:] if skip_self else callee.params
+        if len(node.args) > len(params):
             raise self.error(node, f"too many arguments to {callee.name}()")
         given: dict[str, Expr] = {}
-        for param, arg in zip(callee.params, node.args):
-            given[param] = self.expr(arg)
+        for param, arg in zip(params, node.args):
+            given[param] = self.stable(self.expr(arg), node.lineno) if skip_self else self.expr(arg)
         for kw in node.keywords:
             assert kw.arg is not None
-            if kw.arg not in callee.params or kw.arg in given:
+            if kw.arg not in params or kw.arg in given:
                 raise self.error(kw.value, f"bad keyword argument '{kw.arg}' to {callee.name}()")
             given[kw.arg] = self.stable(self.expr(kw.value), node.lineno)
         defaults = dict(callee.defaults)
         out = []
-        for param in callee.params:
+        for param in params:
             if param in given:
                 out.append(given[param])
             elif param in defaults:
@@ -686,9 +835,13 @@ class FunctionLowerer:
         return out
 
 
+def _single_item_list(node: ast.expr) -> bool:
+    return isinstance(node, ast.List) and len(node.elts) == 1
+
+
 def _is_boolean(e: Expr) -> bool:
     if isinstance(e, Binary):
-        return e.op in ("eq", "ne", "lt", "le", "gt", "ge", "and", "or")
+        return e.op in ("eq", "ne", "lt", "le", "gt", "ge", "and", "or", "is", "isnot")
     return isinstance(e, Unary) and e.op in ("not", "truth")
 
 

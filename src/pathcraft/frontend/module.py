@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pathcraft.errors import Location, PathcraftError, TargetError, UnsupportedError, at, unsupported
-from pathcraft.ir.nodes import FunctionInfo
-
-SUPPORTED_PARAM_TYPES = ("int", "bool")
+from pathcraft.frontend.types import TypeSyntaxError, parse_type
+from pathcraft.ir.nodes import ClassInfo, FunctionInfo
+from pathcraft.ir.types import Type
 
 
 @dataclass
@@ -29,6 +29,22 @@ class ModuleSource:
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
     constants: dict[str, int | bool] = field(default_factory=dict)
     exception_bases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    class_infos: dict[str, ClassInfo] = field(default_factory=dict)
+    class_errors: dict[str, PathcraftError] = field(default_factory=dict)
+    dataclasses: dict[str, tuple[tuple[str, object], ...]] = field(default_factory=dict)
+
+    @property
+    def user_classes(self) -> set[str]:
+        return {c for c in self.classes if c not in self.exception_bases}
+
+    def method(self, cls: str, name: str) -> ast.FunctionDef | None:
+        node = self.classes.get(cls)
+        if node is None:
+            return None
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef) and item.name == name:
+                return item
+        return None
 
     def is_exception(self, name: str) -> bool:
         if name in self.exception_bases:
@@ -62,7 +78,73 @@ def load_module(path: str) -> ModuleSource:
                 if isinstance(value.value, (int, bool)):
                     module.constants[target.id] = value.value
     _find_exceptions(module)
+    for name in module.user_classes:
+        try:
+            module.class_infos[name] = _class_info(module, module.classes[name])
+        except PathcraftError as exc:
+            module.class_errors[name] = exc
     return module
+
+
+def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
+    """Fields from class-body annotations and annotated `self.f: T` in methods."""
+    known = module.user_classes
+    base: str | None = None
+    for b in cls.bases:
+        if isinstance(b, ast.Name) and b.id == "object":
+            continue
+        if isinstance(b, ast.Name) and b.id in known and base is None:
+            base = b.id
+            continue
+        raise unsupported(module.path, b, f"base class '{ast.unparse(b)}'")
+    if cls.keywords:
+        raise unsupported(module.path, cls, "class keywords (metaclass=...)")
+    is_dataclass = False
+    for deco in cls.decorator_list:
+        if isinstance(deco, ast.Name) and deco.id == "dataclass":
+            is_dataclass = True
+        else:
+            raise unsupported(module.path, deco, f"class decorator '{ast.unparse(deco)}'")
+    fields: dict[str, Type] = {}
+    defaults: list[tuple[str, object]] = []
+
+    def add(name: str, annotation: ast.expr, where: ast.AST) -> None:
+        try:
+            fields[name] = parse_type(annotation, known)
+        except TypeSyntaxError as exc:
+            raise UnsupportedError(f"unsupported field {exc}", at(module.path, where)) from None
+
+    methods: list[str] = []
+    for item in cls.body:
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            add(item.target.id, item.annotation, item.annotation)
+            if is_dataclass:
+                if item.value is None:
+                    defaults.append((item.target.id, _NO_DEFAULT))
+                elif isinstance(item.value, ast.Constant) and isinstance(item.value.value, (int, bool, type(None))):
+                    defaults.append((item.target.id, item.value.value))
+                else:
+                    raise unsupported(module.path, item.value, "dataclass default other than a constant")
+        elif isinstance(item, ast.FunctionDef):
+            methods.append(item.name)
+            for node in ast.walk(item):
+                if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute) \
+                        and isinstance(node.target.value, ast.Name) and node.target.value.id == "self":
+                    add(node.target.attr, node.annotation, node.annotation)
+    if is_dataclass:
+        module.dataclasses[cls.name] = tuple(defaults)
+        if "__init__" not in methods:
+            methods.append("__init__")
+    return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno)
+
+
+class _NoDefault:
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+
+_NO_DEFAULT = _NoDefault()
+NO_DEFAULT = _NO_DEFAULT
 
 
 def _find_exceptions(module: ModuleSource) -> None:
@@ -90,29 +172,40 @@ def annotation_name(node: ast.expr | None) -> str | None:
     return ast.unparse(node)
 
 
-def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str) -> FunctionInfo:
+def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
+                  owner: str | None = None) -> FunctionInfo:
+    """Signature of a function, or of a method of class `owner`."""
     args = fn.args
     if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
         raise unsupported(module.path, fn, "*args, **kwargs, keyword-only or positional-only parameters")
     if fn.decorator_list:
         raise unsupported(module.path, fn.decorator_list[0], "decorator")
     names: list[str] = []
-    types: list[str] = []
-    for arg in args.args:
-        kind = annotation_name(arg.annotation)
-        if kind is None:
+    types: list[Type] = []
+    for index, arg in enumerate(args.args):
+        if owner is not None and index == 0:
+            names.append(arg.arg)
+            types.append(Type("obj", owner))
+            continue
+        if arg.annotation is None:
             raise UnsupportedError(
-                f"parameter '{arg.arg}' has no type annotation (pathcraft needs int or bool)",
+                f"parameter '{arg.arg}' has no type annotation (pathcraft needs one)",
                 at(module.path, arg),
             )
-        if kind not in SUPPORTED_PARAM_TYPES:
-            raise unsupported(module.path, arg.annotation or arg, f"parameter type '{kind}'")
+        try:
+            kind = parse_type(arg.annotation, module.user_classes)
+        except TypeSyntaxError as exc:
+            raise unsupported(module.path, arg.annotation, f"parameter {exc}") from None
+        if kind.kind == "none":
+            raise unsupported(module.path, arg.annotation, "parameter type 'None'")
         names.append(arg.arg)
         types.append(kind)
+    if owner is not None and not names:
+        raise unsupported(module.path, fn, "method without 'self' (static methods)")
     defaults: list[tuple[str, int | bool | None]] = []
     for arg, default in zip(args.args[len(args.args) - len(args.defaults):], args.defaults):
-        if not (isinstance(default, ast.Constant) and isinstance(default.value, (int, bool))):
-            raise unsupported(module.path, default, "non-constant default value")
+        if not (isinstance(default, ast.Constant) and isinstance(default.value, (int, bool, type(None)))):
+            raise unsupported(module.path, default, "default value other than a constant")
         defaults.append((arg.arg, default.value))
     return FunctionInfo(
         name=fn.name,

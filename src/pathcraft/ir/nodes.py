@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
+from pathcraft.ir.types import Type
+
 # ---------------------------------------------------------------- expressions
 
 
@@ -124,7 +126,84 @@ class CheckExceptionType:
     negate: bool = False
 
 
-Instr = Union[Mark, Assign, Call, Goto, Return, Raise, BindException]
+# ------------------------------------------------------- heap operations
+
+
+@dataclass(frozen=True)
+class NewObject:
+    """`new_object`: a fresh instance of `cls`, no field set yet."""
+
+    target: str
+    cls: str
+    line: int
+
+
+@dataclass(frozen=True)
+class GetField:
+    target: str
+    obj: Expr
+    field: str
+    line: int
+
+
+@dataclass(frozen=True)
+class SetField:
+    obj: Expr
+    field: str
+    value: Expr
+    line: int
+
+
+@dataclass(frozen=True)
+class CallMethod:
+    """`obj.method(args)`, dispatched on the class of `obj` at run time."""
+
+    target: str | None
+    obj: Expr
+    method: str
+    args: tuple[Expr, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class NewList:
+    """`new_array` from a literal `[a, b, ...]` (`elem` when known)."""
+
+    target: str
+    items: tuple[Expr, ...]
+    elem: Type | None
+    line: int
+
+
+@dataclass(frozen=True)
+class RepeatList:
+    """`[value] * count`: a new list whose length may be symbolic."""
+
+    target: str
+    value: Expr
+    count: Expr
+    elem: Type | None
+    line: int
+
+
+@dataclass(frozen=True)
+class ListOp:
+    """`len` (`length`), `get` (`get_elem`), `set` (`set_elem`), `append`,
+    `pop`, `copy` on the list `lst`."""
+
+    op: str
+    target: str | None
+    lst: Expr
+    args: tuple[Expr, ...]
+    line: int
+
+
+HEAP_OPS = (NewObject, GetField, SetField, CallMethod, NewList, RepeatList, ListOp)
+
+Instr = Union[
+    Mark, Assign, Call, Goto, Return, Raise, BindException,
+    NewObject, GetField, SetField, CallMethod, NewList, RepeatList, ListOp,
+]
 Guard = Union[Expr, CheckExceptionType]
 
 # -------------------------------------------------------------- rules, preds
@@ -168,12 +247,26 @@ class FunctionInfo:
     name: str
     qualname: str
     params: tuple[str, ...]
-    param_types: tuple[str, ...]
+    param_types: tuple[Type, ...]
     return_type: str | None
     defaults: tuple[tuple[str, int | bool | None], ...]
     lineno: int
     end_lineno: int
     entry: str
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    """A user class: its base (single inheritance), declared fields, methods."""
+
+    name: str
+    base: str | None
+    fields: tuple[tuple[str, Type], ...]
+    methods: tuple[str, ...]
+    lineno: int
+
+    def field_type(self, name: str) -> Type | None:
+        return dict(self.fields).get(name)
 
 
 @dataclass(frozen=True)
@@ -185,6 +278,25 @@ class Program:
     predicates: dict[str, Predicate] = field(hash=False)
     functions: dict[str, FunctionInfo] = field(hash=False)
     exception_bases: dict[str, tuple[str, ...]] = field(hash=False, default_factory=dict)
+    classes: dict[str, ClassInfo] = field(hash=False, default_factory=dict)
+
+    def mro(self, cls: str) -> list[str]:
+        out = []
+        current: str | None = cls
+        while current is not None and current in self.classes and current not in out:
+            out.append(current)
+            current = self.classes[current].base
+        return out
+
+    def resolve_method(self, cls: str, method: str) -> str | None:
+        """The qualname of the method an instance of `cls` runs, if any."""
+        for klass in self.mro(cls):
+            if method in self.classes[klass].methods:
+                return f"{klass}.{method}"
+        return None
+
+    def is_subclass(self, cls: str, base: str) -> bool:
+        return base in self.mro(cls)
 
     def predicate(self, name: str) -> Predicate:
         return self.predicates[name]

@@ -14,6 +14,8 @@ from typing import Callable, Mapping, Union
 
 INT = "int"
 BOOL = "bool"
+ARR_INT = "arr_int"  # list contents: arrays from int indices to ints / bools
+ARR_BOOL = "arr_bool"
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -196,6 +198,59 @@ def ite(c: Term, a: Term, b: Term) -> Term:
     return App("ite", (c, a, b), sort_of(a))
 
 
+# ------------------------------------------------------------------ arrays
+
+
+def array_sort(elem_sort: str) -> str:
+    return ARR_BOOL if elem_sort == BOOL else ARR_INT
+
+
+def select(a: Term, i: Term) -> Term:
+    """Element `i` of array `a` (reads through stores with known indices)."""
+    i = as_int(i)
+    elem = BOOL if sort_of(a) == ARR_BOOL else INT
+    while isinstance(a, App):
+        if a.op == "karray":
+            return a.args[0]
+        if a.op == "store":
+            j = a.args[1]
+            if type(j) is type(i) and j == i:
+                return a.args[2]
+            if is_const(i) and is_const(j):
+                a = a.args[0]
+                continue
+        break
+    return App("select", (a, i), elem)
+
+
+def store(a: Term, i: Term, v: Term) -> Term:
+    elem = BOOL if sort_of(a) == ARR_BOOL else INT
+    v = truthy(v) if elem == BOOL else as_int(v)
+    return App("store", (a, as_int(i), v), sort_of(a))
+
+
+def karray(v: Term) -> Term:
+    """The array with `v` everywhere (`[v] * n`)."""
+    return App("karray", (v,), array_sort(sort_of(v)))
+
+
+@dataclass(frozen=True)
+class ArrayValue:
+    """A model's value for an array: a default and the entries that differ."""
+
+    default: int | bool
+    entries: tuple[tuple[int, int | bool], ...] = ()
+
+    def get(self, i: int) -> int | bool:
+        for k, v in self.entries:
+            if k == i:
+                return v
+        return self.default
+
+    def set(self, i: int, v: int | bool) -> ArrayValue:
+        return ArrayValue(self.default, tuple((k, x) for k, x in self.entries if k != i) + ((i, v),))
+
+
 # --------------------------------------------------------------- relations
 
 _NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le"}
@@ -269,7 +324,7 @@ def or_(a: Term, b: Term) -> Term:
 
 # -------------------------------------------------------------- evaluation
 
-Model = Mapping[str, Union[int, bool]]
+Model = Mapping[str, Union[int, bool, "ArrayValue"]]
 
 _PY_OPS: dict[str, Callable[..., int | bool]] = {
     "add": lambda x, y: x + y,
@@ -293,10 +348,21 @@ def evaluate(t: Term, model: Model) -> int | bool:
     if isinstance(t, Sym):
         value = model.get(t.name)
         if value is None:
+            if t.sort in (ARR_INT, ARR_BOOL):
+                return ArrayValue(False if t.sort == ARR_BOOL else 0)  # type: ignore[return-value]
             return False if t.sort == BOOL else 0
-        return value
+        return value  # type: ignore[return-value]
     if t.op == "ite":
         return evaluate(t.args[1], model) if evaluate(t.args[0], model) else evaluate(t.args[2], model)
+    if t.op == "karray":
+        return ArrayValue(evaluate(t.args[0], model))  # type: ignore[return-value]
+    if t.op == "store":
+        base = evaluate(t.args[0], model)
+        return base.set(int(evaluate(t.args[1], model)), evaluate(t.args[2], model))  # type: ignore[union-attr,return-value]
+    if t.op == "select":
+        base = evaluate(t.args[0], model)
+        value = base.get(int(evaluate(t.args[1], model)))  # type: ignore[union-attr]
+        return bool(value) if t.sort == BOOL else int(value)
     values = [evaluate(a, model) for a in t.args]
     if t.sort == INT:
         values = [int(v) for v in values]
@@ -326,6 +392,12 @@ def show(t: Term, parent: int = 0) -> str:
     if t.op == "ite":
         text = f"{show(t.args[1], 1)} if {show(t.args[0], 1)} else {show(t.args[2], 1)}"
         return f"({text})" if parent else text
+    if t.op == "select":
+        return f"{show(t.args[0], 8)}[{show(t.args[1])}]"
+    if t.op == "store":
+        return f"store({show(t.args[0])}, {show(t.args[1])}, {show(t.args[2])})"
+    if t.op == "karray":
+        return f"[{show(t.args[0])}, ...]"
     prec = _PRECEDENCE[t.op]
     if t.op == "neg":
         text = "-" + show(t.args[0], prec)

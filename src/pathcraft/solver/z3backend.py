@@ -15,7 +15,7 @@ from typing import Iterable
 import z3
 
 from pathcraft.solver.path import PathNode, nodes
-from pathcraft.solver.terms import BOOL, App, Sym, Term, symbols
+from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, App, ArrayValue, Sym, Term, symbols
 
 
 class Z3Translator:
@@ -29,8 +29,12 @@ class Z3Translator:
     def var(self, sym: Sym) -> z3.ExprRef:
         found = self._vars.get(sym.name)
         if found is None:
-            maker = z3.Bool if sym.sort == BOOL else z3.Int
-            found = maker(sym.name, self.ctx)
+            if sym.sort in (ARR_INT, ARR_BOOL):
+                elem = z3.BoolSort(self.ctx) if sym.sort == ARR_BOOL else z3.IntSort(self.ctx)
+                found = z3.Array(sym.name, z3.IntSort(self.ctx), elem)
+            else:
+                maker = z3.Bool if sym.sort == BOOL else z3.Int
+                found = maker(sym.name, self.ctx)
             self._vars[sym.name] = found
         return found
 
@@ -67,6 +71,12 @@ class Z3Translator:
             return rem if op == "mod" else (a[0] - rem) / a[1]
         if op == "ite":
             return z3.If(a[0], a[1], a[2])
+        if op == "select":
+            return z3.Select(a[0], a[1])
+        if op == "store":
+            return z3.Store(a[0], a[1], a[2])
+        if op == "karray":
+            return z3.K(z3.IntSort(self.ctx), a[0])
         if op == "not":
             return z3.Not(a[0])
         if op == "and":
@@ -136,11 +146,40 @@ class Z3Session:
 
     def _model(self, wanted: Iterable[Sym]) -> dict[str, int | bool]:
         model = self.solver.model()
-        out: dict[str, int | bool] = {}
+        out: dict[str, int | bool | ArrayValue] = {}
         for sym in wanted:
             value = model.eval(self.translate.var(sym), model_completion=True)
-            out[sym.name] = z3.is_true(value) if sym.sort == BOOL else value.as_long()
+            if sym.sort in (ARR_INT, ARR_BOOL):
+                out[sym.name] = _array_value(value, model)
+            else:
+                out[sym.name] = z3.is_true(value) if sym.sort == BOOL else value.as_long()
         return out
+
+
+def _scalar(value: z3.ExprRef) -> int | bool:
+    return z3.is_true(value) if z3.is_bool(value) else value.as_long()
+
+
+def _array_value(value: z3.ExprRef, model: z3.ModelRef) -> ArrayValue:
+    """A Z3 array value (K, Store chains or as-array) as an ArrayValue."""
+    entries: list[tuple[int, int | bool]] = []
+    while True:
+        if z3.is_store(value):
+            index = value.arg(1).as_long()
+            if all(k != index for k, _ in entries):
+                entries.append((index, _scalar(value.arg(2))))
+            value = value.arg(0)
+            continue
+        if z3.is_K(value):
+            return ArrayValue(_scalar(value.arg(0)), tuple(entries))
+        if z3.is_as_array(value):
+            interp = model[z3.get_as_array_func(value)]
+            for args_and_value in interp.as_list()[:-1]:
+                index = args_and_value[0].as_long()
+                if all(k != index for k, _ in entries):
+                    entries.append((index, _scalar(args_and_value[1])))
+            return ArrayValue(_scalar(interp.else_value()), tuple(entries))
+        raise ValueError(f"unexpected array value {value}")
 
 
 def path_symbols(path: PathNode | None, extra: Iterable[Term]) -> set[Sym]:

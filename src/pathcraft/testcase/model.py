@@ -12,7 +12,9 @@ from typing import Any, Callable, Mapping
 
 from pathcraft.engine.engine import Path
 from pathcraft.engine.values import ExcValue
-from pathcraft.solver.terms import BOOL, Sym, Term, evaluate, show
+from pathcraft.solver.path import constraints as path_constraints
+from pathcraft.solver.terms import INT, Sym, Term, show, symbols
+from pathcraft.testcase.heapdesc import SymbolicSnapshot, changed
 from pathcraft.testcase.pathsig import Event, normalize
 
 SMALL = 10
@@ -22,16 +24,23 @@ SMALL = 10
 class TestCase:
     name: str
     qualname: str
-    inputs: tuple[tuple[str, int | bool], ...]
+    inputs: tuple[tuple[str, Any], ...]
     kind: str  # "return" | "raise"
-    value: int | bool | None = None
+    value: Any = None  # int, bool, None or {"$ref": name}
     exc_type: str | None = None
     exc_message: str | None = None
     trace: str = ""
     constraints: tuple[str, ...] = ()
     path: tuple[Event, ...] = ()
     steps: int = 0
+    heap_in: Mapping[str, Any] = field(default_factory=dict)
+    heap_final: Mapping[str, Any] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def heap_out(self) -> dict[str, Any]:
+        """What the call changed: fields and items that differ, new objects."""
+        return changed(self.heap_in, self.heap_final)
 
     def outcome_json(self) -> dict[str, Any]:
         if self.kind == "return":
@@ -48,22 +57,33 @@ class TestCase:
             "constraints": list(self.constraints),
             "path": [list(e) for e in self.path],
             "steps": self.steps,
+            "heap_in": dict(self.heap_in),
+            "heap_out": self.heap_out,
+            "heap_final": dict(self.heap_final),
         }
 
 
-SmallModel = Callable[[Path, list[Sym]], "Mapping[str, int | bool] | None"]
+SmallModel = Callable[[Path, list[Sym]], "Mapping[str, Any] | None"]
 
 
 def concretize(path: Path, name: str, small_model: SmallModel | None = None) -> TestCase:
-    model: Mapping[str, int | bool] = path.model
+    model: Mapping[str, Any] = path.model
     if small_model is not None and any(
         isinstance(v, int) and not isinstance(v, bool) and abs(v) > SMALL for v in model.values()
     ):
-        better = small_model(path, list(path.inputs))
+        ints = {s for c in path_constraints(path.path) for s in symbols(c) if s.sort == INT}
+        better = small_model(path, sorted(ints | set(path.inputs), key=lambda s: s.name))
         if better is not None:
-            model = better
-    inputs = tuple((s.name, _value(s, model)) for s in path.inputs)
+            model = {**model, **better}
+    from pathcraft.heap.cells import Addr
+
+    scalars = [p for p, v in path.roots if not isinstance(v, Addr)]
+    snapshot = SymbolicSnapshot(path.heap, model, reserved=scalars)
+    inputs = tuple((p, snapshot.value(v)) for p, v in path.roots)
+    heap_in = snapshot.inputs()
     outcome = path.outcome
+    result = outcome.value if outcome.kind == "return" else None
+    value, final = snapshot.final(result)
     common = dict(
         name=name,
         qualname=path.function.qualname,
@@ -72,21 +92,14 @@ def concretize(path: Path, name: str, small_model: SmallModel | None = None) -> 
         constraints=tuple(_unique(show(c) for c in path.constraints)),
         path=normalize(path.events),
         steps=path.steps,
+        heap_in=heap_in,
+        heap_final=final,
     )
     if outcome.kind == "raise":
         exc = outcome.value
         assert isinstance(exc, ExcValue)
         return TestCase(kind="raise", exc_type=exc.type, exc_message=exc.message, **common)  # type: ignore[arg-type]
-    value = outcome.value
-    concrete = None if value is None else evaluate(value, model)  # type: ignore[arg-type]
-    return TestCase(kind="return", value=concrete, **common)  # type: ignore[arg-type]
-
-
-def _value(sym: Sym, model: Mapping[str, int | bool]) -> int | bool:
-    value = model.get(sym.name)
-    if sym.sort == BOOL:
-        return bool(value)
-    return int(value or 0)
+    return TestCase(kind="return", value=value, **common)  # type: ignore[arg-type]
 
 
 def _unique(items: Any) -> list[str]:

@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pathcraft.testcase.pathsig import record, statement_lines
+from pathcraft.testcase.heapdesc import build_inputs, real_snapshot
+from pathcraft.testcase.pathsig import RealRun, record, statement_lines
 
 
 def load(module_path: str) -> Any:
@@ -42,17 +43,28 @@ def replay(module_path: str, cases: list[dict[str, Any]]) -> list[dict[str, Any]
     lines = statement_lines(ast.parse(Path(module_path).read_text(encoding="utf-8")))
     results = []
     for case in cases:
-        fn = resolve(module, case["function"])
-        run = record(fn, case["inputs"], filename, lines)
+        run, value, final = run_case(module, case, filename, lines)
         results.append({
             "name": case["name"],
             "kind": run.kind,
-            "value": repr(run.value) if run.kind == "return" else None,
+            "value": value,
             "type": run.exc_type,
             "message": run.exc_message,
             "path": [list(e) for e in run.events],
+            "heap_final": final,
         })
     return results
+
+
+def run_case(module: Any, case: dict[str, Any], filename: str,
+             lines: dict[int, int]) -> tuple[RealRun, Any, dict[str, Any]]:
+    """Build the case's inputs, run it traced, snapshot the result and heap."""
+    fn = resolve(module, case["function"])
+    objects = build_inputs(case.get("heap_in", {}), lambda name: getattr(module, name))
+    args = {k: objects[v["$ref"]] if isinstance(v, dict) else v for k, v in case["inputs"].items()}
+    run = record(fn, args, filename, lines)
+    value, final = real_snapshot(run.value if run.kind == "return" else None, objects)
+    return run, value, final
 
 
 def main(argv: list[str]) -> int:

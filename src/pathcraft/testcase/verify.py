@@ -58,8 +58,9 @@ def _env(module_dir: str) -> dict[str, str]:
     return env
 
 
-def _expected_value(case: TestCase) -> str:
-    return repr(case.value)
+def same(a: Any, b: Any) -> bool:
+    """Equal as JSON, so that True and 1 differ."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
 def check_replay(module_path: str, cases: list[TestCase], timeout: float = 300) -> list[CaseCheck]:
@@ -78,9 +79,10 @@ def check_replay(module_path: str, cases: list[TestCase], timeout: float = 300) 
     checks = []
     for case, real in zip(cases, actual):
         if case.kind == "return":
-            outcome_ok = real["kind"] == "return" and real["value"] == _expected_value(case)
+            outcome_ok = real["kind"] == "return" and same(real["value"], case.value)
         else:
             outcome_ok = real["kind"] == "raise" and real["type"] == case.exc_type
+        outcome_ok = outcome_ok and same(real["heap_final"], dict(case.heap_final))
         claimed = [list(e) for e in case.path]
         path_ok = claimed == real["path"]
         detail = ""

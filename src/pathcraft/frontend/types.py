@@ -1,0 +1,59 @@
+"""Reading types from annotations (never evaluated).
+
+Annotations may be strings or postponed (`from __future__ import
+annotations`), may use `Optional[C]` or `C | None`, and may name classes
+defined later in the module.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from pathcraft.ir.types import BOOL, INT, NONE, Type
+
+
+class TypeSyntaxError(ValueError):
+    """An annotation outside the subset; the message names it."""
+
+
+def parse_type(node: ast.expr | None, classes: set[str]) -> Type:
+    if node is None:
+        raise TypeSyntaxError("missing type annotation")
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            inner = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            raise TypeSyntaxError(f"type '{node.value}'") from None
+        return parse_type(inner, classes)
+    if isinstance(node, ast.Constant) and node.value is None:
+        return NONE
+    if isinstance(node, ast.Name):
+        if node.id == "int":
+            return INT
+        if node.id == "bool":
+            return BOOL
+        if node.id in classes:
+            return Type("obj", node.id)
+        raise TypeSyntaxError(f"type '{node.id}'")
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "typing":
+        return parse_type(ast.Name(node.attr), classes)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left, right = parse_type(node.left, classes), parse_type(node.right, classes)
+        if right.kind == "none" and left.is_ref:
+            return left.nullable()
+        if left.kind == "none" and right.is_ref:
+            return right.nullable()
+        raise TypeSyntaxError(f"type '{ast.unparse(node)}'")
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        head = node.value.id
+        if head == "Optional":
+            inner = parse_type(node.slice, classes)
+            if not inner.is_ref:
+                raise TypeSyntaxError(f"type '{ast.unparse(node)}' (Optional of a non-reference)")
+            return inner.nullable()
+        if head in ("list", "List"):
+            elem = parse_type(node.slice, classes)
+            if elem.kind == "list":
+                raise TypeSyntaxError(f"type '{ast.unparse(node)}' (nested lists)")
+            return Type("list", elem=elem)
+    raise TypeSyntaxError(f"type '{ast.unparse(node)}'")

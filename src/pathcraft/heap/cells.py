@@ -1,0 +1,100 @@
+"""Heap contents: references, objects and lists, all immutable.
+
+A reference is an `Addr`; `None` is Python's None. An input object's
+reference field that the run has not read yet holds `Lazy`: lazy
+initialization decides what it points to only when it is read. Lists come
+in two shapes: a tuple of items (concrete length) and an array term with a
+symbolic length (`list[int]`/`list[bool]` inputs, `[v] * n`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Union
+
+from pathcraft.ir.types import Type
+from pathcraft.solver.terms import Term
+
+
+@dataclass(frozen=True, slots=True)
+class Addr:
+    id: int
+
+    def __repr__(self) -> str:
+        return f"@{self.id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Lazy:
+    """A not-yet-read reference of an input object, of declared type `type`,
+    reached through `label` (an access path like `x.next`)."""
+
+    type: Type
+    label: str
+
+
+@dataclass(frozen=True)
+class ObjectCell:
+    cls: str
+    fields: Mapping[str, object]
+    origin: str  # "input" | "new"
+    label: str
+
+
+@dataclass(frozen=True)
+class ListCell:
+    elem: Type | None
+    origin: str
+    label: str
+    items: tuple[object, ...] | None = None  # concrete length
+    length: Term | None = None  # symbolic length (array shape)
+    data: Term | None = None  # array term (array shape)
+
+    @property
+    def is_array(self) -> bool:
+        return self.items is None
+
+    def size(self) -> Term:
+        if self.items is not None:
+            return len(self.items)
+        assert self.length is not None
+        return self.length
+
+
+Cell = Union[ObjectCell, ListCell]
+
+
+@dataclass(frozen=True)
+class Heap:
+    """The heap of one state: cells by address, plus the input cells as
+    they were when first materialized (the test's input heap)."""
+
+    cells: Mapping[int, Cell] = field(default_factory=dict)
+    initial: Mapping[int, Cell] = field(default_factory=dict)
+    roots: Mapping[str, object] = field(default_factory=dict)
+    next_id: int = 1
+
+    def cell(self, addr: Addr) -> Cell:
+        return self.cells[addr.id]
+
+    def with_cell(self, addr: Addr, cell: Cell, initial: bool = False) -> Heap:
+        cells = dict(self.cells)
+        cells[addr.id] = cell
+        init = self.initial
+        if initial:
+            init = dict(init)
+            init[addr.id] = cell
+        return Heap(cells, init, self.roots, self.next_id)
+
+    def allocate(self, cell: Cell, initial: bool = False) -> tuple[Heap, Addr]:
+        addr = Addr(self.next_id)
+        heap = Heap(self.cells, self.initial, self.roots, self.next_id + 1)
+        return heap.with_cell(addr, cell, initial), addr
+
+    def with_root(self, name: str, value: object) -> Heap:
+        roots = dict(self.roots)
+        roots[name] = value
+        return Heap(self.cells, self.initial, roots, self.next_id)
+
+    def input_objects(self) -> list[tuple[Addr, Cell]]:
+        return [(Addr(i), c) for i, c in self.initial.items()]

@@ -1,0 +1,352 @@
+"""Heap models by lazy initialization: `lazy-noalias` and `lazy`.
+
+Input references are materialized when they are first loaded (a parameter
+at entry, a field of an input object when read): the state forks into one
+child per choice -- `None` (if the type allows it), each type-compatible
+input object already materialized (only under `lazy`: aliasing), and a fresh
+input object whose int/bool fields are fresh symbols and whose reference
+fields are `Lazy` until read. Paper 003, Section 1, describes the method and
+its explosion; the `symbolic` heap solver is meant to sit behind the same
+interface.
+
+Every operation returns a list of `HeapResult`s: the possible outcomes, each
+with the heap after it, a value, an optional constraint on the path (a
+symbolic index in range, say) and an optional exception.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterable, Protocol
+
+from pathcraft.engine.values import ExcValue
+from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
+from pathcraft.ir.nodes import Program
+from pathcraft.ir.types import Type
+from pathcraft.solver import terms as T
+from pathcraft.solver.terms import BOOL, INT, Sym, Term
+
+MAX_REPEAT = 4096
+
+
+@dataclass(frozen=True)
+class HeapResult:
+    heap: Heap
+    value: object = None
+    constraint: Term | None = None
+    exc: ExcValue | None = None
+
+
+class Unsupported(Exception):
+    """A heap shape this model cannot represent (reported, path dropped)."""
+
+
+class HeapModel(Protocol):
+    name: str
+
+    def materialize(self, heap: Heap, kind: Type, label: str) -> list[tuple[Heap, object]]: ...
+    def new_object(self, heap: Heap, cls: str) -> tuple[Heap, Addr]: ...
+    def get_field(self, heap: Heap, obj: object, field: str) -> list[HeapResult]: ...
+    def set_field(self, heap: Heap, obj: object, field: str, value: object) -> list[HeapResult]: ...
+    def new_list(self, heap: Heap, items: tuple[object, ...]) -> tuple[Heap, Addr]: ...
+    def repeat_list(self, heap: Heap, value: object, count: object) -> list[HeapResult]: ...
+    def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]: ...
+
+
+def type_name(value: object, heap: Heap) -> str:
+    if value is None:
+        return "NoneType"
+    if isinstance(value, Addr):
+        cell = heap.cell(value)
+        return cell.cls if isinstance(cell, ObjectCell) else "list"
+    if isinstance(value, bool) or (not isinstance(value, int) and T.sort_of(value) == BOOL):  # type: ignore[arg-type]
+        return "bool"
+    return "int"
+
+
+def _attribute_error(value: object, heap: Heap, field: str) -> ExcValue:
+    return ExcValue("AttributeError", f"'{type_name(value, heap)}' object has no attribute '{field}'")
+
+
+class LazyHeap:
+    def __init__(self, program: Program, aliasing: bool, max_list_length: int = 3) -> None:
+        self.program = program
+        self.aliasing = aliasing
+        self.max_list_length = max_list_length
+        self.name = "lazy" if aliasing else "lazy-noalias"
+
+    # ------------------------------------------------------ materialization
+
+    def materialize(self, heap: Heap, kind: Type, label: str) -> list[tuple[Heap, object]]:
+        """The choices for an input reference of type `kind`."""
+        choices: list[tuple[Heap, object]] = []
+        if kind.optional or kind.kind == "none":
+            choices.append((heap, None))
+        if kind.kind == "obj":
+            assert kind.cls is not None
+            if self.aliasing:
+                for addr, cell in heap.input_objects():
+                    if isinstance(cell, ObjectCell) and self.program.is_subclass(cell.cls, kind.cls):
+                        choices.append((heap, addr))
+            choices.append(self._fresh_object(heap, kind.cls, label))
+        elif kind.kind == "list":
+            if self.aliasing:
+                for addr, cell in heap.input_objects():
+                    if isinstance(cell, ListCell) and cell.elem == kind.elem:
+                        choices.append((heap, addr))
+            choices.extend(self._fresh_lists(heap, kind, label))
+        return choices
+
+    def _fresh_object(self, heap: Heap, cls: str, label: str) -> tuple[Heap, Addr]:
+        fields: dict[str, object] = {}
+        for klass in reversed(self.program.mro(cls)):
+            for name, ftype in self.program.classes[klass].fields:
+                fields[name] = self.fresh_value(ftype, f"{label}.{name}")
+        return heap.allocate(ObjectCell(cls, fields, "input", label), initial=True)
+
+    @staticmethod
+    def fresh_value(kind: Type, label: str) -> object:
+        if kind.kind == "int":
+            return Sym(label, INT)
+        if kind.kind == "bool":
+            return Sym(label, BOOL)
+        return Lazy(kind, label)
+
+    def _fresh_lists(self, heap: Heap, kind: Type, label: str) -> list[tuple[Heap, object]]:
+        elem = kind.elem
+        assert elem is not None
+        if elem.kind in ("int", "bool"):
+            length = Sym(f"len({label})", INT)
+            data = Sym(label, T.array_sort(elem.kind))
+            cell = ListCell(elem, "input", label, length=length, data=data)
+            return [heap.allocate(cell, initial=True)]
+        out = []
+        for n in range(self.max_list_length + 1):
+            items = tuple(Lazy(elem, f"{label}[{k}]") for k in range(n))
+            out.append(heap.allocate(ListCell(elem, "input", label, items=items), initial=True))
+        return out
+
+    def _resolve(self, heap: Heap, value: object, update: callable) -> list[tuple[Heap, object]]:  # type: ignore[valid-type]
+        """`value` itself, or the choices for it if it is `Lazy`; `update`
+        records the choice where the lazy reference was stored."""
+        if not isinstance(value, Lazy):
+            return [(heap, value)]
+        return [(update(h, v), v) for h, v in self.materialize(heap, value.type, value.label)]
+
+    # -------------------------------------------------------------- objects
+
+    def new_object(self, heap: Heap, cls: str) -> tuple[Heap, Addr]:
+        return heap.allocate(ObjectCell(cls, {}, "new", f"new {cls}"))
+
+    def get_field(self, heap: Heap, obj: object, field: str) -> list[HeapResult]:
+        if not isinstance(obj, Addr) or not isinstance(heap.cell(obj), ObjectCell):
+            return [HeapResult(heap, exc=_attribute_error(obj, heap, field))]
+        cell = heap.cell(obj)
+        assert isinstance(cell, ObjectCell)
+        if field not in cell.fields:
+            return [HeapResult(heap, exc=_attribute_error(obj, heap, field))]
+
+        def update(h: Heap, chosen: object) -> Heap:
+            current = h.cell(obj)
+            assert isinstance(current, ObjectCell)
+            h = h.with_cell(obj, replace(current, fields={**current.fields, field: chosen}))
+            first = h.initial.get(obj.id)
+            if isinstance(first, ObjectCell) and isinstance(first.fields.get(field), Lazy):
+                init = dict(h.initial)
+                init[obj.id] = replace(first, fields={**first.fields, field: chosen})
+                h = Heap(h.cells, init, h.roots, h.next_id)
+            return h
+
+        return [HeapResult(h, v) for h, v in self._resolve(heap, cell.fields[field], update)]
+
+    def set_field(self, heap: Heap, obj: object, field: str, value: object) -> list[HeapResult]:
+        if not isinstance(obj, Addr) or not isinstance(heap.cell(obj), ObjectCell):
+            return [HeapResult(heap, exc=_attribute_error(obj, heap, field))]
+        cell = heap.cell(obj)
+        assert isinstance(cell, ObjectCell)
+        return [HeapResult(heap.with_cell(obj, replace(cell, fields={**cell.fields, field: value})))]
+
+    # ---------------------------------------------------------------- lists
+
+    def new_list(self, heap: Heap, items: tuple[object, ...]) -> tuple[Heap, Addr]:
+        return heap.allocate(ListCell(None, "new", "new list", items=items))
+
+    def repeat_list(self, heap: Heap, value: object, count: object) -> list[HeapResult]:
+        if not _is_term(count):
+            return [HeapResult(heap, exc=ExcValue("TypeError", None))]
+        count = T.as_int(count)  # type: ignore[arg-type]
+        if isinstance(count, int):
+            if count > MAX_REPEAT:
+                raise Unsupported(f"[v] * {count}: list longer than {MAX_REPEAT}")
+            h, addr = self.new_list(heap, (value,) * max(count, 0))
+            return [HeapResult(h, addr)]
+        if not _is_term(value):
+            raise Unsupported("[reference] * n with a symbolic n")
+        length = T.ite(T.relation("gt", count, 0), count, 0)
+        cell = ListCell(None, "new", "new list", length=length, data=T.karray(value))  # type: ignore[arg-type]
+        h, addr = heap.allocate(cell)
+        return [HeapResult(h, addr)]
+
+    def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]:
+        cell = heap.cell(lst) if isinstance(lst, Addr) else None
+        if not isinstance(cell, ListCell):
+            return [HeapResult(heap, exc=_list_type_error(op, lst, heap))]
+        assert isinstance(lst, Addr)
+        if op in ("len", "iter"):
+            return [HeapResult(heap, cell.size())]
+        if op == "copy":
+            h, addr = heap.allocate(replace(cell, origin="new", label="copy"))
+            return [HeapResult(h, addr)]
+        if op == "append":
+            return [HeapResult(self._append(heap, lst, cell, args[0]))]
+        if op == "pop":
+            if args:
+                raise Unsupported("list.pop(index)")
+            return self._pop(heap, lst, cell)
+        index = args[0]
+        if not _is_term(index):
+            message = "list indices must be integers or slices, not " + type_name(index, heap)
+            return [HeapResult(heap, exc=ExcValue("TypeError", message))]
+        index = T.as_int(index)  # type: ignore[arg-type]
+        if op == "get":
+            return self._get(heap, lst, cell, index)
+        if op == "set":
+            return self._set(heap, lst, cell, index, args[1])
+        raise AssertionError(op)
+
+    def _positions(self, cell: ListCell, index: Term, what: str) -> Iterable[tuple[Term, Term | None]]:
+        """(position, constraint) for each way `index` can be in range."""
+        size = cell.size()
+        if cell.items is not None and isinstance(index, int):
+            n = len(cell.items)
+            if 0 <= index < n:
+                yield index, None
+            elif -n <= index < 0:
+                yield index + n, None
+            return
+        if cell.items is not None:
+            n = len(cell.items)
+            for k in range(n):
+                yield k, T.eq(index, k)
+            for k in range(n):
+                yield k, T.eq(index, k - n)
+            return
+        yield index, T.and_(T.relation("ge", index, 0), T.relation("lt", index, size))
+        yield T.add(index, size), T.and_(T.relation("lt", index, 0), T.relation("ge", index, T.neg(size)))
+
+    @staticmethod
+    def _out_of_range(cell: ListCell, index: Term) -> Term:
+        size = cell.size()
+        return T.or_(T.relation("lt", index, T.neg(size)), T.relation("ge", index, size))
+
+    def _get(self, heap: Heap, lst: Addr, cell: ListCell, index: Term) -> list[HeapResult]:
+        out: list[HeapResult] = []
+        for position, constraint in self._positions(cell, index, "get"):
+            if cell.items is not None:
+                assert isinstance(position, int)
+
+                def update(h: Heap, chosen: object, k: int = position) -> Heap:
+                    return self._replace_item(h, lst, k, chosen, initial=True)
+
+                for h, v in self._resolve(heap, cell.items[position], update):
+                    out.append(HeapResult(h, v, constraint))
+            else:
+                assert cell.data is not None
+                out.append(HeapResult(heap, T.select(cell.data, position), constraint))
+        out.append(HeapResult(heap, constraint=self._out_of_range(cell, index),
+                              exc=ExcValue("IndexError", "list index out of range")))
+        return out
+
+    def _set(self, heap: Heap, lst: Addr, cell: ListCell, index: Term, value: object) -> list[HeapResult]:
+        out: list[HeapResult] = []
+        for position, constraint in self._positions(cell, index, "set"):
+            if cell.items is not None:
+                assert isinstance(position, int)
+                out.append(HeapResult(self._replace_item(heap, lst, position, value), None, constraint))
+            else:
+                out.append(HeapResult(self._store(heap, lst, cell, position, value), None, constraint))
+        out.append(HeapResult(heap, constraint=self._out_of_range(cell, index),
+                              exc=ExcValue("IndexError", "list assignment index out of range")))
+        return out
+
+    def _store(self, heap: Heap, lst: Addr, cell: ListCell, position: Term, value: object) -> Heap:
+        if not _is_term(value):
+            raise Unsupported("storing a reference in a list of symbolic length")
+        assert cell.data is not None
+        return heap.with_cell(lst, replace(cell, data=T.store(cell.data, position, value)))  # type: ignore[arg-type]
+
+    @staticmethod
+    def _replace_item(heap: Heap, lst: Addr, k: int, value: object, initial: bool = False) -> Heap:
+        cell = heap.cell(lst)
+        assert isinstance(cell, ListCell) and cell.items is not None
+        items = list(cell.items)
+        items[k] = value
+        heap = heap.with_cell(lst, replace(cell, items=tuple(items)))
+        first = heap.initial.get(lst.id)
+        if initial and isinstance(first, ListCell) and first.items is not None \
+                and isinstance(first.items[k], Lazy):
+            init_items = list(first.items)
+            init_items[k] = value
+            init = dict(heap.initial)
+            init[lst.id] = replace(first, items=tuple(init_items))
+            heap = Heap(heap.cells, init, heap.roots, heap.next_id)
+        return heap
+
+    def _append(self, heap: Heap, lst: Addr, cell: ListCell, value: object) -> Heap:
+        if cell.items is not None:
+            return heap.with_cell(lst, replace(cell, items=cell.items + (value,)))
+        assert cell.length is not None
+        heap = self._store(heap, lst, cell, cell.length, value)
+        current = heap.cell(lst)
+        assert isinstance(current, ListCell) and current.length is not None
+        return heap.with_cell(lst, replace(current, length=T.add(current.length, 1)))
+
+    def _pop(self, heap: Heap, lst: Addr, cell: ListCell) -> list[HeapResult]:
+        empty = ExcValue("IndexError", "pop from empty list")
+        if cell.items is not None:
+            if not cell.items:
+                return [HeapResult(heap, exc=empty)]
+            k = len(cell.items) - 1
+
+            def update(h: Heap, chosen: object) -> Heap:
+                return self._replace_item(h, lst, k, chosen, initial=True)
+
+            out = []
+            for h, v in self._resolve(heap, cell.items[k], update):
+                current = h.cell(lst)
+                assert isinstance(current, ListCell) and current.items is not None
+                out.append(HeapResult(h.with_cell(lst, replace(current, items=current.items[:-1])), v))
+            return out
+        assert cell.length is not None and cell.data is not None
+        last = T.sub(cell.length, 1)
+        shorter = heap.with_cell(lst, replace(cell, length=last))
+        return [
+            HeapResult(shorter, T.select(cell.data, last), T.relation("gt", cell.length, 0)),
+            HeapResult(heap, constraint=T.relation("le", cell.length, 0), exc=empty),
+        ]
+
+
+def _is_term(value: object) -> bool:
+    return isinstance(value, (int, bool, Sym, T.App)) and (
+        isinstance(value, (int, bool)) or T.sort_of(value) in (INT, BOOL)  # type: ignore[arg-type]
+    )
+
+
+def _list_type_error(op: str, value: object, heap: Heap) -> ExcValue:
+    name = type_name(value, heap)
+    if op == "iter":
+        return ExcValue("TypeError", f"'{name}' object is not iterable")
+    if op == "len":
+        return ExcValue("TypeError", f"object of type '{name}' has no len()")
+    if op in ("get", "set"):
+        verb = "is not subscriptable" if op == "get" else "does not support item assignment"
+        return ExcValue("TypeError", f"'{name}' object {verb}")
+    return ExcValue("AttributeError", f"'{name}' object has no attribute '{op}'")
+
+
+def make_heap_model(name: str, program: Program, max_list_length: int = 3) -> HeapModel:
+    if name == "lazy":
+        return LazyHeap(program, aliasing=True, max_list_length=max_list_length)
+    if name == "lazy-noalias":
+        return LazyHeap(program, aliasing=False, max_list_length=max_list_length)
+    raise ValueError(f"unknown heap model '{name}'")

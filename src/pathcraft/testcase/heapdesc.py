@@ -1,0 +1,232 @@
+"""Heaps of test cases as plain JSON data, from either side.
+
+A *snapshot* describes objects and lists by name:
+
+    {"x": {"class": "Cell", "fields": {"f": 1, "next": {"$ref": "y"}}},
+     "a": {"list": [1, 2]}}
+
+values being ints, bools, None or `{"$ref": name}`. The engine side builds
+snapshots of a path's input heap (as materialized) and final heap from its
+symbolic heap and a model; the replay side builds the real input objects
+from the input snapshot and takes a snapshot of the real objects after the
+call, by the same traversal, so the two compare with `==`.
+
+Naming: input objects and lists are named after the access path that first
+reached them (`x`, `x.next` -> `x_next`); objects created by the call are
+`new1`, `new2`, ... in breadth-first order from the result, then from the
+input objects in order.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections import deque
+from typing import Any, Callable, Iterable, Mapping
+
+from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
+from pathcraft.solver import terms as T
+from pathcraft.solver.terms import Model, Term, evaluate
+
+Json = Any
+
+
+def identifier(label: str, taken: set[str]) -> str:
+    text = re.sub(r"\W+", "_", label).strip("_") or "obj"
+    if text[0].isdigit() or keyword.iskeyword(text):
+        text = "v_" + text
+    base, n = text, 1
+    while text in taken:
+        n += 1
+        text = f"{base}_{n}"
+    taken.add(text)
+    return text
+
+
+class SymbolicSnapshot:
+    """Snapshots of one path's heaps, evaluated in a model."""
+
+    def __init__(self, heap: Heap, model: Model, reserved: Iterable[str] = ()) -> None:
+        self.heap = heap
+        self.model = model
+        taken = set(reserved)
+        self.names: dict[int, str] = {}
+        for addr_id in sorted(heap.initial):
+            cell = heap.initial[addr_id]
+            label = cell.label
+            if label == "self" and isinstance(cell, ObjectCell):
+                label = cell.cls.lower()
+            self.names[addr_id] = identifier(label, taken)
+        self.taken = taken
+        self.blanks: dict[str, Json] = {}
+        self._blank_names: dict[str, str] = {}
+
+    def value(self, v: object) -> Json:
+        if v is None:
+            return None
+        if isinstance(v, Addr):
+            return {"$ref": self.names[v.id]}
+        if isinstance(v, Lazy):
+            return None
+        result = evaluate(v, self.model)  # type: ignore[arg-type]
+        return result if isinstance(result, bool) else int(result)
+
+    def _cell(self, cell: ObjectCell | ListCell, owner: str) -> Json:
+        if isinstance(cell, ObjectCell):
+            fields = {f: self.value(v) for f, v in sorted(cell.fields.items()) if not isinstance(v, Lazy)}
+            return {"class": cell.cls, "fields": fields}
+        return {"list": self._items(cell, owner)}
+
+    def _items(self, cell: ListCell, owner: str) -> list[Json]:
+        if cell.items is not None:
+            out = []
+            for k, item in enumerate(cell.items):
+                if isinstance(item, Lazy):
+                    out.append(self._blank(item, f"{owner}_{k}"))
+                else:
+                    out.append(self.value(item))
+            return out
+        assert cell.length is not None and cell.data is not None
+        n = max(0, int(evaluate(cell.length, self.model)))
+        return [self.value(T.select(cell.data, k)) for k in range(n)]
+
+    def _blank(self, item: Lazy, label: str) -> Json:
+        """An element the path never read: None when allowed, else an object
+        with no field set (any value takes the same path)."""
+        if item.type.optional or item.type.kind != "obj":
+            return None
+        name = self._blank_names.get(label)
+        if name is None:
+            name = identifier(label, self.taken)
+            self._blank_names[label] = name
+            self.blanks[name] = {"class": item.type.cls, "fields": {}}
+        return {"$ref": name}
+
+    def inputs(self) -> dict[str, Json]:
+        """Input snapshot: every input object and list as first materialized."""
+        out = {self.names[i]: self._cell(c, self.names[i]) for i, c in sorted(self.heap.initial.items())}
+        out.update(self.blanks)
+        return out
+
+    def final(self, result: object) -> tuple[Json, dict[str, Json]]:
+        """The result and the final state of input and reachable new objects."""
+        new_names: dict[int, str] = {}
+        order: list[int] = []
+        queue: deque[object] = deque([result])
+        queue.extend(Addr(i) for i in sorted(self.heap.initial))
+        seen: set[int] = set()
+        while queue:
+            v = queue.popleft()
+            if not isinstance(v, Addr) or v.id in seen:
+                continue
+            seen.add(v.id)
+            if v.id not in self.names:
+                new_names[v.id] = f"new{len(new_names) + 1}"
+            order.append(v.id)
+            cell = self.heap.cells[v.id]
+            if isinstance(cell, ObjectCell):
+                queue.extend(c for _, c in sorted(cell.fields.items()))
+            else:
+                queue.extend(cell.items or ())
+        saved = self.names
+        self.names = {**saved, **new_names}
+        try:
+            objects = {self.names[i]: self._cell(self.heap.cells[i], self.names[i]) for i in order}
+            for name, blank in self.blanks.items():
+                objects.setdefault(name, blank)
+            return self.value(result), objects
+        finally:
+            self.names = saved
+
+
+# --------------------------------------------------------------- real side
+
+
+def build_inputs(snapshot: Mapping[str, Json], classes: Callable[[str], type]) -> dict[str, Any]:
+    """Real objects from an input snapshot: instances made without running
+    `__init__`, fields set directly, sharing and cycles reproduced."""
+    objects: dict[str, Any] = {}
+    for name, desc in snapshot.items():
+        if "class" in desc:
+            cls = classes(desc["class"])
+            objects[name] = object.__new__(cls)
+        else:
+            objects[name] = []
+
+    def real(v: Json) -> Any:
+        return objects[v["$ref"]] if isinstance(v, dict) else v
+
+    for name, desc in snapshot.items():
+        if "class" in desc:
+            for field, v in desc["fields"].items():
+                setattr(objects[name], field, real(v))
+        else:
+            objects[name].extend(real(v) for v in desc["list"])
+    return objects
+
+
+def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[str, Json]]:
+    """The same traversal as `SymbolicSnapshot.final`, over live objects."""
+    names = {id(obj): name for name, obj in inputs.items()}
+    order: list[Any] = []
+    new_count = 0
+    queue: deque[Any] = deque([result])
+    queue.extend(inputs.values())
+    seen: set[int] = set()
+    while queue:
+        v = queue.popleft()
+        if not _is_object(v) or id(v) in seen:
+            continue
+        seen.add(id(v))
+        if id(v) not in names:
+            new_count += 1
+            names[id(v)] = f"new{new_count}"
+        order.append(v)
+        if isinstance(v, list):
+            queue.extend(v)
+        else:
+            queue.extend(value for _, value in sorted(vars(v).items()))
+
+    def value(v: Any) -> Json:
+        if _is_object(v):
+            return {"$ref": names[id(v)]}
+        return v
+
+    objects: dict[str, Json] = {}
+    for obj in order:
+        if isinstance(obj, list):
+            objects[names[id(obj)]] = {"list": [value(x) for x in obj]}
+        else:
+            fields = {f: value(x) for f, x in sorted(vars(obj).items())}
+            objects[names[id(obj)]] = {"class": type(obj).__name__, "fields": fields}
+    return value(result), objects
+
+
+def _is_object(v: Any) -> bool:
+    return isinstance(v, list) or (hasattr(v, "__dict__") and not isinstance(v, type))
+
+
+def changed(before: Mapping[str, Json], after: Mapping[str, Json]) -> dict[str, Json]:
+    """Objects whose fields or items differ after the call (and new ones)."""
+    out: dict[str, Json] = {}
+    for name, desc in after.items():
+        old = before.get(name)
+        if old is None:
+            out[name] = desc
+        elif "fields" in desc:
+            diff = {f: v for f, v in desc["fields"].items() if old["fields"].get(f, _MISSING) != v}
+            if diff:
+                out[name] = {"class": desc["class"], "fields": diff}
+        elif desc != old:
+            out[name] = desc
+    return out
+
+
+_MISSING = object()
+
+
+def is_scalar(term: object) -> bool:
+    return isinstance(term, (int, bool, T.Sym, T.App))
+
+
+__all__ = ["SymbolicSnapshot", "build_inputs", "real_snapshot", "changed", "identifier", "Term"]
