@@ -71,7 +71,7 @@ class PytestWriter:
                 exc_type = f"{self.module}.{exc_type}"
             lines.append(f"    with pytest.raises({exc_type}{match}):")
             lines.append(f"        {call}")
-        elif not checks and not isinstance(case.value, dict):
+        elif not isinstance(case.value, dict):
             lines.append(f"    {scalar_check(call, case.value)}")
         else:
             lines.append(f"    result = {call}")

@@ -51,11 +51,14 @@ class SymbolicSnapshot:
         self.model = model
         taken = set(reserved)
         self.names: dict[int, str] = {}
+        receiver = heap.roots.get("self")
+        this = None
+        if isinstance(receiver, Addr) and isinstance(heap.initial.get(receiver.id), ObjectCell):
+            this = heap.initial[receiver.id].cls.lower()  # type: ignore[union-attr]
         for addr_id in sorted(heap.initial):
-            cell = heap.initial[addr_id]
-            label = cell.label
-            if label == "self" and isinstance(cell, ObjectCell):
-                label = cell.cls.lower()
+            label = heap.initial[addr_id].label
+            if this is not None and (label == "self" or label.startswith(("self.", "self["))):
+                label = this + label[4:]
             self.names[addr_id] = identifier(label, taken)
         self.taken = taken
         self.blanks: dict[str, Json] = {}
