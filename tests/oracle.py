@@ -19,6 +19,11 @@ from typing import Any, Iterable
 from pathcraft.engine.criteria import parse_criterion
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
+import json
+import typing
+
+from heap_enum import Bounds, clean, enumerate_inputs
+from pathcraft.testcase.heapdesc import build_inputs, real_snapshot
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.pathsig import RealRun, loop_shapes, record, statement_lines, within_loop_bound
 
@@ -45,10 +50,11 @@ def resolve(module: ModuleType, qualname: str) -> Any:
     return obj
 
 
-def generated(path: Path, qualname: str, criterion: str = "loop-2", exceptions: bool = True) -> list[TestCase]:
+def generated(path: Path, qualname: str, criterion: str = "loop-2", exceptions: bool = True,
+              heap: str = "lazy") -> list[TestCase]:
     result = translate(str(path), [qualname])
     assert not result.errors, result.errors
-    options = GenerateOptions(criterion=parse_criterion(criterion), exceptions=exceptions)
+    options = GenerateOptions(criterion=parse_criterion(criterion), exceptions=exceptions, heap=heap)
     return generate(result.program, qualname, options).cases
 
 
@@ -64,10 +70,26 @@ class RealCode:
         self.filename = self.module.__file__
         params = self.fn.__code__.co_varnames[: self.fn.__code__.co_argcount]
         self.params: tuple[str, ...] = tuple(params)
+        hints = typing.get_type_hints(self.fn)
+        owner = resolve(self.module, qualname.rpartition(".")[0]) if "." in qualname else None
+        self.types = [(p, hints.get(p, owner)) for p in params]
         self.annotations = {p: self.fn.__annotations__.get(p) for p in params}
 
-    def run(self, inputs: dict[str, Any]) -> RealRun:
-        return record(self.fn, inputs, self.filename, self.lines)
+    def run(self, inputs: dict[str, Any], max_events: int | None = None) -> RealRun:
+        return record(self.fn, inputs, self.filename, self.lines, max_events)
+
+    def run_case(self, inputs: dict[str, Any], heap_in: dict[str, Any],
+                 max_events: int | None = None) -> tuple[RealRun, Any, dict[str, Any]]:
+        """Build the objects, run, and snapshot the result and final heap."""
+        objects = build_inputs(heap_in, lambda name: getattr(self.module, name))
+        args = {k: objects[v["$ref"]] if isinstance(v, dict) else v for k, v in inputs.items()}
+        run = self.run(args, max_events)
+        value, final = real_snapshot(run.value if run.kind == "return" else None, objects)
+        return run, value, final
+
+    def heap_domain(self, bounds: Bounds) -> Iterable[tuple[dict[str, Any], dict[str, Any]]]:
+        for inputs, heap in enumerate_inputs(self.types, bounds):
+            yield inputs, clean(heap)
 
     def domain(self, low: int = -6, high: int = 6) -> Iterable[dict[str, Any]]:
         ranges = []
@@ -83,10 +105,12 @@ def replay_mismatches(path: Path, qualname: str, cases: list[TestCase]) -> list[
     real = RealCode(path, qualname)
     problems = []
     for case in cases:
-        run = real.run(dict(case.inputs))
+        run, value, final = real.run_case(dict(case.inputs), dict(case.heap_in))
+        if _json(final) != _json(dict(case.heap_final)):
+            problems.append(f"{case.name}: final heap {final} differs from the claimed {case.heap_final}")
         if case.kind == "return":
-            if run.kind != "return" or run.value != case.value or type(run.value) is not type(case.value):
-                problems.append(f"{case.name}: expected {case.value!r}, got {run.kind} {run.value!r} {run.exc_type}")
+            if run.kind != "return" or _json(value) != _json(case.value):
+                problems.append(f"{case.name}: expected {case.value!r}, got {run.kind} {value!r} {run.exc_type}")
         elif run.kind != "raise" or run.exc_type != case.exc_type or (
             case.exc_message is not None and run.exc_message != case.exc_message
         ):
@@ -94,6 +118,10 @@ def replay_mismatches(path: Path, qualname: str, cases: list[TestCase]) -> list[
         if run.events != case.path:
             problems.append(f"{case.name}: claimed path differs from the real one")
     return problems
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
 
 
 def missed_paths(path: Path, qualname: str, cases: list[TestCase], k: int = 2,
@@ -109,3 +137,21 @@ def missed_paths(path: Path, qualname: str, cases: list[TestCase], k: int = 2,
         if run.events not in covered:
             missed.setdefault(run.events, inputs)
     return list(missed.values())
+
+
+def missed_heap_paths(path: Path, qualname: str, cases: list[TestCase], k: int = 2,
+                      bounds: Bounds = Bounds()) -> tuple[list[dict[str, Any]], int]:
+    """Like `missed_paths`, over all small object graphs and lists; also
+    returns how many inputs were run."""
+    real = RealCode(path, qualname)
+    covered = {real.run_case(dict(c.inputs), dict(c.heap_in))[0].events for c in cases}
+    missed: dict[tuple[Any, ...], dict[str, Any]] = {}
+    count = 0
+    for inputs, heap in real.heap_domain(bounds):
+        count += 1
+        run = real.run_case(inputs, heap, max_events=500)[0]
+        if run.kind == "budget" or not within_loop_bound(run.events, real.shapes, k):
+            continue
+        if run.events not in covered:
+            missed.setdefault(run.events, {"inputs": inputs, "heap": heap})
+    return list(missed.values()), count

@@ -71,8 +71,14 @@ def root(
     """pathcraft: tests for every execution path."""
 
 
+def _error(line: str) -> None:
+    """One line on stderr, never wrapped (editors jump to file:line:col)."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
 def fail(error: PathcraftError | str, code: int = 2) -> typer.Exit:
-    err.print(f"pathcraft: {error}", markup=False)
+    _error(f"pathcraft: {error}")
     return typer.Exit(code)
 
 
@@ -116,7 +122,7 @@ def gen(
             search=(search.value if search else config.get("search", "dfs")),
             timeout=timeout if timeout is not None else config.get("timeout", None),
             max_paths=max_paths,
-            solver=SolverOptions(timeout_ms=config.get("solver_timeout_ms", 2000)),
+            solver=SolverOptions(timeout_ms=config.get("solver_timeout_ms", 500)),
             heap=heap.value if heap else config.get("heap", "lazy"),
             max_list_length=max_list_length if max_list_length is not None
             else config.get("max_list_length", 3),
@@ -136,7 +142,7 @@ def gen(
     runnable = [t for t in result.targets if t in program.functions]
     for qualname, error in result.errors.items():
         if qualname in result.targets:
-            err.print(f"{error}" + ("" if name else f"  (skipped {qualname})"), markup=False)
+            _error(f"{error}" + ("" if name else f"  (skipped {qualname})"))
     if not runnable:
         raise typer.Exit(2)
 
@@ -299,7 +305,7 @@ def clp(
     except PathcraftError as exc:
         raise fail(exc)
     for error in result.errors.values():
-        err.print(str(error), markup=False)
+        _error(str(error))
     shown = [t for t in result.targets if t in result.program.functions]
     if shown:
         sys.stdout.write(program_text(result.program, list(result.program.functions)))
@@ -309,21 +315,21 @@ def clp(
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        app(args=argv, standalone_mode=False)
+        code = app(args=argv, standalone_mode=False)
     except typer.Exit as exit_:
         return exit_.exit_code
     except KeyboardInterrupt:
-        err.print("pathcraft: interrupted", markup=False)
+        _error("pathcraft: interrupted")
         return 130
-    except Exception as exc:  # click usage errors and the like
-        import click
-
-        if isinstance(exc, click.ClickException):
+    except Exception as exc:
+        # Usage errors: typer may ship its own copy of click, so recognise
+        # click's exceptions by what they can do rather than by class.
+        if hasattr(exc, "show") and hasattr(exc, "exit_code"):
             exc.show()
-            return 2
-        if isinstance(exc, click.exceptions.Abort):
+            return int(exc.exit_code)
+        if type(exc).__name__ == "Abort":
             return 130
-        err.print(f"pathcraft: internal error: {type(exc).__name__}: {exc}", markup=False)
-        err.print("please report this with the command and the input file", markup=False)
+        _error(f"pathcraft: internal error: {type(exc).__name__}: {exc}")
+        _error("please report this with the command and the input file")
         return 2
-    return 0
+    return code if isinstance(code, int) else 0

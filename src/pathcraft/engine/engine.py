@@ -215,6 +215,11 @@ class Engine:
         finally:
             self.stats.seconds += time.perf_counter() - started
 
+    def _note_unsupported(self, problem: Exception) -> None:
+        self.stats.unsupported += 1
+        if len(self.stats.notes) < 5 and str(problem) not in self.stats.notes:
+            self.stats.notes.append(str(problem))
+
     def _initial_bindings(self, info: FunctionInfo) -> list[tuple[Heap, dict[str, Value]]]:
         """Inputs: a symbol per int/bool parameter; each reference parameter
         materialized by the heap model (one binding per choice)."""
@@ -271,6 +276,9 @@ class Engine:
                 guard = self._guard(rule.guard, env)
             except _Raise:
                 continue  # guards are total on defined values
+            except Unsupported as unsupported:
+                self._note_unsupported(unsupported)
+                continue
             if guard is True:
                 out.append(base)
                 continue
@@ -404,9 +412,7 @@ class Engine:
             except _Raise as raised:
                 successors = self._throw(state, raised.exc)
             except Unsupported as unsupported:
-                self.stats.unsupported += 1
-                if len(self.stats.notes) < 5 and str(unsupported) not in self.stats.notes:
-                    self.stats.notes.append(str(unsupported))
+                self._note_unsupported(unsupported)
                 return []
             if len(successors) == 1 and isinstance(successors[0], State):
                 state = successors[0]

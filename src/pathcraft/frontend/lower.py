@@ -23,6 +23,8 @@ Invariants:
 from __future__ import annotations
 
 import ast
+import builtins
+import types
 from dataclasses import dataclass
 
 from pathcraft.errors import construct_name, unknown_name, unsupported
@@ -605,6 +607,11 @@ class FunctionLowerer:
             self.branch(value if _is_boolean(value) else Unary("truth", value), if_true, if_false)
 
     def compare_op(self, op: ast.cmpop, node: ast.AST) -> str:
+        if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            if any(isinstance(o, ast.Constant) and o.value is not None for o in operands):
+                word = "is" if isinstance(op, ast.Is) else "is not"
+                raise self.error(node, f"operator '{word}' with a literal (identity of ints)")
         name = _COMPARE.get(type(op))
         if name is None:
             raise self.error(node, _OPERATOR_TEXT.get(type(op), "comparison operator"))
@@ -766,8 +773,10 @@ class FunctionLowerer:
             return Unary("int" if name == "int" else "truth", self.expr(node.args[0]))
         if name in self.module.classes or self.module.is_exception(name):
             raise self.error(node, f"call of class {name}")
-        if name in ("min", "max", "abs", "int", "bool"):
+        if name in ("min", "max", "abs", "int", "bool", "len", "range"):
             raise self.error(node, f"{name}() with these arguments")
+        if isinstance(getattr(builtins, name, None), (type, types.BuiltinFunctionType)):
+            raise self.error(node, f"call of builtin '{name}'")
         raise unknown_name(self.module.path, func, name)
 
     def method_call(self, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:

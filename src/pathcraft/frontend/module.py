@@ -176,10 +176,20 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
                   owner: str | None = None) -> FunctionInfo:
     """Signature of a function, or of a method of class `owner`."""
     args = fn.args
-    if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
-        raise unsupported(module.path, fn, "*args, **kwargs, keyword-only or positional-only parameters")
+    if args.vararg:
+        raise unsupported(module.path, args.vararg, "*args parameter")
+    if args.kwarg:
+        raise unsupported(module.path, args.kwarg, "**kwargs parameter")
+    if args.kwonlyargs or args.posonlyargs:
+        first = (args.kwonlyargs or args.posonlyargs)[0]
+        raise unsupported(module.path, first, "keyword-only or positional-only parameter")
     if fn.decorator_list:
         raise unsupported(module.path, fn.decorator_list[0], "decorator")
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            raise unsupported(module.path, node, "generator (yield)")
+        if isinstance(node, ast.Await):
+            raise unsupported(module.path, node, "await")
     names: list[str] = []
     types: list[Type] = []
     for index, arg in enumerate(args.args):
@@ -189,7 +199,7 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
             continue
         if arg.annotation is None:
             raise UnsupportedError(
-                f"parameter '{arg.arg}' has no type annotation (pathcraft needs one)",
+                f"unsupported parameter '{arg.arg}' without a type annotation",
                 at(module.path, arg),
             )
         try:

@@ -9,7 +9,7 @@ symbolic length (`list[int]`/`list[bool]` inputs, `[v] * n`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping, Union
 
 from pathcraft.ir.types import Type
@@ -73,6 +73,9 @@ class Heap:
     initial: Mapping[int, Cell] = field(default_factory=dict)
     roots: Mapping[str, object] = field(default_factory=dict)
     next_id: int = 1
+    # what each lazy reference (by label) was materialized to: a copy of a
+    # lazy slot (list.copy, say) must see the same object
+    resolved: Mapping[str, object] = field(default_factory=dict)
 
     def cell(self, addr: Addr) -> Cell:
         return self.cells[addr.id]
@@ -84,17 +87,27 @@ class Heap:
         if initial:
             init = dict(init)
             init[addr.id] = cell
-        return Heap(cells, init, self.roots, self.next_id)
+        return replace(self, cells=cells, initial=init)
 
     def allocate(self, cell: Cell, initial: bool = False) -> tuple[Heap, Addr]:
         addr = Addr(self.next_id)
-        heap = Heap(self.cells, self.initial, self.roots, self.next_id + 1)
+        heap = replace(self, next_id=self.next_id + 1)
         return heap.with_cell(addr, cell, initial), addr
 
     def with_root(self, name: str, value: object) -> Heap:
-        roots = dict(self.roots)
-        roots[name] = value
-        return Heap(self.cells, self.initial, roots, self.next_id)
+        return replace(self, roots={**self.roots, name: value})
+
+    def with_initial(self, addr: Addr, cell: Cell) -> Heap:
+        return replace(self, initial={**self.initial, addr.id: cell})
+
+    def resolve(self, label: str, value: object) -> Heap:
+        return replace(self, resolved={**self.resolved, label: value})
+
+    def current(self, value: object) -> object:
+        """A lazy reference that was materialized elsewhere, as its value."""
+        if isinstance(value, Lazy) and value.label in self.resolved:
+            return self.resolved[value.label]
+        return value
 
     def input_objects(self) -> list[tuple[Addr, Cell]]:
         return [(Addr(i), c) for i, c in self.initial.items()]

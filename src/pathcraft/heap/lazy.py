@@ -131,7 +131,11 @@ class LazyHeap:
         records the choice where the lazy reference was stored."""
         if not isinstance(value, Lazy):
             return [(heap, value)]
-        return [(update(h, v), v) for h, v in self.materialize(heap, value.type, value.label)]
+        if value.label in heap.resolved:
+            known = heap.resolved[value.label]
+            return [(update(heap, known), known)]
+        return [(update(h.resolve(value.label, v), v), v)
+                for h, v in self.materialize(heap, value.type, value.label)]
 
     # -------------------------------------------------------------- objects
 
@@ -152,9 +156,7 @@ class LazyHeap:
             h = h.with_cell(obj, replace(current, fields={**current.fields, field: chosen}))
             first = h.initial.get(obj.id)
             if isinstance(first, ObjectCell) and isinstance(first.fields.get(field), Lazy):
-                init = dict(h.initial)
-                init[obj.id] = replace(first, fields={**first.fields, field: chosen})
-                h = Heap(h.cells, init, h.roots, h.next_id)
+                h = h.with_initial(obj, replace(first, fields={**first.fields, field: chosen}))
             return h
 
         return [HeapResult(h, v) for h, v in self._resolve(heap, cell.fields[field], update)]
@@ -287,9 +289,7 @@ class LazyHeap:
                 and isinstance(first.items[k], Lazy):
             init_items = list(first.items)
             init_items[k] = value
-            init = dict(heap.initial)
-            init[lst.id] = replace(first, items=tuple(init_items))
-            heap = Heap(heap.cells, init, heap.roots, heap.next_id)
+            heap = heap.with_initial(lst, replace(first, items=tuple(init_items)))
         return heap
 
     def _append(self, heap: Heap, lst: Addr, cell: ListCell, value: object) -> Heap:

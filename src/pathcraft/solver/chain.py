@@ -57,8 +57,9 @@ class Solver(Protocol):
 
 @dataclass
 class SolverOptions:
-    timeout_ms: int = 2000
+    timeout_ms: int = 500
     rlimit: int = 20_000_000
+    box_bound: int = 16  # on `unknown`, look for a model with every int in [-box, box]
     use_implied: bool = True
     use_model: bool = True
     use_intervals: bool = True
@@ -69,6 +70,7 @@ class Z3Layer:
     name = "z3"
 
     def __init__(self, options: SolverOptions) -> None:
+        self.options = options
         self.session = Z3Session(options.timeout_ms, options.rlimit)
         self.hits = 0
         self.unknown = 0
@@ -77,6 +79,14 @@ class Z3Layer:
         wanted = path_symbols(query.path, [query.condition])
         verdict, model = self.session.check(query.path, [query.condition], wanted)
         self.hits += 1
+        if verdict == UNKNOWN and self.options.box_bound:
+            # Non-linear integer problems (nested `%`) often defeat Z3 in
+            # general but are easy in a small box; a model found there is a
+            # model. An empty box proves nothing, so that stays unknown.
+            box = _box([s for s in wanted if s.sort == "int"], self.options.box_bound)
+            boxed, model = self.session.check(query.path, [query.condition, *box], wanted)
+            if boxed == SAT:
+                verdict = SAT
         if verdict == UNKNOWN:
             self.unknown += 1
         return Answer(verdict, model, self.name)
@@ -85,15 +95,20 @@ class Z3Layer:
         self, path: PathNode | None, inputs: list[Sym], bound: int
     ) -> Model | None:
         """A model of the path with every int input in [-bound, bound]."""
-        from pathcraft.solver.terms import App, INT
-
-        box: list[Term] = []
-        for sym in inputs:
-            if sym.sort == INT:
-                box.append(App("ge", (sym, -bound), "bool"))
-                box.append(App("le", (sym, bound), "bool"))
+        box = _box(inputs, bound)
         verdict, model = self.session.check(path, box, path_symbols(path, box) | set(inputs))
         return model if verdict == SAT else None
+
+
+def _box(symbols_: list[Sym], bound: int) -> list[Term]:
+    from pathcraft.solver.terms import App, INT
+
+    out: list[Term] = []
+    for sym in symbols_:
+        if sym.sort == INT:
+            out.append(App("ge", (sym, -bound), "bool"))
+            out.append(App("le", (sym, bound), "bool"))
+    return out
 
 
 class _Layer:

@@ -65,6 +65,7 @@ class SymbolicSnapshot:
         self._blank_names: dict[str, str] = {}
 
     def value(self, v: object) -> Json:
+        v = self.heap.current(v)
         if v is None:
             return None
         if isinstance(v, Addr):
@@ -76,7 +77,8 @@ class SymbolicSnapshot:
 
     def _cell(self, cell: ObjectCell | ListCell, owner: str) -> Json:
         if isinstance(cell, ObjectCell):
-            fields = {f: self.value(v) for f, v in sorted(cell.fields.items()) if not isinstance(v, Lazy)}
+            fields = {f: self.value(v) for f, v in sorted(cell.fields.items())
+                      if not isinstance(self.heap.current(v), Lazy)}
             return {"class": cell.cls, "fields": fields}
         return {"list": self._items(cell, owner)}
 
@@ -84,6 +86,7 @@ class SymbolicSnapshot:
         if cell.items is not None:
             out = []
             for k, item in enumerate(cell.items):
+                item = self.heap.current(item)
                 if isinstance(item, Lazy):
                     out.append(self._blank(item, f"{owner}_{k}"))
                 else:
@@ -128,9 +131,9 @@ class SymbolicSnapshot:
             order.append(v.id)
             cell = self.heap.cells[v.id]
             if isinstance(cell, ObjectCell):
-                queue.extend(c for _, c in sorted(cell.fields.items()))
+                queue.extend(self.heap.current(c) for _, c in sorted(cell.fields.items()))
             else:
-                queue.extend(cell.items or ())
+                queue.extend(self.heap.current(c) for c in cell.items or ())
         saved = self.names
         self.names = {**saved, **new_names}
         try:

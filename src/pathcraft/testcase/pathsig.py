@@ -68,15 +68,24 @@ class RealRun:
     events: tuple[Event, ...]
 
 
+class EventBudgetExceeded(BaseException):
+    """Raised inside a traced run that goes on too long (a loop that never
+    ends on this input, say); a BaseException so `except Exception` in the
+    code under test does not swallow it."""
+
+
 def record(fn: Callable[..., Any], args: dict[str, Any], filename: str,
-           lines: dict[int, int]) -> RealRun:
-    """Call `fn(**args)` under a tracer that keeps events of `filename`."""
+           lines: dict[int, int], max_events: int | None = None) -> RealRun:
+    """Call `fn(**args)` under a tracer that keeps events of `filename`.
+    With `max_events`, a run producing more events stops with kind "budget"."""
     events: list[Event] = []
 
     def tracer(frame: Any, event: str, arg: Any) -> Any:
         code = frame.f_code
         if code.co_filename != filename:
             return None
+        if max_events is not None and len(events) > max_events:
+            raise EventBudgetExceeded()
         name = code.co_qualname
         if event == "call":
             events.append(("call", name))
@@ -92,6 +101,9 @@ def record(fn: Callable[..., Any], args: dict[str, Any], filename: str,
     sys.settrace(tracer)
     try:
         value = fn(**args)
+    except EventBudgetExceeded:
+        sys.settrace(old)
+        return RealRun("budget", None, None, None, normalize(events))
     except Exception as exc:  # the code under test may raise anything
         sys.settrace(old)
         message = str(exc.args[0]) if len(exc.args) == 1 and isinstance(exc.args[0], str) else None

@@ -1,0 +1,119 @@
+"""Small inputs for the enumeration oracle, objects and lists included.
+
+Enumerates every input within bounds: ints from a small range, lists of
+int up to a length, and object graphs of at most `max_objects` objects in
+which each reference slot is None (when the type allows), any existing
+object of a compatible class (aliasing and cycles) or a new object. Types
+come from the real code's annotations (`typing.get_type_hints`), not from
+pathcraft. Inputs are produced as heap snapshots (see
+`pathcraft.testcase.heapdesc`) so the same builder makes the real objects.
+"""
+
+from __future__ import annotations
+
+import itertools
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+
+@dataclass(frozen=True)
+class Bounds:
+    ints: tuple[int, ...] = tuple(range(-3, 4))
+    max_objects: int = 3
+    max_list: int = 3
+    max_object_list: int = 2
+
+
+def _unwrap(tp: Any) -> tuple[Any, bool]:
+    """(type, optional)"""
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        assert len(args) == 1, tp
+        return args[0], True
+    return tp, False
+
+
+def _fields(cls: type) -> list[tuple[str, Any]]:
+    hints = typing.get_type_hints(cls)
+    return sorted(hints.items())
+
+
+Slot = tuple[str, Any, Any]  # (owner name or "$param", field/param name, type)
+
+
+def enumerate_inputs(params: list[tuple[str, Any]], bounds: Bounds) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """Yield (inputs, heap snapshot) pairs covering every input within bounds."""
+    slots: list[Slot] = [("$param", name, tp) for name, tp in params]
+    yield from _fill(slots, {}, {}, bounds)
+
+
+def _fill(slots: list[Slot], inputs: dict[str, Any], heap: dict[str, Any],
+          bounds: Bounds) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    if not slots:
+        yield inputs, heap
+        return
+    (owner, name, tp), rest = slots[0], slots[1:]
+    for value, new_heap, new_slots in _choices(tp, heap, bounds, f"{owner}_{name}".strip("$")):
+        if owner == "$param":
+            yield from _fill(new_slots + rest, {**inputs, name: value}, new_heap, bounds)
+        else:
+            desc = new_heap[owner]
+            updated = {**new_heap, owner: {**desc, "fields": {**desc["fields"], name: value}}}
+            yield from _fill(new_slots + rest, inputs, updated, bounds)
+
+
+def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Iterator[tuple[Any, dict[str, Any], list[Slot]]]:
+    tp, optional = _unwrap(tp)
+    if tp is bool:
+        for b in (False, True):
+            yield b, heap, []
+        return
+    if tp is int:
+        for i in bounds.ints:
+            yield i, heap, []
+        return
+    if optional:
+        yield None, heap, []
+    if typing.get_origin(tp) is list:
+        (elem,) = typing.get_args(tp)
+        elem, _ = _unwrap(elem)
+        name = f"l{len(heap)}"
+        if elem in (int, bool):
+            values = (False, True) if elem is bool else bounds.ints
+            for n in range(bounds.max_list + 1):
+                for items in itertools.product(values, repeat=n):
+                    yield {"$ref": name}, {**heap, name: {"list": list(items)}}, []
+            return
+        for n in range(bounds.max_object_list + 1):
+            yield from _object_list(elem, n, heap, bounds, name)
+        return
+    assert isinstance(tp, type), tp
+    for other, desc in heap.items():
+        if "class" in desc and issubclass(desc["_cls"], tp):
+            yield {"$ref": other}, heap, []
+    if sum(1 for d in heap.values() if "class" in d) < bounds.max_objects:
+        name = f"o{len(heap)}"
+        desc = {"class": tp.__name__, "_cls": tp, "fields": {}}
+        yield {"$ref": name}, {**heap, name: desc}, [(name, f, t) for f, t in _fields(tp)]
+
+
+def _object_list(elem: type, n: int, heap: dict[str, Any], bounds: Bounds,
+                 name: str) -> Iterator[tuple[Any, dict[str, Any], list[Slot]]]:
+    def rec(k: int, items: list[Any], h: dict[str, Any]) -> Iterator[tuple[list[Any], dict[str, Any], list[Slot]]]:
+        if k == n:
+            yield items, h, []
+            return
+        for value, h2, slots in _choices(elem, h, bounds, f"{name}_{k}"):
+            for more, h3, slots2 in rec(k + 1, items + [value], h2):
+                yield more, h3, slots + slots2
+
+    for items, h, slots in rec(0, [], heap):
+        yield {"$ref": name}, {**h, name: {"list": items}}, slots
+
+
+def clean(heap: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot without enumeration bookkeeping."""
+    return {n: {k: v for k, v in d.items() if k != "_cls"} for n, d in heap.items()}

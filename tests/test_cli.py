@@ -1,0 +1,291 @@
+"""CLI tests: in-process through `pathcraft.cli.main` (captured with capsys)
+and, for a few cases, as `python -m pathcraft` subprocesses."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pathcraft import __version__
+from pathcraft.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples"
+ARITH = EXAMPLES / "arith.py"
+
+MODULE = """\
+def good(x: int) -> int:
+    if x > 0:
+        return 1
+    return 0
+
+
+def bad(x: int) -> int:
+    return x ** 2
+"""
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_module(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-m", "pathcraft", *args], capture_output=True, text=True,
+                          cwd=cwd, env=full_env, timeout=120)
+
+
+def one_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, f"expected one line on stderr, got:\n{err}"
+    return lines[0]
+
+
+# ---------------------------------------------------------- help, version
+
+
+def test_help_and_version_in_process(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "--help")
+    assert code == 0 and "gen" in out and "clp" in out
+    code, out, _ = cli(capsys, "--version")
+    assert code == 0 and out.strip() == f"pathcraft {__version__}"
+    code, out, _ = cli(capsys, "gen", "--help")
+    assert code == 0 and "--criterion" in out
+
+
+def test_help_and_version_subprocess() -> None:
+    help_run = run_module("--help")
+    assert help_run.returncode == 0 and "gen" in help_run.stdout
+    version_run = run_module("--version")
+    assert version_run.returncode == 0 and version_run.stdout.strip() == f"pathcraft {__version__}"
+
+
+# ------------------------------------------------------------------- gen
+
+
+def test_gen_spread_writes_a_passing_pytest_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """spread = abs(a - b) (2 rules) then `d > 5` (2 rules): 4 feasible
+    paths, so 4 tests, and they pass against the real module."""
+    out_file = tmp_path / "test_spread_gen.py"
+    code, _, err = cli(capsys, "gen", f"{ARITH}::spread", "-o", str(out_file))
+    assert code == 0, err
+    text = out_file.read_text()
+    assert len(re.findall(r"^def test_spread_\d+\(", text, re.M)) == 4
+    env = dict(os.environ, PYTHONPATH=str(EXAMPLES), PYTHONDONTWRITEBYTECODE="1")
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out_file)],
+                            capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "4 passed" in result.stdout
+
+
+def test_gen_json_document(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "gen", f"{ARITH}::spread", "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert set(doc) >= {"target", "criterion", "tests", "stats"}
+    assert doc["target"] == f"{ARITH}::spread" and doc["criterion"] == "loop-2"
+    assert len(doc["tests"]) == 4
+    for test in doc["tests"]:
+        assert set(test) >= {"name", "inputs", "outcome", "trace", "constraints"}
+        assert set(test["inputs"]) == {"a", "b"}
+        assert test["outcome"]["kind"] == "return"
+        assert test["trace"].startswith("spread(1,[abs(")
+        # the outcome is d - 5 or 0 with d = |a - b|
+        d = abs(test["inputs"]["a"] - test["inputs"]["b"])
+        assert test["outcome"]["value"] == (d - 5 if d > 5 else 0)
+    assert doc["stats"]["spread"]["tests"] == 4
+
+
+def test_gen_verify_good_target(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = cli(capsys, "gen", f"{ARITH}::spread", "--verify", "-o", str(tmp_path / "test_v.py"))
+    assert code == 0, err
+    assert "branch coverage" in err
+    assert "4/4 tests pass" in err and "verify: OK" in err
+
+
+SHADOWED = """\
+def f(x: int) -> int:
+    return x + 1
+
+
+f = max  # what the tests import is not what was analysed
+"""
+
+
+def test_verify_reports_failure(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The module rebinds `f` at import: the generated test (f(x=0) == 1)
+    fails when run, and --verify must say so."""
+    (tmp_path / "shadow.py").write_text(SHADOWED)
+    _, _, err = cli(capsys, "gen", f"{tmp_path / 'shadow.py'}::f", "--verify", "-o", str(tmp_path / "test_s.py"))
+    assert "verify: FAILED" in err
+
+
+def test_verify_failure_exits_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "shadow.py").write_text(SHADOWED)
+    code, _, _ = cli(capsys, "gen", f"{tmp_path / 'shadow.py'}::f", "--verify", "-o", str(tmp_path / "test_s.py"))
+    assert code == 1
+
+
+# ------------------------------------------------------------ bad inputs
+
+
+def _bad_inputs(tmp: Path) -> dict[str, tuple[list[str], str]]:
+    """name -> (argv, regex the stderr line must match). Files are relative
+    to `tmp` (the cwd) so that messages stay short."""
+    (tmp / "syn.py").write_text("def f(x: int) -> int:\n    y = )\n")
+    (tmp / "uns.py").write_text("def f(x: int) -> int:\n    return x ** 2\n")
+    (tmp / "ok.py").write_text("def f(x: int) -> int:\n    return x\n")
+    return {
+        "missing_file": (["gen", "nope.py::f"], r"nope\.py: no such file"),
+        "missing_function": (["gen", "ok.py::g"], r"ok\.py: no function named 'g'"),
+        "syntax_error": (["gen", "syn.py::f"], r"syn\.py:2:9: syntax error: unmatched '\)'"),
+        "unsupported": (["gen", "uns.py::f"], r"uns\.py:2:12: unsupported operator '\*\*'"),
+        "bad_criterion": (["gen", "ok.py::f", "--criterion", "loop-x"], r"bad criterion 'loop-x'"),
+        "no_py": (["gen", "ok::f"], r"bad target 'ok::f'"),
+    }
+
+
+BAD = ["missing_file", "missing_function", "syntax_error", "unsupported", "bad_criterion", "no_py"]
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_bad_input_message(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                           case: str) -> None:
+    """A one-line diagnostic (optionally prefixed `pathcraft: `), no
+    traceback, nothing on stdout. """
+    monkeypatch.chdir(tmp_path)
+    argv, pattern = _bad_inputs(tmp_path)[case]
+    _, out, err = cli(capsys, *argv)
+    assert out == ""
+    assert "Traceback" not in err and "internal error" not in err
+    flat = " ".join(err.split())
+    assert re.match(rf"^(pathcraft: )?{pattern}", flat), err
+
+
+@pytest.mark.parametrize("case", ["missing_file", "missing_function", "syntax_error", "unsupported"])
+def test_short_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch, case: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv, _ = _bad_inputs(tmp_path)[case]
+    _, _, err = cli(capsys, *argv)
+    one_line(err)
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                           case: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv, _ = _bad_inputs(tmp_path)[case]
+    code, _, _ = cli(capsys, *argv)
+    assert code == 2
+
+
+def test_bad_input_subprocess_exit_code(tmp_path: Path) -> None:
+    result = run_module("gen", "nope.py::f", cwd=tmp_path)
+    assert result.returncode == 2
+
+
+def test_long_error_is_still_one_line(tmp_path: Path) -> None:
+    (tmp_path / "ok.py").write_text("def f(x: int) -> int:\n    return x\n")
+    result = run_module("gen", "ok.py::f", "--criterion", "loop-x", cwd=tmp_path, env={"COLUMNS": "80"})
+    assert "Traceback" not in result.stderr
+    assert "bad criterion 'loop-x'" in one_line(result.stderr)
+
+
+def test_unknown_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli(capsys, "gen", f"{ARITH}::spread", "--bogus")
+    assert code == 2 and "internal error" not in err and "--bogus" in err
+
+
+def test_no_arguments_shows_help(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, err = cli(capsys)
+    assert "internal error" not in err and "Usage" in out + err
+
+
+# --------------------------------------------------------- module target
+
+
+def test_module_target_skips_unsupported_function(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """`good` has two paths (x > 0, x <= 0); `bad` is reported and skipped."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mixed.py").write_text(MODULE)
+    code, _, err = cli(capsys, "gen", "mixed.py", "-o", "test_mixed.py")
+    assert code == 0
+    line = one_line(err)
+    assert line.startswith("mixed.py:8:12: unsupported operator '**'") and "bad" in line
+    text = (tmp_path / "test_mixed.py").read_text()
+    assert len(re.findall(r"^def test_good_\d+\(", text, re.M)) == 2
+    assert "test_bad" not in text
+
+
+# --------------------------------------------------------------- timeout
+
+
+def test_timeout_zero_keeps_what_was_found(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_file = tmp_path / "test_t.py"
+    code, _, err = cli(capsys, "gen", f"{ARITH}::spread", "--timeout", "0", "-o", str(out_file))
+    assert code == 0
+    assert re.search(r"spread: time budget reached; kept \d+ tests", err), err
+    compile(out_file.read_text(), str(out_file), "exec")  # a valid (maybe empty) test file
+
+
+# ------------------------------------------------------------------- clp
+
+
+def test_clp_prints_predicates(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "clp", f"{ARITH}::spread")
+    assert code == 0
+    assert "% ---- spread" in out
+    assert re.search(r"^spread\(\[A,B\],\[R\],H0,\w+,\w+,spread\(1,\[T1,T2\]\)\) :-$", out, re.M), out
+    assert "abs([A],[R]" in out  # the builtin it uses is printed too
+
+
+def test_clp_subprocess() -> None:
+    result = run_module("clp", f"{ARITH}::spread")
+    assert result.returncode == 0 and "% ---- spread" in result.stdout
+
+
+# ---------------------------------------------------------------- config
+
+
+def test_pyproject_sets_the_criterion(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """count_down's loop may run twice under loop-2 but not under loop-1,
+    so loop-1 (from the file) must give strictly fewer tests."""
+    (tmp_path / "pyproject.toml").write_text('[tool.pathcraft]\ncriterion = "loop-1"\nformat = "json"\n')
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = cli(capsys, "gen", f"{ARITH}::count_down")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["criterion"] == "loop-1"
+    # the command line wins over the file
+    code, out, _ = cli(capsys, "gen", f"{ARITH}::count_down", "--criterion", "loop-2")
+    assert json.loads(out)["criterion"] == "loop-2"
+    assert len(json.loads(out)["tests"]) > len(doc["tests"])
+
+
+def test_pyproject_unknown_key_message(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.pathcraft]\ncriterium = "loop-1"\n')
+    monkeypatch.chdir(tmp_path)
+    _, out, err = cli(capsys, "gen", f"{ARITH}::spread")
+    assert out == "" and "Traceback" not in err
+    assert "unknown setting 'criterium'" in " ".join(err.split())
+
+
+def test_pyproject_unknown_key_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.pathcraft]\ncriterium = "loop-1"\n')
+    monkeypatch.chdir(tmp_path)
+    code, _, _ = cli(capsys, "gen", f"{ARITH}::spread")
+    assert code == 2

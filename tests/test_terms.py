@@ -1,0 +1,347 @@
+"""Unit tests of `solver/terms.py`: folding, Python semantics, printing, and
+the Z3 translation of floored `//` and `%`."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Callable
+
+import pytest
+import z3
+
+from pathcraft.solver import terms as T
+from pathcraft.solver.terms import BOOL, INT, App, Sym, Term
+from pathcraft.solver.z3backend import Z3Translator
+
+X, Y, Z = Sym("x", INT), Sym("y", INT), Sym("z", INT)
+P, Q = Sym("p", BOOL), Sym("q", BOOL)
+
+
+def lt(a: Term, b: Term) -> Term:
+    return T.relation("lt", a, b)
+
+
+def le(a: Term, b: Term) -> Term:
+    return T.relation("le", a, b)
+
+
+def ge(a: Term, b: Term) -> Term:
+    return T.relation("ge", a, b)
+
+
+# ------------------------------------------------------------- folding
+
+
+def test_arithmetic_on_constants_folds_to_python_ints() -> None:
+    """Constant operands give a plain int (never an App, never a bool)."""
+    cases: list[tuple[Term, int]] = [
+        (T.add(2, 3), 5), (T.sub(2, 7), -5), (T.mul(-3, 4), -12), (T.neg(4), -4),
+        (T.floordiv(-7, 2), -4), (T.floordiv(7, -2), -4), (T.mod(-7, 2), 1), (T.mod(7, -2), -1),
+        (T.add(True, True), 2), (T.mul(True, 5), 5), (T.neg(True), -1),
+    ]
+    for got, expected in cases:
+        assert type(got) is int and got == expected
+
+
+def test_neutral_and_absorbing_elements() -> None:
+    assert T.add(X, 0) is X and T.add(0, X) is X
+    assert T.sub(X, 0) is X
+    assert T.sub(X, X) == 0 and type(T.sub(X, X)) is int
+    assert T.mul(X, 1) is X and T.mul(1, X) is X
+    assert T.mul(X, 0) == 0 and T.mul(0, X) == 0
+    assert T.neg(T.neg(X)) is X
+    assert T.floordiv(X, 1) is X
+    # x % 1 == 0 and x % -1 == 0 for every int x
+    assert T.mod(X, 1) == 0 and T.mod(X, -1) == 0
+
+
+def test_false_is_not_the_neutral_element_of_a_symbol_sum() -> None:
+    """`p + 0` keeps p's value as an int: the result is `ite(p, 1, 0)`, not `p`."""
+    assert T.add(P, 0) == T.ite(P, 1, 0)
+    assert T.sort_of(T.add(P, 0)) == INT
+
+
+def test_no_folding_of_symbolic_or_zero_divisor() -> None:
+    """`7 // 0` is the caller's job (a ZeroDivisionError branch); the term is kept."""
+    assert isinstance(T.floordiv(7, 0), App)
+    assert isinstance(T.mod(7, 0), App)
+    assert isinstance(T.floordiv(X, -1), App)
+    assert isinstance(T.mod(X, 2), App)
+
+
+def test_relations_fold() -> None:
+    assert T.eq(3, 3) is True and T.ne(3, 3) is False
+    assert lt(2, 3) is True and ge(2, 3) is False
+    assert T.eq(X, X) is True and lt(X, X) is False and le(X, X) is True and ge(X, X) is True
+    assert T.ne(X, X) is False
+    assert T.eq(True, 1) is True  # Python: True == 1
+    assert T.eq(P, P) is True and T.ne(P, P) is False
+    assert T.eq(True, False) is False
+    assert isinstance(T.eq(X, 3), App)
+
+
+def test_negation_flips_relations_and_cancels() -> None:
+    assert T.not_(lt(X, Y)) == ge(X, Y)
+    assert T.not_(T.eq(X, 1)) == T.ne(X, 1)
+    assert T.not_(T.not_(P)) is P
+    assert T.not_(True) is False and T.not_(0) is True and T.not_(5) is False
+    # not x (an int) is x == 0
+    assert T.not_(X) == T.eq(X, 0)
+
+
+def test_connectives_fold() -> None:
+    assert T.and_(True, P) is P and T.and_(P, True) is P
+    assert T.and_(False, P) is False and T.and_(P, 0) is False
+    assert T.or_(True, P) is True and T.or_(P, 7) is True
+    assert T.or_(False, P) is P and T.or_(P, False) is P
+    assert T.and_(X, P) == App("and", (T.ne(X, 0), P), BOOL)
+
+
+def test_ite_folds() -> None:
+    assert T.ite(True, X, Y) is X
+    assert T.ite(0, X, Y) is Y
+    assert T.ite(P, X, X) is X
+    mixed = T.ite(P, True, 5)  # bool and int branches: both as ints
+    assert mixed == App("ite", (P, 1, 5), INT)
+
+
+def test_constants_compare_by_type_inside_terms() -> None:
+    """`True == 1` in Python, yet terms keep constants apart by type (a bool
+    equation is not an int one); arithmetic coerces first, so x + True is x + 1."""
+    assert T.add(X, True) == T.add(X, 1)
+    assert App("eq", (P, True), BOOL) != App("eq", (P, 1), BOOL)
+    assert T.symbols(T.add(T.mul(X, Y), P)) == frozenset({X, Y, P})
+
+
+# ------------------------------------------------------------- coercion
+
+
+def test_as_int() -> None:
+    assert T.as_int(True) == 1 and type(T.as_int(True)) is int
+    assert T.as_int(False) == 0 and type(T.as_int(False)) is int
+    assert T.as_int(7) == 7
+    assert T.as_int(X) is X
+    assert T.as_int(P) == App("ite", (P, 1, 0), INT)
+    assert T.as_int(lt(X, Y)) == App("ite", (lt(X, Y), 1, 0), INT)
+
+
+def test_truthy() -> None:
+    assert T.truthy(5) is True and T.truthy(-1) is True and T.truthy(0) is False
+    assert T.truthy(False) is False
+    assert T.truthy(P) is P
+    assert T.truthy(X) == T.ne(X, 0)
+    assert T.truthy(lt(X, Y)) == lt(X, Y)
+    for value in (-2, 0, 3):
+        assert T.evaluate(T.truthy(X), {"x": value}) is bool(value)
+
+
+# ------------------------------------------------------------ evaluation
+
+
+def test_evaluate_follows_python() -> None:
+    for a, b in itertools.product(range(-7, 8), repeat=2):
+        model = {"x": a, "y": b}
+        assert T.evaluate(T.add(X, Y), model) == a + b
+        assert T.evaluate(T.sub(X, Y), model) == a - b
+        assert T.evaluate(T.mul(X, Y), model) == a * b
+        assert T.evaluate(T.neg(X), model) == -a
+        assert T.evaluate(lt(X, Y), model) is (a < b)
+        if b:
+            assert T.evaluate(T.floordiv(X, Y), model) == a // b
+            assert T.evaluate(T.mod(X, Y), model) == a % b
+
+
+def test_evaluate_bools_as_ints_and_free_symbols() -> None:
+    assert T.evaluate(T.add(P, P), {"p": True}) == 2  # True + True
+    assert T.evaluate(T.mul(P, X), {"p": True, "x": -4}) == -4
+    assert T.evaluate(T.add(P, X), {}) == 0  # free symbols are 0 / False
+    assert T.evaluate(P, {}) is False
+    assert T.evaluate(T.and_(P, T.not_(Q)), {"p": True, "q": False}) is True
+    assert T.evaluate(T.or_(P, Q), {"p": False, "q": False}) is False
+    assert T.evaluate(T.ite(lt(X, 0), T.neg(X), X), {"x": -5}) == 5
+
+
+# ---------------------------------------------------- random term trees
+
+Env = dict[str, "int | bool"]
+Py = Callable[[Env], "int | bool"]
+
+
+def _int_term(rng: random.Random, depth: int) -> tuple[Term, Py]:
+    """A random int term built with the constructors, and the same
+    expression computed directly with Python operators."""
+    if depth == 0 or rng.random() < 0.25:
+        choice = rng.randrange(4)
+        if choice == 0:
+            c = rng.randint(-4, 4)
+            return c, lambda env, c=c: c
+        if choice == 1:
+            return X, lambda env: env["x"]
+        if choice == 2:
+            return Y, lambda env: env["y"]
+        return T.as_int(P), lambda env: int(env["p"])
+    op = rng.choice(["add", "sub", "mul", "neg", "floordiv", "mod", "ite", "boolint"])
+    a, fa = _int_term(rng, depth - 1)
+    if op == "neg":
+        return T.neg(a), lambda env: -fa(env)
+    if op == "ite":
+        c, fc = _bool_term(rng, depth - 1)
+        b, fb = _int_term(rng, depth - 1)
+        return T.ite(c, a, b), lambda env: fa(env) if fc(env) else fb(env)
+    if op == "boolint":
+        c, fc = _bool_term(rng, depth - 1)
+        return T.add(a, c), lambda env: fa(env) + fc(env)
+    if op in ("floordiv", "mod"):
+        # a divisor that is never zero: a non-zero constant or y*y + 1
+        if rng.random() < 0.5:
+            d: Term = rng.choice([-3, -2, -1, 1, 2, 3])
+            fd: Py = lambda env, d=d: d  # noqa: E731
+        else:
+            d = T.add(T.mul(Y, Y), 1)
+            fd = lambda env: env["y"] * env["y"] + 1  # noqa: E731
+        if op == "floordiv":
+            return T.floordiv(a, d), lambda env: fa(env) // fd(env)
+        return T.mod(a, d), lambda env: fa(env) % fd(env)
+    b, fb = _int_term(rng, depth - 1)
+    if op == "add":
+        return T.add(a, b), lambda env: fa(env) + fb(env)
+    if op == "sub":
+        return T.sub(a, b), lambda env: fa(env) - fb(env)
+    return T.mul(a, b), lambda env: fa(env) * fb(env)
+
+
+_REL_PY: dict[str, Callable[[int, int], bool]] = {
+    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
+}
+
+
+def _bool_term(rng: random.Random, depth: int) -> tuple[Term, Py]:
+    if depth == 0 or rng.random() < 0.2:
+        if rng.random() < 0.5:
+            return P, lambda env: env["p"]
+        return Q, lambda env: env["q"]
+    op = rng.choice(["rel", "rel", "not", "and", "or", "booleq", "truthy"])
+    if op == "rel":
+        rel = rng.choice(list(_REL_PY))
+        a, fa = _int_term(rng, depth - 1)
+        b, fb = _int_term(rng, depth - 1)
+        return T.relation(rel, a, b), lambda env: _REL_PY[rel](fa(env), fb(env))
+    if op == "truthy":
+        a, fa = _int_term(rng, depth - 1)
+        return T.truthy(a), lambda env: bool(fa(env))
+    c, fc = _bool_term(rng, depth - 1)
+    if op == "not":
+        return T.not_(c), lambda env: not fc(env)
+    d, fd = _bool_term(rng, depth - 1)
+    if op == "and":
+        return T.and_(c, d), lambda env: bool(fc(env) and fd(env))
+    if op == "or":
+        return T.or_(c, d), lambda env: bool(fc(env) or fd(env))
+    return T.eq(c, d), lambda env: fc(env) == fd(env)
+
+
+def _models(rng: random.Random, n: int) -> list[Env]:
+    return [
+        {"x": rng.randint(-6, 6), "y": rng.randint(-6, 6), "p": rng.random() < 0.5, "q": rng.random() < 0.5}
+        for _ in range(n)
+    ]
+
+
+def _random_terms(seed: int, count: int) -> list[tuple[Term, Py]]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        out.append(_int_term(rng, 4) if i % 2 else _bool_term(rng, 4))
+    return out
+
+
+def test_folding_preserves_python_semantics() -> None:
+    """Whatever the constructors fold, `evaluate` of the result equals the
+    expression computed with Python's own operators."""
+    rng = random.Random(7)
+    for term, py in _random_terms(1, 400):
+        for env in _models(rng, 6):
+            assert T.evaluate(term, env) == py(env), (T.show(term), env)
+
+
+def test_show_round_trips_through_python_eval() -> None:
+    """`show` must parenthesise so that Python reads the text back as the
+    same term: eval(show(t)) == evaluate(t) on sample models."""
+    rng = random.Random(11)
+    for term, _ in _random_terms(2, 400):
+        text = T.show(term)
+        for env in _models(rng, 5):
+            assert eval(text, {}, dict(env)) == T.evaluate(term, env), (text, env)
+
+
+@pytest.mark.parametrize(
+    ("term", "text"),
+    [
+        (T.mul(T.add(X, Y), Z), "(x + y) * z"),
+        (T.sub(X, T.sub(Y, Z)), "x - (y - z)"),
+        (T.sub(T.sub(X, Y), Z), "x - y - z"),
+        (T.neg(T.add(X, 1)), "-(x + 1)"),
+        (T.floordiv(X, T.mul(Y, 2)), "x // (y * 2)"),
+        (T.eq(lt(X, Y), P), "(x < y) == p"),
+        (T.not_(T.and_(P, Q)), "not (p and q)"),
+        (T.and_(T.or_(P, Q), lt(X, 1)), "(p or q) and x < 1"),
+        (T.add(T.ite(P, X, Y), 1), "(x if p else y) + 1"),
+    ],
+)
+def test_show_parentheses(term: Term, text: str) -> None:
+    """Exactly the parentheses Python needs (checked by hand)."""
+    assert T.show(term) == text
+
+
+# -------------------------------------------------------- Z3 translation
+
+
+def test_z3_floored_division_and_modulo_match_python() -> None:
+    """THE pitfall: SMT-LIB `div`/`mod` are Euclidean; Python floors.
+    For every a, b in [-7, 7], b != 0, fix the symbols by equality
+    constraints and read back the values Z3 gives the translated terms."""
+    ctx = z3.Context()
+    translate = Z3Translator(ctx)
+    a, b = Sym("a", INT), Sym("b", INT)
+    rem, quo = z3.Int("rem", ctx), z3.Int("quo", ctx)
+    solver = z3.Solver(ctx=ctx)
+    solver.add(rem == translate(App("mod", (a, b), INT)))
+    solver.add(quo == translate(App("floordiv", (a, b), INT)))
+    wrong = []
+    for va, vb in itertools.product(range(-7, 8), repeat=2):
+        if vb == 0:
+            continue
+        solver.push()
+        solver.add(translate(T.eq(a, va)), translate(T.eq(b, vb)))
+        assert solver.check() == z3.sat
+        model = solver.model()
+        got = (model.eval(rem).as_long(), model.eval(quo).as_long())
+        if got != (va % vb, va // vb):
+            wrong.append((va, vb, got))
+        solver.pop()
+    assert wrong == []
+
+
+def test_z3_translation_agrees_with_evaluate_on_random_terms() -> None:
+    """For random terms and inputs, Z3's value of the translation is
+    `evaluate`'s value (bools as bools, ints as ints)."""
+    ctx = z3.Context()
+    translate = Z3Translator(ctx)
+    solver = z3.Solver(ctx=ctx)
+    rng = random.Random(3)
+    for term, _ in _random_terms(4, 80):
+        if T.is_const(term):
+            continue
+        env = _models(rng, 1)[0]
+        solver.push()
+        for sym in (X, Y, P, Q):
+            solver.add(translate(T.eq(sym, env[sym.name])))
+        out = (z3.Bool if T.sort_of(term) == BOOL else z3.Int)("out", ctx)
+        solver.add(out == translate(term))
+        assert solver.check() == z3.sat
+        value = solver.model().eval(out, model_completion=True)
+        got = z3.is_true(value) if T.sort_of(term) == BOOL else value.as_long()
+        assert got == T.evaluate(term, env), (T.show(term), env)
+        solver.pop()
