@@ -14,38 +14,34 @@ both_then1([],[R],H0,H0,ok,both_then1(1,[])) :-
 % entry executes line 4
 both_join2([P,X],[R],H0,Hout,E,both_join2(1,[T1])) :-
     P #\= 0,
-    both_or8([X],[R],H0,Hout,E,T1).
+    both_or7([X],[R],H0,Hout,E,T1).
 both_join2([P,X],[R],H0,Hout,E,both_join2(2,[T1])) :-
     #\ (P),
-    both_then6([],[R],H0,Hout,E,T1).
-
-both_and3_c([P,X,X4],[R],H0,Hout,E,both_and3_c(1,[T1])) :-
-    0 #< X4,
-    both_cmp5([P,X,X4],[R],H0,Hout,E,T1).
-both_and3_c([P,X,X4],[R],H0,Hout,E,both_and3_c(2,[T1])) :-
-    0 #>= X4,
-    both_join2([P,X],[R],H0,Hout,E,T1).
+    both_then5([],[R],H0,Hout,E,T1).
 
 both_and3([P,X],[R],H0,Hout,E,both_and3(1,[T1])) :-
-    X4 #= X,
-    both_and3_c([P,X,X4],[R],H0,Hout,E,T1).   % line 2
-
-both_cmp5([P,X,X4],[R],H0,Hout,E,both_cmp5(1,[T1])) :-
-    X4 #< 10,
-    both_then1([],[R],H0,Hout,E,T1).
-both_cmp5([P,X,X4],[R],H0,Hout,E,both_cmp5(2,[T1])) :-
-    X4 #>= 10,
+    0 #< X,
+    both_cmp4([P,X],[R],H0,Hout,E,T1).
+both_and3([P,X],[R],H0,Hout,E,both_and3(2,[T1])) :-
+    0 #>= X,
     both_join2([P,X],[R],H0,Hout,E,T1).
 
-both_then6([],[R],H0,H0,ok,both_then6(1,[])) :-
+both_cmp4([P,X],[R],H0,Hout,E,both_cmp4(1,[T1])) :-
+    X #< 10,
+    both_then1([],[R],H0,Hout,E,T1).
+both_cmp4([P,X],[R],H0,Hout,E,both_cmp4(2,[T1])) :-
+    X #>= 10,
+    both_join2([P,X],[R],H0,Hout,E,T1).
+
+both_then5([],[R],H0,H0,ok,both_then5(1,[])) :-
     R #= 2.   % line 5
 
-both_join7([],[R],H0,H0,ok,both_join7(1,[])) :-
+both_join6([],[R],H0,H0,ok,both_join6(1,[])) :-
     R #= 3.   % line 6
 
-both_or8([X],[R],H0,Hout,E,both_or8(1,[T1])) :-
+both_or7([X],[R],H0,Hout,E,both_or7(1,[T1])) :-
     X #= 3,
-    both_then6([],[R],H0,Hout,E,T1).
-both_or8([X],[R],H0,Hout,E,both_or8(2,[T1])) :-
+    both_then5([],[R],H0,Hout,E,T1).
+both_or7([X],[R],H0,Hout,E,both_or7(2,[T1])) :-
     X #\= 3,
-    both_join7([],[R],H0,Hout,E,T1).
+    both_join6([],[R],H0,Hout,E,T1).

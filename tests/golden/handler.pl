@@ -3,16 +3,16 @@
 safe_div([A,B],[R],H0,Hout,E,safe_div(1,[T1])) :-
     safe_div_try3([A,B],[R],H0,Hout,E,T1).
 
+safe_div_except1([Exc],[R],H0,Hout,E,safe_div_except1(1,[T1])) :-
+    Exc6 = Exc,
+    safe_div_except1_c([Exc6],[R],H0,Hout,E,T1).
+
 safe_div_except1_c([Exc6],[R],H0,Hout,E,safe_div_except1_c(1,[T1])) :-
     exc_instance_of(Exc6,['ZeroDivisionError']),
     safe_div_handler7([],[R],H0,Hout,E,T1).
 safe_div_except1_c([Exc6],[R],H0,Hout,E,safe_div_except1_c(2,[T1])) :-
     \+ exc_instance_of(Exc6,['ZeroDivisionError']),
     safe_div_except8([Exc6],[R],H0,Hout,E,T1).
-
-safe_div_except1([Exc],[R],H0,Hout,E,safe_div_except1(1,[T1])) :-
-    Exc6 = Exc,
-    safe_div_except1_c([Exc6],[R],H0,Hout,E,T1).
 
 safe_div_after_try2([Q],[R],H0,H0,ok,safe_div_after_try2(1,[])) :-
     R #= Q.   % line 6

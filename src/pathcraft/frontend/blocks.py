@@ -234,6 +234,7 @@ def finalize(
                 )
                 continue
             cond_name = name + "_c"
+            preds[name] = None  # type: ignore[assignment]  # keep the block before its condition
             uses: set[str] = set()
             expr_uses(term.guard, uses)
             cond_live = uses | live[term.if_true] | live[term.if_false]

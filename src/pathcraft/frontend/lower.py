@@ -386,7 +386,7 @@ class FunctionLowerer:
             return
         target = self.target_name(s.target)
         self.emit(Mark(s.lineno))
-        args = [self.stable(self.expr(a), s.lineno) for a in it.args]
+        args = [self.stable(self.expr(a), s.lineno, across_statements=True) for a in it.args]
         start, stop, step = (Const(0), args[0], Const(1)) if len(args) == 1 else \
             (args[0], args[1], Const(1)) if len(args) == 2 else tuple(args)
         if not (isinstance(step, Const) and step.value):
@@ -424,7 +424,7 @@ class FunctionLowerer:
         """`for x in lst`: an index walks the list; its length is read on
         every step, as Python's list iterator does."""
         self.emit(Mark(s.lineno))
-        lst = self.stable(self.expr(s.iter), s.lineno)
+        lst = self.stable(self.expr(s.iter), s.lineno, across_statements=True)
         counter = self.temp("it")
         self.emit(Assign(counter, Const(0), s.lineno))
         length = self.temp("n")
@@ -451,9 +451,12 @@ class FunctionLowerer:
             self.jump(after)
         self.resume(after)
 
-    def stable(self, e: Expr, line: int) -> Expr:
-        """`e` evaluated once, now (a temporary unless it is a constant)."""
-        if isinstance(e, Const):
+    def stable(self, e: Expr, line: int, across_statements: bool = False) -> Expr:
+        """`e` evaluated once, now: a temporary unless it is a constant, or a
+        variable used within the same statement (no expression of the subset
+        assigns a local). Values kept across statements (a loop's `range`
+        bounds, the list a `for` walks) are always copied."""
+        if isinstance(e, Const) or (isinstance(e, Var) and not across_statements):
             return e
         tmp = self.temp()
         self.emit(Assign(tmp, e, line))

@@ -10,8 +10,9 @@ comment after it.
 from __future__ import annotations
 
 from pathcraft.ir.nodes import (
-    Assign, Binary, BindException, Call, CheckExceptionType, Const, Expr, Goto, Guard, Mark,
-    Predicate, Program, Raise, Return, Rule, Unary, Var,
+    Assign, Binary, BindException, Call, CallMethod, CheckExceptionType, Const, Expr, GetField, Goto,
+    Guard, ListOp, Mark, NewList, NewObject, Predicate, Program, Raise, RepeatList, Return, Rule,
+    SetField, Unary, Var,
 )
 
 _REL = {"eq": "#=", "ne": "#\\=", "lt": "#<", "le": "#=<", "gt": "#>", "ge": "#>="}
@@ -74,6 +75,8 @@ def expr_text(e: Expr, names: _Names | None = None) -> str:
     left, right = expr_text(e.left, names), expr_text(e.right, names)
     if e.op in _REL:
         return f"{left} {_REL[e.op]} {right}"
+    if e.op in ("is", "isnot"):
+        return f"{'ref_eq' if e.op == 'is' else 'ref_neq'}({left},{right})"
     if e.op in ("and", "or"):
         connective = _CONNECTIVE[e.op]
         return f"({left} {connective} {right})"
@@ -85,8 +88,12 @@ def guard_text(g: Guard, names: _Names) -> str:
         types = ",".join(f"'{t}'" for t in g.types)
         test = f"exc_instance_of({names.use(g.var)},[{types}])"
         return f"\\+ {test}" if g.negate else test
-    if isinstance(g, Binary) and g.op in _REL:
+    if isinstance(g, Binary) and (g.op in _REL or g.op in ("is", "isnot")):
         return expr_text(g, names)
+    if isinstance(g, Unary) and g.op == "not" and isinstance(g.operand, Binary) \
+            and g.operand.op in ("is", "isnot"):
+        flipped = "isnot" if g.operand.op == "is" else "is"
+        return expr_text(Binary(flipped, g.operand.left, g.operand.right), names)
     if isinstance(g, Unary) and g.op == "not":
         return expr_text(g, names)
     if isinstance(g, Unary) and g.op == "truth":
@@ -123,6 +130,16 @@ def rule_text(pred: Predicate, rule: Rule) -> str:
             out = names.define(instr.target) if instr.target else "_"
             goals.append(f"{instr.predicate}({args},[{out}],H{heap},H{heap + 1},ok,{trace})")
             heap += 1
+        elif isinstance(instr, (NewObject, GetField, SetField, NewList, RepeatList, ListOp)):
+            goals.append(_heap_goal(instr, names, heap))
+            heap += 1
+        elif isinstance(instr, CallMethod):
+            trace = f"T{len(traces) + 1}"
+            traces.append(trace)
+            args = _args([expr_text(a, names) for a in (instr.obj, *instr.args)])
+            out = names.define(instr.target) if instr.target else "_"
+            goals.append(f"invoke({instr.method},{args},[{out}],H{heap},H{heap + 1},ok,{trace})")
+            heap += 1
         elif isinstance(instr, Goto):
             trace = f"T{len(traces) + 1}"
             traces.append(trace)
@@ -144,6 +161,39 @@ def rule_text(pred: Predicate, rule: Rule) -> str:
     if rule.lines:
         text += f"   % line{'s' if len(rule.lines) > 1 else ''} {', '.join(map(str, rule.lines))}"
     return text
+
+
+def _heap_goal(instr: object, names: _Names, heap: int) -> str:
+    """The heap operations of paper 003's grammar, threading H_i -> H_i+1."""
+    h0, h1 = f"H{heap}", f"H{heap + 1}"
+
+    def e(x: Expr) -> str:
+        return expr_text(x, names)
+
+    if isinstance(instr, NewObject):
+        return f"new_object({h0},'{instr.cls}',{names.define(instr.target)},{h1})"
+    if isinstance(instr, GetField):
+        obj = e(instr.obj)
+        return f"get_field({h0},{obj},{instr.field},{names.define(instr.target)},{h1})"
+    if isinstance(instr, SetField):
+        return f"set_field({h0},{e(instr.obj)},{instr.field},{e(instr.value)},{h1})"
+    if isinstance(instr, NewList):
+        items = _args([e(i) for i in instr.items])
+        return f"new_array({h0},{items},{names.define(instr.target)},{h1})"
+    if isinstance(instr, RepeatList):
+        value, count = e(instr.value), e(instr.count)
+        return f"new_array({h0},{count},{value},{names.define(instr.target)},{h1})"
+    assert isinstance(instr, ListOp)
+    lst = e(instr.lst)
+    args = [e(a) for a in instr.args]
+    out = names.define(instr.target) if instr.target else "_"
+    if instr.op in ("len", "iter"):
+        return f"length({h0},{lst},{out},{h1})"
+    if instr.op == "get":
+        return f"get_elem({h0},{lst},{args[0]},{out},{h1})"
+    if instr.op == "set":
+        return f"set_elem({h0},{lst},{args[0]},{args[1]},{h1})"
+    return f"list_{instr.op}({h0},{lst},{_args(args)},{out},{h1})"
 
 
 def predicate_text(pred: Predicate) -> str:
