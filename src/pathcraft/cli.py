@@ -20,6 +20,8 @@ from rich.table import Table
 
 from pathcraft import __version__
 from pathcraft.config import load_config
+from pathcraft.cost.models import parse_cost_list, parse_size_model
+from pathcraft.cost.policy import parse_policy
 from pathcraft.engine.criteria import parse_criterion
 from pathcraft.errors import PathcraftError
 from pathcraft.frontend import translate
@@ -111,6 +113,15 @@ def gen(
     max_list_length: Optional[int] = typer.Option(None, "--max-list-length", min=0,
                                                   help="Longest input list of objects tried "
                                                   "[default: 3]."),
+    costs: Optional[str] = typer.Option(None, "--costs",
+                                        help="Costs to report per test, comma-separated: steps, memory, "
+                                        "calls, calls:NAME; also prints the tests ordered by the first."),
+    policy: Optional[list[str]] = typer.Option(None, "--policy",
+                                               help="Resource policy (repeatable): COST OP N like "
+                                               "'memory>48' or 'steps<=200', worst:COST, top:N:COST."),
+    size_model: Optional[str] = typer.Option(None, "--size-model",
+                                             help="Memory size model, e.g. slot=4,object_header=0,"
+                                             "list_header=0 [default: 4 bytes per slot, no headers]."),
 ) -> None:
     """Generate one test per execution path of TARGET."""
     try:
@@ -126,6 +137,9 @@ def gen(
             heap=heap.value if heap else config.get("heap", "lazy"),
             max_list_length=max_list_length if max_list_length is not None
             else config.get("max_list_length", 3),
+            costs=tuple(parse_cost_list(costs)) if costs else (),
+            policies=tuple(parse_policy(p) for p in policy or ()),
+            size_model=parse_size_model(size_model or config.get("size_model", "")),
         )
         if options.heap not in ("lazy", "lazy-noalias"):
             raise PathcraftError(f"unknown heap model '{options.heap}' (lazy or lazy-noalias)")
@@ -179,6 +193,8 @@ def gen(
         raise typer.Exit(130)
     if stats:
         _print_stats(runs, elapsed)
+    if options.costs:
+        _print_costs(all_cases, list(options.costs))
     if do_verify:
         report = _verify(path, out_format, test_file, output, all_cases,
                          frozenset(program.exception_bases), frozenset(program.classes))
@@ -238,7 +254,7 @@ def _print_stats(runs: list[FunctionRun], elapsed: float) -> None:
     for run in runs:
         table.add_column(run.qualname, justify="right")
     keys = ["tests", "paths", "exception_paths_filtered", "pruned_paths", "unknown_paths",
-            "unsupported_paths",
+            "unsupported_paths", "policy_filtered",
             "derivation_steps", "branch_queries", "answered_without_z3", "z3_calls", "z3_seconds",
             "seconds"]
     for key in keys:
@@ -252,6 +268,20 @@ def _print_stats(runs: list[FunctionRun], elapsed: float) -> None:
     ])
     err.print(table)
     err.print(f"total time {elapsed:.3f}s")
+
+
+def _print_costs(cases: list[TestCase], names: list[str]) -> None:
+    """Test cases ordered by the first cost, most expensive first (a
+    symbolic cost is ranked by its value at the test's inputs)."""
+    first = names[0]
+    table = Table(title=f"test cases by {first} (symbolic costs ranked at the test's inputs)",
+                  title_justify="left")
+    table.add_column("test")
+    for name in names:
+        table.add_column(name, justify="right")
+    for case in sorted(cases, key=lambda c: -c.cost_values.get(first, 0)):
+        table.add_row(case.name, *[str(case.costs.get(n, "")) for n in names])
+    err.print(table)
 
 
 def _verify(path: str, out_format: str, test_file: Optional[str], output: Optional[Path],

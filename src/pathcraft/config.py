@@ -20,6 +20,7 @@ KNOWN = {
     "search": str,
     "solver_timeout_ms": int,
     "heap": str,
+    "size_model": str,
     "max_list_length": int,
 }
 

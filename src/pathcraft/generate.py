@@ -8,16 +8,21 @@ budget never loses what was already found.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path as FsPath
 from typing import Any, Callable
 
+from pathcraft.cost.models import SizeModel
+from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition
+from pathcraft.cost.simplify import normalize
 from pathcraft.engine.criteria import Criterion
 from pathcraft.engine.engine import Engine, EngineOptions, Path
 from pathcraft.errors import PathcraftError, TargetError
 from pathcraft.ir.nodes import Program
-from pathcraft.solver.chain import SolverOptions
-from pathcraft.solver.terms import Sym
+from pathcraft.solver import terms as T
+from pathcraft.solver.chain import SAT, Query, SolverOptions
+from pathcraft.solver.path import bounds_of, extend
+from pathcraft.solver.terms import Sym, evaluate, is_const
 from pathcraft.testcase.model import SMALL, TestCase, concretize
 
 
@@ -31,6 +36,9 @@ class GenerateOptions:
     solver: SolverOptions = field(default_factory=SolverOptions)
     heap: str = "lazy"
     max_list_length: int = 3
+    costs: tuple[str, ...] = ()
+    policies: tuple[Policy, ...] = ()
+    size_model: SizeModel = field(default_factory=SizeModel)
 
 
 @dataclass
@@ -40,6 +48,7 @@ class FunctionRun:
     stats: dict[str, Any] = field(default_factory=dict)
     stopped: str | None = None
     notes: list[str] = field(default_factory=list)
+    policy_filtered: int = 0
 
 
 def parse_target(text: str) -> tuple[str, str | None]:
@@ -86,32 +95,104 @@ def generate(
     if qualname not in program.functions:
         raise PathcraftError(f"{program.path}: '{qualname}' was not translated")
     deadline = None if options.timeout is None else time.monotonic() + options.timeout
+    thresholds = [p for p in options.policies if isinstance(p, Threshold)]
+    selections = [p for p in options.policies if not isinstance(p, Threshold)]
+    cost_names = tuple(dict.fromkeys(
+        [*options.costs, *(p.cost for p in options.policies)]
+    ))
     engine = Engine(program, EngineOptions(
         criterion=options.criterion, search=options.search, solver=options.solver,
         deadline=deadline, max_paths=options.max_paths, heap=options.heap,
-        max_list_length=options.max_list_length,
+        max_list_length=options.max_list_length, size_model=options.size_model,
+        cost_bounds=tuple((p.cost, p.op, p.bound) for p in thresholds if p.is_upper_bound),
     ))
     run = FunctionRun(qualname)
     filtered = 0
+    held: list[Path] = []
 
     def small_model(path: Path, inputs: list[Sym]) -> Any:
         return engine.solver.z3.small_model(path.path, inputs, SMALL)
+
+    def emit(path: Path, note: str | None = None) -> None:
+        name = f"test_{qualname.replace('.', '_')}_{len(run.cases) + 1}"
+        case = concretize(path, name, small_model, cost_names, note)
+        run.cases.append(case)
+        if on_case is not None:
+            on_case(case)
 
     try:
         for path in engine.explore(qualname):
             if not options.exceptions and path.outcome.kind == "raise":
                 filtered += 1
                 continue
-            name = f"test_{qualname.replace('.', '_')}_{len(run.cases) + 1}"
-            case = concretize(path, name, small_model)
-            run.cases.append(case)
-            if on_case is not None:
-                on_case(case)
+            kept = _satisfy(engine, path, thresholds)
+            if kept is None:
+                run.policy_filtered += 1
+                continue
+            if selections:
+                held.append(kept)
+            else:
+                emit(kept)
+        for path, note in _select(engine, held, selections):
+            emit(path, note)
     except KeyboardInterrupt:
         run.stopped = "interrupted"
         raise
     finally:
         run.stopped = run.stopped or engine.stats.stopped
         run.stats = engine_stats(engine, filtered)
+        run.stats["policy_filtered"] = run.policy_filtered
         run.notes = list(engine.stats.notes)
     return run
+
+
+def _cost(path: Path, name: str) -> Any:
+    return normalize(path.costs.get(name), bounds_of(path.path))
+
+
+def _satisfy(engine: Engine, path: Path, thresholds: list[Threshold]) -> Path | None:
+    """`path` narrowed so that every threshold policy holds, or None."""
+    for policy in thresholds:
+        condition = policy.condition(_cost(path, policy.cost))
+        if condition is True:
+            continue
+        if condition is False:
+            return None
+        answer = engine.solver.check(Query(path.path, path.model, condition))
+        if answer.verdict != SAT or answer.model is None:
+            return None
+        path = replace(path, path=extend(path.path, condition), model=answer.model)
+    return path
+
+
+def _select(engine: Engine, paths: list[Path], selections: list[Policy]) -> list[tuple[Path, str | None]]:
+    """Apply worst:/top: policies (in order) to the paths kept so far."""
+    chosen: list[tuple[Path, str | None]] = [(p, None) for p in paths]
+    for policy in selections:
+        if isinstance(policy, Top):
+            ranked = sorted(chosen, key=lambda item: -int(evaluate(_cost(item[0], policy.cost), item[0].model)))
+            chosen = ranked[: policy.n]
+        elif isinstance(policy, Worst):
+            chosen = _worst(engine, [p for p, _ in chosen], policy.cost)
+    return chosen
+
+
+def _worst(engine: Engine, paths: list[Path], cost: str) -> list[tuple[Path, str | None]]:
+    constants = [int(_cost(p, cost)) for p in paths if is_const(_cost(p, cost))]
+    top = max(constants) if constants else None
+    winners: list[tuple[Path, str | None]] = []
+    for path in paths:
+        value = _cost(path, cost)
+        if is_const(value) or top is None:
+            continue
+        condition = T.relation("gt", value, top)
+        answer = engine.solver.check(Query(path.path, path.model, condition))
+        if answer.verdict == SAT and answer.model is not None:
+            narrowed = replace(path, path=extend(path.path, condition), model=answer.model)
+            winners.append((narrowed, f"worst {cost} when {exceed_condition(value, top)}"))
+    if winners:
+        return winners
+    if top is None:  # only symbolic costs, none comparable: keep them all
+        return [(p, None) for p in paths]
+    return [(p, f"worst {cost}: {top}") for p in paths
+            if is_const(_cost(p, cost)) and int(_cost(p, cost)) == top]

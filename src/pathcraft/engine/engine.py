@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Iterator, Mapping, Union
 
+from pathcraft.cost.models import Costs, SizeModel
 from pathcraft.engine.criteria import Criterion
 from pathcraft.engine.search import make_searcher
 from pathcraft.engine.values import UNDEFINED, ExcValue, Value, exception_is_a, unbound_local
@@ -96,6 +97,7 @@ class State:
     steps: int
     visits: Mapping[str, int]
     heap: Heap = field(default_factory=Heap)
+    costs: Costs = field(default_factory=Costs)
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,7 @@ class Path:
     steps: int
     heap: Heap = field(default_factory=Heap)
     roots: tuple[tuple[str, object], ...] = ()
+    costs: Costs = field(default_factory=Costs)
 
     @property
     def constraints(self) -> list[Term]:
@@ -148,6 +151,13 @@ class EngineOptions:
     max_paths: int | None = None
     heap: str = "lazy"
     max_list_length: int = 3
+    size_model: SizeModel = field(default_factory=SizeModel)
+    # upper bounds on costs, e.g. ("steps", "le", 200): a path whose cost
+    # already exceeds one is pruned (costs never decrease along a path)
+    cost_bounds: tuple[tuple[str, str, int], ...] = ()
+    # run on these inputs only (a concrete run of the CLP program): the
+    # inputs and the heap snapshot of a test case
+    concrete: tuple[Mapping[str, object], Mapping[str, object]] | None = None
 
 
 class _Raise(Exception):
@@ -190,8 +200,11 @@ class Engine:
         started = time.perf_counter()
         try:
             starts: list[State] = []
-            for heap, env in self._initial_bindings(info):
-                root = State(None, None, {}, EventNode(("call", info.qualname), None), 0, {}, heap)
+            bindings = self._initial_bindings(info) if self.options.concrete is None \
+                else [self._concrete_bindings(info, *self.options.concrete)]
+            for heap, env in bindings:
+                root = State(None, None, {}, EventNode(("call", info.qualname), None), 0, {}, heap,
+                             Costs().call(info.qualname))
                 starts.extend(self._enter(root, self.program.predicate(info.entry), env, False, {}))
             searcher.add(starts)
             while len(searcher):
@@ -219,6 +232,45 @@ class Engine:
         self.stats.unsupported += 1
         if len(self.stats.notes) < 5 and str(problem) not in self.stats.notes:
             self.stats.notes.append(str(problem))
+
+    def _concrete_bindings(self, info: FunctionInfo, inputs: Mapping[str, object],
+                           snapshot: Mapping[str, object]) -> tuple[Heap, dict[str, Value]]:
+        """Bindings for a concrete run: the values and heap of a test case."""
+        heap = Heap()
+        addrs: dict[str, Addr] = {}
+        for name, desc in snapshot.items():
+            placeholder = ObjectCell("", {}, "input", name) if "class" in desc else \
+                ListCell(None, "input", name, items=())  # type: ignore[operator]
+            heap, addrs[name] = heap.allocate(placeholder, initial=True)
+
+        def value(v: object) -> object:
+            return addrs[v["$ref"]] if isinstance(v, dict) else v  # type: ignore[index]
+
+        for name, desc in snapshot.items():
+            if "class" in desc:  # type: ignore[operator]
+                fields = {f: value(v) for f, v in desc["fields"].items()}  # type: ignore[index]
+                cell: object = ObjectCell(desc["class"], fields, "input", name)  # type: ignore[index]
+            else:
+                cell = ListCell(None, "input", name, items=tuple(value(v) for v in desc["list"]))  # type: ignore[index]
+            heap = heap.with_cell(addrs[name], cell, initial=True)  # type: ignore[arg-type]
+        env: dict[str, Value] = {}
+        for name in info.params:
+            env[name] = value(inputs[name])  # type: ignore[assignment]
+            heap = heap.with_root(name, env[name])
+        return heap, env
+
+    def _within_bounds(self, state: State) -> bool:
+        """False when a cost already exceeds an upper bound on every input
+        of the path (sound pruning)."""
+        for name, op, bound in self.options.cost_bounds:
+            value = state.costs.get(name)
+            holds = T.relation(op, value, bound)
+            if holds is True:
+                continue
+            if holds is False or self._constrain(state, holds) is None:
+                self.stats.pruned += 1
+                return False
+        return True
 
     def _initial_bindings(self, info: FunctionInfo) -> list[tuple[Heap, dict[str, Value]]]:
         """Inputs: a symbol per int/bool parameter; each reference parameter
@@ -265,10 +317,14 @@ class Engine:
             events = EventNode(("line", pred.function, line), events)
         out: list[State] = []
         self._heap = state.heap
+        costs = state.costs.step()
+        if self.options.cost_bounds and not self._within_bounds(replace(state, costs=costs)):
+            return []
         for rule in pred.rules:
             self.stats.steps += 1
             frame = Frame(pred, rule, 0, env, (), via_tail, loops)
-            base = replace(state, stack=Stack(frame, state.stack), events=events, steps=steps, visits=visits)
+            base = replace(state, stack=Stack(frame, state.stack), events=events, steps=steps, visits=visits,
+                           costs=costs)
             if rule.guard is None:
                 out.append(base)
                 continue
@@ -373,6 +429,8 @@ class Engine:
             frame = state.stack.top
             instr = frame.rule.body[frame.pc]
             self._heap = state.heap
+            if not isinstance(instr, Mark):
+                state = replace(state, costs=state.costs.step())
             try:
                 if isinstance(instr, Mark):
                     event = ("line", frame.pred.function, instr.line)
@@ -436,12 +494,15 @@ class Engine:
         model = self.heap_model
         heap = state.heap
         env = frame.env
+        sizes = self.options.size_model
         if isinstance(instr, NewObject):
             heap, addr = model.new_object(heap, instr.cls)
-            return [self._step(replace(state, heap=heap), frame, env={**env, instr.target: addr})]
+            costs = state.costs.allocate(sizes.object_size(self.program, instr.cls))
+            return self._allocated(replace(state, heap=heap, costs=costs), frame, instr.target, addr)
         if isinstance(instr, NewList):
             heap, addr = model.new_list(heap, tuple(self._eval(i, env) for i in instr.items))
-            return [self._step(replace(state, heap=heap), frame, env={**env, instr.target: addr})]
+            costs = state.costs.allocate(sizes.list_size(len(instr.items)))
+            return self._allocated(replace(state, heap=heap, costs=costs), frame, instr.target, addr)
         if isinstance(instr, GetField):
             results = model.get_field(heap, self._eval(instr.obj, env), instr.field)
             return self._apply(state, frame, instr.target, results)
@@ -451,7 +512,7 @@ class Engine:
             return self._apply(state, frame, None, results)
         if isinstance(instr, RepeatList):
             results = model.repeat_list(heap, self._eval(instr.value, env), self._eval(instr.count, env))
-            return self._apply(state, frame, instr.target, results)
+            return self._apply(state, frame, instr.target, results, allocates=True)
         if isinstance(instr, ListOp):
             args = tuple(self._eval(a, env) for a in instr.args)
             results = model.list_op(heap, instr.op, self._eval(instr.lst, env), args)
@@ -459,11 +520,23 @@ class Engine:
         assert isinstance(instr, CallMethod)
         return self._call_method(state, frame, instr)
 
+    def _allocated(self, state: State, frame: Frame, target: str, addr: Addr) -> Successors:
+        if self.options.cost_bounds and not self._within_bounds(state):
+            return []
+        return [self._step(state, frame, env={**frame.env, target: addr})]
+
     def _apply(self, state: State, frame: Frame, target: str | None,
-               results: list[HeapResult]) -> Successors:
+               results: list[HeapResult], allocates: bool = False) -> Successors:
         out: Successors = []
         for result in results:
             branch = replace(state, heap=result.heap)
+            if allocates and result.exc is None and isinstance(result.value, Addr):
+                cell = result.heap.cell(result.value)
+                assert isinstance(cell, ListCell)
+                size = self.options.size_model.list_size(cell.size())
+                branch = replace(branch, costs=branch.costs.allocate(size))
+                if self.options.cost_bounds and not self._within_bounds(branch):
+                    continue
             if result.constraint is not None:
                 decided = self._constrain(branch, result.constraint)
                 if decided is None:
@@ -501,7 +574,9 @@ class Engine:
         cell = heap.cell(receiver) if isinstance(receiver, Addr) else None
         if isinstance(cell, ListCell) and instr.method in ("append", "pop", "copy"):
             results = self.heap_model.list_op(heap, instr.method, receiver, args)
-            return self._apply(state, frame, instr.target, results)
+            if instr.method == "append":
+                state = replace(state, costs=state.costs.allocate(self.options.size_model.slot))
+            return self._apply(state, frame, instr.target, results, allocates=instr.method == "copy")
         qualname = None
         if isinstance(cell, ObjectCell):
             qualname = self.program.resolve_method(cell.cls, instr.method)
@@ -545,6 +620,7 @@ class Engine:
                 self.stats.pruned += 1
                 return []
             events = EventNode(("call", callee.function), events)
+            state = replace(state, costs=state.costs.call(callee.function))
         return self._enter(replace(state, events=events), callee, env, False, {})
 
     # ---------------------------------------------------- leaving a frame
@@ -608,6 +684,7 @@ class Engine:
             steps=state.steps,
             heap=state.heap,
             roots=tuple(state.heap.roots.items()),
+            costs=state.costs,
         )
 
 

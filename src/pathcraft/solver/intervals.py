@@ -103,6 +103,11 @@ def interval(t: Term, bounds: Bounds) -> Interval:
     if op == "sub":
         return (_opt(a[0], b[1], int.__sub__), _opt(a[1], b[0], int.__sub__))
     if op == "mul":
+        for (clo, chi), other in ((a, b), (b, a)):
+            if clo is not None and clo == chi:  # a constant factor scales the other bound
+                lo = None if other[0] is None else clo * other[0]
+                hi = None if other[1] is None else clo * other[1]
+                return (lo, hi) if clo >= 0 else (hi, lo)
         if None in a or None in b:
             return _TOP
         products = [x * y for x in a for y in b]  # type: ignore[operator]

@@ -59,6 +59,10 @@ class PytestWriter:
         constraint = " and ".join(case.constraints) if case.constraints else "True"
         lines += _comment("path:", constraint)
         lines += _comment("trace:", case.trace.replace(",[", ", [").replace("]),", "]), "))
+        if case.costs:
+            lines += _comment("costs:", ", ".join(f"{k}={v}" for k, v in case.costs.items()))
+        if case.extra.get("note"):
+            lines += _comment("policy:", str(case.extra["note"]))
         lines += [f"    {line}" for line in build_lines(case.heap_in)]
         call = call_text(case)
         checks = heap_checks(case)

@@ -8,7 +8,7 @@ path's symbolic result at those inputs: nothing of the analysed code runs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 from pathcraft.engine.engine import Path
 from pathcraft.engine.values import ExcValue
@@ -22,6 +22,7 @@ SMALL = 10
 
 @dataclass(frozen=True)
 class TestCase:
+    __test__: ClassVar[bool] = False  # not a pytest test class
     name: str
     qualname: str
     inputs: tuple[tuple[str, Any], ...]
@@ -35,6 +36,8 @@ class TestCase:
     steps: int = 0
     heap_in: Mapping[str, Any] = field(default_factory=dict)
     heap_final: Mapping[str, Any] = field(default_factory=dict)
+    costs: Mapping[str, Any] = field(default_factory=dict)  # int, or the symbolic cost as text
+    cost_values: Mapping[str, int] = field(default_factory=dict)  # at this test's inputs
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -60,13 +63,16 @@ class TestCase:
             "heap_in": dict(self.heap_in),
             "heap_out": self.heap_out,
             "heap_final": dict(self.heap_final),
+            **({"costs": dict(self.costs)} if self.costs else {}),
+            **({"note": self.extra["note"]} if "note" in self.extra else {}),
         }
 
 
 SmallModel = Callable[[Path, list[Sym]], "Mapping[str, Any] | None"]
 
 
-def concretize(path: Path, name: str, small_model: SmallModel | None = None) -> TestCase:
+def concretize(path: Path, name: str, small_model: SmallModel | None = None,
+               cost_names: tuple[str, ...] = (), note: str | None = None) -> TestCase:
     model: Mapping[str, Any] = path.model
     if small_model is not None and any(
         isinstance(v, int) and not isinstance(v, bool) and abs(v) > SMALL for v in model.values()
@@ -89,17 +95,49 @@ def concretize(path: Path, name: str, small_model: SmallModel | None = None) -> 
         qualname=path.function.qualname,
         inputs=inputs,
         trace=str(path.trace),
-        constraints=tuple(_unique(show(c) for c in path.constraints)),
+        constraints=tuple(_unique(t for t in (_display(c, path) for c in path.constraints) if t != "True")),
         path=normalize(path.events),
         steps=path.steps,
         heap_in=heap_in,
         heap_final=final,
+        extra={"note": note} if note else {},
+        **_costs(path, model, cost_names),
     )
     if outcome.kind == "raise":
         exc = outcome.value
         assert isinstance(exc, ExcValue)
         return TestCase(kind="raise", exc_type=exc.type, exc_message=exc.message, **common)  # type: ignore[arg-type]
     return TestCase(kind="return", value=value, **common)  # type: ignore[arg-type]
+
+
+def _costs(path: Path, model: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    from pathcraft.cost.simplify import normalize, text
+    from pathcraft.solver.path import bounds_of
+    from pathcraft.solver.terms import evaluate, is_const
+
+    shown: dict[str, Any] = {}
+    values: dict[str, int] = {}
+    for cost in names:
+        term = normalize(path.costs.get(cost), bounds_of(path.path))
+        shown[cost] = term if is_const(term) else text(term)
+        values[cost] = int(evaluate(term, model))
+    return {"costs": shown, "cost_values": values}
+
+
+_FLIP = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "eq": "eq", "ne": "ne"}
+
+
+def _display(constraint: Term, path: Path) -> str:
+    """A path constraint as a reader wants it: simplified under what the
+    whole path knows, a constant on the right."""
+    from pathcraft.cost.simplify import simplify
+    from pathcraft.solver.path import bounds_of
+    from pathcraft.solver.terms import App, is_const
+
+    term = simplify(constraint, bounds_of(path.path))
+    if isinstance(term, App) and term.op in _FLIP and is_const(term.args[0]) and not is_const(term.args[1]):
+        term = App(_FLIP[term.op], (term.args[1], term.args[0]), term.sort)
+    return show(term)
 
 
 def _unique(items: Any) -> list[str]:
