@@ -51,10 +51,11 @@ def resolve(module: ModuleType, qualname: str) -> Any:
 
 
 def generated(path: Path, qualname: str, criterion: str = "loop-2", exceptions: bool = True,
-              heap: str = "lazy") -> list[TestCase]:
+              heap: str = "symbolic", assumptions: tuple[str, ...] = ()) -> list[TestCase]:
     result = translate(str(path), [qualname])
     assert not result.errors, result.errors
-    options = GenerateOptions(criterion=parse_criterion(criterion), exceptions=exceptions, heap=heap)
+    options = GenerateOptions(criterion=parse_criterion(criterion), exceptions=exceptions, heap=heap,
+                              assumptions=assumptions)
     return generate(result.program, qualname, options).cases
 
 
@@ -118,6 +119,12 @@ def replay_mismatches(path: Path, qualname: str, cases: list[TestCase]) -> list[
         if run.events != case.path:
             problems.append(f"{case.name}: claimed path differs from the real one")
     return problems
+
+
+def real_paths(path: Path, qualname: str, cases: list[TestCase]) -> set[tuple[Any, ...]]:
+    """The program paths (statement sequences) the tests take for real."""
+    real = RealCode(path, qualname)
+    return {real.run_case(dict(c.inputs), dict(c.heap_in))[0].events for c in cases}
 
 
 def _json(value: Any) -> str:

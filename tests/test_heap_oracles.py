@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from heap_enum import Bounds
-from oracle import SHARED_EXAMPLES, generated, missed_heap_paths, replay_mismatches
+from oracle import SHARED_EXAMPLES, generated, missed_heap_paths, real_paths, replay_mismatches
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "linked.py"
 OWN = [
@@ -25,7 +25,10 @@ SHARED = [
 needs_shared = pytest.mark.skipif(not SHARED_EXAMPLES.exists(), reason="../shared/examples missing")
 
 
-@pytest.mark.parametrize("heap", ["lazy", "lazy-noalias"])
+MODELS = ["symbolic", "lazy", "lazy-noalias"]
+
+
+@pytest.mark.parametrize("heap", MODELS)
 @pytest.mark.parametrize("name", OWN)
 def test_replay_fixtures(name: str, heap: str) -> None:
     cases = generated(FIXTURE, name, "loop-2", heap=heap)
@@ -34,7 +37,7 @@ def test_replay_fixtures(name: str, heap: str) -> None:
 
 
 @needs_shared
-@pytest.mark.parametrize("heap", ["lazy", "lazy-noalias"])
+@pytest.mark.parametrize("heap", MODELS)
 @pytest.mark.parametrize("target", SHARED, ids=lambda t: f"{t[0]}::{t[1]}")
 def test_replay_shared_examples(target: tuple[str, str], heap: str) -> None:
     path = SHARED_EXAMPLES / target[0]
@@ -47,20 +50,22 @@ SMALL = Bounds(ints=(-2, -1, 0, 1, 2), max_objects=3, max_list=3, max_object_lis
 NARROW = Bounds(ints=(-1, 0, 1), max_objects=3, max_list=2, max_object_list=2)
 
 
+@pytest.mark.parametrize("heap", ["symbolic", "lazy"])
 @pytest.mark.parametrize("name", OWN)
-def test_enumeration_fixtures(name: str) -> None:
+def test_enumeration_fixtures(name: str, heap: str) -> None:
     bounds = NARROW if name in ("SList.insert_at", "SList.remove_first", "DList.unlink") else SMALL
-    cases = generated(FIXTURE, name, "loop-2")
+    cases = generated(FIXTURE, name, "loop-2", heap=heap)
     missed, count = missed_heap_paths(FIXTURE, name, cases, k=2, bounds=bounds)
     assert count > 0
     assert missed == []
 
 
 @needs_shared
+@pytest.mark.parametrize("heap", ["symbolic", "lazy"])
 @pytest.mark.parametrize("target", SHARED, ids=lambda t: f"{t[0]}::{t[1]}")
-def test_enumeration_shared_examples(target: tuple[str, str]) -> None:
+def test_enumeration_shared_examples(target: tuple[str, str], heap: str) -> None:
     path = SHARED_EXAMPLES / target[0]
-    cases = generated(path, target[1], "loop-2")
+    cases = generated(path, target[1], "loop-2", heap=heap)
     missed, count = missed_heap_paths(path, target[1], cases, k=2, bounds=NARROW)
     assert count > 0
     assert missed == []
@@ -72,3 +77,31 @@ def test_heap_oracle_detects_a_missing_aliasing_path() -> None:
     cases = generated(FIXTURE, "same_first", "loop-2", heap="lazy-noalias")
     missed, _ = missed_heap_paths(FIXTURE, "same_first", cases, k=2, bounds=SMALL)
     assert missed == [] or all(m["inputs"]["a"] == m["inputs"]["b"] for m in missed)
+
+
+@pytest.mark.parametrize("name", OWN)
+def test_symbolic_finds_the_paths_lazy_finds(name: str) -> None:
+    """The heap solver loses no program path: the statement sequences the
+    replayed tests take are the same set under `symbolic` and `lazy`."""
+    symbolic = real_paths(FIXTURE, name, generated(FIXTURE, name, "loop-2", heap="symbolic"))
+    lazy = real_paths(FIXTURE, name, generated(FIXTURE, name, "loop-2", heap="lazy"))
+    assert symbolic == lazy
+
+
+@needs_shared
+@pytest.mark.parametrize("target", SHARED, ids=lambda t: f"{t[0]}::{t[1]}")
+def test_symbolic_finds_the_paths_lazy_finds_shared(target: tuple[str, str]) -> None:
+    path = SHARED_EXAMPLES / target[0]
+    symbolic = real_paths(path, target[1], generated(path, target[1], "loop-2", heap="symbolic"))
+    lazy = real_paths(path, target[1], generated(path, target[1], "loop-2", heap="lazy"))
+    assert symbolic == lazy
+
+
+@needs_shared
+def test_aliasing_m_branches_only_at_its_if() -> None:
+    """Paper 003, Fig. 2: with aliasing kept as constraints, `m` has the two
+    paths of its `if x is z`, one with x and z the same object."""
+    cases = generated(SHARED_EXAMPLES / "aliasing.py", "m", "loop-2", heap="symbolic")
+    assert len(cases) == 2
+    aliased = [c for c in cases if dict(c.inputs)["x"] == dict(c.inputs)["z"]]
+    assert len(aliased) == 1

@@ -100,7 +100,11 @@ def test_interval_unbounded_sides() -> None:
     b = learnt(rel("ge", X, 0))
     assert interval(T.add(X, 1), b) == (1, None)
     assert interval(T.neg(X), b) == (None, 0)
-    assert interval(T.mul(X, 2), b) == (None, None)
+    # a constant factor scales the known side: x >= 0 gives 2x >= 0, -3x <= 0
+    assert interval(T.mul(X, 2), b) == (0, None)
+    assert interval(T.mul(-3, X), b) == (None, 0)
+    # a product of two unbounded-above intervals stays unknown
+    assert interval(T.mul(X, X), b) == (None, None)
     assert interval(T.floordiv(X, 2), b) == (None, None)
 
 

@@ -55,6 +55,7 @@ class Search(str, Enum):
 
 
 class HeapKind(str, Enum):
+    symbolic = "symbolic"
     lazy = "lazy"
     lazy_noalias = "lazy-noalias"
 
@@ -107,9 +108,13 @@ def gen(
     max_paths: Optional[int] = typer.Option(None, "--max-paths", min=1,
                                             help="Stop after this many paths per function."),
     heap: Optional[HeapKind] = typer.Option(None, "--heap",
-                                            help="Heap model for object and list inputs: lazy "
-                                            "(lazy initialization with aliasing) or lazy-noalias "
-                                            "[default: lazy]."),
+                                            help="Heap model for object inputs: symbolic (the heap "
+                                            "solver: aliasing as constraints, no branching on it), lazy "
+                                            "(lazy initialization branching on aliasing) or lazy-noalias "
+                                            "[default: symbolic]."),
+    assume: Optional[list[str]] = typer.Option(None, "--assume",
+                                               help="Heap assumption on the inputs (repeatable): "
+                                               "non-aliasing(a,b), non-sharing(a,b), acyclic(a)."),
     max_list_length: Optional[int] = typer.Option(None, "--max-list-length", min=0,
                                                   help="Longest input list of objects tried "
                                                   "[default: 3]."),
@@ -134,15 +139,16 @@ def gen(
             timeout=timeout if timeout is not None else config.get("timeout", None),
             max_paths=max_paths,
             solver=SolverOptions(timeout_ms=config.get("solver_timeout_ms", 500)),
-            heap=heap.value if heap else config.get("heap", "lazy"),
+            heap=heap.value if heap else config.get("heap", "symbolic"),
+            assumptions=tuple(assume or ()) + tuple(config.get("assume", [])),
             max_list_length=max_list_length if max_list_length is not None
             else config.get("max_list_length", 3),
             costs=tuple(parse_cost_list(costs)) if costs else (),
             policies=tuple(parse_policy(p) for p in policy or ()),
             size_model=parse_size_model(size_model or config.get("size_model", "")),
         )
-        if options.heap not in ("lazy", "lazy-noalias"):
-            raise PathcraftError(f"unknown heap model '{options.heap}' (lazy or lazy-noalias)")
+        if options.heap not in ("symbolic", "lazy", "lazy-noalias"):
+            raise PathcraftError(f"unknown heap model '{options.heap}' (symbolic, lazy or lazy-noalias)")
         if options.search not in ("dfs", "bfs"):
             raise PathcraftError(f"unknown search strategy '{options.search}' (dfs or bfs)")
         out_format = fmt.value if fmt else config.get("format", "pytest")

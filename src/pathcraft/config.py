@@ -21,6 +21,7 @@ KNOWN = {
     "solver_timeout_ms": int,
     "heap": str,
     "size_model": str,
+    "assume": list,
     "max_list_length": int,
 }
 

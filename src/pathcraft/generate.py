@@ -34,8 +34,9 @@ class GenerateOptions:
     timeout: float | None = None
     max_paths: int | None = None
     solver: SolverOptions = field(default_factory=SolverOptions)
-    heap: str = "lazy"
+    heap: str = "symbolic"
     max_list_length: int = 3
+    assumptions: tuple[str, ...] = ()  # as written: "acyclic(a)", ...
     costs: tuple[str, ...] = ()
     policies: tuple[Policy, ...] = ()
     size_model: SizeModel = field(default_factory=SizeModel)
@@ -100,7 +101,13 @@ def generate(
     cost_names = tuple(dict.fromkeys(
         [*options.costs, *(p.cost for p in options.policies)]
     ))
+    from pathcraft.heap.symbolic import parse_assumptions
+
+    info = program.functions[qualname]
+    written = list(options.assumptions) + list(info.assumptions)
+    assumptions = parse_assumptions(written, info.params)
     engine = Engine(program, EngineOptions(
+        assumptions=assumptions,
         criterion=options.criterion, search=options.search, solver=options.solver,
         deadline=deadline, max_paths=options.max_paths, heap=options.heap,
         max_list_length=options.max_list_length, size_model=options.size_model,

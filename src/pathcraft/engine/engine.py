@@ -56,7 +56,7 @@ from pathcraft.ir.nodes import (
 from pathcraft.ir.trace import TraceTerm
 from pathcraft.solver import terms as T
 from pathcraft.solver.chain import SAT, UNKNOWN, Query, SolverChain, SolverOptions
-from pathcraft.solver.path import PathNode, constraints, extend
+from pathcraft.solver.path import PathNode, constraints, extend, program_constraints
 from pathcraft.solver.terms import Sym, Term
 
 EXC_VAR = "$exc"
@@ -128,6 +128,10 @@ class Path:
     def constraints(self) -> list[Term]:
         return constraints(self.path)
 
+    @property
+    def program_constraints(self) -> list[Term]:
+        return program_constraints(self.path)
+
 
 @dataclass
 class EngineStats:
@@ -149,7 +153,7 @@ class EngineOptions:
     solver: SolverOptions = field(default_factory=SolverOptions)
     deadline: float | None = None  # time.monotonic() value
     max_paths: int | None = None
-    heap: str = "lazy"
+    heap: str = "symbolic"
     max_list_length: int = 3
     size_model: SizeModel = field(default_factory=SizeModel)
     # upper bounds on costs, e.g. ("steps", "le", 200): a path whose cost
@@ -158,6 +162,7 @@ class EngineOptions:
     # run on these inputs only (a concrete run of the CLP program): the
     # inputs and the heap snapshot of a test case
     concrete: tuple[Mapping[str, object], Mapping[str, object]] | None = None
+    assumptions: object = None  # heap assumptions (pathcraft.heap.symbolic.Assumptions)
 
 
 class _Raise(Exception):
@@ -180,7 +185,8 @@ class Engine:
         self.options = options or EngineOptions()
         self.criterion = self.options.criterion
         self.solver = SolverChain(self.options.solver)
-        self.heap_model = make_heap_model(self.options.heap, program, self.options.max_list_length)
+        self.heap_model = make_heap_model(self.options.heap, program, self.options.max_list_length,
+                                          self.options.assumptions)
         self.stats = EngineStats()
         self._heap = Heap()  # the heap of the state being advanced (for truth tests)
         self._function: FunctionInfo | None = None
@@ -205,6 +211,9 @@ class Engine:
             for heap, env in bindings:
                 root = State(None, None, {}, EventNode(("call", info.qualname), None), 0, {}, heap,
                              Costs().call(info.qualname))
+                root = self._settle(root)
+                if root is None:
+                    continue
                 starts.extend(self._enter(root, self.program.predicate(info.entry), env, False, {}))
             searcher.add(starts)
             while len(searcher):
@@ -405,10 +414,12 @@ class Engine:
         op = e.op
         if op in ("is", "isnot"):
             if _is_ref(left) or _is_ref(right):
-                return (left == right) == (op == "is")
+                same = self.heap_model.ref_eq(self._heap, left, right)
+                return same if op == "is" else T.not_(same)
             raise Unsupported("'is' between int/bool values")
         if op in ("eq", "ne") and (_is_ref(left) or _is_ref(right)):
-            return (left == right) == (op == "eq")  # identity: no __eq__ in the subset
+            same = self.heap_model.ref_eq(self._heap, left, right)  # identity: no __eq__ in the subset
+            return same if op == "eq" else T.not_(same)
         if op == "and":
             return T.and_(left, right)  # type: ignore[arg-type]
         if op == "or":
@@ -529,7 +540,9 @@ class Engine:
                results: list[HeapResult], allocates: bool = False) -> Successors:
         out: Successors = []
         for result in results:
-            branch = replace(state, heap=result.heap)
+            branch = self._settle(replace(state, heap=result.heap))
+            if branch is None:
+                continue
             if allocates and result.exc is None and isinstance(result.value, Addr):
                 cell = result.heap.cell(result.value)
                 assert isinstance(cell, ListCell)
@@ -549,7 +562,20 @@ class Engine:
             out.append(self._step(branch, frame, env=env))
         return out
 
-    def _constrain(self, state: State, condition: Term) -> State | None:
+    def _settle(self, state: State) -> State | None:
+        """Move the constraints the heap model produced into the path."""
+        if not state.heap.pending:
+            return state
+        heap, pending = state.heap.drain()
+        settled: State | None = replace(state, heap=heap)
+        for condition in pending:
+            assert settled is not None
+            settled = self._constrain(settled, condition, origin="heap")
+            if settled is None:
+                return None
+        return settled
+
+    def _constrain(self, state: State, condition: Term, origin: str = "program") -> State | None:
         """`state` with `condition` added to its path, or None if infeasible."""
         if condition is True:
             return state
@@ -559,7 +585,7 @@ class Engine:
         answer = self.solver.check(Query(state.path, state.model, condition))
         if answer.verdict == SAT:
             assert answer.model is not None
-            path = state.path if answer.implied else extend(state.path, condition)
+            path = state.path if answer.implied else extend(state.path, condition, origin)
             return replace(state, path=path, model=answer.model)
         if answer.verdict == UNKNOWN:
             self.stats.unknown += 1

@@ -183,8 +183,7 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
     if args.kwonlyargs or args.posonlyargs:
         first = (args.kwonlyargs or args.posonlyargs)[0]
         raise unsupported(module.path, first, "keyword-only or positional-only parameter")
-    if fn.decorator_list:
-        raise unsupported(module.path, fn.decorator_list[0], "decorator")
+    assumptions = _assume_decorators(module, fn)
     for node in ast.walk(fn):
         if isinstance(node, (ast.Yield, ast.YieldFrom)):
             raise unsupported(module.path, node, "generator (yield)")
@@ -227,4 +226,20 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         lineno=fn.lineno,
         end_lineno=fn.end_lineno or fn.lineno,
         entry=qualname.replace(".", "_"),
+        assumptions=assumptions,
     )
+
+
+def _assume_decorators(module: ModuleSource, fn: ast.FunctionDef) -> tuple[str, ...]:
+    """`@assume("acyclic(a)", ...)` (from `pathcraft.assume`): heap
+    assumptions kept next to the code; any other decorator is refused."""
+    found: list[str] = []
+    for deco in fn.decorator_list:
+        func = deco.func if isinstance(deco, ast.Call) else deco
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if name != "assume" or not isinstance(deco, ast.Call) or deco.keywords or not all(
+            isinstance(a, ast.Constant) and isinstance(a.value, str) for a in deco.args
+        ):
+            raise unsupported(module.path, deco, "decorator")
+        found.extend(a.value for a in deco.args)  # type: ignore[attr-defined]
+    return tuple(found)

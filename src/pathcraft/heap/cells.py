@@ -76,6 +76,13 @@ class Heap:
     # what each lazy reference (by label) was materialized to: a copy of a
     # lazy slot (list.copy, say) must see the same object
     resolved: Mapping[str, object] = field(default_factory=dict)
+    # symbolic heap only: the identity term of each input object cell (two
+    # cells are the same object where their identities are equal), the
+    # writes made to input objects, per field, oldest first, and
+    # constraints a heap operation produced for the path
+    ids: Mapping[int, Term] = field(default_factory=dict)
+    writes: Mapping[str, tuple[tuple[Term, object], ...]] = field(default_factory=dict)
+    pending: tuple[Term, ...] = ()
 
     def cell(self, addr: Addr) -> Cell:
         return self.cells[addr.id]
@@ -102,6 +109,13 @@ class Heap:
 
     def resolve(self, label: str, value: object) -> Heap:
         return replace(self, resolved={**self.resolved, label: value})
+
+    def constrain(self, *terms: Term) -> Heap:
+        kept = tuple(t for t in terms if t is not True)
+        return replace(self, pending=self.pending + kept) if kept else self
+
+    def drain(self) -> tuple[Heap, tuple[Term, ...]]:
+        return replace(self, pending=()), self.pending
 
     def current(self, value: object) -> object:
         """A lazy reference that was materialized elsewhere, as its value."""

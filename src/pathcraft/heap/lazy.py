@@ -45,6 +45,7 @@ class HeapModel(Protocol):
     name: str
 
     def materialize(self, heap: Heap, kind: Type, label: str) -> list[tuple[Heap, object]]: ...
+    def ref_eq(self, heap: Heap, a: object, b: object) -> Term: ...
     def new_object(self, heap: Heap, cls: str) -> tuple[Heap, Addr]: ...
     def get_field(self, heap: Heap, obj: object, field: str) -> list[HeapResult]: ...
     def set_field(self, heap: Heap, obj: object, field: str, value: object) -> list[HeapResult]: ...
@@ -69,11 +70,36 @@ def _attribute_error(value: object, heap: Heap, field: str) -> ExcValue:
 
 
 class LazyHeap:
-    def __init__(self, program: Program, aliasing: bool, max_list_length: int = 3) -> None:
+    def __init__(self, program: Program, aliasing: bool, max_list_length: int = 3,
+                 assumptions: object = None) -> None:
+        from pathcraft.heap.symbolic import Assumptions
+
         self.program = program
         self.aliasing = aliasing
         self.max_list_length = max_list_length
         self.name = "lazy" if aliasing else "lazy-noalias"
+        self.assumptions = assumptions if assumptions is not None else Assumptions()
+
+    def ref_eq(self, heap: Heap, a: object, b: object) -> Term:
+        """`a is b`: every reference here is one concrete cell."""
+        return a == b
+
+    def allowed_alias(self, label: str, other_label: str) -> bool:
+        """May the input reached by `label` be the object reached by
+        `other_label`? (heap assumptions)"""
+        from pathcraft.heap.symbolic import ancestors, root_of
+
+        a = self.assumptions
+        roots = {root_of(label), root_of(other_label)}
+        if len(roots) == 2:
+            pair = tuple(sorted(roots))
+            if pair in {tuple(sorted(p)) for p in a.non_sharing}:
+                return False
+            if label in roots and other_label in roots and pair in {tuple(sorted(p)) for p in a.non_aliasing}:
+                return False
+        elif roots & set(a.acyclic) and (other_label in ancestors(label) or label in ancestors(other_label)):
+            return False
+        return True
 
     # ------------------------------------------------------ materialization
 
@@ -86,13 +112,15 @@ class LazyHeap:
             assert kind.cls is not None
             if self.aliasing:
                 for addr, cell in heap.input_objects():
-                    if isinstance(cell, ObjectCell) and self.program.is_subclass(cell.cls, kind.cls):
+                    if isinstance(cell, ObjectCell) and self.program.is_subclass(cell.cls, kind.cls) \
+                            and self.allowed_alias(label, cell.label):
                         choices.append((heap, addr))
             choices.append(self._fresh_object(heap, kind.cls, label))
         elif kind.kind == "list":
             if self.aliasing:
                 for addr, cell in heap.input_objects():
-                    if isinstance(cell, ListCell) and cell.elem == kind.elem:
+                    if isinstance(cell, ListCell) and cell.elem == kind.elem \
+                            and self.allowed_alias(label, cell.label):
                         choices.append((heap, addr))
             choices.extend(self._fresh_lists(heap, kind, label))
         return choices
@@ -344,9 +372,17 @@ def _list_type_error(op: str, value: object, heap: Heap) -> ExcValue:
     return ExcValue("AttributeError", f"'{name}' object has no attribute '{op}'")
 
 
-def make_heap_model(name: str, program: Program, max_list_length: int = 3) -> HeapModel:
+HEAP_MODELS = ("symbolic", "lazy", "lazy-noalias")
+
+
+def make_heap_model(name: str, program: Program, max_list_length: int = 3,
+                    assumptions: object = None) -> HeapModel:
     if name == "lazy":
-        return LazyHeap(program, aliasing=True, max_list_length=max_list_length)
+        return LazyHeap(program, aliasing=True, max_list_length=max_list_length, assumptions=assumptions)
     if name == "lazy-noalias":
-        return LazyHeap(program, aliasing=False, max_list_length=max_list_length)
+        return LazyHeap(program, aliasing=False, max_list_length=max_list_length, assumptions=assumptions)
+    if name == "symbolic":
+        from pathcraft.heap.symbolic import Assumptions, SymbolicHeap
+
+        return SymbolicHeap(program, max_list_length, assumptions or Assumptions())  # type: ignore[arg-type]
     raise ValueError(f"unknown heap model '{name}'")

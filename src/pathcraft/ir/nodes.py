@@ -253,6 +253,7 @@ class FunctionInfo:
     lineno: int
     end_lineno: int
     entry: str
+    assumptions: tuple[str, ...] = ()  # heap assumptions from an @assume decorator
 
 
 @dataclass(frozen=True)

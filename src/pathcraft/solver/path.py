@@ -20,12 +20,18 @@ class PathNode:
     parent: PathNode | None
     depth: int
     bounds: Bounds
+    origin: str = "program"  # "program" (a guard) or "heap" (the heap model's bookkeeping)
 
 
-def extend(path: PathNode | None, constraint: Term) -> PathNode:
+def extend(path: PathNode | None, constraint: Term, origin: str = "program") -> PathNode:
     depth = 1 if path is None else path.depth + 1
     bounds = EMPTY_BOUNDS if path is None else path.bounds
-    return PathNode(constraint, path, depth, learn(bounds, constraint))
+    return PathNode(constraint, path, depth, learn(bounds, constraint), origin)
+
+
+def program_constraints(path: PathNode | None) -> list[Term]:
+    """The constraints that come from the program's own branches."""
+    return [n.constraint for n in nodes(path) if n.origin == "program"]
 
 
 def nodes(path: PathNode | None) -> list[PathNode]:

@@ -44,41 +44,81 @@ def identifier(label: str, taken: set[str]) -> str:
 
 
 class SymbolicSnapshot:
-    """Snapshots of one path's heaps, evaluated in a model."""
+    """Snapshots of one path's heaps, evaluated in a model.
+
+    Under the symbolic heap several input cells may be one object (equal
+    identity terms in the model): they are merged into one named object."""
 
     def __init__(self, heap: Heap, model: Model, reserved: Iterable[str] = ()) -> None:
         self.heap = heap
         self.model = model
         taken = set(reserved)
-        self.names: dict[int, str] = {}
         receiver = heap.roots.get("self")
         this = None
         if isinstance(receiver, Addr) and isinstance(heap.initial.get(receiver.id), ObjectCell):
             this = heap.initial[receiver.id].cls.lower()  # type: ignore[union-attr]
+        # input cells that are one object share a key; the first one names it
+        self.key: dict[int, object] = {}
+        self.members: dict[object, list[int]] = {}
         for addr_id in sorted(heap.initial):
-            label = heap.initial[addr_id].label
+            ident = heap.ids.get(addr_id)
+            key: object = ("id", int(evaluate(ident, model))) if ident is not None else ("cell", addr_id)
+            self.key[addr_id] = key
+            self.members.setdefault(key, []).append(addr_id)
+        self.names: dict[object, str] = {}
+        for key, members in self.members.items():
+            label = heap.initial[members[0]].label
             if this is not None and (label == "self" or label.startswith(("self.", "self["))):
                 label = this + label[4:]
-            self.names[addr_id] = identifier(label, taken)
+            self.names[key] = identifier(label, taken)
         self.taken = taken
         self.blanks: dict[str, Json] = {}
         self._blank_names: dict[str, str] = {}
+        self._new_names: dict[int, str] = {}
+
+    def _key(self, addr: Addr) -> object:
+        return self.key.get(addr.id, ("new", addr.id))
 
     def value(self, v: object) -> Json:
         v = self.heap.current(v)
         if v is None:
             return None
         if isinstance(v, Addr):
-            return {"$ref": self.names[v.id]}
+            key = self._key(v)
+            name = self.names.get(key) or self._new_names.get(v.id)
+            assert name is not None, v
+            return {"$ref": name}
         if isinstance(v, Lazy):
             return None
         result = evaluate(v, self.model)  # type: ignore[arg-type]
         return result if isinstance(result, bool) else int(result)
 
-    def _cell(self, cell: ObjectCell | ListCell, owner: str) -> Json:
+    def _fields(self, key: object, final: bool) -> dict[str, object]:
+        """Field values of an input object: merged over its cells, then (for
+        the final state) the logged writes whose target is this object."""
+        fields: dict[str, object] = {}
+        for addr_id in self.members[key]:
+            cell = self.heap.initial[addr_id] if not final or addr_id in self.heap.ids \
+                else self.heap.cells[addr_id]
+            assert isinstance(cell, ObjectCell)
+            for f, v in cell.fields.items():
+                v = self.heap.current(v)
+                if not isinstance(v, Lazy) and f not in fields:
+                    fields[f] = v
+        if final and key[0] == "id":  # type: ignore[index]
+            for f, log in self.heap.writes.items():
+                for writer, written in log:
+                    if int(evaluate(writer, self.model)) == key[1]:  # type: ignore[index]
+                        fields[f] = written
+        return fields
+
+    def _describe(self, key: object, cell: ObjectCell | ListCell, owner: str, final: bool) -> Json:
         if isinstance(cell, ObjectCell):
-            fields = {f: self.value(v) for f, v in sorted(cell.fields.items())
-                      if not isinstance(self.heap.current(v), Lazy)}
+            if key in self.members:
+                raw = self._fields(key, final)
+            else:
+                raw = {f: self.heap.current(v) for f, v in cell.fields.items()}
+            fields = {f: self.value(v) for f, v in sorted(raw.items()) if not isinstance(v, Lazy)}
             return {"class": cell.cls, "fields": fields}
         return {"list": self._items(cell, owner)}
 
@@ -110,39 +150,44 @@ class SymbolicSnapshot:
 
     def inputs(self) -> dict[str, Json]:
         """Input snapshot: every input object and list as first materialized."""
-        out = {self.names[i]: self._cell(c, self.names[i]) for i, c in sorted(self.heap.initial.items())}
+        out: dict[str, Json] = {}
+        for key, members in self.members.items():
+            cell = self.heap.initial[members[0]]
+            out[self.names[key]] = self._describe(key, cell, self.names[key], final=False)
         out.update(self.blanks)
         return out
 
     def final(self, result: object) -> tuple[Json, dict[str, Json]]:
         """The result and the final state of input and reachable new objects."""
-        new_names: dict[int, str] = {}
-        order: list[int] = []
-        queue: deque[object] = deque([result])
-        queue.extend(Addr(i) for i in sorted(self.heap.initial))
-        seen: set[int] = set()
+        order: list[tuple[object, int]] = []
+        queue: deque[object] = deque([self.heap.current(result)])
+        queue.extend(Addr(members[0]) for members in self.members.values())
+        seen: set[object] = set()
         while queue:
-            v = queue.popleft()
-            if not isinstance(v, Addr) or v.id in seen:
+            v = self.heap.current(queue.popleft())
+            if not isinstance(v, Addr):
                 continue
-            seen.add(v.id)
-            if v.id not in self.names:
-                new_names[v.id] = f"new{len(new_names) + 1}"
-            order.append(v.id)
+            key = self._key(v)
+            if key in seen:
+                continue
+            seen.add(key)
+            if key not in self.names:
+                self._new_names[v.id] = f"new{len(self._new_names) + 1}"
+            order.append((key, v.id))
             cell = self.heap.cells[v.id]
             if isinstance(cell, ObjectCell):
-                queue.extend(self.heap.current(c) for _, c in sorted(cell.fields.items()))
+                fields = self._fields(key, final=True) if key in self.members else cell.fields
+                queue.extend(self.heap.current(c) for _, c in sorted(fields.items()))
             else:
                 queue.extend(self.heap.current(c) for c in cell.items or ())
-        saved = self.names
-        self.names = {**saved, **new_names}
-        try:
-            objects = {self.names[i]: self._cell(self.heap.cells[i], self.names[i]) for i in order}
-            for name, blank in self.blanks.items():
-                objects.setdefault(name, blank)
-            return self.value(result), objects
-        finally:
-            self.names = saved
+        objects: dict[str, Json] = {}
+        for key, addr_id in order:
+            name = self.names.get(key) or self._new_names[addr_id]
+            cell = self.heap.cells[addr_id]
+            objects[name] = self._describe(key, cell, name, final=True)
+        for name, blank in self.blanks.items():
+            objects.setdefault(name, blank)
+        return self.value(result), objects
 
 
 # --------------------------------------------------------------- real side

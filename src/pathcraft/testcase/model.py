@@ -7,6 +7,7 @@ path's symbolic result at those inputs: nothing of the analysed code runs.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Mapping
 
@@ -95,7 +96,7 @@ def concretize(path: Path, name: str, small_model: SmallModel | None = None,
         qualname=path.function.qualname,
         inputs=inputs,
         trace=str(path.trace),
-        constraints=tuple(_unique(t for t in (_display(c, path) for c in path.constraints) if t != "True")),
+        constraints=tuple(_unique(t for t in (_display(c, path) for c in path.program_constraints) if t != "True")),
         path=normalize(path.events),
         steps=path.steps,
         heap_in=heap_in,
@@ -137,7 +138,10 @@ def _display(constraint: Term, path: Path) -> str:
     term = simplify(constraint, bounds_of(path.path))
     if isinstance(term, App) and term.op in _FLIP and is_const(term.args[0]) and not is_const(term.args[1]):
         term = App(_FLIP[term.op], (term.args[1], term.args[0]), term.sort)
-    return show(term)
+    text = show(term)
+    # identities of input objects (symbolic heap) read as `is`
+    text = re.sub(r"id\(([^()]+)\) == id\(([^()]+)\)", r"\1 is \2", text)
+    return re.sub(r"id\(([^()]+)\) != id\(([^()]+)\)", r"\1 is not \2", text)
 
 
 def _unique(items: Any) -> list[str]:

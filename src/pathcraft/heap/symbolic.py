@@ -1,0 +1,251 @@
+"""The heap solver (`--heap symbolic`): aliasing as disjunction.
+
+Paper 003, Section 3, keeps what aliasing implies in the constraint store
+instead of branching on it. Here every input object cell gets an identity
+term `id(x)` (a positive int; `None` is 0, objects created by the run have
+no identity term and never alias an input). Input references are
+materialized as under `lazy-noalias` (None or a fresh cell, never an
+existing one), and aliasing becomes equality of identities:
+
+* consistency: for two input cells p, q of compatible classes, the path
+  gets `id(p) = id(q) -> p.f = q.f` for each field both know (reference
+  fields compare identities), so equal identities mean one object;
+  cells of incompatible classes get `id(p) != id(q)`;
+* writes to input objects go to a log per field; reading `x.f` on an input
+  cell yields `ite(id(x) = id(w_n), v_n, ... ite(id(x) = id(w_1), v_1, x.f))`
+  over the writes `w_i.f = v_i`: no branch (backward and forward
+  propagation are then Z3's business);
+* `x is z` on input cells is the term `id(x) = id(z)`: the program's own
+  branch is the only place where aliasing splits the tree.
+
+A read whose candidates are different *references* (a reference field
+written through a possibly aliased object) still forks, one child per
+candidate under its condition: a value of this engine is one cell.
+Lists keep the shapes of the lazy models (arrays with a symbolic length
+for ints, symbolic indices without branching).
+
+Heap assumptions restrict input heaps for every model: `non-aliasing(a,b)`,
+`non-sharing(a,b)` (no object reachable from both), `acyclic(a)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
+from pathcraft.heap.lazy import HeapResult, LazyHeap, _attribute_error
+from pathcraft.ir.nodes import Program
+from pathcraft.ir.types import Type
+from pathcraft.solver import terms as T
+from pathcraft.solver.terms import INT, Sym, Term
+
+
+@dataclass(frozen=True)
+class Assumptions:
+    """Heap assumptions, on parameter names."""
+
+    non_aliasing: tuple[tuple[str, str], ...] = ()
+    non_sharing: tuple[tuple[str, str], ...] = ()
+    acyclic: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.non_aliasing or self.non_sharing or self.acyclic)
+
+
+def root_of(label: str) -> str:
+    """`x.next[0].val` -> `x`."""
+    for i, ch in enumerate(label):
+        if ch in ".[":
+            return label[:i]
+    return label
+
+
+def ancestors(label: str) -> list[str]:
+    """Labels of the cells a cell was reached through: `x.a.b` -> [`x`, `x.a`]."""
+    out = []
+    for i, ch in enumerate(label):
+        if ch in ".[" and i:
+            out.append(label[:i])
+    return out
+
+
+class SymbolicHeap(LazyHeap):
+    def __init__(self, program: Program, max_list_length: int = 3,
+                 assumptions: Assumptions = Assumptions()) -> None:
+        super().__init__(program, aliasing=False, max_list_length=max_list_length, assumptions=assumptions)
+        self.name = "symbolic"
+
+    # ----------------------------------------------------- identities
+
+    def identity(self, heap: Heap, value: object) -> Term | None:
+        """0 for None, the identity term of an input cell, None otherwise."""
+        if value is None:
+            return 0
+        if isinstance(value, Addr):
+            return heap.ids.get(value.id)
+        return None
+
+    def ref_eq(self, heap: Heap, a: object, b: object) -> Term:
+        if a == b:
+            return True
+        ida, idb = self.identity(heap, a), self.identity(heap, b)
+        if ida is None or idb is None:
+            return False  # a new object is only itself
+        return T.eq(ida, idb)
+
+    # ------------------------------------------------ materialization
+
+    def _fresh_object(self, heap: Heap, cls: str, label: str) -> tuple[Heap, Addr]:
+        heap, addr = super()._fresh_object(heap, cls, label)
+        ident = Sym(f"id({label})", INT)
+        heap = replace(heap, ids={**heap.ids, addr.id: ident}).constrain(T.relation("gt", ident, 0))
+        cell = heap.cell(addr)
+        assert isinstance(cell, ObjectCell)
+        constraints: list[Term] = []
+        for other_id, other in heap.initial.items():
+            if other_id == addr.id or not isinstance(other, ObjectCell):
+                continue
+            other_ident = heap.ids[other_id]
+            if not self._may_alias(cls, label, other.cls, other.label):
+                constraints.append(T.ne(ident, other_ident))
+                continue
+            same = T.eq(ident, other_ident)
+            for name, value in cell.fields.items():
+                if name in other.fields:
+                    agree = self._agree(heap, value, heap.current(other.fields[name]))
+                    if agree is not True:
+                        constraints.append(T.or_(T.not_(same), agree))
+        return heap.constrain(*constraints), addr
+
+    def _may_alias(self, cls: str, label: str, other_cls: str, other_label: str) -> bool:
+        if not (self.program.is_subclass(cls, other_cls) or self.program.is_subclass(other_cls, cls)):
+            return False
+        return self.allowed_alias(label, other_label)
+
+    def _agree(self, heap: Heap, a: object, b: object) -> Term:
+        """The two initial field values are equal (None if unknown yet)."""
+        if isinstance(a, Lazy) or isinstance(b, Lazy):
+            return True  # decided when the later of the two is read
+        ia, ib = self.identity(heap, a), self.identity(heap, b)
+        if ia is not None and ib is not None:
+            return T.eq(ia, ib)
+        if isinstance(a, (Addr,)) or isinstance(b, Addr) or a is None or b is None:
+            return a == b
+        return T.eq(a, b)  # type: ignore[arg-type]
+
+    # ---------------------------------------------------------- fields
+
+    def get_field(self, heap: Heap, obj: object, field: str) -> list[HeapResult]:
+        ident = self.identity(heap, obj)
+        if ident is None or not isinstance(obj, Addr):
+            return super().get_field(heap, obj, field)
+        out: list[HeapResult] = []
+        for base in super().get_field(heap, obj, field):
+            if base.exc is not None:
+                out.append(base)
+                continue
+            h = self._link_field(base.heap, obj, field, base.value)
+            out.extend(self._through_writes(h, ident, field, base.value))
+        return out
+
+    def _link_field(self, heap: Heap, obj: Addr, field: str, value: object) -> Heap:
+        """A reference field just materialized must agree with the same
+        field of every cell that may be the same object."""
+        ident = heap.ids[obj.id]
+        cell = heap.initial[obj.id]
+        assert isinstance(cell, ObjectCell)
+        constraints = []
+        for other_id, other in heap.initial.items():
+            if other_id == obj.id or not isinstance(other, ObjectCell) or field not in other.fields:
+                continue
+            theirs = heap.current(other.fields[field])
+            if isinstance(theirs, Lazy):
+                continue
+            if not self._may_alias(cell.cls, cell.label, other.cls, other.label):
+                continue
+            agree = self._agree(heap, value, theirs)
+            if agree is not True:
+                constraints.append(T.or_(T.not_(T.eq(ident, heap.ids[other_id])), agree))
+        if isinstance(value, Addr) and value.id in heap.ids:
+            for root in self.assumptions.acyclic:
+                child = heap.initial[value.id]
+                if root_of(child.label) == root:
+                    for label in ancestors(child.label) + [cell.label]:
+                        for other_id, other in heap.initial.items():
+                            if other.label == label and other_id in heap.ids:
+                                constraints.append(T.ne(heap.ids[value.id], heap.ids[other_id]))
+        return heap.constrain(*constraints)
+
+    def _through_writes(self, heap: Heap, ident: Term, field: str, base: object) -> list[HeapResult]:
+        writes = heap.writes.get(field, ())
+        if not writes:
+            return [HeapResult(heap, base)]
+        scalar = not isinstance(base, Addr) and base is not None and all(
+            not isinstance(v, Addr) and v is not None for _, v in writes)
+        if scalar:
+            value: object = base
+            for writer, written in writes:
+                value = T.ite(T.eq(ident, writer), written, value)  # type: ignore[arg-type]
+            return [HeapResult(heap, value)]
+        # a reference: one child per candidate, under the condition that picks it
+        out = []
+        later_miss: Term = True
+        for writer, written in reversed(writes):
+            hit = T.eq(ident, writer)
+            out.append(HeapResult(heap, written, T.and_(hit, later_miss)))
+            later_miss = T.and_(later_miss, T.not_(hit))
+        out.append(HeapResult(heap, base, later_miss))
+        return [r for r in out if r.constraint is not False]
+
+    def set_field(self, heap: Heap, obj: object, field: str, value: object) -> list[HeapResult]:
+        ident = self.identity(heap, obj)
+        if ident is None or not isinstance(obj, Addr):
+            return super().set_field(heap, obj, field, value)
+        cell = heap.cell(obj)
+        if not isinstance(cell, ObjectCell):
+            return [HeapResult(heap, exc=_attribute_error(obj, heap, field))]
+        log = heap.writes.get(field, ()) + ((ident, value),)
+        return [HeapResult(replace(heap, writes={**heap.writes, field: log}))]
+
+    def final_field(self, heap: Heap, obj: Addr, field: str, model_eq) -> object:  # type: ignore[no-untyped-def]
+        """The value of an input object's field after the run, given a test
+        of identity equality in a model."""
+        cell = heap.cell(obj)
+        assert isinstance(cell, ObjectCell)
+        value = cell.fields.get(field, Lazy(Type("none"), ""))
+        for writer, written in heap.writes.get(field, ()):
+            if model_eq(heap.ids[obj.id], writer):
+                value = written
+        return value
+
+
+def parse_assumptions(items: list[str], params: tuple[str, ...] | None = None) -> Assumptions:
+    """`non-aliasing(a, b)`, `non-sharing(a, b)`, `acyclic(a)` (underscores
+    work as well as hyphens)."""
+    import re
+
+    from pathcraft.errors import PathcraftError
+
+    non_aliasing: list[tuple[str, str]] = []
+    non_sharing: list[tuple[str, str]] = []
+    acyclic: list[str] = []
+    for item in items:
+        match = re.fullmatch(r"\s*(non[-_]aliasing|non[-_]sharing|acyclic)\s*\(([^)]*)\)\s*", item)
+        if not match:
+            raise PathcraftError(
+                f"bad heap assumption '{item}': expected non-aliasing(a, b), non-sharing(a, b) or acyclic(a)")
+        kind = match.group(1).replace("_", "-")
+        names = [n.strip() for n in match.group(2).split(",") if n.strip()]
+        if params is not None:
+            for n in names:
+                if n not in params:
+                    raise PathcraftError(f"heap assumption '{item}' names '{n}', not a parameter")
+        if kind == "acyclic":
+            if len(names) != 1:
+                raise PathcraftError(f"bad heap assumption '{item}': acyclic takes one parameter")
+            acyclic.append(names[0])
+        else:
+            if len(names) != 2:
+                raise PathcraftError(f"bad heap assumption '{item}': {kind} takes two parameters")
+            (non_aliasing if kind == "non-aliasing" else non_sharing).append((names[0], names[1]))
+    return Assumptions(tuple(non_aliasing), tuple(non_sharing), tuple(acyclic))
