@@ -1,15 +1,18 @@
-"""Benchmark of the heap models on object and list code.
+"""The heap models side by side, in the style of Table 1 of paper 003.
 
-    python bench/heap.py [--repeat 3]
+    python bench/heap.py [--repeat 3] [--timeout 60] [--out bench/results/heap-DATE.md]
 
-For each target and criterion, under `lazy-noalias` and `lazy`: paths
-(test cases), time (best of --repeat) and derivation steps, and the ratio
-of the two models' times measured in the same run.
+For each method, under `lazy-noalias` (1), `lazy` (2) and `symbolic` (3):
+N = test cases, T = time in ms (best of --repeat), U = derivation steps.
+A run that exceeds --timeout seconds shows T as "-" and N/U as found by
+then. Then the multiples rows of the resource-aware paper (loop-1..4, no
+exceptions) under the same three models.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import sys
 import time
 from pathlib import Path
@@ -21,31 +24,42 @@ from pathcraft.generate import GenerateOptions, generate
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "examples"
-FIXTURES = REPO / "tests" / "fixtures" / "linked.py"
+LINKED = REPO / "tests" / "fixtures" / "linked.py"
+PQ = REPO / "tests" / "fixtures" / "pq.py"
 
-ROWS: list[tuple[Path, str, str, bool]] = [
-    *[(SHARED / "vector.py", "multiples", f"loop-{k}", False) for k in (1, 2, 3, 4)],
-    (SHARED / "vector.py", "Vector.add", "loop-1", False),
-    (SHARED / "arraypower.py", "arraypower", "loop-2", True),
-    (SHARED / "aliasing.py", "m", "loop-2", True),
+TABLE: list[tuple[Path, str, str, bool]] = [
+    (SHARED / "aliasing.py", "m", "loop-1", True),
+    (LINKED, "DList.append", "loop-1", True),
+    (LINKED, "DList.unlink", "loop-1", True),
+    (PQ, "SortedPQ.insert", "loop-1", True),
+    (PQ, "SortedPQ.remove_min", "loop-1", True),
+    (PQ, "Tree.find", "loop-1", True),
+    (PQ, "Tree.remove", "loop-1", True),
+    (LINKED, "BST.insert", "loop-1", True),
+    (PQ, "HeapPQ.insert", "loop-1", True),
+    (PQ, "HeapPQ.remove_min", "loop-1", True),
+    (LINKED, "SList.remove_first", "loop-2", True),
     (SHARED / "rational.py", "simp", "loop-2", True),
-    *[(FIXTURES, name, "loop-2", True) for name in (
-        "SList.insert_at", "SList.remove_first", "DList.unlink", "Queue.dequeue", "BST.insert",
-        "BST.contains", "same_first", "firsts")],
+    *[(SHARED / "vector.py", "multiples", f"loop-{k}", False) for k in (1, 2, 3, 4)],
 ]
-MODELS = ("lazy-noalias", "lazy")
+MODELS = ("lazy-noalias", "lazy", "symbolic")
 
 
-def measure(path: Path, name: str, criterion: str, exceptions: bool, heap: str, repeat: int) -> dict[str, Any]:
+def measure(path: Path, name: str, criterion: str, exceptions: bool, heap: str, repeat: int,
+            timeout: float) -> dict[str, Any]:
     best: dict[str, Any] | None = None
     for _ in range(repeat):
         program = translate(str(path), [name]).program
-        options = GenerateOptions(criterion=parse_criterion(criterion), exceptions=exceptions, heap=heap)
+        options = GenerateOptions(criterion=parse_criterion(criterion), exceptions=exceptions, heap=heap,
+                                  timeout=timeout)
         started = time.perf_counter()
         run = generate(program, name, options)
         elapsed = time.perf_counter() - started
+        stats = dict(run.stats, wall=elapsed, timed_out=run.stopped == "time budget reached")
         if best is None or elapsed < best["wall"]:
-            best = dict(run.stats, wall=elapsed)
+            best = stats
+        if stats["timed_out"]:
+            break
     assert best is not None
     return best
 
@@ -53,21 +67,33 @@ def measure(path: Path, name: str, criterion: str, exceptions: bool, heap: str, 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--out", type=Path, help="also write the table (markdown) here")
     args = parser.parse_args(argv)
-    print("| target | criterion | exceptions | noalias tests | noalias ms | noalias steps "
-          "| lazy tests | lazy ms | lazy steps | lazy/noalias time |")
-    print("|" + "---|" * 10)
-    for path, name, criterion, exceptions in ROWS:
+    lines = [
+        f"Heap models, {datetime.date.today()}: N tests, T ms (best of {args.repeat}), U derivation steps; "
+        "1 = lazy-noalias, 2 = lazy, 3 = symbolic.",
+        "",
+        "| method | criterion | N1 | T1 | U1 | N2 | T2 | U2 | N3 | T3 | U3 | T2/T3 |",
+        "|" + "---|" * 12,
+    ]
+    print("\n".join(lines), flush=True)
+    for path, name, criterion, exceptions in TABLE:
         if not path.exists():
-            print(f"| {path.stem}::{name} | missing {path} |", file=sys.stderr)
+            print(f"missing {path}", file=sys.stderr)
             continue
-        cells = []
-        results = [measure(path, name, criterion, exceptions, m, args.repeat) for m in MODELS]
+        cells: list[str] = []
+        results = [measure(path, name, criterion, exceptions, m, args.repeat, args.timeout) for m in MODELS]
         for r in results:
-            cells += [str(r["tests"]), f"{1000 * r['wall']:.1f}", str(r["derivation_steps"])]
-        ratio = results[1]["wall"] / max(results[0]["wall"], 1e-9)
-        print(f"| {path.stem}::{name} | {criterion} | {'yes' if exceptions else 'no'} | "
-              + " | ".join(cells) + f" | {ratio:.2f}x |")
+            t = "-" if r["timed_out"] else f"{1000 * r['wall']:.0f}"
+            cells += [str(r["tests"]), t, str(r["derivation_steps"])]
+        ratio = results[1]["wall"] / max(results[2]["wall"], 1e-9)
+        label = f"{path.stem}::{name}" + ("" if exceptions else " (no exceptions)")
+        line = f"| {label} | {criterion} | " + " | ".join(cells) + f" | {ratio:.1f}x |"
+        lines.append(line)
+        print(line, flush=True)
+    if args.out:
+        args.out.write_text("\n".join(lines) + "\n")
     return 0
 
 

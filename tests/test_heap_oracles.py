@@ -11,6 +11,9 @@ from heap_enum import Bounds
 from oracle import SHARED_EXAMPLES, generated, missed_heap_paths, real_paths, replay_mismatches
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "linked.py"
+PQ = Path(__file__).resolve().parent / "fixtures" / "pq.py"
+PQ_METHODS = ["SortedPQ.insert", "SortedPQ.remove_min", "HeapPQ.insert", "HeapPQ.remove_min",
+              "Tree.remove", "Tree.find"]
 OWN = [
     "SList.push_front", "SList.pop_front", "SList.find", "SList.insert_at", "SList.remove_first",
     "DList.append", "DList.unlink", "Stack.push", "Stack.pop", "Queue.enqueue", "Queue.dequeue",
@@ -105,3 +108,26 @@ def test_aliasing_m_branches_only_at_its_if() -> None:
     assert len(cases) == 2
     aliased = [c for c in cases if dict(c.inputs)["x"] == dict(c.inputs)["z"]]
     assert len(aliased) == 1
+
+
+@pytest.mark.parametrize("heap", MODELS)
+@pytest.mark.parametrize("name", PQ_METHODS)
+def test_replay_priority_queues(name: str, heap: str) -> None:
+    cases = generated(PQ, name, "loop-1", heap=heap)
+    assert cases
+    assert replay_mismatches(PQ, name, cases) == []
+
+
+@pytest.mark.parametrize("name", PQ_METHODS)
+def test_enumeration_priority_queues(name: str) -> None:
+    cases = generated(PQ, name, "loop-1", heap="symbolic")
+    missed, count = missed_heap_paths(PQ, name, cases, k=1, bounds=NARROW)
+    assert count > 0
+    assert missed == []
+
+
+@pytest.mark.parametrize("name", PQ_METHODS)
+def test_symbolic_finds_the_paths_lazy_finds_priority_queues(name: str) -> None:
+    symbolic = real_paths(PQ, name, generated(PQ, name, "loop-1", heap="symbolic"))
+    lazy = real_paths(PQ, name, generated(PQ, name, "loop-1", heap="lazy"))
+    assert symbolic == lazy

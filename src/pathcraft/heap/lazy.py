@@ -147,7 +147,7 @@ class LazyHeap:
             length = Sym(f"len({label})", INT)
             data = Sym(label, T.array_sort(elem.kind))
             cell = ListCell(elem, "input", label, length=length, data=data)
-            return [heap.allocate(cell, initial=True)]
+            return [heap.constrain(T.relation("ge", length, 0)).allocate(cell, initial=True)]
         out = []
         for n in range(self.max_list_length + 1):
             items = tuple(Lazy(elem, f"{label}[{k}]") for k in range(n))
