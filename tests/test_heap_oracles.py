@@ -18,7 +18,7 @@ OWN = [
     "SList.push_front", "SList.pop_front", "SList.find", "SList.insert_at", "SList.remove_first",
     "DList.append", "DList.unlink", "Stack.push", "Stack.pop", "Queue.enqueue", "Queue.dequeue",
     "BST.insert", "BST.contains", "BST.min_key", "length", "same_first", "sum_list", "swap_ends",
-    "build", "firsts",
+    "build", "firsts", "count_to_cycle", "link_both", "Bag.put",
 ]
 SHARED = [
     ("vector.py", "Vector.add"), ("vector.py", "Vector.realloc"), ("vector.py", "multiples"),
@@ -53,8 +53,13 @@ SMALL = Bounds(ints=(-2, -1, 0, 1, 2), max_objects=3, max_list=3, max_object_lis
 NARROW = Bounds(ints=(-1, 0, 1), max_objects=3, max_list=2, max_object_list=2)
 
 
+# Bag's fields are inferred from __init__ (no annotations), so the
+# enumerator, which reads annotations, cannot build its inputs.
+ENUMERABLE = [n for n in OWN if n != "Bag.put"]
+
+
 @pytest.mark.parametrize("heap", ["symbolic", "lazy"])
-@pytest.mark.parametrize("name", OWN)
+@pytest.mark.parametrize("name", ENUMERABLE)
 def test_enumeration_fixtures(name: str, heap: str) -> None:
     bounds = NARROW if name in ("SList.insert_at", "SList.remove_first", "DList.unlink") else SMALL
     cases = generated(FIXTURE, name, "loop-2", heap=heap)

@@ -526,7 +526,13 @@ class Engine:
             return self._apply(state, frame, instr.target, results, allocates=True)
         if isinstance(instr, ListOp):
             args = tuple(self._eval(a, env) for a in instr.args)
-            results = model.list_op(heap, instr.op, self._eval(instr.lst, env), args)
+            subject = self._eval(instr.lst, env)
+            cell = heap.cell(subject) if isinstance(subject, Addr) else None
+            if instr.op == "len" and isinstance(cell, ObjectCell) \
+                    and self.program.resolve_method(cell.cls, "__len__"):
+                call = CallMethod(instr.target, instr.lst, "__len__", (), instr.line)
+                return self._call_method(state, frame, call)
+            results = model.list_op(heap, instr.op, subject, args)
             return self._apply(state, frame, instr.target, results)
         assert isinstance(instr, CallMethod)
         return self._call_method(state, frame, instr)
@@ -671,7 +677,7 @@ class Engine:
                 assert isinstance(outcome.value, ExcValue)
                 return self._handle(state, outcome.value)
             instr = parent.rule.body[parent.pc]
-            assert isinstance(instr, (Call, CallMethod))
+            assert isinstance(instr, (Call, CallMethod, ListOp))  # ListOp: len() through __len__
             env = parent.env if instr.target is None else {**parent.env, instr.target: outcome.value}
             return [self._step(state, parent, env=env)]
 

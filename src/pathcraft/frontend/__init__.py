@@ -52,6 +52,7 @@ class Frontend:
         self.predicates: dict[str, Predicate] = builtin_predicates()
         self.done: dict[str, set[str]] = {}
         self.errors: dict[str, PathcraftError] = {}
+        self._soft: set[str] = set()
 
     def all_targets(self) -> list[str]:
         names = list(self.module.functions)
@@ -87,7 +88,7 @@ class Frontend:
         self.done[qualname] = callees
         for callee in sorted(callees):
             self.translate(callee)
-            if callee in self.errors:
+            if callee in self.errors and callee not in self._soft:
                 err = self.errors[callee]
                 self.errors[qualname] = type(err)(
                     f"calls {callee}(), which cannot be analysed: {err.message}", err.location
@@ -120,6 +121,9 @@ class Frontend:
         for method in lowerer.methods_called:
             for cls_name, info in self.module.class_infos.items():
                 if method in info.methods:
+                    # dispatched at run time: a method that cannot be analysed
+                    # fails only the paths that reach it, not its callers
+                    self._soft.add(f"{cls_name}.{method}")
                     callees.add(f"{cls_name}.{method}")
         for cls_name in lowerer.classes_built:
             if cls_name in self.module.class_errors:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from pathcraft.errors import construct_name, unknown_name, unsupported
 from pathcraft.frontend.blocks import BlockBuilder, Branch, Jump, finalize
-from pathcraft.frontend.module import ModuleSource
+from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -227,13 +227,17 @@ class FunctionLowerer:
         """`target = value` for a name, an attribute or a list element."""
         if isinstance(target, ast.Attribute):
             obj = self.expr(target.value)
-            self.emit(SetField(obj, target.attr, value, line))
+            self.emit(SetField(obj, self.attr(target.attr), value, line))
         elif isinstance(target, ast.Subscript):
             lst = self.expr(target.value)
             index = self.index(target.slice)
             self.emit(ListOp("set", None, lst, (index, value), line))
         else:
             self.emit(Assign(self.target_name(target), value, line))
+
+    def attr(self, name: str) -> str:
+        """An attribute name as stored: private names are mangled in a class."""
+        return mangle(name, self.owner) if self.owner else name
 
     def index(self, node: ast.expr) -> Expr:
         if isinstance(node, ast.Slice):
@@ -263,8 +267,9 @@ class FunctionLowerer:
         if isinstance(target, ast.Attribute):
             obj = self.stable(self.expr(target.value), s.lineno)
             old = self.temp()
-            self.emit(GetField(old, obj, target.attr, s.lineno))
-            self.emit(SetField(obj, target.attr, self.binop(s.op, Var(old), s.value, s), s.lineno))
+            name = self.attr(target.attr)
+            self.emit(GetField(old, obj, name, s.lineno))
+            self.emit(SetField(obj, name, self.binop(s.op, Var(old), s.value, s), s.lineno))
         elif isinstance(target, ast.Subscript):
             lst = self.stable(self.expr(target.value), s.lineno)
             index = self.index(target.slice)
@@ -318,17 +323,18 @@ class FunctionLowerer:
         if len(call_args) == 1 and isinstance(call_args[0], ast.Constant) \
                 and isinstance(call_args[0].value, str):
             message = call_args[0].value
-        elif call_args:
-            raise self.error(call_args[0], "exception argument other than one string literal")
+        elif call_args and not all(_plain_message(a) for a in call_args):
+            raise self.error(call_args[0], "exception argument other than a string or an f-string")
         return Raise(exc.id, message, s.lineno)
 
     def stmt_Assert(self, s: ast.Assert) -> None:
         self.emit(Mark(s.lineno))
         message: str | None = None
         if s.msg is not None:
-            if not (isinstance(s.msg, ast.Constant) and isinstance(s.msg.value, str)):
-                raise self.error(s.msg, "assert message other than a string literal")
-            message = s.msg.value
+            if isinstance(s.msg, ast.Constant) and isinstance(s.msg.value, str):
+                message = s.msg.value
+            elif not _plain_message(s.msg):
+                raise self.error(s.msg, "assert message other than a string or an f-string")
         ok, fail = self.new_block("assert_ok"), self.new_block("assert_fail")
         self.condition(s.test, ok, fail)
         self.cur = fail
@@ -626,7 +632,7 @@ class FunctionLowerer:
         if isinstance(node, ast.Attribute):
             obj = self.expr(node.value)
             tmp = self.temp()
-            self.emit(GetField(tmp, obj, node.attr, node.lineno))
+            self.emit(GetField(tmp, obj, self.attr(node.attr), node.lineno))
             return Var(tmp)
         if isinstance(node, ast.Subscript):
             lst = self.expr(node.value)
@@ -750,8 +756,11 @@ class FunctionLowerer:
         if name == "len" and len(node.args) == 1 and not node.keywords:
             lst = self.expr(node.args[0])
             tmp = self.temp()
+            self.methods_called.add("__len__")
             self.emit(ListOp("len", tmp, lst, (), node.lineno))
             return Var(tmp)
+        if name == "isinstance" and len(node.args) == 2 and not node.keywords:
+            return self.isinstance_of(node)
         if name in self.signatures:
             args = self.call_arguments(self.signatures[name], node)
             target = None if discard else self.temp()
@@ -781,6 +790,32 @@ class FunctionLowerer:
         if isinstance(getattr(builtins, name, None), (type, types.BuiltinFunctionType)):
             raise self.error(node, f"call of builtin '{name}'")
         raise unknown_name(self.module.path, func, name)
+
+    def isinstance_of(self, node: ast.Call) -> Expr:
+        """`isinstance(p, T)` on a parameter the function never reassigns:
+        decided by the parameter's annotation (a None check for `C | None`)."""
+        subject, kinds = node.args
+        names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+        if not (isinstance(subject, ast.Name) and subject.id in self.info.params
+                and subject.id not in _assigned_names(self.fn)
+                and all(isinstance(n, ast.Name) for n in names)):
+            raise self.error(node, "isinstance() other than on a parameter the function never assigns")
+        declared = self.info.param_types[self.info.params.index(subject.id)]
+        wanted = {n.id for n in names}  # type: ignore[attr-defined]
+        if declared.kind == "int":
+            matches = bool(wanted & {"int", "object"})
+        elif declared.kind == "bool":
+            matches = bool(wanted & {"bool", "int", "object"})
+        elif declared.kind == "list":
+            matches = bool(wanted & {"list", "object"})
+        elif declared.kind == "obj":
+            matches = "object" in wanted or any(
+                w in self.module.class_infos and _subclass(self.module, str(declared.cls), w) for w in wanted)
+        else:
+            matches = False
+        if matches and declared.optional:
+            return Binary("isnot", Var(subject.id), Const(None))
+        return Const(matches)
 
     def method_call(self, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:
         if node.keywords:
@@ -845,6 +880,24 @@ class FunctionLowerer:
             else:
                 raise self.error(node, f"missing argument '{param}' to {callee.name}()")
         return out
+
+
+def _subclass(module: ModuleSource, cls: str, base: str) -> bool:
+    seen = set()
+    current: str | None = cls
+    while current is not None and current not in seen:
+        if current == base:
+            return True
+        seen.add(current)
+        info = module.class_infos.get(current)
+        current = info.base if info else None
+    return False
+
+
+def _plain_message(node: ast.expr) -> bool:
+    """A message we need not evaluate: a literal or an f-string (the test
+    then checks the exception type only)."""
+    return isinstance(node, (ast.Constant, ast.JoinedStr))
 
 
 def _single_item_list(node: ast.expr) -> bool:

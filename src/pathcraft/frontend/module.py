@@ -31,6 +31,8 @@ class ModuleSource:
     exception_bases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     class_infos: dict[str, ClassInfo] = field(default_factory=dict)
     class_errors: dict[str, PathcraftError] = field(default_factory=dict)
+    imported: set[str] = field(default_factory=set)
+    class_defaults: dict[str, dict[str, object]] = field(default_factory=dict)
     dataclasses: dict[str, tuple[tuple[str, object], ...]] = field(default_factory=dict)
 
     @property
@@ -48,6 +50,10 @@ class ModuleSource:
 
     def is_exception(self, name: str) -> bool:
         if name in self.exception_bases:
+            return True
+        if name in self.imported and name[:1].isupper():
+            # an imported class raised or caught: taken as an Exception subclass
+            self.exception_bases[name] = ("Exception",)
             return True
         builtin = getattr(builtins, name, None)
         return isinstance(builtin, type) and issubclass(builtin, BaseException)
@@ -68,6 +74,9 @@ def load_module(path: str) -> ModuleSource:
         raise PathcraftError(f"syntax error: {exc.msg}", location) from None
     module = ModuleSource(path=path, name=file.stem, tree=tree)
     for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                module.imported.add((alias.asname or alias.name).split(".")[0])
         if isinstance(node, ast.FunctionDef):
             module.functions[node.name] = node
         elif isinstance(node, ast.ClassDef):
@@ -107,10 +116,12 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
             raise unsupported(module.path, deco, f"class decorator '{ast.unparse(deco)}'")
     fields: dict[str, Type] = {}
     defaults: list[tuple[str, object]] = []
+    class_defaults: dict[str, object] = {}
+    module.class_defaults[cls.name] = class_defaults
 
     def add(name: str, annotation: ast.expr, where: ast.AST) -> None:
         try:
-            fields[name] = parse_type(annotation, known)
+            fields[mangle(name, cls.name)] = parse_type(annotation, known, cls.name)
         except TypeSyntaxError as exc:
             raise UnsupportedError(f"unsupported field {exc}", at(module.path, where)) from None
 
@@ -118,6 +129,8 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
     for item in cls.body:
         if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
             add(item.target.id, item.annotation, item.annotation)
+            if isinstance(item.value, ast.Constant) and isinstance(item.value.value, (int, bool, type(None))):
+                class_defaults[mangle(item.target.id, cls.name)] = item.value.value
             if is_dataclass:
                 if item.value is None:
                     defaults.append((item.target.id, _NO_DEFAULT))
@@ -131,11 +144,64 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                 if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute) \
                         and isinstance(node.target.value, ast.Name) and node.target.value.id == "self":
                     add(node.target.attr, node.annotation, node.annotation)
+            if item.name == "__init__":
+                _infer_init_fields(item, cls.name, fields, known)
     if is_dataclass:
         module.dataclasses[cls.name] = tuple(defaults)
         if "__init__" not in methods:
             methods.append("__init__")
-    return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno)
+    return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
+                     tuple(class_defaults.items()))
+
+
+def mangle(name: str, cls: str) -> str:
+    """Python's private-name mangling: `__x` in class `C` is `_C__x`."""
+    if name.startswith("__") and not name.endswith("__"):
+        return f"_{cls.lstrip('_')}{name}"
+    return name
+
+
+def _infer_init_fields(init: ast.FunctionDef, cls: str, fields: dict[str, Type], known: set[str]) -> None:
+    """Types of fields `__init__` assigns without an annotation, when the
+    value says it plainly: an int or bool literal, a list of int literals
+    (or `[0] * n`), a class instance, or an annotated parameter."""
+    from pathcraft.ir.types import BOOL, INT
+
+    params: dict[str, Type] = {}
+    for arg in init.args.args[1:]:
+        try:
+            params[arg.arg] = parse_type(arg.annotation, known)
+        except TypeSyntaxError:
+            pass
+    for node in ast.walk(init):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        target = node.targets[0]
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                and target.value.id == "self"):
+            continue
+        name = mangle(target.attr, cls)
+        if name in fields:
+            continue
+        value = node.value
+        kind: Type | None = None
+        if isinstance(value, ast.Constant) and isinstance(value.value, bool):
+            kind = BOOL
+        elif isinstance(value, ast.Constant) and isinstance(value.value, int):
+            kind = INT
+        elif isinstance(value, ast.List) and all(
+                isinstance(e, ast.Constant) and type(e.value) is int for e in value.elts):
+            kind = Type("list", elem=INT)
+        elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult) and isinstance(value.left, ast.List) \
+                and len(value.left.elts) == 1 and isinstance(value.left.elts[0], ast.Constant) \
+                and type(value.left.elts[0].value) is int:
+            kind = Type("list", elem=INT)
+        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in known:
+            kind = Type("obj", value.func.id)
+        elif isinstance(value, ast.Name) and value.id in params:
+            kind = params[value.id]
+        if kind is not None:
+            fields[name] = kind
 
 
 class _NoDefault:
@@ -202,7 +268,7 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
                 at(module.path, arg),
             )
         try:
-            kind = parse_type(arg.annotation, module.user_classes)
+            kind = parse_type(arg.annotation, module.user_classes, owner)
         except TypeSyntaxError as exc:
             raise unsupported(module.path, arg.annotation, f"parameter {exc}") from None
         if kind.kind == "none":

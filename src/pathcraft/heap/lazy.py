@@ -126,6 +126,8 @@ class LazyHeap:
         return choices
 
     def _fresh_object(self, heap: Heap, cls: str, label: str) -> tuple[Heap, Addr]:
+        if cls not in self.program.classes:
+            raise Unsupported(f"input of class {cls}, which cannot be analysed")
         fields: dict[str, object] = {}
         for klass in reversed(self.program.mro(cls)):
             for name, ftype in self.program.classes[klass].fields:
@@ -176,6 +178,9 @@ class LazyHeap:
         cell = heap.cell(obj)
         assert isinstance(cell, ObjectCell)
         if field not in cell.fields:
+            found, default = self.program.class_default(cell.cls, field)
+            if found:  # a class attribute stands in for an unset instance attribute
+                return [HeapResult(heap, default)]
             return [HeapResult(heap, exc=_attribute_error(obj, heap, field))]
 
         def update(h: Heap, chosen: object) -> Heap:

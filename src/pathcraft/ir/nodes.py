@@ -265,6 +265,7 @@ class ClassInfo:
     fields: tuple[tuple[str, Type], ...]
     methods: tuple[str, ...]
     lineno: int
+    defaults: tuple[tuple[str, object], ...] = ()  # class attributes read when an instance has none
 
     def field_type(self, name: str) -> Type | None:
         return dict(self.fields).get(name)
@@ -295,6 +296,13 @@ class Program:
             if method in self.classes[klass].methods:
                 return f"{klass}.{method}"
         return None
+
+    def class_default(self, cls: str, field: str) -> tuple[bool, object]:
+        for klass in self.mro(cls):
+            defaults = dict(self.classes[klass].defaults)
+            if field in defaults:
+                return True, defaults[field]
+        return False, None
 
     def is_subclass(self, cls: str, base: str) -> bool:
         return base in self.mro(cls)
