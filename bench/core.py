@@ -62,8 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     args = parser.parse_args(argv)
     rows = []
-    header = (f"| target | paths | time ms | paths/s | steps | queries | without z3 | "
-              f"z3-only ms | z3-only calls | speed-up |")
+    header = ("| target | paths | time ms | paths/s | steps | queries | without z3 | "
+              "z3-only ms | z3-only calls | speed-up |")
     print(f"criterion {args.criterion}, best of {args.repeat}\n")
     print(header)
     print("|" + "---|" * 10)

@@ -14,8 +14,9 @@ from __future__ import annotations
 import itertools
 import types
 import typing
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,10 @@ def _fill(slots: list[Slot], inputs: dict[str, Any], heap: dict[str, Any],
             yield from _fill(new_slots + rest, inputs, updated, bounds)
 
 
-def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Iterator[tuple[Any, dict[str, Any], list[Slot]]]:
+Choice = tuple[Any, dict[str, Any], list[Slot]]
+
+
+def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Iterator[Choice]:
     tp, optional = _unwrap(tp)
     if tp is bool:
         for b in (False, True):

@@ -11,18 +11,19 @@ from __future__ import annotations
 import ast
 import importlib.util
 import itertools
+import json
 import sys
+import typing
+from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterable
+from typing import Any
+
+from heap_enum import Bounds, clean, enumerate_inputs
 
 from pathcraft.engine.criteria import parse_criterion
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
-import json
-import typing
-
-from heap_enum import Bounds, clean, enumerate_inputs
 from pathcraft.testcase.heapdesc import build_inputs, real_snapshot
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.pathsig import RealRun, loop_shapes, record, statement_lines, within_loop_bound

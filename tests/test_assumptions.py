@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from oracle import SHARED_EXAMPLES, RealCode, generated
+
 from pathcraft.errors import PathcraftError
 from pathcraft.heap.symbolic import parse_assumptions
 from pathcraft.testcase.heapdesc import build_inputs

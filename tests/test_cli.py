@@ -37,7 +37,8 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def run_module(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run_module(*args: str, cwd: Path | None = None,
+               env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     full_env = dict(os.environ)
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-m", "pathcraft", *args], capture_output=True, text=True,
@@ -79,7 +80,7 @@ def test_gen_spread_writes_a_passing_pytest_file(capsys: pytest.CaptureFixture[s
     code, _, err = cli(capsys, "gen", f"{ARITH}::spread", "-o", str(out_file))
     assert code == 0, err
     text = out_file.read_text()
-    assert len(re.findall(r"^def test_spread_\d+\(", text, re.M)) == 4
+    assert len(re.findall(r"^def test_spread_\d+\(", text, re.MULTILINE)) == 4
     env = dict(os.environ, PYTHONPATH=str(EXAMPLES), PYTHONDONTWRITEBYTECODE="1")
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out_file)],
                             capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
@@ -224,7 +225,7 @@ def test_module_target_skips_unsupported_function(capsys: pytest.CaptureFixture[
     line = one_line(err)
     assert line.startswith("mixed.py:8:12: unsupported operator '**'") and "bad" in line
     text = (tmp_path / "test_mixed.py").read_text()
-    assert len(re.findall(r"^def test_good_\d+\(", text, re.M)) == 2
+    assert len(re.findall(r"^def test_good_\d+\(", text, re.MULTILINE)) == 2
     assert "test_bad" not in text
 
 
@@ -246,7 +247,7 @@ def test_clp_prints_predicates(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(capsys, "clp", f"{ARITH}::spread")
     assert code == 0
     assert "% ---- spread" in out
-    assert re.search(r"^spread\(\[A,B\],\[R\],H0,\w+,\w+,spread\(1,\[T1,T2\]\)\) :-$", out, re.M), out
+    assert re.search(r"^spread\(\[A,B\],\[R\],H0,\w+,\w+,spread\(1,\[T1,T2\]\)\) :-$", out, re.MULTILINE), out
     assert "abs([A],[R]" in out  # the builtin it uses is printed too
 
 

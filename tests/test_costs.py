@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from oracle import EXAMPLES, SHARED_EXAMPLES, RealCode
+
 from pathcraft.cost.policy import parse_policy
 from pathcraft.engine.criteria import parse_criterion
 from pathcraft.engine.engine import Engine, EngineOptions

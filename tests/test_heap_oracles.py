@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from heap_enum import Bounds
 from oracle import SHARED_EXAMPLES, generated, missed_heap_paths, real_paths, replay_mismatches
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from oracle import EXAMPLES, SHARED_EXAMPLES, generated, missed_paths, replay_mismatches
 
 LCM = SHARED_EXAMPLES / "lcm.py"

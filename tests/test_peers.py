@@ -18,11 +18,11 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures" / "peers"
 sys.path.insert(0, str(REPO / "bench"))
 
-import peers
-from peer_tools import adapters
-from peer_tools.adapters import AdapterOptions, CommandAdapter, ToolAdapter
-from peer_tools.measure import file_coverage, range_coverage, run_tests
-from peer_tools.targets import (
+import peers  # noqa: E402
+from peer_tools import adapters  # noqa: E402
+from peer_tools.adapters import AdapterOptions, CommandAdapter, ToolAdapter  # noqa: E402
+from peer_tools.measure import file_coverage, range_coverage, run_tests  # noqa: E402
+from peer_tools.targets import (  # noqa: E402
     Target,
     analyse_source,
     import_root_of,

@@ -12,7 +12,7 @@ import tempfile
 import time
 from enum import Enum
 from pathlib import Path
-from typing import Any, Optional, TextIO
+from typing import Any, TextIO
 
 import typer
 from rich.console import Console
@@ -89,42 +89,42 @@ def fail(error: PathcraftError | str, code: int = 2) -> typer.Exit:
 def gen(
     target: str = typer.Argument(..., help="path/to/module.py::name (a function or Class.method), "
                                  "or path/to/module.py for every supported function."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output",
+    output: Path | None = typer.Option(None, "-o", "--output",
                                           help="Write the tests to this file (default: stdout)."),
-    criterion: Optional[str] = typer.Option(None, "--criterion", "-c",
+    criterion: str | None = typer.Option(None, "--criterion", "-c",
                                             help="Termination criterion: loop-K, block-K or depth-K "
                                             "[default: loop-2]."),
-    fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="Output format [default: pytest]."),
+    fmt: Format | None = typer.Option(None, "--format", "-f", help="Output format [default: pytest]."),
     no_exceptions: bool = typer.Option(False, "--no-exceptions",
                                        help="Keep only paths that return normally."),
     do_verify: bool = typer.Option(False, "--verify",
                                    help="Run the generated tests; check each takes its claimed path; "
                                    "report branch coverage."),
     stats: bool = typer.Option(False, "--stats", help="Print search and solver statistics."),
-    timeout: Optional[float] = typer.Option(None, "--timeout", min=0.0,
+    timeout: float | None = typer.Option(None, "--timeout", min=0.0,
                                             help="Time budget in seconds per function; "
                                             "the tests found in time are kept."),
-    search: Optional[Search] = typer.Option(None, "--search", help="Search strategy [default: dfs]."),
-    max_paths: Optional[int] = typer.Option(None, "--max-paths", min=1,
+    search: Search | None = typer.Option(None, "--search", help="Search strategy [default: dfs]."),
+    max_paths: int | None = typer.Option(None, "--max-paths", min=1,
                                             help="Stop after this many paths per function."),
-    heap: Optional[HeapKind] = typer.Option(None, "--heap",
+    heap: HeapKind | None = typer.Option(None, "--heap",
                                             help="Heap model for object inputs: symbolic (the heap "
                                             "solver: aliasing as constraints, no branching on it), lazy "
                                             "(lazy initialization branching on aliasing) or lazy-noalias "
                                             "[default: symbolic]."),
-    assume: Optional[list[str]] = typer.Option(None, "--assume",
+    assume: list[str] | None = typer.Option(None, "--assume",
                                                help="Heap assumption on the inputs (repeatable): "
                                                "non-aliasing(a,b), non-sharing(a,b), acyclic(a)."),
-    max_list_length: Optional[int] = typer.Option(None, "--max-list-length", min=0,
+    max_list_length: int | None = typer.Option(None, "--max-list-length", min=0,
                                                   help="Longest input list of objects tried "
                                                   "[default: 3]."),
-    costs: Optional[str] = typer.Option(None, "--costs",
+    costs: str | None = typer.Option(None, "--costs",
                                         help="Costs to report per test, comma-separated: steps, memory, "
                                         "calls, calls:NAME; also prints the tests ordered by the first."),
-    policy: Optional[list[str]] = typer.Option(None, "--policy",
+    policy: list[str] | None = typer.Option(None, "--policy",
                                                help="Resource policy (repeatable): COST OP N like "
                                                "'memory>48' or 'steps<=200', worst:COST, top:N:COST."),
-    size_model: Optional[str] = typer.Option(None, "--size-model",
+    size_model: str | None = typer.Option(None, "--size-model",
                                              help="Memory size model, e.g. slot=4,object_header=0,"
                                              "list_header=0 [default: 4 bytes per slot, no headers]."),
 ) -> None:
@@ -211,7 +211,7 @@ def gen(
         raise typer.Exit(2)
 
 
-def _open_output(output: Optional[Path], need_file: bool) -> tuple[TextIO, Optional[str], bool]:
+def _open_output(output: Path | None, need_file: bool) -> tuple[TextIO, str | None, bool]:
     if output is not None:
         return open(output, "w", encoding="utf-8"), str(output), False
     if need_file:
@@ -290,7 +290,7 @@ def _print_costs(cases: list[TestCase], names: list[str]) -> None:
     err.print(table)
 
 
-def _verify(path: str, out_format: str, test_file: Optional[str], output: Optional[Path],
+def _verify(path: str, out_format: str, test_file: str | None, output: Path | None,
             cases: list[TestCase], user_exceptions: frozenset[str],
             classes: frozenset[str]) -> VerifyReport:
     if out_format == "json" or test_file is None:

@@ -8,9 +8,10 @@ budget never loses what was already found.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path as FsPath
-from typing import Any, Callable
+from typing import Any
 
 from pathcraft.cost.models import SizeModel
 from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition

@@ -21,8 +21,8 @@ when they depend on an input (a list of length `icap`):
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from pathcraft.errors import PathcraftError
 from pathcraft.ir.nodes import Program

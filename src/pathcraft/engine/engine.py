@@ -16,8 +16,8 @@ write, so forking is cheap and siblings never interfere.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Iterator, Mapping, Union
 
 from pathcraft.cost.models import Costs, SizeModel
 from pathcraft.engine.criteria import Criterion
@@ -176,7 +176,7 @@ def _type_error(message: str) -> _Raise:
     return _Raise(ExcValue("TypeError", message))
 
 
-Successors = list[Union[State, Path]]
+Successors = list[State | Path]
 
 
 class Engine:

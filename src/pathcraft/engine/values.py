@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import builtins
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping, Union
+from typing import Union
 
 from pathcraft.solver.terms import Term
 

@@ -5,12 +5,19 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from pathcraft.errors import PathcraftError, TargetError, UnsupportedError, at
+from pathcraft.errors import PathcraftError, TargetError
 from pathcraft.frontend.builtins import builtin_predicates
 from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.module import NO_DEFAULT, ModuleSource, function_info, load_module
 from pathcraft.ir.nodes import (
-    Const, FunctionInfo, Predicate, Program, Return, Rule, SetField, Var,
+    Const,
+    FunctionInfo,
+    Predicate,
+    Program,
+    Return,
+    Rule,
+    SetField,
+    Var,
 )
 from pathcraft.ir.types import Type
 

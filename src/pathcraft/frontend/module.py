@@ -189,12 +189,7 @@ def _infer_init_fields(init: ast.FunctionDef, cls: str, fields: dict[str, Type],
             kind = BOOL
         elif isinstance(value, ast.Constant) and isinstance(value.value, int):
             kind = INT
-        elif isinstance(value, ast.List) and all(
-                isinstance(e, ast.Constant) and type(e.value) is int for e in value.elts):
-            kind = Type("list", elem=INT)
-        elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult) and isinstance(value.left, ast.List) \
-                and len(value.left.elts) == 1 and isinstance(value.left.elts[0], ast.Constant) \
-                and type(value.left.elts[0].value) is int:
+        elif _int_list(value):
             kind = Type("list", elem=INT)
         elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in known:
             kind = Type("obj", value.func.id)
@@ -202,6 +197,18 @@ def _infer_init_fields(init: ast.FunctionDef, cls: str, fields: dict[str, Type],
             kind = params[value.id]
         if kind is not None:
             fields[name] = kind
+
+
+def _int_list(value: ast.expr) -> bool:
+    """`[1, 2]`, `[]` or `[0] * n`."""
+    def int_literals(node: ast.expr) -> bool:
+        return isinstance(node, ast.List) and all(
+            isinstance(e, ast.Constant) and type(e.value) is int for e in node.elts)
+
+    if int_literals(value):
+        return True
+    return (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult)
+            and int_literals(value.left) and len(value.left.elts) == 1)  # type: ignore[attr-defined]
 
 
 class _NoDefault:

@@ -9,8 +9,9 @@ symbolic length (`list[int]`/`list[bool]` inputs, `[v] * n`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Union
+from typing import Union
 
 from pathcraft.ir.types import Type
 from pathcraft.solver.terms import Term

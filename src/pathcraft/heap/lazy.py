@@ -16,8 +16,9 @@ symbolic index in range, say) and an optional exception.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Iterable, Protocol
+from typing import Protocol
 
 from pathcraft.engine.values import ExcValue
 from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
+from pathcraft.heap.cells import Addr, Heap, Lazy, ObjectCell
 from pathcraft.heap.lazy import HeapResult, LazyHeap, _attribute_error
 from pathcraft.ir.nodes import Program
 from pathcraft.ir.types import Type

@@ -10,9 +10,30 @@ comment after it.
 from __future__ import annotations
 
 from pathcraft.ir.nodes import (
-    Assign, Binary, BindException, Call, CallMethod, CheckExceptionType, Const, Expr, GetField, Goto,
-    Guard, ListOp, Mark, NewList, NewObject, Predicate, Program, Raise, RepeatList, Return, Rule,
-    SetField, Unary, Var,
+    Assign,
+    Binary,
+    BindException,
+    Call,
+    CallMethod,
+    CheckExceptionType,
+    Const,
+    Expr,
+    GetField,
+    Goto,
+    Guard,
+    ListOp,
+    Mark,
+    NewList,
+    NewObject,
+    Predicate,
+    Program,
+    Raise,
+    RepeatList,
+    Return,
+    Rule,
+    SetField,
+    Unary,
+    Var,
 )
 
 _REL = {"eq": "#=", "ne": "#\\=", "lt": "#<", "le": "#=<", "gt": "#>", "ge": "#>="}
@@ -25,8 +46,7 @@ def var_name(name: str) -> str:
     """Python variable -> Prolog variable; temporaries `$t7` become `X7`."""
     if name.startswith("$t") and name[2:].isdigit():
         return "X" + name[2:]
-    if name.startswith("$"):
-        name = name[1:]
+    name = name.removeprefix("$")
     return name[:1].upper() + name[1:]
 
 

@@ -18,8 +18,9 @@ its path constraints, which makes most queries cheap:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping, Protocol
+from typing import Protocol
 
 from pathcraft.solver.intervals import decide
 from pathcraft.solver.path import PathNode, bounds_of, iter_newest_first
@@ -101,7 +102,7 @@ class Z3Layer:
 
 
 def _box(symbols_: list[Sym], bound: int) -> list[Term]:
-    from pathcraft.solver.terms import App, INT
+    from pathcraft.solver.terms import INT, App
 
     out: list[Term] = []
     for sym in symbols_:
@@ -177,7 +178,7 @@ class IntervalLayer(_Layer):
 @dataclass
 class _CacheEntry:
     verdict: str
-    model: dict[str, "int | bool"] | None = field(default=None)
+    model: dict[str, int | bool] | None = field(default=None)
 
 
 class SlicingCacheLayer(_Layer):

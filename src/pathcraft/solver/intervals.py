@@ -9,11 +9,11 @@ tell. The domain is deliberately small: it only has to be sound and fast.
 
 from __future__ import annotations
 
-from typing import Mapping, Optional
+from collections.abc import Mapping
 
 from pathcraft.solver.terms import BOOL, App, Sym, Term
 
-Interval = tuple[Optional[int], Optional[int]]
+Interval = tuple[int | None, int | None]
 Bounds = Mapping[str, Interval]
 EMPTY_BOUNDS: Bounds = {}
 _TOP: Interval = (None, None)

@@ -7,10 +7,10 @@ keeps the bounds the interval layer has learnt, so those are never recomputed.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
-from pathcraft.solver.intervals import Bounds, EMPTY_BOUNDS, learn
+from pathcraft.solver.intervals import EMPTY_BOUNDS, Bounds, learn
 from pathcraft.solver.terms import Term
 
 

@@ -9,8 +9,9 @@ floored, and `evaluate` computes with Python's own operators.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Union
+from typing import Union
 
 INT = "int"
 BOOL = "bool"

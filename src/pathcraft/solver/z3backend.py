@@ -10,7 +10,7 @@ an rlimit; `unknown` is an answer like the others.
 from __future__ import annotations
 
 import time
-from typing import Iterable
+from collections.abc import Iterable
 
 import z3
 

@@ -9,7 +9,8 @@ inputs were chosen.
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Mapping, TextIO
+from collections.abc import Mapping
+from typing import Any, TextIO
 
 from pathcraft import __version__
 from pathcraft.testcase.model import TestCase

@@ -22,7 +22,8 @@ from __future__ import annotations
 import keyword
 import re
 from collections import deque
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
 from pathcraft.solver import terms as T
@@ -280,4 +281,4 @@ def is_scalar(term: object) -> bool:
     return isinstance(term, (int, bool, T.Sym, T.App))
 
 
-__all__ = ["SymbolicSnapshot", "build_inputs", "real_snapshot", "changed", "identifier", "Term"]
+__all__ = ["SymbolicSnapshot", "Term", "build_inputs", "changed", "identifier", "real_snapshot"]

@@ -8,8 +8,9 @@ path's symbolic result at those inputs: nothing of the analysed code runs.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, ClassVar
 
 from pathcraft.engine.engine import Path
 from pathcraft.engine.values import ExcValue

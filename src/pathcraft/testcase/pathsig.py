@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 Event = tuple
 
