@@ -138,7 +138,7 @@ def gen(
             search=(search.value if search else config.get("search", "dfs")),
             timeout=timeout if timeout is not None else config.get("timeout", None),
             max_paths=max_paths,
-            solver=SolverOptions(timeout_ms=config.get("solver_timeout_ms", 500)),
+            solver=SolverOptions(timeout_ms=config.get("solver_timeout_ms", 5000)),
             heap=heap.value if heap else config.get("heap", "symbolic"),
             assumptions=tuple(assume or ()) + tuple(config.get("assume", [])),
             max_list_length=max_list_length if max_list_length is not None

@@ -58,9 +58,12 @@ class Solver(Protocol):
 
 @dataclass
 class SolverOptions:
-    timeout_ms: int = 500
-    rlimit: int = 20_000_000
-    box_bound: int = 16  # on `unknown`, look for a model with every int in [-box, box]
+    # The rlimit (Z3's deterministic resource count) is the limit that
+    # normally stops a hard query, so runs repeat on any machine; the
+    # timeout is only a safety net.
+    timeout_ms: int = 5000
+    rlimit: int = 2_000_000
+    box_bounds: tuple[int, ...] = (4, 16)  # on `unknown`, look for a model with every int in [-b, b]
     use_implied: bool = True
     use_model: bool = True
     use_intervals: bool = True
@@ -80,14 +83,15 @@ class Z3Layer:
         wanted = path_symbols(query.path, [query.condition])
         verdict, model = self.session.check(query.path, [query.condition], wanted)
         self.hits += 1
-        if verdict == UNKNOWN and self.options.box_bound:
+        for bound in self.options.box_bounds if verdict == UNKNOWN else ():
             # Non-linear integer problems (nested `%`) often defeat Z3 in
             # general but are easy in a small box; a model found there is a
             # model. An empty box proves nothing, so that stays unknown.
-            box = _box([s for s in wanted if s.sort == "int"], self.options.box_bound)
+            box = _box([s for s in wanted if s.sort == "int"], bound)
             boxed, model = self.session.check(query.path, [query.condition, *box], wanted)
             if boxed == SAT:
                 verdict = SAT
+                break
         if verdict == UNKNOWN:
             self.unknown += 1
         return Answer(verdict, model, self.name)
