@@ -170,15 +170,15 @@ def test_unknown_is_returned_not_raised() -> None:
 
 
 def test_unknown_is_not_cached() -> None:
-    """Each unknown costs three Z3 calls (the query, then one retry per box
-    of SolverOptions.box_bounds, which rlimit=1 also defeats); the second
-    check must not be a cache hit."""
+    """An unknown goes through every tier of the Z3 layer (a tenth of the
+    rlimit, full rlimit, and one retry per box of SolverOptions.box_bounds;
+    rlimit=1 defeats them all); the second check must not be a cache hit."""
     chain = SolverChain(SolverOptions(timeout_ms=1, rlimit=1))
     path = path_of(rel("gt", X, 0))
     query = Query(path, {"x": 1}, T.eq(X, 17))
     assert chain.check(query).verdict == UNKNOWN
     assert chain.check(query).verdict == UNKNOWN
-    per_check = 1 + len(SolverOptions().box_bounds)
+    per_check = 2 + len(SolverOptions().box_bounds)
     assert hits(chain).get("cache", 0) == 0 and chain.z3_calls == 2 * per_check
 
 
@@ -194,11 +194,11 @@ def test_boxed_retry_turns_unknown_into_sat() -> None:
             real = self.session.check
             calls = {"n": 0}
 
-            def check(path, extra, wanted):  # type: ignore[no-untyped-def]
+            def check(path, extra, wanted, rlimit=None):  # type: ignore[no-untyped-def]
                 calls["n"] += 1
                 if calls["n"] == 1:
                     return "unknown", None
-                return real(path, extra, wanted)
+                return real(path, extra, wanted, rlimit)
 
             self.session.check = check  # type: ignore[method-assign]
 

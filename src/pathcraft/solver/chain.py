@@ -80,17 +80,30 @@ class Z3Layer:
         self.unknown = 0
 
     def check(self, query: Query) -> Answer:
+        """Tiers, cheapest first: a tenth of the rlimit; then, if Z3 gave up,
+        the same inside the smallest box; the full rlimit; the larger boxes.
+        Non-linear integer problems (nested `%`) often defeat Z3 in general
+        but are easy in a small box, and a model found there is a model; an
+        empty box proves nothing, so that stays unknown."""
         wanted = path_symbols(query.path, [query.condition])
-        verdict, model = self.session.check(query.path, [query.condition], wanted)
+        ints = [s for s in wanted if s.sort == "int"]
+        small = max(1, self.options.rlimit // 10) if self.options.rlimit else 0
+        boxes = list(self.options.box_bounds)
+        tiers: list[tuple[int, int | None]] = [(small, None)]
+        if boxes:
+            tiers.append((small, boxes[0]))
+        tiers.append((self.options.rlimit, None))
+        tiers.extend((self.options.rlimit, b) for b in boxes[1:])
         self.hits += 1
-        for bound in self.options.box_bounds if verdict == UNKNOWN else ():
-            # Non-linear integer problems (nested `%`) often defeat Z3 in
-            # general but are easy in a small box; a model found there is a
-            # model. An empty box proves nothing, so that stays unknown.
-            box = _box([s for s in wanted if s.sort == "int"], bound)
-            boxed, model = self.session.check(query.path, [query.condition, *box], wanted)
-            if boxed == SAT:
-                verdict = SAT
+        verdict, model = UNKNOWN, None
+        for rlimit, bound in tiers:
+            extra = [query.condition, *(_box(ints, bound) if bound else [])]
+            outcome, found = self.session.check(query.path, extra, wanted, rlimit)
+            if outcome == SAT:
+                verdict, model = SAT, found
+                break
+            if outcome == UNSAT and bound is None:
+                verdict = UNSAT
                 break
         if verdict == UNKNOWN:
             self.unknown += 1

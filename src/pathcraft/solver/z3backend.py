@@ -101,8 +101,7 @@ class Z3Session:
         self.ctx = z3.Context()
         self.solver = z3.Solver(ctx=self.ctx)
         self.solver.set("timeout", timeout_ms)
-        if rlimit:
-            self.solver.set("rlimit", rlimit)
+        self.rlimit = rlimit
         self.translate = Z3Translator(self.ctx)
         self._stack: list[PathNode] = []
         self.calls = 0
@@ -124,10 +123,13 @@ class Z3Session:
             self._stack.append(node)
 
     def check(
-        self, path: PathNode | None, extra: Iterable[Term], wanted: Iterable[Sym]
+        self, path: PathNode | None, extra: Iterable[Term], wanted: Iterable[Sym],
+        rlimit: int | None = None,
     ) -> tuple[str, dict[str, int | bool] | None]:
-        """'sat' with a model of `wanted`, 'unsat', or 'unknown'."""
+        """'sat' with a model of `wanted`, 'unsat', or 'unknown' (`rlimit`
+        overrides the session's resource limit for this check)."""
         self._sync(path)
+        self.solver.set("rlimit", self.rlimit if rlimit is None else rlimit)
         self.solver.push()
         try:
             for term in extra:
