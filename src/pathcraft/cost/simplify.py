@@ -29,10 +29,13 @@ def simplify(t: Term, bounds: Bounds) -> Term:
         return T.ite(*args)
     rebuilt = {
         "add": T.add, "sub": T.sub, "mul": T.mul, "neg": T.neg,
-        "floordiv": T.floordiv, "mod": T.mod,
+        "floordiv": T.floordiv, "mod": T.mod, "not": T.not_, "and": T.and_, "or": T.or_,
+        "select": T.select,
     }.get(t.op)
     if rebuilt is not None:
         return rebuilt(*args)  # type: ignore[operator]
+    if t.op in ("eq", "ne", "lt", "le", "gt", "ge"):
+        return T.relation(t.op, args[0], args[1])
     return App(t.op, args, t.sort)
 
 

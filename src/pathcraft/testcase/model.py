@@ -97,7 +97,7 @@ def concretize(path: Path, name: str, small_model: SmallModel | None = None,
         qualname=path.function.qualname,
         inputs=inputs,
         trace=str(path.trace),
-        constraints=tuple(_unique(t for t in (_display(c, path) for c in path.program_constraints) if t != "True")),
+        constraints=_constraint_texts(path),
         path=normalize(path.events),
         steps=path.steps,
         heap_in=heap_in,
@@ -124,6 +124,19 @@ def _costs(path: Path, model: Mapping[str, Any], names: tuple[str, ...]) -> dict
         shown[cost] = term if is_const(term) else text(term)
         values[cost] = int(evaluate(term, model))
     return {"costs": shown, "cost_values": values}
+
+
+def _constraint_texts(path: Path) -> tuple[str, ...]:
+    """The path constraint for a reader: inputs the path pins to one value
+    first (`icap == 1`), then each program constraint simplified."""
+    from pathcraft.solver.path import bounds_of
+
+    bounds = bounds_of(path.path)
+    mentioned = {s.name for c in path.program_constraints for s in symbols(c)}
+    pinned = [f"{name} == {lo}" for name, (lo, hi) in sorted(bounds.items())
+              if lo is not None and lo == hi and name in mentioned]
+    rest = (_display(c, path) for c in path.program_constraints)
+    return tuple(_unique([*pinned, *(t for t in rest if t != "True")]))
 
 
 _FLIP = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "eq": "eq", "ne": "ne"}
