@@ -290,3 +290,23 @@ def test_pyproject_unknown_key_exits_2(capsys: pytest.CaptureFixture[str], tmp_p
     monkeypatch.chdir(tmp_path)
     code, _, _ = cli(capsys, "gen", f"{ARITH}::spread")
     assert code == 2
+
+
+@pytest.mark.parametrize("argv", [
+    ["--policy", "memry>4"], ["--policy", "top:x:steps"], ["--policy", "steps<<3"],
+    ["--costs", "steps,time"], ["--costs", "calls:"], ["--assume", "acyclic(a, b)"],
+    ["--assume", "acyclic(zz)"], ["--size-model", "slot=four"],
+])
+def test_bad_cost_options_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out, err = cli(capsys, "gen", f"{ARITH}::spread", *argv)
+    assert code == 2
+    assert "Traceback" not in err and one_line(err)
+
+
+def test_costs_table_and_comment(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_file = tmp_path / "test_power_costs.py"
+    code, _, err = cli(capsys, "gen", f"{ARITH}::power", "--costs", "calls,steps", "-o", str(out_file))
+    assert code == 0
+    text = out_file.read_text()
+    assert "# costs: calls=" in text and "steps=" in text
+    assert "test cases by calls" in err

@@ -160,6 +160,14 @@ def gen(
 
     program = result.program
     runnable = [t for t in result.targets if t in program.functions]
+    try:
+        from pathcraft.heap.symbolic import parse_assumptions
+
+        for qualname in runnable:  # check them before any search starts
+            info = program.functions[qualname]
+            parse_assumptions(list(options.assumptions) + list(info.assumptions), info.params)
+    except PathcraftError as exc:
+        raise fail(exc)
     for qualname, error in result.errors.items():
         if qualname in result.targets:
             _error(f"{error}" + ("" if name else f"  (skipped {qualname})"))
@@ -179,7 +187,11 @@ def gen(
     started = time.perf_counter()
     try:
         for qualname in runnable:
-            run = _explore(program, qualname, options, writer, all_cases)
+            try:
+                run = _explore(program, qualname, options, writer, all_cases)
+            except PathcraftError as exc:
+                _error(f"pathcraft: {qualname}: {exc}")
+                continue
             runs.append(run)
             if run.stopped and run.stopped != "interrupted":
                 err.print(f"pathcraft: {qualname}: {run.stopped}; kept {len(run.cases)} tests", markup=False)
