@@ -367,6 +367,10 @@ class FunctionLowerer:
         self.cur = header
         self.condition(s.test, body, orelse)
         self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
+        self.loop_else(s, orelse, after)
+
+    def loop_else(self, s: ast.While | ast.For, orelse: BlockBuilder, after: BlockBuilder) -> None:
+        """The `else:` of a loop runs when the loop ends without `break`."""
         if s.orelse:
             self.resume(orelse)
             self.statements(s.orelse)
@@ -420,11 +424,7 @@ class FunctionLowerer:
         body.instrs.append(Assign(target, Var(counter), s.lineno))
         body.instrs.append(Assign(counter, Binary("add", Var(counter), step), s.lineno))
         self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
-        if s.orelse:
-            self.resume(orelse)
-            self.statements(s.orelse)
-            self.jump(after)
-        self.resume(after)
+        self.loop_else(s, orelse, after)
 
     def for_list(self, s: ast.For) -> None:
         """`for x in lst`: an index walks the list; its length is read on
@@ -451,11 +451,7 @@ class FunctionLowerer:
         self.store(s.target, Var(item), s.lineno)
         self.cur = None
         self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
-        if s.orelse:
-            self.resume(orelse)
-            self.statements(s.orelse)
-            self.jump(after)
-        self.resume(after)
+        self.loop_else(s, orelse, after)
 
     def stable(self, e: Expr, line: int, across_statements: bool = False) -> Expr:
         """`e` evaluated once, now: a temporary unless it is a constant, or a

@@ -160,13 +160,7 @@ def value_checks(expr: str, value: Any, case: TestCase, seen: dict[str, str] | N
     seen[name] = expr
     desc = case.heap_final[name]
     if "list" in desc:
-        items = desc["list"]
-        if not any(isinstance(v, dict) for v in items):
-            return [f"assert {expr} == {items!r}"]
-        out = [f"assert len({expr}) == {len(items)}"]
-        for k, item in enumerate(items):
-            out += value_checks(f"{expr}[{k}]", item, case, seen)
-        return out
+        return value_checks_list(expr, desc["list"], case, seen)
     out = [f"assert type({expr}) is {desc['class']}"]
     for field, field_value in desc["fields"].items():
         out += value_checks(f"{expr}.{field}", field_value, case, seen)
@@ -189,6 +183,7 @@ def heap_checks(case: TestCase) -> list[str]:
 
 
 def value_checks_list(expr: str, items: list[Any], case: TestCase, seen: dict[str, str]) -> list[str]:
+    """A list of plain values compares whole; one holding objects, item by item."""
     if not any(isinstance(v, dict) for v in items):
         return [f"assert {expr} == {items!r}"]
     out = [f"assert len({expr}) == {len(items)}"]
