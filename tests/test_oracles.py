@@ -17,6 +17,7 @@ OWN = [
 CONTROL = [
     "spin", "nested_finally", "catch_and_reraise", "ternary", "chained", "mutual_even",
     "bool_arith", "while_else", "range_forms", "unbound", "assert_flow", "shrinking_range",
+    "power_check",
 ]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TARGETS = [(EXAMPLES / "arith.py", name) for name in OWN] + [

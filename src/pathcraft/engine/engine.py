@@ -50,6 +50,7 @@ from pathcraft.ir.nodes import (
     Return,
     Rule,
     SetField,
+    Text,
     Unary,
     Var,
 )
@@ -395,6 +396,10 @@ class Engine:
             return e.value
         if isinstance(e, Unary):
             v = self._eval(e.operand, env)
+            if isinstance(v, Text):
+                if e.op in ("not", "truth") and v.value is not None:
+                    return (not v.value) if e.op == "not" else bool(v.value)
+                raise Unsupported("operations on strings")
             if e.op in ("not", "truth") and _is_ref(v):
                 truth = self._ref_truth(v)
                 return T.not_(truth) if e.op == "not" else truth
@@ -412,6 +417,11 @@ class Engine:
         assert isinstance(e, Binary)
         left, right = self._eval(e.left, env), self._eval(e.right, env)
         op = e.op
+        if isinstance(left, Text) or isinstance(right, Text):
+            if op in ("eq", "ne", "is", "isnot") and isinstance(left, Text) and isinstance(right, Text) \
+                    and left.value is not None and right.value is not None:
+                return (left.value == right.value) == (op in ("eq", "is"))
+            raise Unsupported("operations on strings")
         if op in ("is", "isnot"):
             if _is_ref(left) or _is_ref(right):
                 same = self.heap_model.ref_eq(self._heap, left, right)
@@ -467,14 +477,23 @@ class Engine:
                         loops = {**loops, instr.enters_loop: 0}
                     successors = list(self._enter(state, callee, env, True, loops))
                 elif isinstance(instr, Return):
-                    successors = self._finish(state, Outcome("return", self._eval(instr.value, frame.env)))
+                    value = self._eval(instr.value, frame.env)
+                    if isinstance(value, Text) and value.value is None:
+                        raise Unsupported("returning an f-string (its text is not computed)")
+                    successors = self._finish(state, Outcome("return", value))
                 elif isinstance(instr, Raise):
                     if instr.reraise is not None:
                         exc = frame.env[instr.reraise]
                         assert isinstance(exc, ExcValue)
                     else:
                         assert instr.exc_type is not None
-                        exc = ExcValue(instr.exc_type, instr.message)
+                        message = instr.message
+                        if instr.message_var is not None:
+                            text = frame.env.get(instr.message_var)
+                            message = text.value if isinstance(text, Text) else None
+                        exc = ExcValue(instr.exc_type, message)
+                        if instr.exc_type == "$unsupported":
+                            raise Unsupported(message or "construct")
                     successors = self._throw(state, exc)
                 else:
                     raise AssertionError(f"unknown instruction {instr!r}")

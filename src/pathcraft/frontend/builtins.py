@@ -8,7 +8,7 @@ points of the execution and appear in the trace term.
 
 from __future__ import annotations
 
-from pathcraft.ir.nodes import Binary, Const, Expr, Predicate, Raise, Return, Rule, Unary, Var
+from pathcraft.ir.nodes import Assign, Binary, Const, Expr, Goto, Predicate, Raise, Return, Rule, Unary, Var
 
 ZERO_DIVISION_FLOORDIV = "integer division or modulo by zero"
 ZERO_DIVISION_MOD = "integer modulo by zero"
@@ -58,4 +58,35 @@ def builtin_predicates() -> dict[str, Predicate]:
             (Binary("eq", a, zero), Raise("ValueError", RANGE_ZERO_STEP, 0)),
         ),
     ]
+    preds.extend(_power())
     return {p.name: p for p in preds}
+
+
+UNSUPPORTED = "$unsupported"  # an exception type the engine turns into a dropped path
+
+
+def _power() -> list[Predicate]:
+    """`a ** b` for a symbolic exponent: a loop multiplying b times, so that
+    loop-K bounds the exponents explored. A negative exponent makes a float,
+    outside the subset."""
+    a, b, r = Var("a"), Var("b"), Var("r")
+    zero = Const(0)
+    entry = Predicate("int_pow", "int_pow", ("a", "b"), (
+        Rule(1, Binary("ge", b, zero), (
+            Assign("r", Const(1), 0),
+            Goto("int_pow_loop", (a, b, r), enters_loop="int_pow_loop"),
+        )),
+        Rule(2, Binary("lt", b, zero), (Raise(UNSUPPORTED, "a negative exponent (float result)", 0),)),
+    ), builtin=True)
+    loop = Predicate("int_pow_loop", "int_pow", ("a", "b", "r"), (
+        Rule(1, Binary("gt", b, zero), (Goto("int_pow_body", (a, b, r)),)),
+        Rule(2, Binary("le", b, zero), (Return(r, 0),)),
+    ), builtin=True)
+    body = Predicate("int_pow_body", "int_pow", ("a", "b", "r"), (
+        Rule(1, None, (
+            Assign("r", Binary("mul", r, a), 0),
+            Assign("b", Binary("sub", b, Const(1)), 0),
+            Goto("int_pow_loop", (a, b, r)),
+        )),
+    ), builtin=True, iterates="int_pow_loop")
+    return [entry, loop, body]

@@ -52,6 +52,7 @@ from pathcraft.ir.nodes import (
     RepeatList,
     Return,
     SetField,
+    Text,
     Unary,
     Var,
 )
@@ -64,7 +65,6 @@ _COMPARE = {
 }
 _OPERATOR_TEXT = {
     ast.Div: "operator '/' (true division gives float)",
-    ast.Pow: "operator '**'",
     ast.LShift: "operator '<<'",
     ast.RShift: "operator '>>'",
     ast.BitAnd: "operator '&'",
@@ -323,6 +323,8 @@ class FunctionLowerer:
         if len(call_args) == 1 and isinstance(call_args[0], ast.Constant) \
                 and isinstance(call_args[0].value, str):
             message = call_args[0].value
+        elif len(call_args) == 1 and isinstance(call_args[0], ast.Name) and call_args[0].id in self.locals:
+            return Raise(exc.id, None, s.lineno, message_var=call_args[0].id)
         elif call_args and not all(_plain_message(a) for a in call_args):
             raise self.error(call_args[0], "exception argument other than a string or an f-string")
         return Raise(exc.id, message, s.lineno)
@@ -654,7 +656,11 @@ class FunctionLowerer:
         if isinstance(node, ast.Constant):
             if isinstance(node.value, bool) or isinstance(node.value, int) or node.value is None:
                 return Const(node.value)
+            if isinstance(node.value, str):
+                return Const(Text(node.value))
             raise self.error(node, construct_name(node))
+        if isinstance(node, ast.JoinedStr):
+            return Const(Text(None))
         if isinstance(node, ast.Name):
             if node.id in self.locals:
                 return Var(node.id)
@@ -687,6 +693,15 @@ class FunctionLowerer:
         right = self.expr(right_node)
         if type(op) in _ARITH:
             return Binary(_ARITH[type(op)], left, right)
+        if isinstance(op, ast.Pow):
+            if isinstance(right, Const) and type(right.value) is int and 0 <= right.value <= 8:
+                result: Expr = Const(1)
+                for _ in range(right.value):  # x ** 3 is x * x * x
+                    result = left if result == Const(1) else Binary("mul", result, left)
+                return result if right.value else Const(1)
+            tmp = self.temp()
+            self.emit(Call(tmp, "int_pow", (left, right), node.lineno))  # type: ignore[attr-defined]
+            return Var(tmp)
         if type(op) in _DIVISION:
             pure, predicate = _DIVISION[type(op)]
             if isinstance(right, Const) and isinstance(right.value, int) and right.value:
@@ -793,7 +808,7 @@ class FunctionLowerer:
         subject, kinds = node.args
         names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
         if not (isinstance(subject, ast.Name) and subject.id in self.info.params
-                and subject.id not in _assigned_names(self.fn)
+                and subject.id not in _plainly_assigned(self.fn)
                 and all(isinstance(n, ast.Name) for n in names)):
             raise self.error(node, "isinstance() other than on a parameter the function never assigns")
         declared = self.info.param_types[self.info.params.index(subject.id)]
@@ -891,9 +906,9 @@ def _subclass(module: ModuleSource, cls: str, base: str) -> bool:
 
 
 def _plain_message(node: ast.expr) -> bool:
-    """A message we need not evaluate: a literal or an f-string (the test
-    then checks the exception type only)."""
-    return isinstance(node, (ast.Constant, ast.JoinedStr))
+    """A message we need not evaluate: a literal, an f-string or a variable
+    (the test then checks the exception type only)."""
+    return isinstance(node, (ast.Constant, ast.JoinedStr, ast.Name))
 
 
 def _single_item_list(node: ast.expr) -> bool:
@@ -904,6 +919,14 @@ def _is_boolean(e: Expr) -> bool:
     if isinstance(e, Binary):
         return e.op in ("eq", "ne", "lt", "le", "gt", "ge", "and", "or", "is", "isnot")
     return isinstance(e, Unary) and e.op in ("not", "truth")
+
+
+def _plainly_assigned(fn: ast.FunctionDef) -> set[str]:
+    """Names assigned other than by augmented assignment (`x -= 1` keeps an
+    int an int; `x = ...` could make it anything)."""
+    augmented = {id(n.target) for n in ast.walk(fn) if isinstance(n, ast.AugAssign)}
+    return {n.id for n in ast.walk(fn)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in augmented}
 
 
 def _assigned_names(fn: ast.FunctionDef) -> set[str]:

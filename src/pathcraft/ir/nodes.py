@@ -29,8 +29,17 @@ class Var:
 
 
 @dataclass(frozen=True)
+class Text:
+    """A string value; `value` is None when the frontend does not compute
+    it (an f-string). Strings only travel: into variables, exception and
+    assert messages, and return values."""
+
+    value: str | None
+
+
+@dataclass(frozen=True)
 class Const:
-    value: int | bool | None
+    value: int | bool | None | Text
 
 
 @dataclass(frozen=True)
@@ -108,6 +117,7 @@ class Raise:
     message: str | None
     line: int
     reraise: str | None = None
+    message_var: str | None = None  # the message is this variable's string value
 
 
 @dataclass(frozen=True)

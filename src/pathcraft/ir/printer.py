@@ -32,6 +32,7 @@ from pathcraft.ir.nodes import (
     Return,
     Rule,
     SetField,
+    Text,
     Unary,
     Var,
 )
@@ -79,6 +80,8 @@ def expr_text(e: Expr, names: _Names | None = None) -> str:
     if isinstance(e, Const):
         if e.value is None:
             return "none"
+        if isinstance(e.value, Text):
+            return "'<text>'" if e.value.value is None else repr(e.value.value)
         if isinstance(e.value, bool):
             return "1" if e.value else "0"
         return str(e.value)

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
+from pathcraft.ir.nodes import Text
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import Model, Term, evaluate
 
@@ -84,6 +85,8 @@ class SymbolicSnapshot:
         v = self.heap.current(v)
         if v is None:
             return None
+        if isinstance(v, Text):
+            return v.value
         if isinstance(v, Addr):
             key = self._key(v)
             name = self.names.get(key) or self._new_names.get(v.id)
