@@ -80,7 +80,7 @@ def test_gen_spread_writes_a_passing_pytest_file(capsys: pytest.CaptureFixture[s
     code, _, err = cli(capsys, "gen", f"{ARITH}::spread", "-o", str(out_file))
     assert code == 0, err
     text = out_file.read_text()
-    assert len(re.findall(r"^def test_spread_\d+\(", text, re.MULTILINE)) == 4
+    assert len(re.findall(r"^def test_spread_\d+_\w+\(", text, re.MULTILINE)) == 4
     env = dict(os.environ, PYTHONPATH=str(EXAMPLES), PYTHONDONTWRITEBYTECODE="1")
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out_file)],
                             capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
@@ -225,7 +225,7 @@ def test_module_target_skips_unsupported_function(capsys: pytest.CaptureFixture[
     line = one_line(err)
     assert line.startswith("mixed.py:8:12: unsupported operator '<<'") and "bad" in line
     text = (tmp_path / "test_mixed.py").read_text()
-    assert len(re.findall(r"^def test_good_\d+\(", text, re.MULTILINE)) == 2
+    assert len(re.findall(r"^def test_good_\d+_\w+\(", text, re.MULTILINE)) == 2
     assert "test_bad" not in text
 
 

@@ -124,6 +124,7 @@ def generate(
     def emit(path: Path, note: str | None = None) -> None:
         name = f"test_{qualname.replace('.', '_')}_{len(run.cases) + 1}"
         case = concretize(path, name, small_model, cost_names, note)
+        case = replace(case, name=f"{name}_{outcome_words(case)}")
         run.cases.append(case)
         if on_case is not None:
             on_case(case)
@@ -204,3 +205,23 @@ def _worst(engine: Engine, paths: list[Path], cost: str) -> list[tuple[Path, str
         return [(p, None) for p in paths]
     return [(p, f"worst {cost}: {top}") for p in paths
             if is_const(_cost(p, cost)) and int(_cost(p, cost)) == top]
+
+
+def outcome_words(case: TestCase) -> str:
+    """`returns_20`, `returns_minus_1`, `returns_none`, `raises_value_error`,
+    `returns_vector`: test names that say what the test checks."""
+    import re
+
+    if case.kind == "raise":
+        words = re.sub(r"(?<!^)(?=[A-Z])", "_", case.exc_type or "exception").lower()
+        return f"raises_{words}"
+    value = case.value
+    if isinstance(value, dict):
+        target = case.heap_final.get(value["$ref"], {}) or case.heap_in.get(value["$ref"], {})
+        kind = target.get("class", "list") if target else "object"
+        return f"returns_{re.sub(r'(?<!^)(?=[A-Z])', '_', kind).lower()}"
+    if value is None or isinstance(value, bool):
+        return f"returns_{str(value).lower()}"
+    if isinstance(value, int):
+        return f"returns_{'minus_' if value < 0 else ''}{abs(value)}" if abs(value) < 10**6 else "returns_int"
+    return "returns"
