@@ -310,3 +310,27 @@ def test_costs_table_and_comment(capsys: pytest.CaptureFixture[str], tmp_path: P
     text = out_file.read_text()
     assert "# costs: calls=" in text and "steps=" in text
     assert "test cases by calls" in err
+
+
+def test_module_inside_a_package_is_imported_by_its_dotted_name(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`shapes/area.py` in a package imports `from .errors import ...`: the
+    tests must import `shapes.area` from above the package, and --verify
+    must run them that way."""
+    package = tmp_path / "shapes"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "errors.py").write_text("class ShapeError(ValueError):\n    pass\n")
+    (package / "area.py").write_text(
+        "from .errors import ShapeError\n\n\n"
+        "def square(side: int) -> int:\n"
+        "    if side < 0:\n"
+        "        raise ShapeError('negative side')\n"
+        "    return side * side\n"
+    )
+    out_file = tmp_path / "test_area.py"
+    code, _, err = cli(capsys, "gen", f"{package / 'area.py'}::square", "-o", str(out_file), "--verify")
+    assert code == 0, err
+    text = out_file.read_text()
+    assert "from shapes.area import square" in text and "shapes.area.ShapeError" in text
+    assert "2/2 tests pass" in err

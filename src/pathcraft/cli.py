@@ -215,7 +215,7 @@ def gen(
         _print_costs(all_cases, list(options.costs))
     if do_verify:
         report = _verify(path, out_format, test_file, output, all_cases,
-                         frozenset(program.exception_bases), frozenset(program.classes))
+                         frozenset(program.exception_bases), frozenset(program.classes), program.module)
         _print_report(report, program.functions)
         if not report.ok:
             raise typer.Exit(1)
@@ -304,11 +304,11 @@ def _print_costs(cases: list[TestCase], names: list[str]) -> None:
 
 def _verify(path: str, out_format: str, test_file: str | None, output: Path | None,
             cases: list[TestCase], user_exceptions: frozenset[str],
-            classes: frozenset[str]) -> VerifyReport:
+            classes: frozenset[str], program_module: str) -> VerifyReport:
     if out_format == "json" or test_file is None:
-        module = Path(path).stem
+        module = program_module
         with tempfile.TemporaryDirectory(prefix="pathcraft-") as tmp:
-            temp_file = Path(tmp) / f"test_{module}_pathcraft.py"
+            temp_file = Path(tmp) / f"test_{module.replace('.', '_')}_pathcraft.py"
             with open(temp_file, "w", encoding="utf-8") as fh:
                 writer = PytestWriter(fh, module, path, sorted({c.qualname for c in cases}), "",
                                       user_exceptions, classes)

@@ -72,7 +72,8 @@ def load_module(path: str) -> ModuleSource:
     except SyntaxError as exc:
         location = Location(path, exc.lineno or 0, exc.offset or 0)
         raise PathcraftError(f"syntax error: {exc.msg}", location) from None
-    module = ModuleSource(path=path, name=file.stem, tree=tree)
+    name, _root = import_name(file)
+    module = ModuleSource(path=path, name=name, tree=tree)
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
@@ -218,6 +219,18 @@ class _NoDefault:
 
 _NO_DEFAULT = _NoDefault()
 NO_DEFAULT = _NO_DEFAULT
+
+
+def import_name(file: Path) -> tuple[str, Path]:
+    """How a test imports the module, and the folder that must be on the
+    import path: a module inside packages (folders with `__init__.py`) is
+    imported by its dotted name from above the outermost package."""
+    parts = [file.stem]
+    folder = file.resolve().parent
+    while (folder / "__init__.py").is_file() and folder.name.isidentifier():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return ".".join(parts), folder
 
 
 def _find_exceptions(module: ModuleSource) -> None:

@@ -9,7 +9,7 @@ per case, the outcome and the path signature of the real run.
 from __future__ import annotations
 
 import ast
-import importlib.util
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -20,14 +20,13 @@ from pathcraft.testcase.pathsig import RealRun, record, statement_lines
 
 
 def load(module_path: str) -> Any:
-    path = Path(module_path).resolve()
-    sys.path.insert(0, str(path.parent))
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = module
-    spec.loader.exec_module(module)
-    return module
+    """Import the module the way the generated tests do (by its dotted name
+    from the root of its packages)."""
+    from pathcraft.frontend.module import import_name
+
+    name, root = import_name(Path(module_path))
+    sys.path.insert(0, str(root))
+    return importlib.import_module(name)
 
 
 def resolve(module: Any, qualname: str) -> Any:

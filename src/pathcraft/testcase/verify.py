@@ -63,6 +63,12 @@ def same(a: Any, b: Any) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
+def _root(module_path: str) -> str:
+    from pathcraft.frontend.module import import_name
+
+    return str(import_name(Path(module_path))[1])
+
+
 def check_replay(module_path: str, cases: list[TestCase], timeout: float = 300) -> list[CaseCheck]:
     module_path = str(Path(module_path).resolve())
     with tempfile.TemporaryDirectory(prefix="pathcraft-replay-") as tmp:
@@ -71,7 +77,7 @@ def check_replay(module_path: str, cases: list[TestCase], timeout: float = 300) 
         proc = subprocess.run(
             [sys.executable, "-m", "pathcraft.testcase.replay", module_path, str(data)],
             capture_output=True, text=True, timeout=timeout, cwd=tmp,
-            env=_env(str(Path(module_path).parent)),
+            env=_env(_root(module_path)),
         )
     if proc.returncode != 0:
         raise RuntimeError(f"replay failed: {proc.stderr.strip().splitlines()[-1:]}")
@@ -108,7 +114,7 @@ def run_pytest_with_coverage(module_path: str, test_file: str, timeout: float = 
     with tempfile.TemporaryDirectory(prefix="pathcraft-verify-") as tmp:
         data = str(Path(tmp) / ".coverage")
         junit = str(Path(tmp) / "junit.xml")
-        env = _env(str(Path(module_path).parent))
+        env = _env(_root(module_path))
         cmd = [
             sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data}",
             f"--include={module_path}", "-m", "pytest", "-q", "-p", "no:cacheprovider",
