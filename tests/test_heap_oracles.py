@@ -17,7 +17,7 @@ OWN = [
     "SList.push_front", "SList.pop_front", "SList.find", "SList.insert_at", "SList.remove_first",
     "DList.append", "DList.unlink", "Stack.push", "Stack.pop", "Queue.enqueue", "Queue.dequeue",
     "BST.insert", "BST.contains", "BST.min_key", "length", "same_first", "sum_list", "swap_ends",
-    "build", "firsts", "count_to_cycle", "link_both", "Bag.put",
+    "build", "firsts", "count_to_cycle", "link_both", "Bag.put", "spread_of",
 ]
 SHARED = [
     ("vector.py", "Vector.add"), ("vector.py", "Vector.realloc"), ("vector.py", "multiples"),

@@ -8,7 +8,9 @@ points of the execution and appear in the trace term.
 
 from __future__ import annotations
 
-from pathcraft.ir.nodes import Assign, Binary, Const, Expr, Goto, Predicate, Raise, Return, Rule, Unary, Var
+from pathcraft.ir.nodes import (
+    Assign, Binary, Const, Expr, Goto, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
+)
 
 ZERO_DIVISION_FLOORDIV = "integer division or modulo by zero"
 ZERO_DIVISION_MOD = "integer modulo by zero"
@@ -59,7 +61,64 @@ def builtin_predicates() -> dict[str, Predicate]:
         ),
     ]
     preds.extend(_power())
+    preds.extend(_fold("list_sum", "add"))
+    preds.extend(_fold("list_min", "lt"))
+    preds.extend(_fold("list_max", "gt"))
     return {p.name: p for p in preds}
+
+
+def _fold(name: str, how: str) -> list[Predicate]:
+    """`sum(xs)`, `min(xs)`, `max(xs)` over a list: a loop over its items
+    (bounded by loop-K like any loop). `min`/`max` of an empty list raise
+    ValueError, as Python's do; ties keep the first item."""
+    xs, i, acc, n, x = Var("xs"), Var("i"), Var("acc"), Var("n"), Var("x")
+    loop, cond, body, pick = f"{name}_loop", f"{name}_cond", f"{name}_body", f"{name}_pick"
+    params = ("xs", "i", "acc")
+    if how == "add":
+        entry_rules: tuple[Rule, ...] = (Rule(1, None, (
+            Assign("acc", Const(0), 0), Assign("i", Const(0), 0),
+            Goto(loop, (xs, i, acc), enters_loop=loop),
+        )),)
+        entry_params: tuple[str, ...] = ("xs",)
+        update: tuple[Rule, ...] = (Rule(1, None, (
+            Assign("acc", Binary("add", acc, x), 0), Assign("i", Binary("add", i, Const(1)), 0),
+            Goto(loop, (xs, i, acc)),
+        )),)
+    else:
+        entry_params = ("xs",)
+        entry_rules = (Rule(1, None, (ListOp("len", "n", xs, (), 0), Goto(f"{name}_start", (xs, n)))),)
+        update = (
+            Rule(1, Binary(how, x, acc), (
+                Assign("acc", x, 0), Assign("i", Binary("add", i, Const(1)), 0), Goto(loop, (xs, i, acc)),
+            )),
+            Rule(2, Unary("not", Binary(how, x, acc)), (
+                Assign("i", Binary("add", i, Const(1)), 0), Goto(loop, (xs, i, acc)),
+            )),
+        )
+    preds = [Predicate(name, name, entry_params, entry_rules, builtin=True)]
+    if how != "add":
+        word = "min" if how == "lt" else "max"
+        preds.append(Predicate(f"{name}_start", name, ("xs", "n"), (
+            Rule(1, Binary("gt", n, Const(0)), (
+                ListOp("get", "acc", xs, (Const(0),), 0), Assign("i", Const(1), 0),
+                Goto(loop, (xs, i, acc), enters_loop=loop),
+            )),
+            Rule(2, Binary("le", n, Const(0)), (Raise("ValueError", f"{word}() arg is an empty sequence", 0),)),
+        ), builtin=True))
+    preds += [
+        Predicate(loop, name, params, (Rule(1, None, (
+            ListOp("len", "n", xs, (), 0), Goto(cond, (xs, i, acc, n)),
+        )),), builtin=True),
+        Predicate(cond, name, ("xs", "i", "acc", "n"), (
+            Rule(1, Binary("lt", i, n), (Goto(body, (xs, i, acc)),)),
+            Rule(2, Binary("ge", i, n), (Return(acc, 0),)),
+        ), builtin=True),
+        Predicate(body, name, params, (Rule(1, None, (
+            ListOp("get", "x", xs, (i,), 0), Goto(pick, (xs, i, acc, x)),
+        )),), builtin=True, iterates=loop),
+        Predicate(pick, name, ("xs", "i", "acc", "x"), update, builtin=True),
+    ]
+    return preds
 
 
 UNSUPPORTED = "$unsupported"  # an exception type the engine turns into a dropped path

@@ -784,6 +784,11 @@ class FunctionLowerer:
             tmp = self.temp()
             self.emit(Call(tmp, "abs", (self.expr(node.args[0]),), node.lineno))
             return Var(tmp)
+        if name in ("sum", "min", "max") and len(node.args) == 1 and not isinstance(
+                node.args[0], (ast.GeneratorExp, ast.ListComp)):
+            tmp = self.temp()
+            self.emit(Call(tmp, f"list_{name}", (self.expr(node.args[0]),), node.lineno))
+            return Var(tmp)
         if name in ("min", "max") and len(node.args) >= 2:
             values = [self.expr(a) for a in node.args]
             acc = values[0]
