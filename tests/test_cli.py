@@ -334,3 +334,25 @@ def test_module_inside_a_package_is_imported_by_its_dotted_name(
     text = out_file.read_text()
     assert "from shapes.area import square" in text and "shapes.area.ShapeError" in text
     assert "2/2 tests pass" in err
+
+
+def test_unannotated_parameters_are_typed_from_their_use(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`data` is indexed (a list of ints), the others are compared or
+    computed with (ints); the guess is announced and the tests pass."""
+    source = tmp_path / "untyped.py"
+    source.write_text(
+        "def find(data, target, low, high):\n"
+        "    if low > high:\n"
+        "        return False\n"
+        "    mid = (low + high) // 2\n"
+        "    if target == data[mid]:\n"
+        "        return True\n"
+        "    if target < data[mid]:\n"
+        "        return find(data, target, low, mid - 1)\n"
+        "    return find(data, target, mid + 1, high)\n"
+    )
+    code, _, err = cli(capsys, "gen", f"{source}::find", "-o", str(tmp_path / "test_untyped.py"), "--verify")
+    assert code == 0, err
+    assert "types inferred from use: data: list[int], target: int, low: int, high: int" in err
+    assert "verify: OK" in err

@@ -159,12 +159,12 @@ def test_unreachable_yield_still_makes_a_generator(tmp_path: Path) -> None:
 
 
 def test_untyped_parameter_message_format(tmp_path: Path) -> None:
-    error = _error_of(tmp_path, "def f(x) -> int:\n    return x\n")
+    error = _error_of(tmp_path, "def f(x) -> int:\n    return x.size\n")
     assert str(error).startswith(f"{tmp_path / 'mod.py'}:1:7: unsupported ")
 
 
 def test_untyped_parameter_location(tmp_path: Path) -> None:
-    error = _error_of(tmp_path, "def f(x) -> int:\n    return x\n")
+    error = _error_of(tmp_path, "def f(x) -> int:\n    return x.size\n")
     assert isinstance(error, UnsupportedError)
     assert str(error).startswith(f"{tmp_path / 'mod.py'}:1:7: ")
     assert "'x'" in error.message and "annotation" in error.message

@@ -160,6 +160,10 @@ def gen(
 
     program = result.program
     runnable = [t for t in result.targets if t in program.functions]
+    for qualname in runnable:
+        inferred = program.functions[qualname].inferred
+        if inferred:
+            _error(f"pathcraft: {qualname}: no annotations; types inferred from use: {', '.join(inferred)}")
     try:
         from pathcraft.heap.symbolic import parse_assumptions
 

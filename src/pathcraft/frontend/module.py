@@ -277,16 +277,24 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
             raise unsupported(module.path, node, "await")
     names: list[str] = []
     types: list[Type] = []
+    inferred_names: list[str] = []
     for index, arg in enumerate(args.args):
         if owner is not None and index == 0:
             names.append(arg.arg)
             types.append(Type("obj", owner))
             continue
         if arg.annotation is None:
-            raise UnsupportedError(
-                f"unsupported parameter '{arg.arg}' without a type annotation",
-                at(module.path, arg),
-            )
+            inferred = infer_from_use(fn, arg.arg)
+            if inferred is None:
+                raise UnsupportedError(
+                    f"unsupported parameter '{arg.arg}' without a type annotation "
+                    "(its use does not tell int from list[int])",
+                    at(module.path, arg),
+                )
+            names.append(arg.arg)
+            types.append(inferred)
+            inferred_names.append(f"{arg.arg}: {inferred}")
+            continue
         try:
             kind = parse_type(arg.annotation, module.user_classes, owner)
         except TypeSyntaxError as exc:
@@ -313,7 +321,31 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         end_lineno=fn.end_lineno or fn.lineno,
         entry=qualname.replace(".", "_"),
         assumptions=assumptions,
+        inferred=tuple(inferred_names),
     )
+
+
+def infer_from_use(fn: ast.FunctionDef, name: str) -> Type | None:
+    """A type for an unannotated parameter from how the body uses it:
+    indexed, passed to `len` or iterated -> `list[int]`; reached into with
+    `.attr` or called -> unknown (None); otherwise an `int` (compared,
+    computed with, passed on). A guess, announced as one."""
+    from pathcraft.ir.types import INT
+
+    listy = False
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
+            return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
+            return None
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name:
+            listy = True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+                and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == name:
+            listy = True
+        if isinstance(node, ast.For) and isinstance(node.iter, ast.Name) and node.iter.id == name:
+            listy = True
+    return Type("list", elem=INT) if listy else INT
 
 
 def _assume_decorators(module: ModuleSource, fn: ast.FunctionDef) -> tuple[str, ...]:

@@ -264,6 +264,7 @@ class FunctionInfo:
     end_lineno: int
     entry: str
     assumptions: tuple[str, ...] = ()  # heap assumptions from an @assume decorator
+    inferred: tuple[str, ...] = ()  # "name: type" of parameters typed from their use
 
 
 @dataclass(frozen=True)
