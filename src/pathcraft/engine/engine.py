@@ -173,8 +173,14 @@ class _Raise(Exception):
         self.exc = exc
 
 
-def _type_error(message: str) -> _Raise:
-    return _Raise(ExcValue("TypeError", message))
+def _type_error(left: object, right: object = None) -> Exception:
+    """An operator on a reference: Python's TypeError for None (the test
+    checks the type only: CPython's wording names the operand types), but
+    lists and objects may well support it (`list + list`, `__add__`): not
+    modelled, so the path is dropped."""
+    if isinstance(left, Addr) or isinstance(right, Addr):
+        return Unsupported("operators on lists or objects")
+    return _Raise(ExcValue("TypeError", None))
 
 
 Successors = list[State | Path]
@@ -404,7 +410,7 @@ class Engine:
                 truth = self._ref_truth(v)
                 return T.not_(truth) if e.op == "not" else truth
             if _is_ref(v):
-                raise _type_error(f"bad operand type for unary {e.op}")
+                raise _type_error(v)
             if e.op == "neg":
                 return T.neg(v)  # type: ignore[arg-type]
             if e.op == "not":
@@ -437,7 +443,7 @@ class Engine:
         arith = {"add": T.add, "sub": T.sub, "mul": T.mul, "floordiv": T.floordiv, "mod": T.mod}
         if op in arith:
             if _is_ref(left) or _is_ref(right):
-                raise _type_error("unsupported operand type(s)")
+                raise _type_error(left, right)
             return arith[op](left, right)  # type: ignore[arg-type]
         return T.relation(op, left, right)  # type: ignore[arg-type]
 
@@ -623,7 +629,11 @@ class Engine:
         args = tuple(self._eval(a, frame.env) for a in instr.args)
         heap = state.heap
         cell = heap.cell(receiver) if isinstance(receiver, Addr) else None
-        if isinstance(cell, ListCell) and instr.method in ("append", "pop", "copy"):
+        if isinstance(cell, ListCell) and instr.method not in ("append", "pop", "copy"):
+            raise Unsupported(f"list.{instr.method}()")
+        if isinstance(receiver, Text):
+            raise Unsupported(f"str.{instr.method}()")
+        if isinstance(cell, ListCell):
             results = self.heap_model.list_op(heap, instr.method, receiver, args)
             if instr.method == "append":
                 state = replace(state, costs=state.costs.allocate(self.options.size_model.slot))

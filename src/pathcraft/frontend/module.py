@@ -139,6 +139,9 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                     defaults.append((item.target.id, item.value.value))
                 else:
                     raise unsupported(module.path, item.value, "dataclass default other than a constant")
+        elif isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name) \
+                and isinstance(item.value, ast.Constant) and isinstance(item.value.value, (int, bool, type(None))):
+            class_defaults[mangle(item.targets[0].id, cls.name)] = item.value.value
         elif isinstance(item, ast.FunctionDef):
             methods.append(item.name)
             for node in ast.walk(item):

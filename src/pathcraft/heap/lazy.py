@@ -182,6 +182,8 @@ class LazyHeap:
             found, default = self.program.class_default(cell.cls, field)
             if found:  # a class attribute stands in for an unset instance attribute
                 return [HeapResult(heap, default)]
+            if self.program.resolve_method(cell.cls, field):
+                raise Unsupported(f"reading method or property '{field}' as a value")
             return [HeapResult(heap, exc=_attribute_error(obj, heap, field))]
 
         def update(h: Heap, chosen: object) -> Heap:
