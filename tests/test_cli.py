@@ -356,3 +356,39 @@ def test_unannotated_parameters_are_typed_from_their_use(
     assert code == 0, err
     assert "types inferred from use: data: list[int], target: int, low: int, high: int" in err
     assert "verify: OK" in err
+
+
+def test_unmodelled_operations_drop_paths_instead_of_inventing_errors(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`list.remove`, `list + list` and a property read are real Python that
+    pathcraft does not model: the paths reaching them are dropped (and
+    reported), never turned into an AttributeError/TypeError test that the
+    real code would fail."""
+    source = tmp_path / "unmodelled.py"
+    source.write_text(
+        "class Box:\n"
+        "    items: list[int]\n\n"
+        "    @property\n"
+        "    def size(self) -> int:\n"
+        "        return len(self.items)\n\n"
+        "    def drop(self, x: int) -> int:\n"
+        "        if x < 0:\n"
+        "            return -1\n"
+        "        self.items.remove(x)\n"
+        "        return 0\n\n"
+        "    def both(self, k: int) -> int:\n"
+        "        if k > 3:\n"
+        "            return len(self.items + self.items)\n"
+        "        return k\n\n"
+        "    def peek(self, k: int) -> int:\n"
+        "        if k > 0:\n"
+        "            return self.size\n"
+        "        return 0\n"
+    )
+    for method in ("drop", "both", "peek"):
+        out_file = tmp_path / f"test_{method}.py"
+        code, _, err = cli(capsys, "gen", f"{source}::Box.{method}", "-o", str(out_file), "--verify")
+        assert code == 0, err
+        assert "some paths dropped" in err and "verify: OK" in err
+        assert "raises_attribute_error" not in out_file.read_text()
+        assert "raises_type_error" not in out_file.read_text()
