@@ -441,9 +441,9 @@ class Engine:
         if op == "or":
             return T.or_(left, right)  # type: ignore[arg-type]
         arith = {"add": T.add, "sub": T.sub, "mul": T.mul, "floordiv": T.floordiv, "mod": T.mod}
+        if _is_ref(left) or _is_ref(right):  # arithmetic or ordering with None / objects
+            raise _type_error(left, right)
         if op in arith:
-            if _is_ref(left) or _is_ref(right):
-                raise _type_error(left, right)
             return arith[op](left, right)  # type: ignore[arg-type]
         return T.relation(op, left, right)  # type: ignore[arg-type]
 
