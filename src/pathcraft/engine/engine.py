@@ -11,20 +11,34 @@ pass their outcome straight to the frame below; frames entered by `Call`
 hand a value back to the caller's instruction, or an exception to the
 caller block's handler. All parts of a state are immutable or copied on
 write, so forking is cheap and siblings never interfere.
+
+The data types live in `engine.state`; heap operations and method dispatch
+in `engine.heapstep`.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from pathcraft.cost.models import Costs, SizeModel
-from pathcraft.engine.criteria import Criterion
+from pathcraft.cost.models import Costs
+from pathcraft.engine.heapstep import HeapSteps
 from pathcraft.engine.search import make_searcher
+from pathcraft.engine.state import (
+    EngineOptions,
+    EngineStats,
+    Event,
+    EventNode,
+    Frame,
+    Outcome,
+    Path,
+    Stack,
+    State,
+)
 from pathcraft.engine.values import UNDEFINED, ExcValue, Value, exception_is_a, unbound_local
-from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
-from pathcraft.heap.lazy import HeapResult, Unsupported, make_heap_model, type_name
+from pathcraft.heap.cells import Addr, Heap, ListCell
+from pathcraft.heap.lazy import Unsupported, make_heap_model
 from pathcraft.ir.nodes import (
     HEAP_OPS,
     Assign,
@@ -36,134 +50,29 @@ from pathcraft.ir.nodes import (
     Const,
     Expr,
     FunctionInfo,
-    GetField,
     Goto,
     Guard,
     ListOp,
     Mark,
-    NewList,
-    NewObject,
     Predicate,
     Program,
     Raise,
-    RepeatList,
     Return,
-    Rule,
-    SetField,
     Text,
     Unary,
     Var,
 )
 from pathcraft.ir.trace import TraceTerm
 from pathcraft.solver import terms as T
-from pathcraft.solver.chain import SAT, UNKNOWN, Query, SolverChain, SolverOptions
-from pathcraft.solver.path import PathNode, constraints, extend, program_constraints
+from pathcraft.solver.chain import SAT, UNKNOWN, Query, SolverChain
+from pathcraft.solver.path import extend
 from pathcraft.solver.terms import Sym, Term
 
 EXC_VAR = "$exc"
 
-# Signature events: ("line", function, line) | ("call", function) | ("return", function)
-Event = tuple
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
-    pred: Predicate
-    rule: Rule
-    pc: int
-    env: Mapping[str, Value]
-    children: tuple[TraceTerm, ...]
-    via_tail: bool
-    loops: Mapping[str, int]
 
-
-@dataclass(frozen=True, slots=True)
-class Stack:
-    top: Frame
-    rest: Stack | None
-
-
-@dataclass(frozen=True, slots=True)
-class EventNode:
-    event: Event
-    prev: EventNode | None
-
-
-@dataclass(frozen=True, slots=True)
-class State:
-    stack: Stack | None
-    path: PathNode | None
-    model: Mapping[str, int | bool]
-    events: EventNode | None
-    steps: int
-    visits: Mapping[str, int]
-    heap: Heap = field(default_factory=Heap)
-    costs: Costs = field(default_factory=Costs)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a path ends: a returned value or a raised exception."""
-
-    kind: str  # "return" | "raise"
-    value: Value
-
-
-@dataclass(frozen=True)
-class Path:
-    """A successful branch of the tree: the raw material of a test case."""
-
-    function: FunctionInfo
-    inputs: tuple[Sym, ...]
-    outcome: Outcome
-    trace: TraceTerm
-    path: PathNode | None
-    model: Mapping[str, int | bool]
-    events: tuple[Event, ...]
-    steps: int
-    heap: Heap = field(default_factory=Heap)
-    roots: tuple[tuple[str, object], ...] = ()
-    costs: Costs = field(default_factory=Costs)
-
-    @property
-    def constraints(self) -> list[Term]:
-        return constraints(self.path)
-
-    @property
-    def program_constraints(self) -> list[Term]:
-        return program_constraints(self.path)
-
-
-@dataclass
-class EngineStats:
-    steps: int = 0
-    paths: int = 0
-    pruned: int = 0
-    infeasible: int = 0
-    unknown: int = 0
-    unsupported: int = 0
-    seconds: float = 0.0
-    stopped: str | None = None
-    notes: list[str] = field(default_factory=list)
-
-
-@dataclass
-class EngineOptions:
-    criterion: Criterion = field(default_factory=lambda: Criterion("loop", 2))
-    search: str = "dfs"
-    solver: SolverOptions = field(default_factory=SolverOptions)
-    deadline: float | None = None  # time.monotonic() value
-    max_paths: int | None = None
-    heap: str = "symbolic"
-    max_list_length: int = 3
-    size_model: SizeModel = field(default_factory=SizeModel)
-    # upper bounds on costs, e.g. ("steps", "le", 200): a path whose cost
-    # already exceeds one is pruned (costs never decrease along a path)
-    cost_bounds: tuple[tuple[str, str, int], ...] = ()
-    # run on these inputs only (a concrete run of the CLP program): the
-    # inputs and the heap snapshot of a test case
-    concrete: tuple[Mapping[str, object], Mapping[str, object]] | None = None
-    assumptions: object = None  # heap assumptions (pathcraft.heap.symbolic.Assumptions)
 
 
 class _Raise(Exception):
@@ -186,7 +95,7 @@ def _type_error(left: object, right: object = None) -> Exception:
 Successors = list[State | Path]
 
 
-class Engine:
+class Engine(HeapSteps):
     def __init__(self, program: Program, options: EngineOptions | None = None) -> None:
         self.program = program
         self.options = options or EngineOptions()
@@ -248,45 +157,6 @@ class Engine:
         self.stats.unsupported += 1
         if len(self.stats.notes) < 5 and str(problem) not in self.stats.notes:
             self.stats.notes.append(str(problem))
-
-    def _concrete_bindings(self, info: FunctionInfo, inputs: Mapping[str, object],
-                           snapshot: Mapping[str, object]) -> tuple[Heap, dict[str, Value]]:
-        """Bindings for a concrete run: the values and heap of a test case."""
-        heap = Heap()
-        addrs: dict[str, Addr] = {}
-        for name, desc in snapshot.items():
-            placeholder = ObjectCell("", {}, "input", name) if "class" in desc else \
-                ListCell(None, "input", name, items=())  # type: ignore[operator]
-            heap, addrs[name] = heap.allocate(placeholder, initial=True)
-
-        def value(v: object) -> object:
-            return addrs[v["$ref"]] if isinstance(v, dict) else v  # type: ignore[index]
-
-        for name, desc in snapshot.items():
-            if "class" in desc:  # type: ignore[operator]
-                fields = {f: value(v) for f, v in desc["fields"].items()}  # type: ignore[index]
-                cell: object = ObjectCell(desc["class"], fields, "input", name)  # type: ignore[index]
-            else:
-                cell = ListCell(None, "input", name, items=tuple(value(v) for v in desc["list"]))  # type: ignore[index]
-            heap = heap.with_cell(addrs[name], cell, initial=True)  # type: ignore[arg-type]
-        env: dict[str, Value] = {}
-        for name in info.params:
-            env[name] = value(inputs[name])  # type: ignore[assignment]
-            heap = heap.with_root(name, env[name])
-        return heap, env
-
-    def _within_bounds(self, state: State) -> bool:
-        """False when a cost already exceeds an upper bound on every input
-        of the path (sound pruning)."""
-        for name, op, bound in self.options.cost_bounds:
-            value = state.costs.get(name)
-            holds = T.relation(op, value, bound)
-            if holds is True:
-                continue
-            if holds is False or self._constrain(state, holds) is None:
-                self.stats.pruned += 1
-                return False
-        return True
 
     def _initial_bindings(self, info: FunctionInfo) -> list[tuple[Heap, dict[str, Value]]]:
         """Inputs: a symbol per int/bool parameter; each reference parameter
@@ -523,142 +393,6 @@ class Engine:
             stack=Stack(new_frame, state.stack.rest),
             events=state.events if events is None else events,
         )
-
-    def _heap_step(self, state: State, frame: Frame, instr: object) -> Successors:
-        """Run one heap operation; it may fork (lazy initialization, index
-        cases) or raise."""
-        model = self.heap_model
-        heap = state.heap
-        env = frame.env
-        sizes = self.options.size_model
-        if isinstance(instr, NewObject):
-            heap, addr = model.new_object(heap, instr.cls)
-            costs = state.costs.allocate(sizes.object_size(self.program, instr.cls))
-            return self._allocated(replace(state, heap=heap, costs=costs), frame, instr.target, addr)
-        if isinstance(instr, NewList):
-            heap, addr = model.new_list(heap, tuple(self._eval(i, env) for i in instr.items))
-            costs = state.costs.allocate(sizes.list_size(len(instr.items)))
-            return self._allocated(replace(state, heap=heap, costs=costs), frame, instr.target, addr)
-        if isinstance(instr, GetField):
-            results = model.get_field(heap, self._eval(instr.obj, env), instr.field)
-            return self._apply(state, frame, instr.target, results)
-        if isinstance(instr, SetField):
-            results = model.set_field(heap, self._eval(instr.obj, env), instr.field,
-                                      self._eval(instr.value, env))
-            return self._apply(state, frame, None, results)
-        if isinstance(instr, RepeatList):
-            results = model.repeat_list(heap, self._eval(instr.value, env), self._eval(instr.count, env))
-            return self._apply(state, frame, instr.target, results, allocates=True)
-        if isinstance(instr, ListOp):
-            args = tuple(self._eval(a, env) for a in instr.args)
-            subject = self._eval(instr.lst, env)
-            cell = heap.cell(subject) if isinstance(subject, Addr) else None
-            if instr.op == "len" and isinstance(cell, ObjectCell) \
-                    and self.program.resolve_method(cell.cls, "__len__"):
-                call = CallMethod(instr.target, instr.lst, "__len__", (), instr.line)
-                return self._call_method(state, frame, call)
-            results = model.list_op(heap, instr.op, subject, args)
-            return self._apply(state, frame, instr.target, results)
-        assert isinstance(instr, CallMethod)
-        return self._call_method(state, frame, instr)
-
-    def _allocated(self, state: State, frame: Frame, target: str, addr: Addr) -> Successors:
-        if self.options.cost_bounds and not self._within_bounds(state):
-            return []
-        return [self._step(state, frame, env={**frame.env, target: addr})]
-
-    def _apply(self, state: State, frame: Frame, target: str | None,
-               results: list[HeapResult], allocates: bool = False) -> Successors:
-        out: Successors = []
-        for result in results:
-            branch = self._settle(replace(state, heap=result.heap))
-            if branch is None:
-                continue
-            if allocates and result.exc is None and isinstance(result.value, Addr):
-                cell = result.heap.cell(result.value)
-                assert isinstance(cell, ListCell)
-                size = self.options.size_model.list_size(cell.size())
-                branch = replace(branch, costs=branch.costs.allocate(size))
-                if self.options.cost_bounds and not self._within_bounds(branch):
-                    continue
-            if result.constraint is not None:
-                decided = self._constrain(branch, result.constraint)
-                if decided is None:
-                    continue
-                branch = decided
-            if result.exc is not None:
-                out.extend(self._throw(branch, result.exc))
-                continue
-            env = frame.env if target is None else {**frame.env, target: result.value}
-            out.append(self._step(branch, frame, env=env))
-        return out
-
-    def _settle(self, state: State) -> State | None:
-        """Move the constraints the heap model produced into the path."""
-        if not state.heap.pending:
-            return state
-        heap, pending = state.heap.drain()
-        settled: State | None = replace(state, heap=heap)
-        for condition in pending:
-            assert settled is not None
-            settled = self._constrain(settled, condition, origin="heap")
-            if settled is None:
-                return None
-        return settled
-
-    def _constrain(self, state: State, condition: Term, origin: str = "program") -> State | None:
-        """`state` with `condition` added to its path, or None if infeasible."""
-        if condition is True:
-            return state
-        if condition is False:
-            self.stats.infeasible += 1
-            return None
-        answer = self.solver.check(Query(state.path, state.model, condition))
-        if answer.verdict == SAT:
-            assert answer.model is not None
-            path = state.path if answer.implied else extend(state.path, condition, origin)
-            return replace(state, path=path, model=answer.model)
-        if answer.verdict == UNKNOWN:
-            self.stats.unknown += 1
-        else:
-            self.stats.infeasible += 1
-        return None
-
-    def _call_method(self, state: State, frame: Frame, instr: CallMethod) -> Successors:
-        receiver = self._eval(instr.obj, frame.env)
-        args = tuple(self._eval(a, frame.env) for a in instr.args)
-        heap = state.heap
-        cell = heap.cell(receiver) if isinstance(receiver, Addr) else None
-        if isinstance(cell, ListCell) and instr.method not in ("append", "pop", "copy"):
-            raise Unsupported(f"list.{instr.method}()")
-        if isinstance(receiver, Text):
-            raise Unsupported(f"str.{instr.method}()")
-        if isinstance(cell, ListCell):
-            results = self.heap_model.list_op(heap, instr.method, receiver, args)
-            if instr.method == "append":
-                state = replace(state, costs=state.costs.allocate(self.options.size_model.slot))
-            return self._apply(state, frame, instr.target, results, allocates=instr.method == "copy")
-        qualname = None
-        if isinstance(cell, ObjectCell):
-            qualname = self.program.resolve_method(cell.cls, instr.method)
-        if qualname is None:
-            kind = type_name(receiver, heap)
-            exc = ExcValue("AttributeError", f"'{kind}' object has no attribute '{instr.method}'")
-            return self._throw(state, exc)
-        info = self.program.functions.get(qualname)
-        if info is None:
-            raise Unsupported(f"method {qualname} was not translated")
-        values = (receiver,) + args
-        if len(values) > len(info.params):
-            return self._throw(state, ExcValue("TypeError", f"{info.name}() takes {len(info.params)} "
-                                                            f"positional arguments but {len(values)} were given"))
-        defaults = dict(info.defaults)
-        bound: dict[str, Value] = dict(zip(info.params, values))
-        for param in info.params[len(values):]:
-            if param not in defaults:
-                return self._throw(state, ExcValue("TypeError", f"{info.name}() missing argument '{param}'"))
-            bound[param] = defaults[param]
-        return list(self._invoke(state, info.entry, bound))
 
     def _call(self, state: State, frame: Frame, instr: Call) -> list[State]:
         callee = self.program.predicate(instr.predicate)
