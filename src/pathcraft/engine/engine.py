@@ -438,16 +438,13 @@ class Engine(HeapSteps):
                 continue
             if outcome.kind == "raise":
                 assert isinstance(outcome.value, ExcValue)
-                return self._handle(state, outcome.value)
+                return self._throw(state, outcome.value)
             instr = parent.rule.body[parent.pc]
             assert isinstance(instr, (Call, CallMethod, ListOp))  # ListOp: len() through __len__
             env = parent.env if instr.target is None else {**parent.env, instr.target: outcome.value}
             return [self._step(state, parent, env=env)]
 
     def _throw(self, state: State, exc: ExcValue) -> Successors:
-        return self._handle(state, exc)
-
-    def _handle(self, state: State, exc: ExcValue) -> Successors:
         """An exception raised by the top frame's own instruction."""
         assert state.stack is not None
         frame = state.stack.top

@@ -21,7 +21,6 @@ from pathcraft.ir.nodes import (
     Call,
     CallMethod,
     CheckExceptionType,
-    Const,
     Expr,
     GetField,
     Goto,
@@ -268,5 +267,3 @@ def finalize(
             )
     return preds
 
-
-TRUE = Const(True)

@@ -160,7 +160,3 @@ def _display(constraint: Term, path: Path) -> str:
 
 def _unique(items: Any) -> list[str]:
     return list(dict.fromkeys(items))
-
-
-def term_text(t: Term) -> str:
-    return show(t)
