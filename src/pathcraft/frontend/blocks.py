@@ -11,31 +11,23 @@ its own (the papers' `cont`/`check` split).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Union
 
 from pathcraft.ir.nodes import (
-    Assign,
     Binary,
     BindException,
-    Call,
-    CallMethod,
     CheckExceptionType,
+    Const,
     Expr,
-    GetField,
     Goto,
     Guard,
     Instr,
-    ListOp,
     Mark,
-    NewList,
-    NewObject,
     Predicate,
     Raise,
-    RepeatList,
     Return,
     Rule,
-    SetField,
     Unary,
     Var,
 )
@@ -80,52 +72,35 @@ def expr_uses(e: Expr | Guard, out: set[str]) -> None:
         out.add(e.var)
 
 
+_EXPR_TYPES = (Var, Const, Unary, Binary, CheckExceptionType)
+# fields naming a variable that an instruction reads (not an expression)
+_VAR_FIELDS = ("reraise", "message_var")
+
+
 def _instr_uses_defs(instr: Instr | Terminator) -> tuple[set[str], set[str]]:
+    """Variables an instruction reads and writes, from its fields: every
+    expression (or tuple of them) is read, `target` is written. A Mark, a
+    Jump and the targets of a Branch name no variables."""
     uses: set[str] = set()
     defs: set[str] = set()
-    if isinstance(instr, Assign):
-        expr_uses(instr.value, uses)
-        defs.add(instr.target)
-    elif isinstance(instr, Call):
-        for a in instr.args:
-            expr_uses(a, uses)
-        if instr.target:
-            defs.add(instr.target)
-    elif isinstance(instr, CallMethod):
-        for a in (instr.obj, *instr.args):
-            expr_uses(a, uses)
-        if instr.target:
-            defs.add(instr.target)
-    elif isinstance(instr, NewObject):
-        defs.add(instr.target)
-    elif isinstance(instr, GetField):
-        expr_uses(instr.obj, uses)
-        defs.add(instr.target)
-    elif isinstance(instr, SetField):
-        expr_uses(instr.obj, uses)
-        expr_uses(instr.value, uses)
-    elif isinstance(instr, NewList):
-        for a in instr.items:
-            expr_uses(a, uses)
-        defs.add(instr.target)
-    elif isinstance(instr, RepeatList):
-        expr_uses(instr.value, uses)
-        expr_uses(instr.count, uses)
-        defs.add(instr.target)
-    elif isinstance(instr, ListOp):
-        for a in (instr.lst, *instr.args):
-            expr_uses(a, uses)
-        if instr.target:
-            defs.add(instr.target)
-    elif isinstance(instr, Return):
-        expr_uses(instr.value, uses)
-    elif isinstance(instr, Raise) and instr.reraise:
-        uses.add(instr.reraise)
-    elif isinstance(instr, BindException):
-        uses.add(EXC_VAR)
-        defs.add(instr.target)
-    elif isinstance(instr, Branch):
-        expr_uses(instr.guard, uses)
+    if isinstance(instr, (Mark, Jump)):
+        return uses, defs
+    if isinstance(instr, BindException):
+        return {EXC_VAR}, {instr.target}
+    for f in fields(instr):  # type: ignore[arg-type]
+        value = getattr(instr, f.name)
+        if f.name == "target":
+            if isinstance(value, str) and not isinstance(instr, Jump):
+                defs.add(value)
+        elif f.name in _VAR_FIELDS:
+            if value:
+                uses.add(value)
+        elif isinstance(value, _EXPR_TYPES):
+            expr_uses(value, uses)
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, _EXPR_TYPES):
+                    expr_uses(item, uses)
     return uses, defs
 
 
