@@ -331,15 +331,21 @@ class FunctionLowerer(ExpressionLowering):
             self.jump(join)
         self.resume(join)
 
-    def stmt_While(self, s: ast.While) -> None:
+    def open_loop(self, s: ast.While | ast.For) -> tuple[BlockBuilder, ...]:
+        """The blocks of a loop (header, body, exit, else), entered at the
+        header, which becomes the current block."""
         loop_id = self.fresh("loop")
-        self.emit(Mark(s.lineno))
         header = self.new_block("loop")
         body = self.new_block("body", iterates=loop_id)
         after = self.new_block("exit")
         orelse = self.new_block("else") if s.orelse else after
         self.jump(header, enters_loop=loop_id)
         self.cur = header
+        return header, body, after, orelse
+
+    def stmt_While(self, s: ast.While) -> None:
+        self.emit(Mark(s.lineno))
+        header, body, after, orelse = self.open_loop(s)
         self.condition(s.test, body, orelse)
         self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
         self.loop_else(s, orelse, after)
@@ -380,13 +386,7 @@ class FunctionLowerer(ExpressionLowering):
             step = Var(checked)
         counter = self.temp("it")
         self.emit(Assign(counter, start, s.lineno))
-        loop_id = self.fresh("loop")
-        header = self.new_block("loop")
-        body = self.new_block("body", iterates=loop_id)
-        after = self.new_block("exit")
-        orelse = self.new_block("else") if s.orelse else after
-        self.jump(header, enters_loop=loop_id)
-        self.cur = header
+        header, body, after, orelse = self.open_loop(s)
         if isinstance(step, Const):
             more: Expr = Binary("lt" if step.value > 0 else "gt", Var(counter), stop)
         else:
@@ -410,13 +410,7 @@ class FunctionLowerer(ExpressionLowering):
         self.emit(Assign(counter, Const(0), s.lineno))
         length = self.temp("n")
         self.emit(ListOp("iter", length, lst, (), s.lineno))  # TypeError when not iterable
-        loop_id = self.fresh("loop")
-        header = self.new_block("loop")
-        body = self.new_block("body", iterates=loop_id)
-        after = self.new_block("exit")
-        orelse = self.new_block("else") if s.orelse else after
-        self.jump(header, enters_loop=loop_id)
-        self.cur = header
+        header, body, after, orelse = self.open_loop(s)
         self.emit(ListOp("len", length, lst, (), s.lineno))
         self.branch(Binary("lt", Var(counter), Var(length)), body, orelse)
         item = self.temp()
