@@ -114,7 +114,8 @@ class Z3Layer:
     ) -> Model | None:
         """A model of the path with every int input in [-bound, bound]."""
         box = _box(inputs, bound)
-        verdict, model = self.session.check(path, box, path_symbols(path, box) | set(inputs))
+        wanted = sorted(set(path_symbols(path, box)) | set(inputs), key=lambda s: (s.name, s.sort))
+        verdict, model = self.session.check(path, box, wanted)
         return model if verdict == SAT else None
 
 

@@ -184,10 +184,13 @@ def _array_value(value: z3.ExprRef, model: z3.ModelRef) -> ArrayValue:
         raise ValueError(f"unexpected array value {value}")
 
 
-def path_symbols(path: PathNode | None, extra: Iterable[Term]) -> set[Sym]:
+def path_symbols(path: PathNode | None, extra: Iterable[Term]) -> list[Sym]:
+    """The symbols of the path and `extra`, in name order: the order the
+    box constraints are asserted in, so it must not depend on set iteration
+    (string hashes differ between processes)."""
     found: set[Sym] = set()
     for node in nodes(path):
         found |= symbols(node.constraint)
     for term in extra:
         found |= symbols(term)
-    return found
+    return sorted(found, key=lambda s: (s.name, s.sort))
