@@ -9,7 +9,7 @@ import pytest
 from oracle import SHARED_EXAMPLES, RealCode, generated
 
 from pathcraft.errors import PathcraftError
-from pathcraft.heap.symbolic import parse_assumptions
+from pathcraft.heap.assumptions import parse_assumptions
 from pathcraft.testcase.heapdesc import build_inputs
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "linked.py"

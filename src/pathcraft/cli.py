@@ -165,7 +165,7 @@ def gen(
         if inferred:
             _error(f"pathcraft: {qualname}: no annotations; types inferred from use: {', '.join(inferred)}")
     try:
-        from pathcraft.heap.symbolic import parse_assumptions
+        from pathcraft.heap.assumptions import parse_assumptions
 
         for qualname in runnable:  # check them before any search starts
             info = program.functions[qualname]

@@ -35,6 +35,11 @@ class PathcraftError(Exception):
         return f"{self.location}: {self.message}"
 
 
+class Unsupported(Exception):
+    """Raised during the search: a value or heap shape the engine cannot
+    model exactly. The path is dropped and counted (never guessed)."""
+
+
 class UnsupportedError(PathcraftError):
     """A construct outside the analysed subset of Python."""
 

@@ -102,7 +102,7 @@ def generate(
     cost_names = tuple(dict.fromkeys(
         [*options.costs, *(p.cost for p in options.policies)]
     ))
-    from pathcraft.heap.symbolic import parse_assumptions
+    from pathcraft.heap.assumptions import parse_assumptions
 
     info = program.functions[qualname]
     written = list(options.assumptions) + list(info.assumptions)

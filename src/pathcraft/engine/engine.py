@@ -38,7 +38,8 @@ from pathcraft.engine.state import (
 )
 from pathcraft.engine.values import UNDEFINED, ExcValue, Value, exception_is_a, unbound_local
 from pathcraft.heap.cells import Addr, Heap, ListCell
-from pathcraft.heap.lazy import Unsupported, make_heap_model
+from pathcraft.errors import Unsupported
+from pathcraft.heap.factory import make_heap_model
 from pathcraft.ir.nodes import (
     HEAP_OPS,
     Assign,

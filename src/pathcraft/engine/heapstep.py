@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Mapping
 from pathcraft.engine.state import Frame, State
 from pathcraft.engine.values import ExcValue, Value
 from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
-from pathcraft.heap.lazy import HeapResult, Unsupported, type_name
+from pathcraft.errors import Unsupported
+from pathcraft.heap.base import HeapResult, type_name
 from pathcraft.ir.nodes import (
     CallMethod,
     FunctionInfo,

@@ -12,6 +12,7 @@ from typing import Mapping
 from pathcraft.cost.models import Costs, SizeModel
 from pathcraft.engine.criteria import Criterion
 from pathcraft.engine.values import Value
+from pathcraft.heap.assumptions import Assumptions
 from pathcraft.heap.cells import Heap
 from pathcraft.ir.nodes import FunctionInfo, Predicate, Rule
 from pathcraft.ir.trace import TraceTerm
@@ -120,4 +121,4 @@ class EngineOptions:
     # run on these inputs only (a concrete run of the CLP program): the
     # inputs and the heap snapshot of a test case
     concrete: tuple[Mapping[str, object], Mapping[str, object]] | None = None
-    assumptions: object = None  # heap assumptions (pathcraft.heap.symbolic.Assumptions)
+    assumptions: Assumptions | None = None  # heap assumptions on the inputs

@@ -4,18 +4,10 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Union
 
+from pathcraft.ir.values import ExcValue
 from pathcraft.solver.terms import Term
-
-
-@dataclass(frozen=True)
-class ExcValue:
-    """A raised exception: its class name and its message (if a literal)."""
-
-    type: str
-    message: str | None
 
 
 class _Undefined:

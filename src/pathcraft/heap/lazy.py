@@ -16,65 +16,28 @@ symbolic index in range, say) and an optional exception.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from typing import Protocol
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 
-from pathcraft.engine.values import ExcValue
+from pathcraft.errors import Unsupported
+from pathcraft.heap.assumptions import Assumptions
+from pathcraft.heap.base import HeapResult, attribute_error, is_scalar, list_type_error, type_name
 from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
 from pathcraft.ir.nodes import Program
 from pathcraft.ir.types import Type
+from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import BOOL, INT, Sym, Term
 
 MAX_REPEAT = 4096
 
-
-@dataclass(frozen=True)
-class HeapResult:
-    heap: Heap
-    value: object = None
-    constraint: Term | None = None
-    exc: ExcValue | None = None
-
-
-class Unsupported(Exception):
-    """A heap shape this model cannot represent (reported, path dropped)."""
-
-
-class HeapModel(Protocol):
-    name: str
-
-    def materialize(self, heap: Heap, kind: Type, label: str) -> list[tuple[Heap, object]]: ...
-    def ref_eq(self, heap: Heap, a: object, b: object) -> Term: ...
-    def new_object(self, heap: Heap, cls: str) -> tuple[Heap, Addr]: ...
-    def get_field(self, heap: Heap, obj: object, field: str) -> list[HeapResult]: ...
-    def set_field(self, heap: Heap, obj: object, field: str, value: object) -> list[HeapResult]: ...
-    def new_list(self, heap: Heap, items: tuple[object, ...]) -> tuple[Heap, Addr]: ...
-    def repeat_list(self, heap: Heap, value: object, count: object) -> list[HeapResult]: ...
-    def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]: ...
-
-
-def type_name(value: object, heap: Heap) -> str:
-    if value is None:
-        return "NoneType"
-    if isinstance(value, Addr):
-        cell = heap.cell(value)
-        return cell.cls if isinstance(cell, ObjectCell) else "list"
-    if isinstance(value, bool) or (not isinstance(value, int) and T.sort_of(value) == BOOL):  # type: ignore[arg-type]
-        return "bool"
-    return "int"
-
-
-def _attribute_error(value: object, heap: Heap, field: str) -> ExcValue:
-    return ExcValue("AttributeError", f"'{type_name(value, heap)}' object has no attribute '{field}'")
+# Records a choice for a lazy reference where it was stored.
+Update = Callable[[Heap, object], Heap]
 
 
 class LazyHeap:
     def __init__(self, program: Program, aliasing: bool, max_list_length: int = 3,
-                 assumptions: object = None) -> None:
-        from pathcraft.heap.symbolic import Assumptions
-
+                 assumptions: Assumptions | None = None) -> None:
         self.program = program
         self.aliasing = aliasing
         self.max_list_length = max_list_length
@@ -86,21 +49,7 @@ class LazyHeap:
         return a == b
 
     def allowed_alias(self, label: str, other_label: str) -> bool:
-        """May the input reached by `label` be the object reached by
-        `other_label`? (heap assumptions)"""
-        from pathcraft.heap.symbolic import ancestors, root_of
-
-        a = self.assumptions
-        roots = {root_of(label), root_of(other_label)}
-        if len(roots) == 2:
-            pair = tuple(sorted(roots))
-            if pair in {tuple(sorted(p)) for p in a.non_sharing}:
-                return False
-            if label in roots and other_label in roots and pair in {tuple(sorted(p)) for p in a.non_aliasing}:
-                return False
-        elif roots & set(a.acyclic) and (other_label in ancestors(label) or label in ancestors(other_label)):
-            return False
-        return True
+        return self.assumptions.allow_alias(label, other_label)
 
     # ------------------------------------------------------ materialization
 
@@ -157,7 +106,7 @@ class LazyHeap:
             out.append(heap.allocate(ListCell(elem, "input", label, items=items), initial=True))
         return out
 
-    def _resolve(self, heap: Heap, value: object, update: callable) -> list[tuple[Heap, object]]:  # type: ignore[valid-type]
+    def _resolve(self, heap: Heap, value: object, update: Update) -> list[tuple[Heap, object]]:
         """`value` itself, or the choices for it if it is `Lazy`; `update`
         records the choice where the lazy reference was stored."""
         if not isinstance(value, Lazy):
@@ -175,7 +124,7 @@ class LazyHeap:
 
     def get_field(self, heap: Heap, obj: object, field: str) -> list[HeapResult]:
         if not isinstance(obj, Addr) or not isinstance(heap.cell(obj), ObjectCell):
-            return [HeapResult(heap, exc=_attribute_error(obj, heap, field))]
+            return [HeapResult(heap, exc=attribute_error(obj, heap, field))]
         cell = heap.cell(obj)
         assert isinstance(cell, ObjectCell)
         if field not in cell.fields:
@@ -184,7 +133,7 @@ class LazyHeap:
                 return [HeapResult(heap, default)]
             if self.program.resolve_method(cell.cls, field):
                 raise Unsupported(f"reading method or property '{field}' as a value")
-            return [HeapResult(heap, exc=_attribute_error(obj, heap, field))]
+            return [HeapResult(heap, exc=attribute_error(obj, heap, field))]
 
         def update(h: Heap, chosen: object) -> Heap:
             current = h.cell(obj)
@@ -199,7 +148,7 @@ class LazyHeap:
 
     def set_field(self, heap: Heap, obj: object, field: str, value: object) -> list[HeapResult]:
         if not isinstance(obj, Addr) or not isinstance(heap.cell(obj), ObjectCell):
-            return [HeapResult(heap, exc=_attribute_error(obj, heap, field))]
+            return [HeapResult(heap, exc=attribute_error(obj, heap, field))]
         cell = heap.cell(obj)
         assert isinstance(cell, ObjectCell)
         return [HeapResult(heap.with_cell(obj, replace(cell, fields={**cell.fields, field: value})))]
@@ -210,7 +159,7 @@ class LazyHeap:
         return heap.allocate(ListCell(None, "new", "new list", items=items))
 
     def repeat_list(self, heap: Heap, value: object, count: object) -> list[HeapResult]:
-        if not _is_term(count):
+        if not is_scalar(count):
             return [HeapResult(heap, exc=ExcValue("TypeError", None))]
         count = T.as_int(count)  # type: ignore[arg-type]
         if isinstance(count, int):
@@ -218,7 +167,7 @@ class LazyHeap:
                 raise Unsupported(f"[v] * {count}: list longer than {MAX_REPEAT}")
             h, addr = self.new_list(heap, (value,) * max(count, 0))
             return [HeapResult(h, addr)]
-        if not _is_term(value):
+        if not is_scalar(value):
             raise Unsupported("[reference] * n with a symbolic n")
         length = T.ite(T.relation("gt", count, 0), count, 0)
         cell = ListCell(None, "new", "new list", length=length, data=T.karray(value))  # type: ignore[arg-type]
@@ -228,7 +177,7 @@ class LazyHeap:
     def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]:
         cell = heap.cell(lst) if isinstance(lst, Addr) else None
         if not isinstance(cell, ListCell):
-            return [HeapResult(heap, exc=_list_type_error(op, lst, heap))]
+            return [HeapResult(heap, exc=list_type_error(op, lst, heap))]
         assert isinstance(lst, Addr)
         if op in ("len", "iter"):
             return [HeapResult(heap, cell.size())]
@@ -242,7 +191,7 @@ class LazyHeap:
                 raise Unsupported("list.pop(index)")
             return self._pop(heap, lst, cell)
         index = args[0]
-        if not _is_term(index):
+        if not is_scalar(index):
             message = "list indices must be integers or slices, not " + type_name(index, heap)
             return [HeapResult(heap, exc=ExcValue("TypeError", message))]
         index = T.as_int(index)  # type: ignore[arg-type]
@@ -308,7 +257,7 @@ class LazyHeap:
         return out
 
     def _store(self, heap: Heap, lst: Addr, cell: ListCell, position: Term, value: object) -> Heap:
-        if not _is_term(value):
+        if not is_scalar(value):
             raise Unsupported("storing a reference in a list of symbolic length")
         assert cell.data is not None
         return heap.with_cell(lst, replace(cell, data=T.store(cell.data, position, value)))  # type: ignore[arg-type]
@@ -360,37 +309,3 @@ class LazyHeap:
             HeapResult(shorter, T.select(cell.data, last), T.relation("gt", cell.length, 0)),
             HeapResult(heap, constraint=T.relation("le", cell.length, 0), exc=empty),
         ]
-
-
-def _is_term(value: object) -> bool:
-    return isinstance(value, (int, bool, Sym, T.App)) and (
-        isinstance(value, (int, bool)) or T.sort_of(value) in (INT, BOOL)  # type: ignore[arg-type]
-    )
-
-
-def _list_type_error(op: str, value: object, heap: Heap) -> ExcValue:
-    name = type_name(value, heap)
-    if op == "iter":
-        return ExcValue("TypeError", f"'{name}' object is not iterable")
-    if op == "len":
-        return ExcValue("TypeError", f"object of type '{name}' has no len()")
-    if op in ("get", "set"):
-        verb = "is not subscriptable" if op == "get" else "does not support item assignment"
-        return ExcValue("TypeError", f"'{name}' object {verb}")
-    return ExcValue("AttributeError", f"'{name}' object has no attribute '{op}'")
-
-
-HEAP_MODELS = ("symbolic", "lazy", "lazy-noalias")
-
-
-def make_heap_model(name: str, program: Program, max_list_length: int = 3,
-                    assumptions: object = None) -> HeapModel:
-    if name == "lazy":
-        return LazyHeap(program, aliasing=True, max_list_length=max_list_length, assumptions=assumptions)
-    if name == "lazy-noalias":
-        return LazyHeap(program, aliasing=False, max_list_length=max_list_length, assumptions=assumptions)
-    if name == "symbolic":
-        from pathcraft.heap.symbolic import Assumptions, SymbolicHeap
-
-        return SymbolicHeap(program, max_list_length, assumptions or Assumptions())  # type: ignore[arg-type]
-    raise ValueError(f"unknown heap model '{name}'")

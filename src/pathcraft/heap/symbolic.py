@@ -30,43 +30,15 @@ Heap assumptions restrict input heaps for every model: `non-aliasing(a,b)`,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from pathcraft.heap.assumptions import Assumptions, ancestors, root_of
+from pathcraft.heap.base import HeapResult, attribute_error
 from pathcraft.heap.cells import Addr, Heap, Lazy, ObjectCell
-from pathcraft.heap.lazy import HeapResult, LazyHeap, _attribute_error
+from pathcraft.heap.lazy import LazyHeap
 from pathcraft.ir.nodes import Program
-from pathcraft.ir.types import Type
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import INT, Sym, Term
-
-
-@dataclass(frozen=True)
-class Assumptions:
-    """Heap assumptions, on parameter names."""
-
-    non_aliasing: tuple[tuple[str, str], ...] = ()
-    non_sharing: tuple[tuple[str, str], ...] = ()
-    acyclic: tuple[str, ...] = ()
-
-    def __bool__(self) -> bool:
-        return bool(self.non_aliasing or self.non_sharing or self.acyclic)
-
-
-def root_of(label: str) -> str:
-    """`x.next[0].val` -> `x`."""
-    for i, ch in enumerate(label):
-        if ch in ".[":
-            return label[:i]
-    return label
-
-
-def ancestors(label: str) -> list[str]:
-    """Labels of the cells a cell was reached through: `x.a.b` -> [`x`, `x.a`]."""
-    out = []
-    for i, ch in enumerate(label):
-        if ch in ".[" and i:
-            out.append(label[:i])
-    return out
 
 
 class SymbolicHeap(LazyHeap):
@@ -203,49 +175,6 @@ class SymbolicHeap(LazyHeap):
             return super().set_field(heap, obj, field, value)
         cell = heap.cell(obj)
         if not isinstance(cell, ObjectCell):
-            return [HeapResult(heap, exc=_attribute_error(obj, heap, field))]
+            return [HeapResult(heap, exc=attribute_error(obj, heap, field))]
         log = heap.writes.get(field, ()) + ((ident, value),)
         return [HeapResult(replace(heap, writes={**heap.writes, field: log}))]
-
-    def final_field(self, heap: Heap, obj: Addr, field: str, model_eq) -> object:  # type: ignore[no-untyped-def]
-        """The value of an input object's field after the run, given a test
-        of identity equality in a model."""
-        cell = heap.cell(obj)
-        assert isinstance(cell, ObjectCell)
-        value = cell.fields.get(field, Lazy(Type("none"), ""))
-        for writer, written in heap.writes.get(field, ()):
-            if model_eq(heap.ids[obj.id], writer):
-                value = written
-        return value
-
-
-def parse_assumptions(items: list[str], params: tuple[str, ...] | None = None) -> Assumptions:
-    """`non-aliasing(a, b)`, `non-sharing(a, b)`, `acyclic(a)` (underscores
-    work as well as hyphens)."""
-    import re
-
-    from pathcraft.errors import PathcraftError
-
-    non_aliasing: list[tuple[str, str]] = []
-    non_sharing: list[tuple[str, str]] = []
-    acyclic: list[str] = []
-    for item in items:
-        match = re.fullmatch(r"\s*(non[-_]aliasing|non[-_]sharing|acyclic)\s*\(([^)]*)\)\s*", item)
-        if not match:
-            raise PathcraftError(
-                f"bad heap assumption '{item}': expected non-aliasing(a, b), non-sharing(a, b) or acyclic(a)")
-        kind = match.group(1).replace("_", "-")
-        names = [n.strip() for n in match.group(2).split(",") if n.strip()]
-        if params is not None:
-            for n in names:
-                if n not in params:
-                    raise PathcraftError(f"heap assumption '{item}' names '{n}', not a parameter")
-        if kind == "acyclic":
-            if len(names) != 1:
-                raise PathcraftError(f"bad heap assumption '{item}': acyclic takes one parameter")
-            acyclic.append(names[0])
-        else:
-            if len(names) != 2:
-                raise PathcraftError(f"bad heap assumption '{item}': {kind} takes two parameters")
-            (non_aliasing if kind == "non-aliasing" else non_sharing).append((names[0], names[1]))
-    return Assumptions(tuple(non_aliasing), tuple(non_sharing), tuple(acyclic))

@@ -20,6 +20,9 @@ from typing import Union
 
 from pathcraft.ir.types import Type
 
+# The variable a handler block receives the raised exception in.
+EXC_VAR = "$exc"
+
 # ---------------------------------------------------------------- expressions
 
 

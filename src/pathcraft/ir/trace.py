@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# A path-signature event: ("line", function, line) | ("call", function) |
+# ("return", function). The engine claims them, replay records them.
+Event = tuple[str | int, ...]
+
 
 @dataclass(frozen=True)
 class TraceTerm:

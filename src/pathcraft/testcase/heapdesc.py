@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
+from pathcraft.heap.readback import ObjectKey, final_fields, object_key
 from pathcraft.ir.nodes import Text
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import Model, Term, evaluate
@@ -60,14 +61,13 @@ class SymbolicSnapshot:
         if isinstance(receiver, Addr) and isinstance(heap.initial.get(receiver.id), ObjectCell):
             this = heap.initial[receiver.id].cls.lower()  # type: ignore[union-attr]
         # input cells that are one object share a key; the first one names it
-        self.key: dict[int, object] = {}
-        self.members: dict[object, list[int]] = {}
+        self.key: dict[int, ObjectKey] = {}
+        self.members: dict[ObjectKey, list[int]] = {}
         for addr_id in sorted(heap.initial):
-            ident = heap.ids.get(addr_id)
-            key: object = ("id", int(evaluate(ident, model))) if ident is not None else ("cell", addr_id)
+            key = object_key(heap, addr_id, model)
             self.key[addr_id] = key
             self.members.setdefault(key, []).append(addr_id)
-        self.names: dict[object, str] = {}
+        self.names: dict[ObjectKey, str] = {}
         for key, members in self.members.items():
             label = heap.initial[members[0]].label
             if this is not None and (label == "self" or label.startswith(("self.", "self["))):
@@ -78,7 +78,7 @@ class SymbolicSnapshot:
         self._blank_names: dict[str, str] = {}
         self._new_names: dict[int, str] = {}
 
-    def _key(self, addr: Addr) -> object:
+    def _key(self, addr: Addr) -> ObjectKey:
         return self.key.get(addr.id, ("new", addr.id))
 
     def value(self, v: object) -> Json:
@@ -97,26 +97,10 @@ class SymbolicSnapshot:
         result = evaluate(v, self.model)  # type: ignore[arg-type]
         return result if isinstance(result, bool) else int(result)
 
-    def _fields(self, key: object, final: bool) -> dict[str, object]:
-        """Field values of an input object: merged over its cells, then (for
-        the final state) the logged writes whose target is this object."""
-        fields: dict[str, object] = {}
-        for addr_id in self.members[key]:
-            cell = self.heap.initial[addr_id] if not final or addr_id in self.heap.ids \
-                else self.heap.cells[addr_id]
-            assert isinstance(cell, ObjectCell)
-            for f, v in cell.fields.items():
-                v = self.heap.current(v)
-                if not isinstance(v, Lazy) and f not in fields:
-                    fields[f] = v
-        if final and key[0] == "id":  # type: ignore[index]
-            for f, log in self.heap.writes.items():
-                for writer, written in log:
-                    if int(evaluate(writer, self.model)) == key[1]:  # type: ignore[index]
-                        fields[f] = written
-        return fields
+    def _fields(self, key: ObjectKey, final: bool) -> dict[str, object]:
+        return final_fields(self.heap, self.members[key], self.model, final)
 
-    def _describe(self, key: object, cell: ObjectCell | ListCell, owner: str, final: bool) -> Json:
+    def _describe(self, key: ObjectKey, cell: ObjectCell | ListCell, owner: str, final: bool) -> Json:
         if isinstance(cell, ObjectCell):
             if key in self.members:
                 raw = self._fields(key, final)
@@ -163,10 +147,10 @@ class SymbolicSnapshot:
 
     def final(self, result: object) -> tuple[Json, dict[str, Json]]:
         """The result and the final state of input and reachable new objects."""
-        order: list[tuple[object, int]] = []
+        order: list[tuple[ObjectKey, int]] = []
         queue: deque[object] = deque([self.heap.current(result)])
         queue.extend(Addr(members[0]) for members in self.members.values())
-        seen: set[object] = set()
+        seen: set[ObjectKey] = set()
         while queue:
             v = self.heap.current(queue.popleft())
             if not isinstance(v, Addr):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from pathcraft.engine.engine import Path
-from pathcraft.engine.values import ExcValue
+from pathcraft.ir.values import ExcValue
 from pathcraft.solver.path import constraints as path_constraints
 from pathcraft.solver.terms import INT, Sym, Term, show, symbols
 from pathcraft.testcase.heapdesc import SymbolicSnapshot, changed

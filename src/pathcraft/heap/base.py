@@ -1,0 +1,84 @@
+"""What every heap model shares: the interface, the result of an operation,
+and Python's names for the values it holds.
+
+The engine talks to a heap model only through `HeapModel`; each operation
+returns the list of its possible outcomes (`HeapResult`), one per branch the
+model makes (lazy initialization, index cases), each with the heap after it,
+a value, an optional constraint on the path and an optional exception.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from pathcraft.heap.cells import Addr, Heap, ObjectCell
+from pathcraft.ir.nodes import Text
+from pathcraft.ir.types import Type
+from pathcraft.ir.values import ExcValue
+from pathcraft.solver import terms as T
+from pathcraft.solver.terms import BOOL, INT, App, Sym, Term
+
+HEAP_MODELS = ("symbolic", "lazy", "lazy-noalias")
+
+
+@dataclass(frozen=True)
+class HeapResult:
+    heap: Heap
+    value: object = None
+    constraint: Term | None = None
+    exc: ExcValue | None = None
+
+
+class HeapModel(Protocol):
+    """The operations the engine performs on a heap; `name` is the option
+    value that selects the model."""
+
+    name: str
+
+    def materialize(self, heap: Heap, kind: Type, label: str) -> list[tuple[Heap, object]]: ...
+    def ref_eq(self, heap: Heap, a: object, b: object) -> Term: ...
+    def new_object(self, heap: Heap, cls: str) -> tuple[Heap, Addr]: ...
+    def get_field(self, heap: Heap, obj: object, field: str) -> list[HeapResult]: ...
+    def set_field(self, heap: Heap, obj: object, field: str, value: object) -> list[HeapResult]: ...
+    def new_list(self, heap: Heap, items: tuple[object, ...]) -> tuple[Heap, Addr]: ...
+    def repeat_list(self, heap: Heap, value: object, count: object) -> list[HeapResult]: ...
+    def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]: ...
+
+
+def is_scalar(value: object) -> bool:
+    """An int or bool value (constant or term), not a reference or array."""
+    if isinstance(value, (int, bool)):
+        return True
+    return isinstance(value, (Sym, App)) and value.sort in (INT, BOOL)
+
+
+def type_name(value: object, heap: Heap) -> str:
+    """`type(value).__name__` as Python would print it."""
+    if value is None:
+        return "NoneType"
+    if isinstance(value, Addr):
+        cell = heap.cell(value)
+        return cell.cls if isinstance(cell, ObjectCell) else "list"
+    if isinstance(value, Text):
+        return "str"
+    if isinstance(value, bool) or (isinstance(value, (Sym, App)) and T.sort_of(value) == BOOL):
+        return "bool"
+    return "int"
+
+
+def attribute_error(value: object, heap: Heap, field: str) -> ExcValue:
+    return ExcValue("AttributeError", f"'{type_name(value, heap)}' object has no attribute '{field}'")
+
+
+def list_type_error(op: str, value: object, heap: Heap) -> ExcValue:
+    """The TypeError (or AttributeError) of a list operation on a non-list."""
+    name = type_name(value, heap)
+    if op == "iter":
+        return ExcValue("TypeError", f"'{name}' object is not iterable")
+    if op == "len":
+        return ExcValue("TypeError", f"object of type '{name}' has no len()")
+    if op in ("get", "set"):
+        verb = "is not subscriptable" if op == "get" else "does not support item assignment"
+        return ExcValue("TypeError", f"'{name}' object {verb}")
+    return ExcValue("AttributeError", f"'{name}' object has no attribute '{op}'")
