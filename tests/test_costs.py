@@ -22,7 +22,8 @@ from oracle import EXAMPLES, SHARED_EXAMPLES, RealCode
 
 from pathcraft.cost.policy import parse_policy
 from pathcraft.engine.criteria import parse_criterion
-from pathcraft.engine.engine import Engine, EngineOptions
+from pathcraft.engine.engine import Engine
+from pathcraft.engine.options import EngineOptions
 from pathcraft.errors import PathcraftError
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate

@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 
 from pathcraft.engine.criteria import Criterion, parse_criterion
-from pathcraft.engine.engine import Engine, EngineOptions
-from pathcraft.engine.engine import Path as EPath
+from pathcraft.engine.engine import Engine
+from pathcraft.engine.options import EngineOptions
+from pathcraft.engine.state import SymbolicPath as EPath
 from pathcraft.errors import PathcraftError
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate

@@ -7,7 +7,8 @@ from functools import reduce
 from pathlib import Path
 
 from pathcraft.engine.criteria import Criterion
-from pathcraft.engine.engine import Engine, EngineOptions
+from pathcraft.engine.engine import Engine
+from pathcraft.engine.options import EngineOptions
 from pathcraft.frontend import translate
 from pathcraft.solver import terms as T
 from pathcraft.solver.chain import (

@@ -17,12 +17,14 @@ from pathcraft.cost.models import SizeModel
 from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition
 from pathcraft.cost.simplify import normalize
 from pathcraft.engine.criteria import Criterion
-from pathcraft.engine.engine import Engine, EngineOptions, Path
+from pathcraft.engine.engine import Engine
+from pathcraft.engine.options import EngineOptions
+from pathcraft.engine.state import SymbolicPath
 from pathcraft.errors import PathcraftError, TargetError
 from pathcraft.ir.nodes import Program
 from pathcraft.solver import terms as T
-from pathcraft.solver.chain import SAT, Query, SolverOptions
-from pathcraft.solver.path import bounds_of, extend
+from pathcraft.solver.chain import SolverOptions
+from pathcraft.solver.path import bounds_of
 from pathcraft.solver.terms import Sym, evaluate, is_const
 from pathcraft.testcase.model import SMALL, TestCase, concretize
 
@@ -116,12 +118,12 @@ def generate(
     ))
     run = FunctionRun(qualname)
     filtered = 0
-    held: list[Path] = []
+    held: list[SymbolicPath] = []
 
-    def small_model(path: Path, inputs: list[Sym]) -> Any:
-        return engine.solver.z3.small_model(path.path, inputs, SMALL)
+    def small_model(path: SymbolicPath, inputs: list[Sym]) -> Any:
+        return engine.solver.z3.small_model(path.store, inputs, SMALL)
 
-    def emit(path: Path, note: str | None = None) -> None:
+    def emit(path: SymbolicPath, note: str | None = None) -> None:
         name = f"test_{qualname.replace('.', '_')}_{len(run.cases) + 1}"
         case = concretize(path, name, small_model, cost_names, note)
         case = replace(case, name=f"{name}_{outcome_words(case)}")
@@ -155,11 +157,11 @@ def generate(
     return run
 
 
-def _cost(path: Path, name: str) -> Any:
-    return normalize(path.costs.get(name), bounds_of(path.path))
+def _cost(path: SymbolicPath, name: str) -> Any:
+    return normalize(path.costs.get(name), bounds_of(path.store))
 
 
-def _satisfy(engine: Engine, path: Path, thresholds: list[Threshold]) -> Path | None:
+def _satisfy(engine: Engine, path: SymbolicPath, thresholds: list[Threshold]) -> SymbolicPath | None:
     """`path` narrowed so that every threshold policy holds, or None."""
     for policy in thresholds:
         condition = policy.condition(_cost(path, policy.cost))
@@ -167,16 +169,17 @@ def _satisfy(engine: Engine, path: Path, thresholds: list[Threshold]) -> Path | 
             continue
         if condition is False:
             return None
-        answer = engine.solver.check(Query(path.path, path.model, condition))
-        if answer.verdict != SAT or answer.model is None:
+        narrowed = engine.brancher.narrow(path.store, path.model, condition)
+        if narrowed is None:
             return None
-        path = replace(path, path=extend(path.path, condition), model=answer.model)
+        path = replace(path, store=narrowed[0], model=narrowed[1])
     return path
 
 
-def _select(engine: Engine, paths: list[Path], selections: list[Policy]) -> list[tuple[Path, str | None]]:
+def _select(engine: Engine, paths: list[SymbolicPath],
+            selections: list[Policy]) -> list[tuple[SymbolicPath, str | None]]:
     """Apply worst:/top: policies (in order) to the paths kept so far."""
-    chosen: list[tuple[Path, str | None]] = [(p, None) for p in paths]
+    chosen: list[tuple[SymbolicPath, str | None]] = [(p, None) for p in paths]
     for policy in selections:
         if isinstance(policy, Top):
             ranked = sorted(chosen, key=lambda item: -int(evaluate(_cost(item[0], policy.cost), item[0].model)))
@@ -186,19 +189,19 @@ def _select(engine: Engine, paths: list[Path], selections: list[Policy]) -> list
     return chosen
 
 
-def _worst(engine: Engine, paths: list[Path], cost: str) -> list[tuple[Path, str | None]]:
+def _worst(engine: Engine, paths: list[SymbolicPath], cost: str) -> list[tuple[SymbolicPath, str | None]]:
     constants = [int(_cost(p, cost)) for p in paths if is_const(_cost(p, cost))]
     top = max(constants) if constants else None
-    winners: list[tuple[Path, str | None]] = []
+    winners: list[tuple[SymbolicPath, str | None]] = []
     for path in paths:
         value = _cost(path, cost)
         if is_const(value) or top is None:
             continue
         condition = T.relation("gt", value, top)
-        answer = engine.solver.check(Query(path.path, path.model, condition))
-        if answer.verdict == SAT and answer.model is not None:
-            narrowed = replace(path, path=extend(path.path, condition), model=answer.model)
-            winners.append((narrowed, f"worst {cost} when {exceed_condition(value, top)}"))
+        narrowed = engine.brancher.narrow(path.store, path.model, condition)
+        if narrowed is not None:
+            winners.append((replace(path, store=narrowed[0], model=narrowed[1]),
+                            f"worst {cost} when {exceed_condition(value, top)}"))
     if winners:
         return winners
     if top is None:  # only symbolic costs, none comparable: keep them all

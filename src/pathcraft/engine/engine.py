@@ -12,416 +12,360 @@ hand a value back to the caller's instruction, or an exception to the
 caller block's handler. All parts of a state are immutable or copied on
 write, so forking is cheap and siblings never interfere.
 
-The data types live in `engine.state`; heap operations and method dispatch
-in `engine.heapstep`.
+`Engine` holds what outlives one exploration (the solver chain and its
+caches, the statistics); `Run` is one exploration of one function, built
+from explicit collaborators: the evaluator, the heap executor, the brancher
+(the one place conditions meet the path) and the stacked search controls.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from pathcraft.cost.models import Costs
-from pathcraft.engine.heapstep import HeapSteps
+from pathcraft.engine.branch import Brancher
+from pathcraft.engine.control import SearchControl, Verdict
+from pathcraft.engine.evaluate import Evaluator, Raised
+from pathcraft.engine.heapstep import Effect, HeapExecutor, concrete_bindings
+from pathcraft.engine.options import EngineOptions, build_controls
 from pathcraft.engine.search import make_searcher
 from pathcraft.engine.state import (
-    EngineOptions,
     EngineStats,
-    Event,
+    Entry,
     EventNode,
     Frame,
     Outcome,
-    Path,
     Stack,
     State,
+    SymbolicPath,
 )
-from pathcraft.engine.values import UNDEFINED, ExcValue, Value, exception_is_a, unbound_local
-from pathcraft.heap.cells import Addr, Heap, ListCell
+from pathcraft.engine.values import UNDEFINED, Value
 from pathcraft.errors import Unsupported
+from pathcraft.heap.base import HeapModel, type_name
+from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
 from pathcraft.heap.factory import make_heap_model
 from pathcraft.ir.nodes import (
-    HEAP_OPS,
+    EXC_VAR,
     Assign,
-    Binary,
     BindException,
     Call,
     CallMethod,
-    CheckExceptionType,
-    Const,
-    Expr,
     FunctionInfo,
+    GetField,
     Goto,
-    Guard,
     ListOp,
     Mark,
+    NewList,
+    NewObject,
     Predicate,
     Program,
     Raise,
+    RepeatList,
     Return,
+    SetField,
     Text,
-    Unary,
-    Var,
 )
-from pathcraft.ir.trace import TraceTerm
+from pathcraft.ir.trace import Event, TraceTerm
+from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
-from pathcraft.solver.chain import SAT, UNKNOWN, Query, SolverChain
-from pathcraft.solver.path import extend
-from pathcraft.solver.terms import Sym, Term
+from pathcraft.solver.chain import SolverChain
+from pathcraft.solver.terms import Sym
 
-EXC_VAR = "$exc"
-
+Successors = list[State | SymbolicPath]
 
 
+class Engine:
+    """Explores functions of one program under one set of options."""
 
-
-
-class _Raise(Exception):
-    """Internal: an expression raised (e.g. an unbound local)."""
-
-    def __init__(self, exc: ExcValue) -> None:
-        self.exc = exc
-
-
-def _type_error(left: object, right: object = None) -> Exception:
-    """An operator on a reference: Python's TypeError for None (the test
-    checks the type only: CPython's wording names the operand types), but
-    lists and objects may well support it (`list + list`, `__add__`): not
-    modelled, so the path is dropped."""
-    if isinstance(left, Addr) or isinstance(right, Addr):
-        return Unsupported("operators on lists or objects")
-    return _Raise(ExcValue("TypeError", None))
-
-
-Successors = list[State | Path]
-
-
-class Engine(HeapSteps):
     def __init__(self, program: Program, options: EngineOptions | None = None) -> None:
         self.program = program
         self.options = options or EngineOptions()
-        self.criterion = self.options.criterion
         self.solver = SolverChain(self.options.solver)
-        self.heap_model = make_heap_model(self.options.heap, program, self.options.max_list_length,
-                                          self.options.assumptions)
+        self.heap_model: HeapModel = make_heap_model(self.options.heap, program, self.options.max_list_length,
+                                                     self.options.assumptions)
         self.stats = EngineStats()
-        self._heap = Heap()  # the heap of the state being advanced (for truth tests)
-        self._function: FunctionInfo | None = None
-        self._inputs: tuple[Sym, ...] = ()
+        self.brancher = Brancher(self.solver, self.stats)
 
-    # -------------------------------------------------------------- driving
-
-    def explore(self, qualname: str) -> Iterator[Path]:
+    def explore(self, qualname: str) -> Iterator[SymbolicPath]:
         """Yield the paths of `qualname` as they are found."""
         info = self.program.functions[qualname]
-        self._function = info
-        self._inputs = tuple(
-            Sym(p, T.BOOL if t.kind == "bool" else T.INT)
-            for p, t in zip(info.params, info.param_types) if t.kind in ("int", "bool")
-        )
-        searcher = make_searcher(self.options.search)
+        controls = build_controls(self.options, self.brancher)
+        brancher = Brancher(self.solver, self.stats, controls)
+        evaluator = Evaluator(self.program, self.heap_model)
+        heap = HeapExecutor(self.program, self.heap_model, evaluator, brancher, controls, self.options.size_model)
+        run = Run(self.program, info, self.heap_model, evaluator, heap, brancher, controls, self.stats)
         started = time.perf_counter()
         try:
-            starts: list[State] = []
-            bindings = self._initial_bindings(info) if self.options.concrete is None \
-                else [self._concrete_bindings(info, *self.options.concrete)]
-            for heap, env in bindings:
-                root = State(None, None, {}, EventNode(("call", info.qualname), None), 0, {}, heap,
-                             Costs().call(info.qualname))
-                root = self._settle(root)
-                if root is None:
-                    continue
-                starts.extend(self._enter(root, self.program.predicate(info.entry), env, False, {}))
-            searcher.add(starts)
-            while len(searcher):
-                if self.options.deadline is not None and time.monotonic() > self.options.deadline:
-                    self.stats.stopped = "time budget reached"
-                    return
-                state = searcher.pop()
-                assert isinstance(state, State)
-                pending: Successors = self._advance(state)
-                open_states: list[State] = []
-                for item in pending:
-                    if isinstance(item, Path):
-                        self.stats.paths += 1
-                        yield item
-                        if self.options.max_paths and self.stats.paths >= self.options.max_paths:
-                            self.stats.stopped = "path limit reached"
-                            return
-                    else:
-                        open_states.append(item)
-                searcher.add(open_states)
+            yield from run.paths(self._bindings(info, run))
         finally:
             self.stats.seconds += time.perf_counter() - started
 
-    def _note_unsupported(self, problem: Exception) -> None:
-        self.stats.unsupported += 1
-        if len(self.stats.notes) < 5 and str(problem) not in self.stats.notes:
-            self.stats.notes.append(str(problem))
+    def _bindings(self, info: FunctionInfo, run: Run) -> list[tuple[Heap, dict[str, Value]]]:
+        if self.options.concrete is not None:
+            inputs, snapshot = self.options.concrete
+            return [concrete_bindings(info, inputs, snapshot)]  # type: ignore[arg-type]  # snapshot descriptions
+        return run.initial_bindings()
 
-    def _initial_bindings(self, info: FunctionInfo) -> list[tuple[Heap, dict[str, Value]]]:
+
+class Run:
+    """One exploration of one function (the per-run context)."""
+
+    def __init__(self, program: Program, function: FunctionInfo, heap_model: HeapModel, evaluator: Evaluator,
+                 heap: HeapExecutor, brancher: Brancher, controls: SearchControl, stats: EngineStats) -> None:
+        self.program = program
+        self.function = function
+        self.heap_model = heap_model
+        self.evaluator = evaluator
+        self.heap = heap
+        self.brancher = brancher
+        self.controls = controls
+        self.stats = stats
+        self.inputs = tuple(
+            Sym(p, T.BOOL if t.kind == "bool" else T.INT)
+            for p, t in zip(function.params, function.param_types) if t.kind in ("int", "bool")
+        )
+
+    # -------------------------------------------------------------- driving
+
+    def paths(self, bindings: Sequence[tuple[Heap, Mapping[str, Value]]]) -> Iterator[SymbolicPath]:
+        offered = self.controls.searcher()
+        searcher = offered if offered is not None else make_searcher("dfs")
+        info = self.function
+        starts: list[State] = []
+        for index, (heap, env) in enumerate(bindings):
+            fresh = State(None, None, {}, EventNode(("call", info.qualname), None), 0, heap,
+                          Costs().call(info.qualname))
+            if len(bindings) > 1:
+                fresh = fresh.chose(index)
+            root = self.brancher.settle(fresh)
+            if root is None:
+                continue
+            starts.extend(self.enter(root, self.program.predicate(info.entry), env, False, {}))
+        searcher.add(starts)
+        while len(searcher):
+            reason = self.controls.stop_reason()
+            if reason is not None:
+                self.stats.stopped = reason
+                return
+            state = searcher.pop()
+            open_states: list[State] = []
+            for item in self.advance(state):
+                if isinstance(item, State):
+                    open_states.append(item)
+                    continue
+                verdict = self.controls.finished(item)
+                if verdict is Verdict.DROP:
+                    continue
+                self.stats.paths += 1
+                yield item
+                if verdict is Verdict.STOP:
+                    self.stats.stopped = self.controls.stop_reason() or "stopped by a search control"
+                    return
+            searcher.add(open_states)
+
+    def initial_bindings(self) -> list[tuple[Heap, dict[str, Value]]]:
         """Inputs: a symbol per int/bool parameter; each reference parameter
         materialized by the heap model (one binding per choice)."""
         bindings: list[tuple[Heap, dict[str, Value]]] = [(Heap(), {})]
-        for name, kind in zip(info.params, info.param_types):
-            extended = []
+        for name, kind in zip(self.function.params, self.function.param_types):
+            extended: list[tuple[Heap, dict[str, Value]]] = []
             for heap, env in bindings:
                 if kind.kind in ("int", "bool"):
-                    value: object = Sym(name, T.BOOL if kind.kind == "bool" else T.INT)
+                    value: Value = Sym(name, T.BOOL if kind.kind == "bool" else T.INT)
                     extended.append((heap.with_root(name, value), {**env, name: value}))
                     continue
                 for h, v in self.heap_model.materialize(heap, kind, name):
-                    extended.append((h.with_root(name, v), {**env, name: v}))  # type: ignore[dict-item]
+                    extended.append((h.with_root(name, v), {**env, name: v}))  # type: ignore[dict-item]  # refs
             bindings = extended
         return bindings
 
     # ------------------------------------------------------- rule selection
 
-    def _enter(
-        self, state: State, pred: Predicate, env: Mapping[str, Value], via_tail: bool,
-        loops: Mapping[str, int],
-    ) -> list[State]:
+    def enter(self, state: State, pred: Predicate, env: Mapping[str, Value], via_tail: bool,
+              loops: Mapping[str, int]) -> list[State]:
         """Push `pred` with bindings `env`: one child state per feasible rule."""
-        steps = state.steps + 1
-        if not self.criterion.depth_ok(steps):
+        if pred.iterates is not None:
+            loops = {**loops, pred.iterates: loops.get(pred.iterates, 0) + 1}
+        admitted = self.controls.enter(replace(state, steps=state.steps + 1), Entry(pred, loops, via_tail))
+        if admitted is None:
             self.stats.pruned += 1
             return []
-        visits = state.visits
-        if self.criterion.kind == "block" and not pred.builtin:
-            count = visits.get(pred.name, 0) + 1
-            if not self.criterion.block_ok(count):
-                self.stats.pruned += 1
-                return []
-            visits = {**visits, pred.name: count}
-        if pred.iterates is not None:
-            iterations = loops.get(pred.iterates, 0) + 1
-            if not self.criterion.loop_ok(iterations):
-                self.stats.pruned += 1
-                return []
-            loops = {**loops, pred.iterates: iterations}
+        state = admitted
         events = state.events
         for line in pred.marks:
             events = EventNode(("line", pred.function, line), events)
-        out: list[State] = []
-        self._heap = state.heap
-        costs = state.costs.step()
-        if self.options.cost_bounds and not self._within_bounds(replace(state, costs=costs)):
+        charged = self.controls.charged(replace(state, costs=state.costs.step()))
+        if charged is None:
+            self.stats.pruned += 1
             return []
-        for rule in pred.rules:
+        state = charged
+        rules = self.controls.rules(state, pred, pred.rules)
+        out: list[State] = []
+        for rule in rules:
             self.stats.steps += 1
-            frame = Frame(pred, rule, 0, env, (), via_tail, loops)
-            base = replace(state, stack=Stack(frame, state.stack), events=events, steps=steps, visits=visits,
-                           costs=costs)
+            base = replace(state, stack=Stack(Frame(pred, rule, 0, env, (), via_tail, loops), state.stack),
+                           events=events)
+            if len(rules) > 1:
+                base = base.chose(rule.index)
             if rule.guard is None:
                 out.append(base)
                 continue
             try:
-                guard = self._guard(rule.guard, env)
-            except _Raise:
+                guard = self.evaluator.guard(rule.guard, env, state.heap)
+            except Raised:
                 continue  # guards are total on defined values
             except Unsupported as unsupported:
-                self._note_unsupported(unsupported)
+                self.stats.note_unsupported(unsupported)
                 continue
-            if guard is True:
-                out.append(base)
-                continue
-            if guard is False:
-                self.stats.infeasible += 1
-                continue
-            answer = self.solver.check(Query(state.path, state.model, guard))
-            if answer.verdict == SAT:
-                assert answer.model is not None
-                path = state.path if answer.implied else extend(state.path, guard)
-                out.append(replace(base, path=path, model=answer.model))
-            elif answer.verdict == UNKNOWN:
-                self.stats.unknown += 1
-            else:
-                self.stats.infeasible += 1
+            kept = self.brancher.constrain(base, guard)
+            if kept is not None:
+                out.append(kept)
         return out
-
-    def _guard(self, guard: Guard, env: Mapping[str, Value]) -> Term:
-        if isinstance(guard, CheckExceptionType):
-            exc = env[guard.var]
-            assert isinstance(exc, ExcValue)
-            matched = any(exception_is_a(exc.type, t, self.program.exception_bases) for t in guard.types)
-            return matched != guard.negate
-        value = self._eval(guard, env)
-        if _is_ref(value):
-            return self._ref_truth(value)
-        return T.truthy(value)  # type: ignore[arg-type]
-
-    def _ref_truth(self, value: object) -> Term:
-        """`bool(x)` for None, objects (always true: no `__bool__` or
-        `__len__` in the subset) and lists (true when not empty)."""
-        if value is None:
-            return False
-        assert isinstance(value, Addr)
-        cell = self._heap.cell(value)
-        if isinstance(cell, ListCell):
-            return T.relation("gt", cell.size(), 0)
-        return True
-
-    # ---------------------------------------------------------- evaluation
-
-    def _eval(self, e: Expr, env: Mapping[str, Value]) -> Value:
-        if isinstance(e, Var):
-            value = env.get(e.name, UNDEFINED)
-            if value is UNDEFINED:
-                raise _Raise(unbound_local(e.name))
-            return value
-        if isinstance(e, Const):
-            return e.value
-        if isinstance(e, Unary):
-            v = self._eval(e.operand, env)
-            if isinstance(v, Text):
-                if e.op in ("not", "truth") and v.value is not None:
-                    return (not v.value) if e.op == "not" else bool(v.value)
-                raise Unsupported("operations on strings")
-            if e.op in ("not", "truth") and _is_ref(v):
-                truth = self._ref_truth(v)
-                return T.not_(truth) if e.op == "not" else truth
-            if _is_ref(v):
-                raise _type_error(v)
-            if e.op == "neg":
-                return T.neg(v)  # type: ignore[arg-type]
-            if e.op == "not":
-                return T.not_(v)  # type: ignore[arg-type]
-            if e.op == "truth":
-                return T.truthy(v)  # type: ignore[arg-type]
-            if e.op == "int":
-                return T.as_int(v)  # type: ignore[arg-type]
-            raise AssertionError(e.op)
-        assert isinstance(e, Binary)
-        left, right = self._eval(e.left, env), self._eval(e.right, env)
-        op = e.op
-        if isinstance(left, Text) or isinstance(right, Text):
-            if op in ("eq", "ne", "is", "isnot") and isinstance(left, Text) and isinstance(right, Text) \
-                    and left.value is not None and right.value is not None:
-                return (left.value == right.value) == (op in ("eq", "is"))
-            raise Unsupported("operations on strings")
-        if op in ("is", "isnot"):
-            if _is_ref(left) or _is_ref(right):
-                same = self.heap_model.ref_eq(self._heap, left, right)
-                return same if op == "is" else T.not_(same)
-            raise Unsupported("'is' between int/bool values")
-        if op in ("eq", "ne") and (_is_ref(left) or _is_ref(right)):
-            same = self.heap_model.ref_eq(self._heap, left, right)  # identity: no __eq__ in the subset
-            return same if op == "eq" else T.not_(same)
-        if op == "and":
-            return T.and_(left, right)  # type: ignore[arg-type]
-        if op == "or":
-            return T.or_(left, right)  # type: ignore[arg-type]
-        arith = {"add": T.add, "sub": T.sub, "mul": T.mul, "floordiv": T.floordiv, "mod": T.mod}
-        if _is_ref(left) or _is_ref(right):  # arithmetic or ordering with None / objects
-            raise _type_error(left, right)
-        if op in arith:
-            return arith[op](left, right)  # type: ignore[arg-type]
-        return T.relation(op, left, right)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ execution
 
-    def _advance(self, state: State) -> Successors:
+    def advance(self, state: State) -> Successors:
         """Run the top frame until a choice point or the end of the path."""
         while True:
             assert state.stack is not None
             frame = state.stack.top
             instr = frame.rule.body[frame.pc]
-            self._heap = state.heap
             if not isinstance(instr, Mark):
                 state = replace(state, costs=state.costs.step())
             try:
                 if isinstance(instr, Mark):
-                    event = ("line", frame.pred.function, instr.line)
-                    state = self._step(state, frame, events=EventNode(event, state.events))
+                    event: Event = ("line", frame.pred.function, instr.line)
+                    state = step(state, frame, events=EventNode(event, state.events))
                     continue
                 if isinstance(instr, Assign):
-                    value = self._eval(instr.value, frame.env)
-                    state = self._step(state, frame, env={**frame.env, instr.target: value})
+                    value = self.evaluator.eval(instr.value, frame.env, state.heap)
+                    state = step(state, frame, env={**frame.env, instr.target: value})
                     continue
                 if isinstance(instr, BindException):
-                    env = {**frame.env, instr.target: frame.env[EXC_VAR]}
-                    state = self._step(state, frame, env=env)
+                    state = step(state, frame, env={**frame.env, instr.target: frame.env[EXC_VAR]})
                     continue
-                if isinstance(instr, HEAP_OPS):
-                    successors: Successors = self._heap_step(state, frame, instr)
-                elif isinstance(instr, Call):
-                    successors = list(self._call(state, frame, instr))
-                elif isinstance(instr, Goto):
-                    callee = self.program.predicate(instr.block)
-                    env = {p: frame.env.get(a.name, UNDEFINED) for p, a in zip(callee.params, instr.args)}  # type: ignore[union-attr]
-                    loops = frame.loops
-                    if instr.enters_loop is not None:
-                        loops = {**loops, instr.enters_loop: 0}
-                    successors = list(self._enter(state, callee, env, True, loops))
-                elif isinstance(instr, Return):
-                    value = self._eval(instr.value, frame.env)
-                    if isinstance(value, Text) and value.value is None:
-                        raise Unsupported("returning an f-string (its text is not computed)")
-                    successors = self._finish(state, Outcome("return", value))
-                elif isinstance(instr, Raise):
-                    if instr.reraise is not None:
-                        exc = frame.env[instr.reraise]
-                        assert isinstance(exc, ExcValue)
-                    else:
-                        assert instr.exc_type is not None
-                        message = instr.message
-                        if instr.message_var is not None:
-                            text = frame.env.get(instr.message_var)
-                            message = text.value if isinstance(text, Text) else None
-                        exc = ExcValue(instr.exc_type, message)
-                        if instr.exc_type == "$unsupported":
-                            raise Unsupported(message or "construct")
-                    successors = self._throw(state, exc)
-                else:
-                    raise AssertionError(f"unknown instruction {instr!r}")
-            except _Raise as raised:
-                successors = self._throw(state, raised.exc)
+                successors = self.execute(state, frame, instr)
+            except Raised as raised:
+                successors = self.throw(state, raised.exc)
             except Unsupported as unsupported:
-                self._note_unsupported(unsupported)
+                self.stats.note_unsupported(unsupported)
                 return []
             if len(successors) == 1 and isinstance(successors[0], State):
                 state = successors[0]
                 continue
             return successors
 
+    def execute(self, state: State, frame: Frame, instr: object) -> Successors:
+        """An instruction that may fork, call, or end the frame."""
+        if isinstance(instr, CallMethod):
+            return self.call_method(state, frame, instr)
+        if isinstance(instr, ListOp) and instr.op == "len":
+            subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
+            cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
+            if isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, "__len__"):
+                return self.call_method(state, frame, CallMethod(instr.target, instr.lst, "__len__", (), instr.line))
+        if isinstance(instr, (NewObject, NewList, GetField, RepeatList, ListOp)):
+            return self.effects(frame, instr.target, self.heap.execute(state, instr, frame.env))
+        if isinstance(instr, SetField):
+            return self.effects(frame, None, self.heap.execute(state, instr, frame.env))
+        if isinstance(instr, Call):
+            callee = self.program.predicate(instr.predicate)
+            args = [self.evaluator.eval(a, frame.env, state.heap) for a in instr.args]
+            return list(self.invoke(state, callee.name, dict(zip(callee.params, args))))
+        if isinstance(instr, Goto):
+            callee = self.program.predicate(instr.block)
+            env = {p: frame.env.get(a.name, UNDEFINED) for p, a in zip(callee.params, instr.args)}
+            loops = frame.loops
+            if instr.enters_loop is not None:
+                loops = {**loops, instr.enters_loop: 0}
+            return list(self.enter(state, callee, env, True, loops))
+        if isinstance(instr, Return):
+            value = self.evaluator.eval(instr.value, frame.env, state.heap)
+            if isinstance(value, Text) and value.value is None:
+                raise Unsupported("returning an f-string (its text is not computed)")
+            return self.finish(state, Outcome("return", value))
+        if isinstance(instr, Raise):
+            return self.throw(state, self._raised(instr, frame))
+        raise AssertionError(f"unknown instruction {instr!r}")
+
     @staticmethod
-    def _step(state: State, frame: Frame, env: Mapping[str, Value] | None = None,
-              events: EventNode | None = None) -> State:
-        assert state.stack is not None
-        new_frame = replace(frame, pc=frame.pc + 1, env=frame.env if env is None else env)
-        return replace(
-            state,
-            stack=Stack(new_frame, state.stack.rest),
-            events=state.events if events is None else events,
-        )
+    def _raised(instr: Raise, frame: Frame) -> ExcValue:
+        if instr.reraise is not None:
+            exc = frame.env[instr.reraise]
+            assert isinstance(exc, ExcValue)
+            return exc
+        assert instr.exc_type is not None
+        message = instr.message
+        if instr.message_var is not None:
+            text = frame.env.get(instr.message_var)
+            message = text.value if isinstance(text, Text) else None
+        if instr.exc_type == "$unsupported":
+            raise Unsupported(message or "construct")
+        return ExcValue(instr.exc_type, message)
 
-    def _call(self, state: State, frame: Frame, instr: Call) -> list[State]:
-        callee = self.program.predicate(instr.predicate)
-        args = [self._eval(a, frame.env) for a in instr.args]
-        return self._invoke(state, callee.name, dict(zip(callee.params, args)))
+    def effects(self, frame: Frame, target: str | None, effects: list[Effect]) -> Successors:
+        """Step past a heap instruction once per outcome (or throw)."""
+        out: Successors = []
+        for effect in effects:
+            if effect.exc is not None:
+                out.extend(self.throw(effect.state, effect.exc))
+                continue
+            env = frame.env if target is None else {**frame.env, target: effect.value}
+            out.append(step(effect.state, frame, env=env))
+        return out
 
-    def _invoke(self, state: State, predicate: str, env: dict[str, Value]) -> list[State]:
+    def invoke(self, state: State, predicate: str, env: dict[str, Value]) -> list[State]:
         """Enter a function or builtin predicate from a non-tail call site."""
         callee = self.program.predicate(predicate)
         events = state.events
         if not callee.builtin:
-            activations = 1
-            node = state.stack
-            while node is not None:
-                f = node.top
-                if f.pred.function == callee.function and f.pred.is_entry and not f.via_tail:
-                    activations += 1
-                node = node.rest
-            if not self.criterion.recursion_ok(activations):
+            admitted = self.controls.call(state, callee)
+            if admitted is None:
                 self.stats.pruned += 1
                 return []
+            state = admitted
             events = EventNode(("call", callee.function), events)
             state = replace(state, costs=state.costs.call(callee.function))
-        return self._enter(replace(state, events=events), callee, env, False, {})
+        return self.enter(replace(state, events=events), callee, env, False, {})
+
+    def call_method(self, state: State, frame: Frame, instr: CallMethod) -> Successors:
+        receiver = self.evaluator.eval(instr.obj, frame.env, state.heap)
+        args = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
+        heap = state.heap
+        cell = heap.cell(receiver) if isinstance(receiver, Addr) else None
+        if isinstance(cell, ListCell) and instr.method not in ("append", "pop", "copy"):
+            raise Unsupported(f"list.{instr.method}()")
+        if isinstance(receiver, Text):
+            raise Unsupported(f"str.{instr.method}()")
+        if isinstance(cell, ListCell):
+            assert isinstance(receiver, Addr)
+            return self.effects(frame, instr.target, self.heap.list_method(state, receiver, instr.method, args))
+        qualname = None
+        if isinstance(cell, ObjectCell):
+            qualname = self.program.resolve_method(cell.cls, instr.method)
+        if qualname is None:
+            kind = type_name(receiver, heap)
+            return self.throw(state, ExcValue("AttributeError", f"'{kind}' object has no attribute '{instr.method}'"))
+        info = self.program.functions.get(qualname)
+        if info is None:
+            raise Unsupported(f"method {qualname} was not translated")
+        values = (receiver,) + args
+        if len(values) > len(info.params):
+            return self.throw(state, ExcValue("TypeError", f"{info.name}() takes {len(info.params)} "
+                                                           f"positional arguments but {len(values)} were given"))
+        defaults = dict(info.defaults)
+        bound: dict[str, Value] = dict(zip(info.params, values))
+        for param in info.params[len(values):]:
+            if param not in defaults:
+                return self.throw(state, ExcValue("TypeError", f"{info.name}() missing argument '{param}'"))
+            bound[param] = defaults[param]  # type: ignore[assignment]  # defaults are constants
+        return list(self.invoke(state, info.entry, bound))
 
     # ---------------------------------------------------- leaving a frame
 
-    def _finish(self, state: State, outcome: Outcome) -> Successors:
+    def finish(self, state: State, outcome: Outcome) -> Successors:
         """The top frame ends with `outcome`; hand it to the frame below."""
         while True:
             assert state.stack is not None
@@ -431,7 +375,7 @@ class Engine(HeapSteps):
             if not frame.via_tail and not frame.pred.builtin:
                 events = EventNode(("return", frame.pred.function), events)
             if rest is None:
-                return [self._path(replace(state, stack=None, events=events), outcome, trace)]
+                return [self.path(replace(state, stack=None, events=events), outcome, trace)]
             parent = rest.top
             parent = replace(parent, children=parent.children + (trace,))
             state = replace(state, stack=Stack(parent, rest.rest), events=events)
@@ -439,47 +383,61 @@ class Engine(HeapSteps):
                 continue
             if outcome.kind == "raise":
                 assert isinstance(outcome.value, ExcValue)
-                return self._throw(state, outcome.value)
+                return self.throw(state, outcome.value)
             instr = parent.rule.body[parent.pc]
             assert isinstance(instr, (Call, CallMethod, ListOp))  # ListOp: len() through __len__
             env = parent.env if instr.target is None else {**parent.env, instr.target: outcome.value}
-            return [self._step(state, parent, env=env)]
+            return [step(state, parent, env=env)]
 
-    def _throw(self, state: State, exc: ExcValue) -> Successors:
+    def throw(self, state: State, exc: ExcValue) -> Successors:
         """An exception raised by the top frame's own instruction."""
         assert state.stack is not None
         frame = state.stack.top
         if frame.pred.handler is None:
-            return self._finish(state, Outcome("raise", exc))
+            return self.finish(state, Outcome("raise", exc))
         handler = self.program.predicate(frame.pred.handler)
         env: dict[str, Value] = {p: frame.env.get(p, UNDEFINED) for p in handler.params}
         env[EXC_VAR] = exc
-        return list(self._enter(state, handler, env, True, frame.loops))
+        return list(self.enter(state, handler, env, True, frame.loops))
 
     # ------------------------------------------------------------ results
 
-    def _path(self, state: State, outcome: Outcome, trace: TraceTerm) -> Path:
-        assert self._function is not None
+    def path(self, state: State, outcome: Outcome, trace: TraceTerm) -> SymbolicPath:
         events: list[Event] = []
         node = state.events
         while node is not None:
             events.append(node.event)
             node = node.prev
         events.reverse()
-        return Path(
-            function=self._function,
-            inputs=self._inputs,
+        choices: list[int] = []
+        choice = state.choices
+        while choice is not None:
+            choices.append(choice.index)
+            choice = choice.prev
+        choices.reverse()
+        return SymbolicPath(
+            function=self.function,
+            inputs=self.inputs,
             outcome=outcome,
             trace=trace,
-            path=state.path,
+            store=state.store,
             model=state.model,
             events=tuple(events),
             steps=state.steps,
             heap=state.heap,
             roots=tuple(state.heap.roots.items()),
             costs=state.costs,
+            choices=tuple(choices),
         )
 
 
-def _is_ref(value: object) -> bool:
-    return value is None or isinstance(value, Addr)
+def step(state: State, frame: Frame, env: Mapping[str, Value] | None = None,
+         events: EventNode | None = None) -> State:
+    """`state` with its top frame moved to the next instruction."""
+    assert state.stack is not None
+    new_frame = replace(frame, pc=frame.pc + 1, env=frame.env if env is None else env)
+    return replace(
+        state,
+        stack=Stack(new_frame, state.stack.rest),
+        events=state.events if events is None else events,
+    )

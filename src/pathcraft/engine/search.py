@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -47,8 +47,8 @@ class BreadthFirst(Generic[T]):
         return len(self._queue)
 
 
-SEARCHERS = {"dfs": DepthFirst, "bfs": BreadthFirst}
+SEARCHERS: dict[str, type[DepthFirst[Any]] | type[BreadthFirst[Any]]] = {"dfs": DepthFirst, "bfs": BreadthFirst}
 
 
-def make_searcher(name: str) -> Searcher[object]:
-    return SEARCHERS[name]()  # type: ignore[return-value]
+def make_searcher(name: str) -> Searcher[Any]:
+    return SEARCHERS[name]()

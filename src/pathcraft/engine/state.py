@@ -1,27 +1,27 @@
-"""The engine's data: states (resolvents), paths, options and statistics.
+"""The engine's data: states (resolvents), completed paths, options and
+statistics.
 
 A state is immutable: frames, path constraints, events and heap are
 persistent structures shared between the children of a choice point.
+`State.ext` and `Frame.ext` are immutable mappings where search controls
+keep their own data, keyed by the control's name.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Mapping
-
-from pathcraft.cost.models import Costs, SizeModel
-from pathcraft.engine.criteria import Criterion
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from pathcraft.cost.models import Costs
 from pathcraft.engine.values import Value
-from pathcraft.heap.assumptions import Assumptions
 from pathcraft.heap.cells import Heap
 from pathcraft.ir.nodes import FunctionInfo, Predicate, Rule
-from pathcraft.ir.trace import TraceTerm
-from pathcraft.solver.chain import SolverOptions
+from pathcraft.ir.trace import Event, TraceTerm
 from pathcraft.solver.path import PathNode, constraints, program_constraints
 from pathcraft.solver.terms import Sym, Term
 
-# Signature events: ("line", function, line) | ("call", function) | ("return", function)
-Event = tuple
+Ext = Mapping[str, object]
+_NO_EXT: Ext = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +32,8 @@ class Frame:
     env: Mapping[str, Value]
     children: tuple[TraceTerm, ...]
     via_tail: bool
-    loops: Mapping[str, int]
+    loops: Mapping[str, int]  # iterations so far of each loop this frame is inside
+    ext: Ext = field(default_factory=lambda: _NO_EXT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,15 +49,40 @@ class EventNode:
 
 
 @dataclass(frozen=True, slots=True)
+class ChoiceNode:
+    """Which candidate (rule, heap outcome, input shape) a fork took; the
+    sequence orders paths the way depth-first search finds them."""
+
+    index: int
+    prev: ChoiceNode | None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A predicate about to be entered: what the criteria look at."""
+
+    pred: Predicate
+    loops: Mapping[str, int]  # including this entry's iteration
+    via_tail: bool
+
+
+@dataclass(frozen=True, slots=True)
 class State:
     stack: Stack | None
-    path: PathNode | None
-    model: Mapping[str, int | bool]
+    store: PathNode | None  # the path constraints
+    model: Mapping[str, int | bool]  # a model of them
     events: EventNode | None
-    steps: int
-    visits: Mapping[str, int]
+    steps: int  # rule applications so far (the derivation depth)
     heap: Heap = field(default_factory=Heap)
     costs: Costs = field(default_factory=Costs)
+    choices: ChoiceNode | None = None
+    ext: Ext = field(default_factory=lambda: _NO_EXT)
+
+    def with_ext(self, key: str, value: object) -> State:
+        return replace(self, ext={**self.ext, key: value})
+
+    def chose(self, index: int) -> State:
+        return replace(self, choices=ChoiceNode(index, self.choices))
 
 
 @dataclass(frozen=True)
@@ -68,28 +94,29 @@ class Outcome:
 
 
 @dataclass(frozen=True)
-class Path:
-    """A successful branch of the tree: the raw material of a test case."""
+class SymbolicPath:
+    """A completed branch of the tree: the raw material of a test case."""
 
     function: FunctionInfo
     inputs: tuple[Sym, ...]
     outcome: Outcome
     trace: TraceTerm
-    path: PathNode | None
+    store: PathNode | None
     model: Mapping[str, int | bool]
     events: tuple[Event, ...]
     steps: int
     heap: Heap = field(default_factory=Heap)
     roots: tuple[tuple[str, object], ...] = ()
     costs: Costs = field(default_factory=Costs)
+    choices: tuple[int, ...] = ()  # depth-first order: sort by this for a canonical order
 
     @property
     def constraints(self) -> list[Term]:
-        return constraints(self.path)
+        return constraints(self.store)
 
     @property
     def program_constraints(self) -> list[Term]:
-        return program_constraints(self.path)
+        return program_constraints(self.store)
 
 
 @dataclass
@@ -104,21 +131,7 @@ class EngineStats:
     stopped: str | None = None
     notes: list[str] = field(default_factory=list)
 
-
-@dataclass
-class EngineOptions:
-    criterion: Criterion = field(default_factory=lambda: Criterion("loop", 2))
-    search: str = "dfs"
-    solver: SolverOptions = field(default_factory=SolverOptions)
-    deadline: float | None = None  # time.monotonic() value
-    max_paths: int | None = None
-    heap: str = "symbolic"
-    max_list_length: int = 3
-    size_model: SizeModel = field(default_factory=SizeModel)
-    # upper bounds on costs, e.g. ("steps", "le", 200): a path whose cost
-    # already exceeds one is pruned (costs never decrease along a path)
-    cost_bounds: tuple[tuple[str, str, int], ...] = ()
-    # run on these inputs only (a concrete run of the CLP program): the
-    # inputs and the heap snapshot of a test case
-    concrete: tuple[Mapping[str, object], Mapping[str, object]] | None = None
-    assumptions: Assumptions | None = None  # heap assumptions on the inputs
+    def note_unsupported(self, problem: Exception) -> None:
+        self.unsupported += 1
+        if len(self.notes) < 5 and str(problem) not in self.notes:
+            self.notes.append(str(problem))

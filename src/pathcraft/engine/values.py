@@ -6,6 +6,8 @@ import builtins
 from collections.abc import Mapping
 from typing import Union
 
+from pathcraft.heap.cells import Addr
+from pathcraft.ir.nodes import Text
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver.terms import Term
 
@@ -25,7 +27,9 @@ class _Undefined:
 
 
 UNDEFINED = _Undefined()
-Value = Union[Term, None, ExcValue, _Undefined]
+# What a variable holds: an int/bool term, None, a reference, a string,
+# a caught exception, or nothing yet.
+Value = Union[Term, None, Addr, Text, ExcValue, _Undefined]
 
 
 def exception_is_a(name: str, base: str, user_bases: Mapping[str, tuple[str, ...]]) -> bool:

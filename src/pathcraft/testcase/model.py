@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from pathcraft.engine.engine import Path
+from pathcraft.engine.state import SymbolicPath
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver.path import constraints as path_constraints
 from pathcraft.solver.terms import INT, Sym, Term, show, symbols
@@ -70,16 +70,16 @@ class TestCase:
         }
 
 
-SmallModel = Callable[[Path, list[Sym]], "Mapping[str, Any] | None"]
+SmallModel = Callable[[SymbolicPath, list[Sym]], "Mapping[str, Any] | None"]
 
 
-def concretize(path: Path, name: str, small_model: SmallModel | None = None,
+def concretize(path: SymbolicPath, name: str, small_model: SmallModel | None = None,
                cost_names: tuple[str, ...] = (), note: str | None = None) -> TestCase:
     model: Mapping[str, Any] = path.model
     if small_model is not None and any(
         isinstance(v, int) and not isinstance(v, bool) and abs(v) > SMALL for v in model.values()
     ):
-        ints = {s for c in path_constraints(path.path) for s in symbols(c) if s.sort == INT}
+        ints = {s for c in path_constraints(path.store) for s in symbols(c) if s.sort == INT}
         better = small_model(path, sorted(ints | set(path.inputs), key=lambda s: s.name))
         if better is not None:
             model = {**model, **better}
@@ -112,7 +112,7 @@ def concretize(path: Path, name: str, small_model: SmallModel | None = None,
     return TestCase(kind="return", value=value, **common)  # type: ignore[arg-type]
 
 
-def _costs(path: Path, model: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+def _costs(path: SymbolicPath, model: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
     from pathcraft.cost.simplify import normalize, text
     from pathcraft.solver.path import bounds_of
     from pathcraft.solver.terms import evaluate, is_const
@@ -120,18 +120,18 @@ def _costs(path: Path, model: Mapping[str, Any], names: tuple[str, ...]) -> dict
     shown: dict[str, Any] = {}
     values: dict[str, int] = {}
     for cost in names:
-        term = normalize(path.costs.get(cost), bounds_of(path.path))
+        term = normalize(path.costs.get(cost), bounds_of(path.store))
         shown[cost] = term if is_const(term) else text(term)
         values[cost] = int(evaluate(term, model))
     return {"costs": shown, "cost_values": values}
 
 
-def _constraint_texts(path: Path) -> tuple[str, ...]:
+def _constraint_texts(path: SymbolicPath) -> tuple[str, ...]:
     """The path constraint for a reader: inputs the path pins to one value
     first (`icap == 1`), then each program constraint simplified."""
     from pathcraft.solver.path import bounds_of
 
-    bounds = bounds_of(path.path)
+    bounds = bounds_of(path.store)
     mentioned = {s.name for c in path.program_constraints for s in symbols(c)}
     pinned = [f"{name} == {lo}" for name, (lo, hi) in sorted(bounds.items())
               if lo is not None and lo == hi and name in mentioned]
@@ -142,14 +142,14 @@ def _constraint_texts(path: Path) -> tuple[str, ...]:
 _FLIP = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "eq": "eq", "ne": "ne"}
 
 
-def _display(constraint: Term, path: Path) -> str:
+def _display(constraint: Term, path: SymbolicPath) -> str:
     """A path constraint as a reader wants it: simplified under what the
     whole path knows, a constant on the right."""
     from pathcraft.cost.simplify import simplify
     from pathcraft.solver.path import bounds_of
     from pathcraft.solver.terms import App, is_const
 
-    term = simplify(constraint, bounds_of(path.path))
+    term = simplify(constraint, bounds_of(path.store))
     if isinstance(term, App) and term.op in _FLIP and is_const(term.args[0]) and not is_const(term.args[1]):
         term = App(_FLIP[term.op], (term.args[1], term.args[0]), term.sort)
     text = show(term)

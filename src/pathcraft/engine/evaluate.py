@@ -1,0 +1,137 @@
+"""Evaluating pure IR expressions and rule guards on a state's bindings.
+
+Expressions are total on defined values; what Python would raise while
+evaluating one (an unbound local, `None + 1`) comes out as `Raised`, and
+what the engine cannot model exactly (operators on strings, lists or
+objects) as `Unsupported`, which drops the path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pathcraft.engine.values import UNDEFINED, Value, exception_is_a, unbound_local
+from pathcraft.errors import Unsupported
+from pathcraft.heap.base import HeapModel
+from pathcraft.heap.cells import Addr, Heap, ListCell
+from pathcraft.ir.nodes import Binary, CheckExceptionType, Const, Expr, Guard, Program, Text, Unary, Var
+from pathcraft.ir.values import ExcValue
+from pathcraft.solver import terms as T
+from pathcraft.solver.terms import Term
+
+
+class Raised(Exception):
+    """An expression raised a Python exception (e.g. an unbound local)."""
+
+    def __init__(self, exc: ExcValue) -> None:
+        super().__init__(exc.type)
+        self.exc = exc
+
+
+def is_ref(value: object) -> bool:
+    return value is None or isinstance(value, Addr)
+
+
+def _type_error(left: object, right: object = None) -> Exception:
+    """An operator on a reference: Python's TypeError for None (the test
+    checks the type only: CPython's wording names the operand types), but
+    lists and objects may well support it (`list + list`, `__add__`): not
+    modelled, so the path is dropped."""
+    if isinstance(left, Addr) or isinstance(right, Addr):
+        return Unsupported("operators on lists or objects")
+    return Raised(ExcValue("TypeError", None))
+
+
+def _term(value: Value) -> Term:
+    """A value already known to be an int/bool term."""
+    assert isinstance(value, (int, bool, T.Sym, T.App)), value
+    return value
+
+
+_ARITH = {"add": T.add, "sub": T.sub, "mul": T.mul, "floordiv": T.floordiv, "mod": T.mod}
+
+
+class Evaluator:
+    def __init__(self, program: Program, heap_model: HeapModel) -> None:
+        self.program = program
+        self.heap_model = heap_model
+
+    def guard(self, guard: Guard, env: Mapping[str, Value], heap: Heap) -> Term:
+        """The truth of a rule guard, as a term."""
+        if isinstance(guard, CheckExceptionType):
+            exc = env[guard.var]
+            assert isinstance(exc, ExcValue)
+            matched = any(exception_is_a(exc.type, t, self.program.exception_bases) for t in guard.types)
+            return matched != guard.negate
+        value = self.eval(guard, env, heap)
+        if is_ref(value):
+            return self.ref_truth(value, heap)
+        return T.truthy(_term(value))
+
+    def ref_truth(self, value: object, heap: Heap) -> Term:
+        """`bool(x)` for None, objects (always true: no `__bool__` or
+        `__len__` in the subset) and lists (true when not empty)."""
+        if value is None:
+            return False
+        assert isinstance(value, Addr)
+        cell = heap.cell(value)
+        if isinstance(cell, ListCell):
+            return T.relation("gt", cell.size(), 0)
+        return True
+
+    def eval(self, e: Expr, env: Mapping[str, Value], heap: Heap) -> Value:
+        if isinstance(e, Var):
+            value = env.get(e.name, UNDEFINED)
+            if value is UNDEFINED:
+                raise Raised(unbound_local(e.name))
+            return value
+        if isinstance(e, Const):
+            return e.value  # type: ignore[return-value]  # Const holds int/bool/None/Text, all Values
+        if isinstance(e, Unary):
+            return self._unary(e, self.eval(e.operand, env, heap), heap)
+        assert isinstance(e, Binary)
+        return self._binary(e.op, self.eval(e.left, env, heap), self.eval(e.right, env, heap), heap)
+
+    def _unary(self, e: Unary, v: Value, heap: Heap) -> Value:
+        if isinstance(v, Text):
+            if e.op in ("not", "truth") and v.value is not None:
+                return (not v.value) if e.op == "not" else bool(v.value)
+            raise Unsupported("operations on strings")
+        if e.op in ("not", "truth") and is_ref(v):
+            truth = self.ref_truth(v, heap)
+            return T.not_(truth) if e.op == "not" else truth
+        if is_ref(v):
+            raise _type_error(v)
+        if e.op == "neg":
+            return T.neg(_term(v))
+        if e.op == "not":
+            return T.not_(_term(v))
+        if e.op == "truth":
+            return T.truthy(_term(v))
+        if e.op == "int":
+            return T.as_int(_term(v))
+        raise AssertionError(e.op)
+
+    def _binary(self, op: str, left: Value, right: Value, heap: Heap) -> Value:
+        if isinstance(left, Text) or isinstance(right, Text):
+            if op in ("eq", "ne", "is", "isnot") and isinstance(left, Text) and isinstance(right, Text) \
+                    and left.value is not None and right.value is not None:
+                return (left.value == right.value) == (op in ("eq", "is"))
+            raise Unsupported("operations on strings")
+        if op in ("is", "isnot"):
+            if is_ref(left) or is_ref(right):
+                same = self.heap_model.ref_eq(heap, left, right)
+                return same if op == "is" else T.not_(same)
+            raise Unsupported("'is' between int/bool values")
+        if op in ("eq", "ne") and (is_ref(left) or is_ref(right)):
+            same = self.heap_model.ref_eq(heap, left, right)  # identity: no __eq__ in the subset
+            return same if op == "eq" else T.not_(same)
+        if op == "and":
+            return T.and_(_term(left), _term(right))
+        if op == "or":
+            return T.or_(_term(left), _term(right))
+        if is_ref(left) or is_ref(right):  # arithmetic or ordering with None / objects
+            raise _type_error(left, right)
+        if op in _ARITH:
+            return _ARITH[op](_term(left), _term(right))
+        return T.relation(op, _term(left), _term(right))

@@ -1,0 +1,64 @@
+"""What one exploration is asked to do, and the search controls that do it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from pathcraft.cost.models import SizeModel
+from pathcraft.engine.bounds import CostBound
+from pathcraft.engine.branch import Brancher
+from pathcraft.engine.control import ControlStack, Deadline, PathLimit, SearchControl
+from pathcraft.engine.criteria import Criterion, CriterionSpec
+from pathcraft.engine.search import Searcher, make_searcher
+from pathcraft.engine.state import State
+from pathcraft.heap.assumptions import Assumptions
+from pathcraft.solver.chain import SolverOptions
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    criterion: CriterionSpec = Criterion("loop", 2)
+    search: str = "dfs"
+    solver: SolverOptions = field(default_factory=SolverOptions)
+    deadline: float | None = None  # time.monotonic() value
+    max_paths: int | None = None
+    heap: str = "symbolic"
+    max_list_length: int = 3
+    size_model: SizeModel = SizeModel()
+    # upper bounds on costs, e.g. ("steps", "le", 200): a path whose cost
+    # already exceeds one is pruned (costs never decrease along a path)
+    cost_bounds: tuple[tuple[str, str, int], ...] = ()
+    # run on these inputs only (a concrete run of the CLP program): the
+    # inputs and the heap snapshot of a test case
+    concrete: tuple[Mapping[str, object], Mapping[str, object]] | None = None
+    assumptions: Assumptions | None = None  # heap assumptions on the inputs
+    controls: tuple[SearchControl, ...] = ()  # extra search controls, after the built-in ones
+
+
+def build_controls(options: EngineOptions, brancher: Brancher) -> ControlStack:
+    """The search controls the options ask for, in the order they are
+    consulted: the termination criteria, the cost upper bounds, the limits
+    on paths and time, then any extra controls; and the searcher."""
+    controls: list[SearchControl] = [*options.criterion.controls()]
+    if options.cost_bounds:
+        controls.append(CostBound(options.cost_bounds, brancher))
+    if options.max_paths:
+        controls.append(PathLimit(options.max_paths))
+    if options.deadline is not None:
+        controls.append(Deadline(options.deadline))
+    controls.extend(options.controls)
+    controls.append(Strategy(options.search))
+    return ControlStack(controls)
+
+
+class Strategy(SearchControl):
+    """The searcher named by `--search` (last: a guide's searcher wins)."""
+
+    name = "search"
+
+    def __init__(self, search: str) -> None:
+        self.search = search
+
+    def searcher(self) -> Searcher[State]:
+        return make_searcher(self.search)
