@@ -46,7 +46,7 @@ def measure(path: Path, name: str, criterion: str, solver: SolverOptions, repeat
     for _ in range(repeat):
         program = translate(str(path), [name]).program
         started = time.perf_counter()
-        run = generate(program, name, GenerateOptions(criterion=parse_criterion(criterion), solver=solver))
+        run = generate(program, name, GenerateOptions.of(criterion=parse_criterion(criterion), solver=solver))
         elapsed = time.perf_counter() - started
         stats = dict(run.stats, wall=elapsed)
         if best is None or elapsed < best["wall"]:

@@ -50,7 +50,7 @@ def measure(path: Path, name: str, criterion: str, exceptions: bool, heap: str, 
     best: dict[str, Any] | None = None
     for _ in range(repeat):
         program = translate(str(path), [name]).program
-        options = GenerateOptions(criterion=parse_criterion(criterion), exceptions=exceptions, heap=heap,
+        options = GenerateOptions.of(criterion=parse_criterion(criterion), exceptions=exceptions, heap=heap,
                                   timeout=timeout)
         started = time.perf_counter()
         run = generate(program, name, options)

@@ -55,7 +55,7 @@ def generated(path: Path, qualname: str, criterion: str = "loop-2", exceptions: 
               heap: str = "symbolic", assumptions: tuple[str, ...] = ()) -> list[TestCase]:
     result = translate(str(path), [qualname])
     assert not result.errors, result.errors
-    options = GenerateOptions(criterion=parse_criterion(criterion), exceptions=exceptions, heap=heap,
+    options = GenerateOptions.of(criterion=parse_criterion(criterion), exceptions=exceptions, heap=heap,
                               assumptions=assumptions)
     return generate(result.program, qualname, options).cases
 

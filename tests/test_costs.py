@@ -46,7 +46,7 @@ SHARED = [(VECTOR, "multiples"), (VECTOR, "Vector.add"), (SHARED_EXAMPLES / "arr
 
 def cases_with_costs(path: Path, name: str, criterion: str = "loop-2", **extra: Any) -> list[TestCase]:
     program = translate(str(path), [name]).program
-    options = GenerateOptions(criterion=parse_criterion(criterion), costs=COSTS, **extra)
+    options = GenerateOptions.of(criterion=parse_criterion(criterion), costs=COSTS, **extra)
     return generate(program, name, options).cases
 
 
@@ -154,8 +154,8 @@ def test_multiples_memory_policy_matches_the_paper() -> None:
     (normal paths), the policy memory > 48 bytes filters out 23."""
     program = translate(str(VECTOR), ["multiples"]).program
     base = dict(criterion=parse_criterion("loop-4"), exceptions=False, costs=COSTS)
-    everything = generate(program, "multiples", GenerateOptions(**base)).cases
-    kept = generate(program, "multiples", GenerateOptions(**base, policies=(parse_policy("memory>48"),)))
+    everything = generate(program, "multiples", GenerateOptions.of(**base)).cases
+    kept = generate(program, "multiples", GenerateOptions.of(**base, policies=(parse_policy("memory>48"),)))
     assert len(everything) == 54
     assert len(kept.cases) == 31 and kept.policy_filtered == 23
     assert all(c.cost_values["memory"] > 48 for c in kept.cases)
@@ -170,11 +170,11 @@ def test_upper_bound_policy_prunes_soundly() -> None:
     cases of the unpruned run whose steps are at most 100 (same traces)."""
     program = translate(str(VECTOR), ["multiples"]).program
     base = dict(criterion=parse_criterion("loop-3"), exceptions=False, costs=COSTS)
-    everything = generate(program, "multiples", GenerateOptions(**base)).cases
-    bounded = generate(program, "multiples", GenerateOptions(**base, policies=(parse_policy("steps<=100"),)))
+    everything = generate(program, "multiples", GenerateOptions.of(**base)).cases
+    bounded = generate(program, "multiples", GenerateOptions.of(**base, policies=(parse_policy("steps<=100"),)))
     expected = sorted(c.trace for c in everything if c.cost_values["steps"] <= 100)
     assert sorted(c.trace for c in bounded.cases) == expected
-    full = generate(program, "multiples", GenerateOptions(**base))
+    full = generate(program, "multiples", GenerateOptions.of(**base))
     assert bounded.stats["derivation_steps"] < full.stats["derivation_steps"]
 
 
@@ -182,17 +182,17 @@ def test_upper_bound_policy_prunes_soundly() -> None:
 def test_worst_policies() -> None:
     program = translate(str(VECTOR), ["multiples"]).program
     base = dict(criterion=parse_criterion("loop-4"), exceptions=False, costs=COSTS)
-    everything = generate(program, "multiples", GenerateOptions(**base)).cases
-    worst_steps = generate(program, "multiples", GenerateOptions(**base, policies=(parse_policy("worst:steps"),)))
+    everything = generate(program, "multiples", GenerateOptions.of(**base)).cases
+    worst_steps = generate(program, "multiples", GenerateOptions.of(**base, policies=(parse_policy("worst:steps"),)))
     top = max(c.cost_values["steps"] for c in everything)
     assert [c.cost_values["steps"] for c in worst_steps.cases] == [top] * len(worst_steps.cases)
-    worst_memory = generate(program, "multiples", GenerateOptions(**base, policies=(parse_policy("worst:memory"),)))
+    worst_memory = generate(program, "multiples", GenerateOptions.of(**base, policies=(parse_policy("worst:memory"),)))
     # memory linear in icap grows without bound: those paths win, under a condition on icap
     assert worst_memory.cases
     for case in worst_memory.cases:
         assert isinstance(case.costs["memory"], str) and "icap" in case.costs["memory"]
         assert "icap >" in case.extra["note"]
-    top3 = generate(program, "multiples", GenerateOptions(**base, policies=(parse_policy("top:3:steps"),)))
+    top3 = generate(program, "multiples", GenerateOptions.of(**base, policies=(parse_policy("top:3:steps"),)))
     assert sorted((c.cost_values["steps"] for c in top3.cases), reverse=True) == \
         sorted((c.cost_values["steps"] for c in everything), reverse=True)[:3]
 

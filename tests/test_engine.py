@@ -179,12 +179,12 @@ def test_bfs_finds_short_paths_first(program: Program) -> None:
 def test_exception_paths_and_no_exceptions(program: Program) -> None:
     """divide: a > 0 and b != 0 returns a // b; a > 0 and b == 0 raises
     ZeroDivisionError; a <= 0 returns -1. Without exceptions: two tests."""
-    with_exc = generate(program, "divide", GenerateOptions())
+    with_exc = generate(program, "divide", GenerateOptions.of())
     kinds = sorted(c.kind for c in with_exc.cases)
     assert kinds == ["raise", "return", "return"]
     raised = [c for c in with_exc.cases if c.kind == "raise"][0]
     assert raised.exc_type == "ZeroDivisionError" and dict(raised.inputs)["b"] == 0
-    without = generate(program, "divide", GenerateOptions(exceptions=False))
+    without = generate(program, "divide", GenerateOptions.of(exceptions=False))
     assert [c.kind for c in without.cases] == ["return", "return"]
     assert without.stats["exception_paths_filtered"] == 1
     assert without.stats["paths"] == 3 and without.stats["tests"] == 2

@@ -16,18 +16,17 @@ from typing import Any, TextIO
 
 import typer
 from rich.console import Console
+from rich.status import Status
 from rich.table import Table
 
 from pathcraft import __version__
-from pathcraft.config import load_config
-from pathcraft.cost.models import parse_cost_list, parse_size_model
-from pathcraft.cost.policy import parse_policy
-from pathcraft.engine.criteria import parse_criterion
+from pathcraft.config import load_config, settings_from
 from pathcraft.errors import PathcraftError
-from pathcraft.frontend import translate
+from pathcraft.frontend import TranslationResult, translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate, parse_target
+from pathcraft.heap.assumptions import parse_assumptions
+from pathcraft.ir.nodes import Program
 from pathcraft.ir.printer import program_text
-from pathcraft.solver.chain import SolverOptions
 from pathcraft.testcase.emit_json import JsonWriter
 from pathcraft.testcase.emit_pytest import PytestWriter
 from pathcraft.testcase.model import TestCase
@@ -130,61 +129,74 @@ def gen(
 ) -> None:
     """Generate one test per execution path of TARGET."""
     try:
-        config = load_config()
+        settings = settings_from(load_config(), {
+            "criterion": criterion, "format": fmt.value if fmt else None,
+            "exceptions": False if no_exceptions else None, "timeout": timeout,
+            "search": search.value if search else None, "max_paths": max_paths,
+            "heap": heap.value if heap else None, "assume": tuple(assume or ()),
+            "max_list_length": max_list_length, "costs": costs, "policy": tuple(policy or ()),
+            "size_model": size_model,
+        })
+        options = settings.generate_options()
         path, name = parse_target(target)
-        options = GenerateOptions(
-            criterion=parse_criterion(criterion or config.get("criterion", "loop-2")),
-            exceptions=not no_exceptions and config.get("exceptions", True),
-            search=(search.value if search else config.get("search", "dfs")),
-            timeout=timeout if timeout is not None else config.get("timeout", None),
-            max_paths=max_paths,
-            solver=SolverOptions(timeout_ms=config.get("solver_timeout_ms", 5000)),
-            heap=heap.value if heap else config.get("heap", "symbolic"),
-            assumptions=tuple(assume or ()) + tuple(config.get("assume", [])),
-            max_list_length=max_list_length if max_list_length is not None
-            else config.get("max_list_length", 3),
-            costs=tuple(parse_cost_list(costs)) if costs else (),
-            policies=tuple(parse_policy(p) for p in policy or ()),
-            size_model=parse_size_model(size_model or config.get("size_model", "")),
-        )
-        if options.heap not in ("symbolic", "lazy", "lazy-noalias"):
-            raise PathcraftError(f"unknown heap model '{options.heap}' (symbolic, lazy or lazy-noalias)")
-        if options.search not in ("dfs", "bfs"):
-            raise PathcraftError(f"unknown search strategy '{options.search}' (dfs or bfs)")
-        out_format = fmt.value if fmt else config.get("format", "pytest")
-        if out_format not in ("pytest", "json"):
-            raise PathcraftError(f"unknown format '{out_format}' (pytest or json)")
         result = translate(path, [name] if name else None)
+        runnable = _runnable(result, name, options)
     except PathcraftError as exc:
         raise fail(exc)
+    if not runnable:
+        raise typer.Exit(2)
+    program = result.program
+    stream, test_file, keep_open = _open_output(output, do_verify and settings.format == "pytest")
+    writer: PytestWriter | JsonWriter
+    if settings.format == "pytest":
+        writer = PytestWriter(stream, program.module, path, runnable, str(options.engine.criterion),
+                              frozenset(program.exception_bases), frozenset(program.classes))
+    else:
+        writer = JsonWriter(stream, target, str(options.engine.criterion))
+    try:
+        runs, all_cases, interrupted, elapsed = _run(program, runnable, options, writer)
+    finally:
+        if not keep_open:
+            stream.close()
+    if interrupted:
+        err.print(f"pathcraft: interrupted; kept {len(all_cases)} tests", markup=False)
+        raise typer.Exit(130)
+    if stats:
+        _print_stats(runs, elapsed)
+    if options.costs:
+        _print_costs(all_cases, list(options.costs))
+    if do_verify:
+        report = _verify(path, settings.format, test_file, output, all_cases,
+                         frozenset(program.exception_bases), frozenset(program.classes), program.module)
+        _print_report(report, program.functions)
+        if not report.ok:
+            raise typer.Exit(1)
+    if result.errors and name:
+        raise typer.Exit(2)
 
+
+def _runnable(result: TranslationResult, name: str | None, options: GenerateOptions) -> list[str]:
+    """The targets that translated; says what was inferred or skipped, and
+    checks every heap assumption before any search starts."""
     program = result.program
     runnable = [t for t in result.targets if t in program.functions]
     for qualname in runnable:
         inferred = program.functions[qualname].inferred
         if inferred:
             _error(f"pathcraft: {qualname}: no annotations; types inferred from use: {', '.join(inferred)}")
-    try:
-        from pathcraft.heap.assumptions import parse_assumptions
-
-        for qualname in runnable:  # check them before any search starts
-            info = program.functions[qualname]
-            parse_assumptions(list(options.assumptions) + list(info.assumptions), info.params)
-    except PathcraftError as exc:
-        raise fail(exc)
+    for qualname in runnable:
+        info = program.functions[qualname]
+        parse_assumptions(list(options.assumptions) + list(info.assumptions), info.params)
     for qualname, error in result.errors.items():
         if qualname in result.targets:
             _error(f"{error}" + ("" if name else f"  (skipped {qualname})"))
-    if not runnable:
-        raise typer.Exit(2)
+    return runnable
 
-    stream, test_file, keep_open = _open_output(output, do_verify and out_format == "pytest")
-    writer: Any
-    if out_format == "pytest":
-        writer = PytestWriter(stream, program.module, path, runnable, str(options.criterion),
-                              frozenset(program.exception_bases), frozenset(program.classes))
-    else:
-        writer = JsonWriter(stream, target, str(options.criterion))
+
+def _run(program: Program, runnable: list[str], options: GenerateOptions,
+         writer: PytestWriter | JsonWriter) -> tuple[list[FunctionRun], list[TestCase], bool, float]:
+    """Explore each function in turn, writing tests as they come; an
+    interruption keeps what was found."""
     runs: list[FunctionRun] = []
     all_cases: list[TestCase] = []
     interrupted = False
@@ -207,24 +219,7 @@ def gen(
         if isinstance(writer, JsonWriter):
             writer.stats = {r.qualname: r.stats for r in runs}
         writer.close()
-        if not keep_open:
-            stream.close()
-    elapsed = time.perf_counter() - started
-    if interrupted:
-        err.print(f"pathcraft: interrupted; kept {len(all_cases)} tests", markup=False)
-        raise typer.Exit(130)
-    if stats:
-        _print_stats(runs, elapsed)
-    if options.costs:
-        _print_costs(all_cases, list(options.costs))
-    if do_verify:
-        report = _verify(path, out_format, test_file, output, all_cases,
-                         frozenset(program.exception_bases), frozenset(program.classes), program.module)
-        _print_report(report, program.functions)
-        if not report.ok:
-            raise typer.Exit(1)
-    if result.errors and name:
-        raise typer.Exit(2)
+    return runs, all_cases, interrupted, time.perf_counter() - started
 
 
 def _open_output(output: Path | None, need_file: bool) -> tuple[TextIO, str | None, bool]:
@@ -250,24 +245,24 @@ class _Tee(io.StringIO):
         self.target.flush()
 
 
-def _explore(program: Any, qualname: str, options: GenerateOptions, writer: Any,
+def _explore(program: Program, qualname: str, options: GenerateOptions, writer: PytestWriter | JsonWriter,
              all_cases: list[TestCase]) -> FunctionRun:
-    console_is_tty = err.is_terminal
+    """One function, with a live count of its tests on a terminal."""
     count = 0
+    status: Status | None = None
 
     def on_case(case: TestCase) -> None:
         nonlocal count
         count += 1
         writer.add(case)
         all_cases.append(case)
-        if console_is_tty:
+        if status is not None:
             status.update(f"[bold]{qualname}[/]: {count} tests")
 
-    if console_is_tty:
-        with err.status(f"[bold]{qualname}[/]: exploring") as status:
-            return generate(program, qualname, options, on_case)
-    status = None
-    return generate(program, qualname, options, on_case)
+    if not err.is_terminal:
+        return generate(program, qualname, options, on_case)
+    with err.status(f"[bold]{qualname}[/]: exploring") as status:
+        return generate(program, qualname, options, on_case)
 
 
 def _print_stats(runs: list[FunctionRun], elapsed: float) -> None:

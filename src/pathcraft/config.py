@@ -1,29 +1,88 @@
-"""Settings from `[tool.pathcraft]` in the nearest pyproject.toml.
+"""Settings, layered: the command line over `[tool.pathcraft]` in the
+nearest pyproject.toml over the defaults.
 
-Command-line options win over the file; the file wins over defaults.
+`Settings` is the one place the defaults live (taken from the engine's own
+option defaults, so the two cannot drift apart); `settings_from` layers the
+sources and `Settings.generate_options` parses the strings into the
+structured options a run uses.
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from pathcraft.cost.models import parse_cost_list, parse_size_model
+from pathcraft.cost.policy import parse_policy
+from pathcraft.engine.criteria import parse_criterion
+from pathcraft.engine.options import EngineOptions
+from pathcraft.engine.search import SEARCHERS
 from pathcraft.errors import PathcraftError
+from pathcraft.generate import GenerateOptions
+from pathcraft.heap.base import HEAP_MODELS
+from pathcraft.solver.chain import SolverOptions
 
-KNOWN = {
-    "criterion": str,
-    "format": str,
-    "exceptions": bool,
-    "timeout": (int, float),
-    "search": str,
-    "solver_timeout_ms": int,
-    "heap": str,
-    "size_model": str,
-    "assume": list,
-    "max_list_length": int,
+_ENGINE = EngineOptions()
+FORMATS = ("pytest", "json")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting a user can give, with its default. The names are the
+    `[tool.pathcraft]` keys; the command line spells them with dashes."""
+
+    criterion: str = str(_ENGINE.criterion)
+    format: str = "pytest"
+    exceptions: bool = GenerateOptions().exceptions
+    timeout: float | None = None
+    search: str = _ENGINE.search
+    solver_timeout_ms: int = SolverOptions().timeout_ms
+    heap: str = _ENGINE.heap
+    size_model: str = ""
+    assume: tuple[str, ...] = ()
+    max_list_length: int = _ENGINE.max_list_length
+    max_paths: int | None = None
+    costs: str | None = None
+    policy: tuple[str, ...] = ()
+
+    def generate_options(self) -> GenerateOptions:
+        """Parse and check every setting (bad ones raise PathcraftError)."""
+        if self.heap not in HEAP_MODELS:
+            raise PathcraftError(f"unknown heap model '{self.heap}' ({', '.join(HEAP_MODELS)})")
+        if self.search not in SEARCHERS:
+            raise PathcraftError(f"unknown search strategy '{self.search}' ({' or '.join(SEARCHERS)})")
+        if self.format not in FORMATS:
+            raise PathcraftError(f"unknown format '{self.format}' ({' or '.join(FORMATS)})")
+        engine = EngineOptions(
+            criterion=parse_criterion(self.criterion),
+            search=self.search,
+            solver=SolverOptions(timeout_ms=self.solver_timeout_ms),
+            max_paths=self.max_paths,
+            heap=self.heap,
+            max_list_length=self.max_list_length,
+            size_model=parse_size_model(self.size_model),
+        )
+        return GenerateOptions(
+            engine=engine,
+            exceptions=self.exceptions,
+            timeout=self.timeout,
+            assumptions=self.assume,
+            costs=tuple(parse_cost_list(self.costs)) if self.costs else (),
+            policies=tuple(parse_policy(p) for p in self.policy),
+        )
+
+
+# settings the file may hold, and the Python types their values may have
+FILE_KEYS: dict[str, tuple[type, ...]] = {
+    "criterion": (str,), "format": (str,), "exceptions": (bool,), "timeout": (int, float),
+    "search": (str,), "solver_timeout_ms": (int,), "heap": (str,), "size_model": (str,),
+    "assume": (list,), "max_list_length": (int,), "max_paths": (int,), "costs": (str,), "policy": (list,),
 }
+# settings whose command-line and file values add up instead of overriding
+_CUMULATIVE = ("assume", "policy")
 
 
 @dataclass(frozen=True)
@@ -53,8 +112,32 @@ def load_config(start: Path | None = None) -> FileConfig:
         raise PathcraftError(f"{path}: cannot read [tool.pathcraft]: {exc}") from None
     section = data.get("tool", {}).get("pathcraft", {})
     for key, value in section.items():
-        if key not in KNOWN:
+        if key not in FILE_KEYS:
             raise PathcraftError(f"{path}: unknown setting '{key}' in [tool.pathcraft]")
-        if not isinstance(value, KNOWN[key]) or (KNOWN[key] is int and isinstance(value, bool)):
+        allowed = FILE_KEYS[key]
+        if not isinstance(value, allowed) or (bool not in allowed and isinstance(value, bool)):
             raise PathcraftError(f"{path}: setting '{key}' in [tool.pathcraft] has the wrong type")
     return FileConfig(str(path), dict(section))
+
+
+def settings_from(file: FileConfig, cli: Mapping[str, Any]) -> Settings:
+    """Layer the sources: a command-line value (not None) wins over the
+    file, the file over the default; `assume` and `policy` add up."""
+    chosen: dict[str, Any] = {}
+    for spec in fields(Settings):
+        name = spec.name
+        from_cli, from_file = cli.get(name), file.values.get(name)
+        if name in _CUMULATIVE:
+            combined = tuple(from_cli or ()) + tuple(from_file or ())
+            if combined:
+                chosen[name] = combined
+        elif from_cli is not None:
+            chosen[name] = from_cli
+        elif from_file is not None:
+            chosen[name] = from_file
+    unknown = set(cli) - {f.name for f in fields(Settings)}
+    assert not unknown, f"command-line settings without a default: {unknown}"
+    return Settings(**chosen)
+
+
+__all__ = ["FileConfig", "Settings", "load_config", "settings_from"]

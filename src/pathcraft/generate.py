@@ -8,41 +8,44 @@ budget never loses what was already found.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path as FsPath
 from typing import Any
 
-from pathcraft.cost.models import SizeModel
 from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition
 from pathcraft.cost.simplify import normalize
-from pathcraft.engine.criteria import Criterion
 from pathcraft.engine.engine import Engine
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.errors import PathcraftError, TargetError
 from pathcraft.ir.nodes import Program
 from pathcraft.solver import terms as T
-from pathcraft.solver.chain import SolverOptions
 from pathcraft.solver.path import bounds_of
 from pathcraft.solver.terms import Sym, evaluate, is_const
 from pathcraft.testcase.model import SMALL, TestCase, concretize
 
 
-@dataclass
+@dataclass(frozen=True)
 class GenerateOptions:
-    criterion: Criterion = field(default_factory=lambda: Criterion("loop", 2))
+    """A generation run: the engine's options, plus what happens to the
+    paths it finds (exceptions kept, costs reported, policies applied)."""
+
+    engine: EngineOptions = EngineOptions()
     exceptions: bool = True
-    search: str = "dfs"
-    timeout: float | None = None
-    max_paths: int | None = None
-    solver: SolverOptions = field(default_factory=SolverOptions)
-    heap: str = "symbolic"
-    max_list_length: int = 3
-    assumptions: tuple[str, ...] = ()  # as written: "acyclic(a)", ...
+    timeout: float | None = None  # seconds per function
+    assumptions: tuple[str, ...] = ()  # as written: "acyclic(a)", ...; the function's @assume added
     costs: tuple[str, ...] = ()
     policies: tuple[Policy, ...] = ()
-    size_model: SizeModel = field(default_factory=SizeModel)
+
+    @classmethod
+    def of(cls, **settings: Any) -> GenerateOptions:
+        """Options from flat keywords, each going to the engine's options
+        or to the run's: `GenerateOptions.of(criterion=..., exceptions=False)`."""
+        engine_keys = {f.name for f in fields(EngineOptions)}
+        engine = {k: v for k, v in settings.items() if k in engine_keys}
+        own = {k: v for k, v in settings.items() if k not in engine_keys}
+        return cls(engine=EngineOptions(**engine), **own)
 
 
 @dataclass
@@ -109,11 +112,8 @@ def generate(
     info = program.functions[qualname]
     written = list(options.assumptions) + list(info.assumptions)
     assumptions = parse_assumptions(written, info.params)
-    engine = Engine(program, EngineOptions(
-        assumptions=assumptions,
-        criterion=options.criterion, search=options.search, solver=options.solver,
-        deadline=deadline, max_paths=options.max_paths, heap=options.heap,
-        max_list_length=options.max_list_length, size_model=options.size_model,
+    engine = Engine(program, replace(
+        options.engine, assumptions=assumptions, deadline=deadline,
         cost_bounds=tuple((p.cost, p.op, p.bound) for p in thresholds if p.is_upper_bound),
     ))
     run = FunctionRun(qualname)
@@ -177,7 +177,7 @@ def _satisfy(engine: Engine, path: SymbolicPath, thresholds: list[Threshold]) ->
 
 
 def _select(engine: Engine, paths: list[SymbolicPath],
-            selections: list[Policy]) -> list[tuple[SymbolicPath, str | None]]:
+            selections: Sequence[Policy]) -> list[tuple[SymbolicPath, str | None]]:
     """Apply worst:/top: policies (in order) to the paths kept so far."""
     chosen: list[tuple[SymbolicPath, str | None]] = [(p, None) for p in paths]
     for policy in selections:

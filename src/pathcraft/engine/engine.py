@@ -49,6 +49,7 @@ from pathcraft.heap.factory import make_heap_model
 from pathcraft.ir.nodes import (
     EXC_VAR,
     Assign,
+    Expr,
     BindException,
     Call,
     CallMethod,
@@ -66,6 +67,7 @@ from pathcraft.ir.nodes import (
     Return,
     SetField,
     Text,
+    Var,
 )
 from pathcraft.ir.trace import Event, TraceTerm
 from pathcraft.ir.values import ExcValue
@@ -276,7 +278,7 @@ class Run:
             return list(self.invoke(state, callee.name, dict(zip(callee.params, args))))
         if isinstance(instr, Goto):
             callee = self.program.predicate(instr.block)
-            env = {p: frame.env.get(a.name, UNDEFINED) for p, a in zip(callee.params, instr.args)}
+            env = {p: frame.env.get(_var_name(a), UNDEFINED) for p, a in zip(callee.params, instr.args)}
             loops = frame.loops
             if instr.enters_loop is not None:
                 loops = {**loops, instr.enters_loop: 0}
@@ -429,6 +431,12 @@ class Run:
             costs=state.costs,
             choices=tuple(choices),
         )
+
+
+def _var_name(e: Expr) -> str:
+    """Blocks pass their live variables to the next block by name."""
+    assert isinstance(e, Var), e
+    return e.name
 
 
 def step(state: State, frame: Frame, env: Mapping[str, Value] | None = None,

@@ -100,7 +100,7 @@ class LazyHeap:
             data = Sym(label, T.array_sort(elem.kind))
             cell = ListCell(elem, "input", label, length=length, data=data)
             return [heap.constrain(T.relation("ge", length, 0)).allocate(cell, initial=True)]
-        out = []
+        out: list[tuple[Heap, object]] = []
         for n in range(self.max_list_length + 1):
             items = tuple(Lazy(elem, f"{label}[{k}]") for k in range(n))
             out.append(heap.allocate(ListCell(elem, "input", label, items=items), initial=True))
