@@ -249,19 +249,20 @@ def _explore(program: Program, qualname: str, options: GenerateOptions, writer: 
              all_cases: list[TestCase]) -> FunctionRun:
     """One function, with a live count of its tests on a terminal."""
     count = 0
-    status: Status | None = None
+    live: list[Status] = []  # the status line, on a terminal
 
     def on_case(case: TestCase) -> None:
         nonlocal count
         count += 1
         writer.add(case)
         all_cases.append(case)
-        if status is not None:
+        for status in live:
             status.update(f"[bold]{qualname}[/]: {count} tests")
 
     if not err.is_terminal:
         return generate(program, qualname, options, on_case)
     with err.status(f"[bold]{qualname}[/]: exploring") as status:
+        live.append(status)
         return generate(program, qualname, options, on_case)
 
 
