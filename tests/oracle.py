@@ -56,7 +56,7 @@ def generated(path: Path, qualname: str, criterion: str = "loop-2", exceptions: 
     result = translate(str(path), [qualname])
     assert not result.errors, result.errors
     options = GenerateOptions.of(criterion=parse_criterion(criterion), exceptions=exceptions, heap=heap,
-                              assumptions=assumptions)
+                              assume=assumptions)
     return generate(result.program, qualname, options).cases
 
 

@@ -186,7 +186,7 @@ def _runnable(result: TranslationResult, name: str | None, options: GenerateOpti
             _error(f"pathcraft: {qualname}: no annotations; types inferred from use: {', '.join(inferred)}")
     for qualname in runnable:
         info = program.functions[qualname]
-        parse_assumptions(list(options.assumptions) + list(info.assumptions), info.params)
+        parse_assumptions(list(options.assume) + list(info.assumptions), info.params)
     for qualname, error in result.errors.items():
         if qualname in result.targets:
             _error(f"{error}" + ("" if name else f"  (skipped {qualname})"))

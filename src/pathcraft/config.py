@@ -69,7 +69,7 @@ class Settings:
             engine=engine,
             exceptions=self.exceptions,
             timeout=self.timeout,
-            assumptions=self.assume,
+            assume=self.assume,
             costs=tuple(parse_cost_list(self.costs)) if self.costs else (),
             policies=tuple(parse_policy(p) for p in self.policy),
         )

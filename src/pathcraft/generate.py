@@ -34,7 +34,7 @@ class GenerateOptions:
     engine: EngineOptions = EngineOptions()
     exceptions: bool = True
     timeout: float | None = None  # seconds per function
-    assumptions: tuple[str, ...] = ()  # as written: "acyclic(a)", ...; the function's @assume added
+    assume: tuple[str, ...] = ()  # heap assumptions as written: "acyclic(a)"; the function's @assume added
     costs: tuple[str, ...] = ()
     policies: tuple[Policy, ...] = ()
 
@@ -43,6 +43,7 @@ class GenerateOptions:
         """Options from flat keywords, each going to the engine's options
         or to the run's: `GenerateOptions.of(criterion=..., exceptions=False)`."""
         engine_keys = {f.name for f in fields(EngineOptions)}
+        assert not engine_keys & {f.name for f in fields(cls)}, "a name must say which options it sets"
         engine = {k: v for k, v in settings.items() if k in engine_keys}
         own = {k: v for k, v in settings.items() if k not in engine_keys}
         return cls(engine=EngineOptions(**engine), **own)
@@ -110,7 +111,7 @@ def generate(
     from pathcraft.heap.assumptions import parse_assumptions
 
     info = program.functions[qualname]
-    written = list(options.assumptions) + list(info.assumptions)
+    written = list(options.assume) + list(info.assumptions)
     assumptions = parse_assumptions(written, info.params)
     engine = Engine(program, replace(
         options.engine, assumptions=assumptions, deadline=deadline,
