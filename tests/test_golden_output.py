@@ -20,3 +20,13 @@ def test_output_matches_golden(golden: Golden) -> None:
         diff = "".join(difflib.unified_diff(stored.splitlines(True), fresh.splitlines(True),
                                             "stored", "fresh", n=2))
         pytest.fail(f"{golden.name} changed:\n{diff[:6000]}")
+
+
+@pytest.mark.parametrize("module", ["examples/arith.py", "tests/fixtures/linked.py", "../shared/examples/vector.py"])
+def test_search_strategy_does_not_change_the_output(module: str) -> None:
+    """Tests are ordered and named by their trace, not by when the search
+    found them: breadth-first writes the file depth-first writes."""
+    dfs = Golden("dfs", module, ("--search", "dfs"))
+    if not dfs.available:
+        pytest.skip(f"{module} missing")
+    assert render(Golden("bfs", module, ("--search", "bfs"))) == render(dfs)

@@ -21,6 +21,7 @@ from pathcraft.engine.state import SymbolicPath
 from pathcraft.errors import PathcraftError, TargetError
 from pathcraft.ir.nodes import Program
 from pathcraft.solver import terms as T
+from pathcraft.solver.canonical import canonical_model
 from pathcraft.solver.path import bounds_of
 from pathcraft.solver.terms import Sym, evaluate, is_const
 from pathcraft.testcase.model import SMALL, TestCase, concretize
@@ -121,17 +122,22 @@ def generate(
     filtered = 0
     held: list[SymbolicPath] = []
 
-    def small_model(path: SymbolicPath, inputs: list[Sym]) -> Any:
-        return engine.solver.z3.small_model(path.store, inputs, SMALL)
+    def canonical(path: SymbolicPath, inputs: list[Sym]) -> Any:
+        options = engine.options.solver
+        return canonical_model(path.store, inputs, (2, SMALL), options.timeout_ms, options.rlimit)
 
     def emit(path: SymbolicPath, note: str | None = None) -> None:
         name = f"test_{qualname.replace('.', '_')}_{len(run.cases) + 1}"
-        case = concretize(path, name, small_model, cost_names, note)
+        case = concretize(path, name, canonical, cost_names, note)
         case = replace(case, name=f"{name}_{outcome_words(case)}")
         run.cases.append(case)
         if on_case is not None:
             on_case(case)
 
+    # Tests are named and written in depth-first order whatever order the
+    # searcher finds paths in: streamed when they arrive in that order,
+    # else held and sorted (also when interrupted: nothing found is lost).
+    streaming = engine.arrives_in_order() and not selections
     try:
         for path in engine.explore(qualname):
             if not options.exceptions and path.outcome.kind == "raise":
@@ -141,14 +147,18 @@ def generate(
             if kept is None:
                 run.policy_filtered += 1
                 continue
-            if selections:
-                held.append(kept)
-            else:
+            if streaming:
                 emit(kept)
+            else:
+                held.append(kept)
+        held.sort(key=lambda p: p.choices)
         for path, note in _select(engine, held, selections):
             emit(path, note)
     except KeyboardInterrupt:
         run.stopped = "interrupted"
+        if not selections:
+            for path in sorted(held, key=lambda p: p.choices):
+                emit(path)
         raise
     finally:
         run.stopped = run.stopped or engine.stats.stopped

@@ -67,7 +67,7 @@ class SearchControl:
     def finished(self, path: SymbolicPath) -> Verdict:
         return Verdict.KEEP
 
-    def searcher(self) -> Searcher[State] | None:
+    def searcher(self) -> Searcher[State | SymbolicPath] | None:
         return None
 
     def stop_reason(self) -> str | None:
@@ -134,7 +134,7 @@ class ControlStack(SearchControl):
                 verdict = Verdict.STOP
         return verdict
 
-    def searcher(self) -> Searcher[State] | None:
+    def searcher(self) -> Searcher[State | SymbolicPath] | None:
         for control in self.controls:
             found = control.searcher()
             if found is not None:

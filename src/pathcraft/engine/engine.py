@@ -90,6 +90,12 @@ class Engine:
         self.stats = EngineStats()
         self.brancher = Brancher(self.solver, self.stats)
 
+    def arrives_in_order(self) -> bool:
+        """Do paths come out in depth-first order (the canonical one)? If
+        not, a caller that writes them sorts them by `SymbolicPath.choices`."""
+        searcher = build_controls(self.options, self.brancher).searcher()
+        return searcher is None or searcher.in_order
+
     def explore(self, qualname: str) -> Iterator[SymbolicPath]:
         """Yield the paths of `qualname` as they are found."""
         info = self.program.functions[qualname]
@@ -135,7 +141,7 @@ class Run:
         offered = self.controls.searcher()
         searcher = offered if offered is not None else make_searcher("dfs")
         info = self.function
-        starts: list[State] = []
+        starts: Successors = []
         for index, (heap, env) in enumerate(bindings):
             fresh = State(None, None, {}, EventNode(("call", info.qualname), None), 0, heap,
                           Costs().call(info.qualname))
@@ -151,21 +157,20 @@ class Run:
             if reason is not None:
                 self.stats.stopped = reason
                 return
-            state = searcher.pop()
-            open_states: list[State] = []
-            for item in self.advance(state):
-                if isinstance(item, State):
-                    open_states.append(item)
-                    continue
-                verdict = self.controls.finished(item)
-                if verdict is Verdict.DROP:
-                    continue
-                self.stats.paths += 1
-                yield item
-                if verdict is Verdict.STOP:
-                    self.stats.stopped = self.controls.stop_reason() or "stopped by a search control"
-                    return
-            searcher.add(open_states)
+            item = searcher.pop()
+            if isinstance(item, State):
+                # completed paths wait in the searcher like open states, so a
+                # depth-first searcher hands them out in depth-first order
+                searcher.add(self.advance(item))
+                continue
+            verdict = self.controls.finished(item)
+            if verdict is Verdict.DROP:
+                continue
+            self.stats.paths += 1
+            yield item
+            if verdict is Verdict.STOP:
+                self.stats.stopped = self.controls.stop_reason() or "stopped by a search control"
+                return
 
     def initial_bindings(self) -> list[tuple[Heap, dict[str, Value]]]:
         """Inputs: a symbol per int/bool parameter; each reference parameter

@@ -11,7 +11,7 @@ from pathcraft.engine.branch import Brancher
 from pathcraft.engine.control import ControlStack, Deadline, PathLimit, SearchControl
 from pathcraft.engine.criteria import Criterion, CriterionSpec
 from pathcraft.engine.search import Searcher, make_searcher
-from pathcraft.engine.state import State
+from pathcraft.engine.state import State, SymbolicPath
 from pathcraft.heap.assumptions import Assumptions
 from pathcraft.solver.chain import SolverOptions
 
@@ -60,5 +60,5 @@ class Strategy(SearchControl):
     def __init__(self, search: str) -> None:
         self.search = search
 
-    def searcher(self) -> Searcher[State]:
+    def searcher(self) -> Searcher[State | SymbolicPath]:
         return make_searcher(self.search)

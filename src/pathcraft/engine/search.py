@@ -9,6 +9,8 @@ T = TypeVar("T")
 
 
 class Searcher(Protocol[T]):
+    in_order: bool  # hands out completed paths in depth-first order
+
     def add(self, states: list[T]) -> None: ...
 
     def pop(self) -> T: ...
@@ -19,6 +21,8 @@ class Searcher(Protocol[T]):
 class DepthFirst(Generic[T]):
     """Rules in source order, deepest first: what CLP's backtracking does,
     and what keeps the incremental solver's stack warm."""
+
+    in_order = True
 
     def __init__(self) -> None:
         self._stack: list[T] = []
@@ -34,6 +38,7 @@ class DepthFirst(Generic[T]):
 
 
 class BreadthFirst(Generic[T]):
+    in_order = False
     def __init__(self) -> None:
         self._queue: deque[T] = deque()
 

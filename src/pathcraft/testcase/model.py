@@ -14,8 +14,7 @@ from typing import Any, ClassVar
 
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.ir.values import ExcValue
-from pathcraft.solver.path import constraints as path_constraints
-from pathcraft.solver.terms import INT, Sym, Term, show, symbols
+from pathcraft.solver.terms import Sym, Term, show, symbols
 from pathcraft.testcase.heapdesc import SymbolicSnapshot, changed
 from pathcraft.testcase.pathsig import Event, normalize
 
@@ -70,19 +69,21 @@ class TestCase:
         }
 
 
-SmallModel = Callable[[SymbolicPath, list[Sym]], "Mapping[str, Any] | None"]
+# A model of the path from its constraints alone (small ints preferred), so
+# the same path gives the same test whatever search found it.
+CanonicalModel = Callable[[SymbolicPath, list[Sym]], "Mapping[str, Any] | None"]
 
 
-def concretize(path: SymbolicPath, name: str, small_model: SmallModel | None = None,
+def concretize(path: SymbolicPath, name: str, canonical: CanonicalModel | None = None,
                cost_names: tuple[str, ...] = (), note: str | None = None) -> TestCase:
+    """The test case of `path`: inputs from the canonical model (the search's
+    own model if Z3 gives none in its limits), expected outcome and heaps
+    evaluated from the symbolic result, never by running the code."""
     model: Mapping[str, Any] = path.model
-    if small_model is not None and any(
-        isinstance(v, int) and not isinstance(v, bool) and abs(v) > SMALL for v in model.values()
-    ):
-        ints = {s for c in path_constraints(path.store) for s in symbols(c) if s.sort == INT}
-        better = small_model(path, sorted(ints | set(path.inputs), key=lambda s: s.name))
-        if better is not None:
-            model = {**model, **better}
+    if canonical is not None:
+        fresh = canonical(path, sorted(path.inputs, key=lambda s: s.name))
+        if fresh is not None:
+            model = fresh
     from pathcraft.heap.cells import Addr
 
     scalars = [p for p, v in path.roots if not isinstance(v, Addr)]

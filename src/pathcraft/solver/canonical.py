@@ -1,0 +1,44 @@
+"""Canonical models: the values a test case is built from, independent of
+the search that found its path.
+
+The search's own model of a path depends on what the solver saw before (the
+incremental Z3 session, the slicing cache, models reused from the parent
+state), so the same path found by another search order, or by another
+process of a parallel run, would get other inputs. A canonical model is
+solved afresh from the path's constraints alone, in a new Z3 context,
+preferring small ints: the same path always gives the same test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pathcraft.solver.path import PathNode, nodes
+from pathcraft.solver.terms import INT, App, Model, Sym, Term
+from pathcraft.solver.z3backend import Z3Session, path_symbols
+
+
+def _within(symbols: Iterable[Sym], bound: int) -> list[Term]:
+    out: list[Term] = []
+    for sym in symbols:
+        if sym.sort == INT:
+            out.append(App("ge", (sym, -bound), "bool"))
+            out.append(App("le", (sym, bound), "bool"))
+    return out
+
+
+def canonical_model(store: PathNode | None, inputs: Iterable[Sym], bounds: tuple[int, ...],
+                    timeout_ms: int, rlimit: int) -> Model | None:
+    """A model of the path constraints `store` covering `inputs` and every
+    symbol of the path, with every int in [-b, b] for the first bound `b`
+    that allows one (then unbounded); None if Z3 finds none in its limits."""
+    wanted = sorted(set(path_symbols(store, [])) | set(inputs), key=lambda s: (s.name, s.sort))
+    session = Z3Session(timeout_ms, rlimit)
+    for node in nodes(store):  # one shot: no scope per constraint
+        session.solver.add(session.translate(node.constraint))
+    for bound in (*bounds, None):
+        extra = _within(wanted, bound) if bound is not None else []
+        verdict, model = session.check(None, extra, wanted)
+        if verdict == "sat":
+            return model
+    return None
