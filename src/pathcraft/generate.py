@@ -15,7 +15,6 @@ from typing import Any
 
 from pathcraft.cost.models import SizeModel
 from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition
-from pathcraft.cost.simplify import normalize
 from pathcraft.engine.criteria import Criterion
 from pathcraft.engine.engine import Engine, EngineOptions, Path
 from pathcraft.errors import PathcraftError, TargetError
@@ -23,6 +22,7 @@ from pathcraft.ir.nodes import Program
 from pathcraft.solver import terms as T
 from pathcraft.solver.chain import SAT, Query, SolverOptions
 from pathcraft.solver.path import bounds_of, extend
+from pathcraft.solver.simplify import normalize
 from pathcraft.solver.terms import Sym, evaluate, is_const
 from pathcraft.testcase.model import SMALL, TestCase, concretize
 

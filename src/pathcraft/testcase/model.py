@@ -113,7 +113,7 @@ def concretize(path: Path, name: str, small_model: SmallModel | None = None,
 
 
 def _costs(path: Path, model: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
-    from pathcraft.cost.simplify import normalize, text
+    from pathcraft.solver.simplify import normalize, text
     from pathcraft.solver.path import bounds_of
     from pathcraft.solver.terms import evaluate, is_const
 
@@ -145,7 +145,7 @@ _FLIP = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "eq": "eq", "ne": "ne"}
 def _display(constraint: Term, path: Path) -> str:
     """A path constraint as a reader wants it: simplified under what the
     whole path knows, a constant on the right."""
-    from pathcraft.cost.simplify import simplify
+    from pathcraft.solver.simplify import simplify
     from pathcraft.solver.path import bounds_of
     from pathcraft.solver.terms import App, is_const
 

@@ -1,11 +1,12 @@
-"""Readable symbolic costs: `4*icap + 12`, not a tree of terms.
+"""Terms for a reader: `4*icap + 12`, not a tree of terms.
 
-A cost term is first simplified under what the path knows (an input the
-path's bounds pin to one value becomes that value; a conditional whose
-condition the bounds decide is replaced by its branch: the length of
-`[0] * icap` is `icap` on a path where `icap > 0`), then put in
-linear normal form, a constant plus coefficients of atoms (symbols, or
-non-linear subterms kept whole).
+A term (a symbolic cost, a path constraint) is first simplified under what
+the path knows (an input the path's bounds pin to one value becomes that
+value; a conditional whose condition the bounds decide is replaced by its
+branch: the length of `[0] * icap` is `icap` on a path where `icap > 0`),
+then, for costs, put in linear normal form, a constant plus coefficients of
+atoms (symbols, or non-linear subterms kept whole). General over terms, so
+it lives with them; the cost and test-case code use it.
 """
 
 from __future__ import annotations
