@@ -114,6 +114,17 @@ def test_constants_compare_by_type_inside_terms() -> None:
     assert T.symbols(T.add(T.mul(X, Y), P)) == frozenset({X, Y, P})
 
 
+def test_symbols_are_memoised_on_the_node() -> None:
+    """No process-wide memo: the set is kept on the node, and an equal node
+    built separately computes the same set on its own."""
+    term = T.add(T.mul(X, Y), P)
+    assert T.symbols(term) is T.symbols(term)
+    again = T.add(T.mul(X, Y), P)
+    assert again == term and again is not term
+    assert T.symbols(again) == T.symbols(term)
+    assert not hasattr(T, "_SYMBOLS")
+
+
 # ------------------------------------------------------------- coercion
 
 

@@ -10,12 +10,13 @@ tell. The domain is deliberately small: it only has to be sound and fast.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 from pathcraft.solver.terms import BOOL, App, Sym, Term
 
 Interval = tuple[int | None, int | None]
 Bounds = Mapping[str, Interval]
-EMPTY_BOUNDS: Bounds = {}
+EMPTY_BOUNDS: Bounds = MappingProxyType({})  # shared by every path root: read-only
 _TOP: Interval = (None, None)
 
 

@@ -36,12 +36,16 @@ class Sym:
 @dataclass(frozen=True, eq=False, slots=True)
 class App:
     """An operator applied to terms. The hash is computed once: terms are
-    keys of the solver caches and are compared often."""
+    keys of the solver caches and are compared often. The symbol set is
+    filled in on first use (`symbols`): kept on the node rather than in a
+    process-wide memo, so it lives as long as the term and nothing a
+    previous search built can influence this one."""
 
     op: str
     args: tuple[Term, ...]
     sort: str
     _hash: int = field(default=0, repr=False, compare=False)
+    _symbols: frozenset[Sym] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash((self.op, self.args, self.sort)))
@@ -82,19 +86,17 @@ def sort_of(t: Term) -> str:
 
 
 def symbols(t: Term) -> frozenset[Sym]:
-    """The symbols a term mentions (memoised per node)."""
+    """The symbols a term mentions (memoised on each node). A set: sort it
+    (by name) wherever the order could reach a result."""
     if isinstance(t, Sym):
         return frozenset((t,))
     if not isinstance(t, App):
         return frozenset()
-    cached = _SYMBOLS.get(t)
-    if cached is None:
-        cached = frozenset().union(*(symbols(a) for a in t.args))
-        _SYMBOLS[t] = cached
-    return cached
-
-
-_SYMBOLS: dict[App, frozenset[Sym]] = {}
+    found = t._symbols
+    if found is None:
+        found = frozenset().union(*(symbols(a) for a in t.args))
+        object.__setattr__(t, "_symbols", found)  # frozen: a cache, not a change of value
+    return found
 
 # ------------------------------------------------------------------ coercion
 
