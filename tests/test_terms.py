@@ -3,19 +3,26 @@ the Z3 translation of floored `//` and `%`."""
 
 from __future__ import annotations
 
+import importlib
 import itertools
+import pkgutil
 import random
+import subprocess
+import sys
 from collections.abc import Callable
 
 import pytest
 import z3
 
+import pathcraft.solver
 from pathcraft.solver import terms as T
-from pathcraft.solver.terms import BOOL, INT, App, Sym, Term
+from pathcraft.solver.ops import OPS
+from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, INT, App, ArrayValue, Sym, Term
 from pathcraft.solver.z3backend import Z3Translator
 
 X, Y, Z = Sym("x", INT), Sym("y", INT), Sym("z", INT)
 P, Q = Sym("p", BOOL), Sym("q", BOOL)
+A, B = Sym("a", ARR_INT), Sym("b", ARR_BOOL)
 
 
 def lt(a: Term, b: Term) -> Term:
@@ -356,3 +363,100 @@ def test_z3_translation_agrees_with_evaluate_on_random_terms() -> None:
         got = z3.is_true(value) if T.sort_of(term) == BOOL else value.as_long()
         assert got == T.evaluate(term, env), (T.show(term), env)
         solver.pop()
+
+
+def test_arrays_evaluate_translate_and_show() -> None:
+    """Reads through stores, the element sort of a bool array, and Z3's
+    value of the translation equal to `evaluate`'s."""
+    ctx = z3.Context()
+    translate = Z3Translator(ctx)
+    solver = z3.Solver(ctx=ctx)
+    base = T.store(T.store(T.karray(7), X, 5), Y, T.add(X, 1))
+    term = T.select(base, Z)
+    flags = T.select(T.store(T.karray(False), X, P), Y)
+    assert T.sort_of(flags) == BOOL and T.sort_of(term) == INT
+    assert T.select(base, Y) == T.add(X, 1)  # the last store, same index
+    assert T.show(term) == "store(store([7, ...], x, 5), y, x + 1)[z]"
+    for x, y, z_, p in itertools.product(range(-1, 2), range(-1, 2), range(-1, 2), (False, True)):
+        env: dict[str, int | bool] = {"x": x, "y": y, "z": z_, "p": p}
+        expected = x + 1 if z_ == y else 5 if z_ == x else 7
+        assert T.evaluate(term, env) == expected
+        assert T.evaluate(flags, env) is (p if y == x else False)
+        solver.push()
+        for sym in (X, Y, Z, P):
+            solver.add(translate(T.eq(sym, env[sym.name])))
+        out, flag = z3.Int("out", ctx), z3.Bool("flag", ctx)
+        solver.add(out == translate(term), flag == translate(flags))
+        assert solver.check() == z3.sat
+        model = solver.model()
+        assert model.eval(out).as_long() == expected
+        assert z3.is_true(model.eval(flag, model_completion=True)) is (p if y == x else False)
+        solver.pop()
+    assert T.value_of(base, {"x": 0, "y": 1}) == ArrayValue(7, ((0, 5), (1, 1)))
+    assert T.value_of(A, {}) == ArrayValue(0) and T.value_of(B, {}) == ArrayValue(False)
+    with pytest.raises(TypeError):
+        T.evaluate(base, {})
+
+
+# ------------------------------------------------------- operator table
+
+_SAMPLE_ARGS: dict[str, tuple[Term, ...]] = {
+    "add": (X, Y), "sub": (X, Y), "mul": (X, Y), "floordiv": (X, Y), "mod": (X, Y), "neg": (X,),
+    "eq": (X, Y), "ne": (X, Y), "lt": (X, Y), "le": (X, Y), "gt": (X, Y), "ge": (X, Y),
+    "not": (P,), "and": (P, Q), "or": (P, Q), "ite": (P, X, Y),
+    "select": (A, X), "store": (A, X, Y), "karray": (P,),
+}
+
+
+def test_every_operator_builds_its_own_node_of_the_tables_sort() -> None:
+    """On arguments nothing folds, `apply` (the table's constructor) gives a
+    node of that operator, with the table's arity and result sort."""
+    assert set(_SAMPLE_ARGS) == set(OPS)
+    for name, args in _SAMPLE_ARGS.items():
+        spec = OPS[name]
+        built = T.apply(name, *args)
+        assert spec.name == name and spec.arity == len(args)
+        assert isinstance(built, App) and built.op == name and built.args == args, name
+        assert built.sort == spec.sort(args), name
+    assert T.sort_of(T.apply("karray", P)) == ARR_BOOL
+
+
+def test_apply_folds_like_the_constructors() -> None:
+    assert T.apply("add", X, 0) is X
+    assert T.apply("mul", 3, 4) == 12
+    assert T.apply("lt", 1, 2) is True
+    assert T.apply("not", T.lt(X, Y)) == T.ge(X, Y)
+    assert T.apply("ite", True, X, Y) is X
+    assert T.apply("select", T.karray(3), X) == 3
+    with pytest.raises(ValueError):
+        T.apply("pow", X, 2)
+    with pytest.raises(TypeError):
+        T.apply("add", X)
+
+
+def test_negated_relations_are_each_others_negation() -> None:
+    for name, spec in OPS.items():
+        if spec.negated is not None:
+            assert OPS[spec.negated].negated == name
+            for a, b in itertools.product(range(-2, 3), repeat=2):
+                assert spec.py(a, b) is not OPS[spec.negated].py(a, b)
+
+
+def test_solver_modules_hold_no_mutable_module_state() -> None:
+    """Searches in one process must not share anything through `solver/`:
+    no module-level dict, list or set (tables are read-only mappings)."""
+    for info in pkgutil.iter_modules(pathcraft.solver.__path__):
+        module = importlib.import_module(f"pathcraft.solver.{info.name}")
+        for name, value in vars(module).items():
+            if not name.startswith("__"):
+                assert not isinstance(value, (dict, list, set, bytearray)), f"{info.name}.{name}"
+
+
+@pytest.mark.parametrize("first", ["pathcraft.solver.terms", "pathcraft.solver.ops"])
+def test_terms_and_ops_import_in_either_order_without_z3(first: str) -> None:
+    """`terms` and `ops` import each other (the table holds the
+    constructors); either may come first, and neither loads Z3."""
+    code = (f"import sys, {first}; from pathcraft.solver import terms as T; "
+            "assert T.show(T.apply('add', T.Sym('x', 'int'), 1)) == 'x + 1'; "
+            "assert 'z3' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)

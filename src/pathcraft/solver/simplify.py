@@ -17,6 +17,9 @@ from pathcraft.solver.terms import App, Sym, Term, show
 
 
 def simplify(t: Term, bounds: Bounds) -> Term:
+    """`t` under `bounds`: pinned inputs replaced by their value, decided
+    conditionals by their branch, every node rebuilt (and so folded) by its
+    constructor."""
     if isinstance(t, Sym):
         lo, hi = bounds.get(t.name, (None, None))
         return lo if lo is not None and lo == hi and t.sort == "int" else t
@@ -27,17 +30,7 @@ def simplify(t: Term, bounds: Bounds) -> Term:
         truth = decide(args[0], bounds)
         if truth is not None:
             return args[1] if truth else args[2]
-        return T.ite(*args)
-    rebuilt = {
-        "add": T.add, "sub": T.sub, "mul": T.mul, "neg": T.neg,
-        "floordiv": T.floordiv, "mod": T.mod, "not": T.not_, "and": T.and_, "or": T.or_,
-        "select": T.select,
-    }.get(t.op)
-    if rebuilt is not None:
-        return rebuilt(*args)  # type: ignore[operator]
-    if t.op in ("eq", "ne", "lt", "le", "gt", "ge"):
-        return T.relation(t.op, args[0], args[1])
-    return App(t.op, args, t.sort)
+    return T.apply(t.op, *args)
 
 
 def linear(t: Term) -> tuple[int, dict[Term, int]]:
