@@ -460,3 +460,103 @@ def test_terms_and_ops_import_in_either_order_without_z3(first: str) -> None:
             "assert T.show(T.apply('add', T.Sym('x', 'int'), 1)) == 'x + 1'; "
             "assert 'z3' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ------------------------------------------------ substitution and renaming
+
+
+def test_substitution_rebuilds_through_the_folding_constructors() -> None:
+    assert T.substitute(T.add(X, Y), {Y: 0}) is X
+    assert T.substitute(T.mul(X, T.add(Y, 1)), {Y: -1}) == 0
+    assert T.substitute(T.lt(X, Y), {X: 1, Y: 2}) is True
+    assert T.substitute(T.not_(T.and_(P, T.lt(X, 3))), {P: True}) == T.ge(X, 3)
+    assert T.substitute(T.floordiv(X, Y), {Y: 1}) is X
+    assert T.substitute(T.add(X, 1), {X: T.sub(Y, 1)}) == T.add(T.sub(Y, 1), 1)  # no algebra beyond folding
+
+
+def test_substitution_is_simultaneous() -> None:
+    assert T.substitute(T.sub(X, Y), {X: Y, Y: X}) == T.sub(Y, X)
+    assert T.substitute(T.add(X, 1), {X: T.add(X, 1)}) == T.add(T.add(X, 1), 1)
+
+
+def test_substitution_in_ite() -> None:
+    term = T.ite(T.lt(X, 0), T.neg(X), X)
+    assert T.substitute(term, {X: -3}) == 3
+    assert T.substitute(term, {X: 4}) == 4
+    assert T.substitute(term, {X: Y}) == T.ite(T.lt(Y, 0), T.neg(Y), Y)
+    assert T.substitute(T.ite(P, X, Y), {X: Y}) is Y  # both branches equal now
+
+
+def test_substitution_in_arrays() -> None:
+    stored = T.store(T.store(A, X, 5), Y, 7)
+    assert T.substitute(T.select(stored, Z), {Z: Y}) == 7
+    assert T.substitute(T.select(stored, Z), {X: 1, Y: 2, Z: 1}) == 5
+    assert T.substitute(T.select(stored, Z), {X: 1, Y: 2, Z: 3}) == T.select(A, 3)  # past both stores
+    filled = T.substitute(T.select(T.store(A, X, Y), Z), {A: T.karray(0)})
+    assert filled == T.select(T.store(T.karray(0), X, Y), Z)
+    assert T.substitute(T.select(T.karray(X), Z), {X: 4}) == 4
+    flags = T.store(B, X, P)
+    assert T.substitute(flags, {P: T.lt(Y, 0)}) == T.store(B, X, T.lt(Y, 0))
+
+
+def test_substitution_keeps_untouched_subterms_and_checks_sorts() -> None:
+    left = T.lt(X, 1)
+    term = T.and_(left, P)
+    assert T.substitute(term, {P: Q}).args[0] is left  # type: ignore[union-attr]
+    assert T.substitute(term, {}) is term
+    with pytest.raises(ValueError):
+        T.substitute(term, {X: True})
+    with pytest.raises(ValueError):
+        T.substitute(term, {P: 1})
+
+
+def test_substitution_rebuilds_shared_subterms_once() -> None:
+    """Terms are DAGs: 2**60 paths through this one, 61 distinct nodes."""
+    term: Term = X
+    for _ in range(60):
+        term = T.add(term, term)
+    assert T.substitute(term, {X: 1}) == 2**60
+
+
+def test_substitution_agrees_with_evaluation_on_random_terms() -> None:
+    """evaluate(t[x := s], env) == evaluate(t, env with x = evaluate(s, env))."""
+    rng = random.Random(5)
+    replacements: list[dict[Sym, Term]] = [
+        {X: T.add(Y, 1)}, {X: 0, P: True}, {Y: T.mul(X, X), Q: T.lt(X, Y)}, {X: Y, Y: X}, {P: Q, Q: P},
+        {X: -3, Y: 2, P: False, Q: True},
+    ]
+    for term, _ in _random_terms(6, 150):
+        for mapping in replacements:
+            substituted = T.substitute(term, mapping)
+            for env in _models(rng, 3):
+                shifted = {**env, **{s.name: T.evaluate(r, env) for s, r in mapping.items()}}
+                assert T.evaluate(substituted, env) == T.evaluate(term, shifted), (T.show(term), mapping)
+
+
+def test_rename_apart_renames_every_symbol() -> None:
+    term = T.select(T.store(A, X, T.ite(P, Y, 1)), Z)
+    renamed = T.rename_apart(term, "@1")
+    assert {(s.name, s.sort) for s in T.symbols(renamed)} == {
+        ("a@1", ARR_INT), ("x@1", INT), ("p@1", BOOL), ("y@1", INT), ("z@1", INT)}
+    assert T.show(renamed) == "store(a@1, x@1, y@1 if p@1 else 1)[z@1]"
+    assert T.rename_apart(T.add(X, P), str.upper) == T.add(Sym("X", INT), Sym("P", BOOL))
+    assert T.rename_apart(7, "'") == 7
+
+
+def test_renaming_is_consistent_one_to_one_and_avoids_capture() -> None:
+    mapping = T.renaming([Y, X, X], "#2")
+    assert mapping == {X: Sym("x#2", INT), Y: Sym("y#2", INT)}
+    assert T.substitute(T.lt(X, Y), mapping) == T.lt(Sym("x#2", INT), Sym("y#2", INT))
+    with pytest.raises(ValueError):
+        T.rename_apart(T.add(X, Y), lambda name: "v")
+    with pytest.raises(ValueError):
+        T.rename_apart(T.add(X, Y), "'", avoid=[Sym("y'", INT)])
+    assert T.rename_apart(T.add(X, Y), "'", avoid=[X, Y]) == T.add(Sym("x'", INT), Sym("y'", INT))
+
+
+def test_renaming_preserves_values() -> None:
+    rng = random.Random(9)
+    for term, _ in _random_terms(8, 100):
+        renamed = T.rename_apart(term, "_c")
+        for env in _models(rng, 3):
+            assert T.evaluate(renamed, {k + "_c": v for k, v in env.items()}) == T.evaluate(term, env)

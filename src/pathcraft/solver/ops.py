@@ -2,9 +2,9 @@
 
 Per operator: its arity, result sort, folding constructor (`terms.add`,
 ...), meaning on Python values, Z3 translation, and how `show` writes it.
-Folding, `terms.apply`, `terms.evaluate`, `terms.show`, the simplifier and
-the Z3 translator all read this table, so adding an operator means adding
-a row here (and its constructor in `terms`).
+Folding, `terms.apply`, `terms.evaluate`, `terms.show`, `terms.substitute`,
+the simplifier and the Z3 translator all read this table, so adding an
+operator means adding a row here (and its constructor in `terms`).
 
 The Z3 column takes the `z3` module as its first argument instead of this
 module importing it: building and evaluating terms (test replay, say) then

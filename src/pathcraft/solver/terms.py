@@ -8,12 +8,12 @@ floored, and `evaluate` computes with Python's own operators.
 
 What each operator means (result sort, Python semantics, Z3 translation,
 notation) is stated once, in the table of `solver/ops.py`; constant
-folding, `apply`, `evaluate` and `show` below all read it.
+folding, `apply`, `evaluate`, `show` and `substitute` below all read it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Union
@@ -435,6 +435,65 @@ def show(t: Term, parent: int = 0) -> str:
     else:
         text = f"{spec.text}({', '.join(show(a) for a in args)})"
     return f"({text})" if prec < parent or (prec == parent and spec.notation == "compare") else text
+
+
+# ----------------------------------------------- substitution and renaming
+
+
+def substitute(t: Term, mapping: Mapping[Sym, Term]) -> Term:
+    """`t` with every symbol of `mapping` replaced by its term, all at once
+    (a replacement is not itself substituted). Nodes are rebuilt through the
+    folding constructors, so the result is what building it from scratch
+    gives: `x + y` with y := 0 is `x`. Subterms without a mapped symbol are
+    kept as they are (the same objects). Each replacement must have its
+    symbol's sort (coerce with `as_int` / `truthy` first)."""
+    for sym, replacement in mapping.items():
+        if sort_of(replacement) != sym.sort:
+            raise ValueError(f"{sym.name} is {sym.sort}, its replacement {show(replacement)} is "
+                             f"{sort_of(replacement)}")
+    done: dict[App, Term] = {}  # terms share subterms: rebuild each once
+
+    def walk(u: Term) -> Term:
+        if isinstance(u, Sym):
+            return mapping.get(u, u)
+        if not isinstance(u, App) or symbols(u).isdisjoint(mapping.keys()):
+            return u
+        found = done.get(u)
+        if found is None:
+            found = apply(u.op, *(walk(a) for a in u.args))
+            done[u] = found
+        return found
+
+    return walk(t)
+
+
+Renaming = Union[str, Callable[[str], str]]
+
+
+def renaming(syms: Iterable[Sym], how: Renaming, avoid: Iterable[Sym] = ()) -> dict[Sym, Sym]:
+    """A fresh symbol for each of `syms`, same sort, named `name + how`
+    (a suffix) or `how(name)`: one mapping to rename several terms (a
+    summary's constraints, result and costs) consistently. Raises
+    ValueError if two symbols would share a name, or a new name is one of
+    `avoid`'s (the caller's symbols, which a summary must not capture)."""
+    def rename(name: str) -> str:
+        return name + how if isinstance(how, str) else how(name)
+
+    ordered = sorted(set(syms), key=lambda s: (s.name, s.sort))
+    out = {s: Sym(rename(s.name), s.sort) for s in ordered}
+    new_names = [s.name for s in out.values()]
+    if len(set(new_names)) != len({s.name for s in ordered}):
+        raise ValueError(f"renaming is not one-to-one on {[s.name for s in ordered]}")
+    taken = sorted({s.name for s in avoid} & set(new_names))
+    if taken:
+        raise ValueError(f"renamed symbols would capture {taken}")
+    return out
+
+
+def rename_apart(t: Term, how: Renaming, avoid: Iterable[Sym] = ()) -> Term:
+    """`t` with every symbol renamed (see `renaming`), so that it can be
+    combined with terms over other symbols without capturing any."""
+    return substitute(t, renaming(symbols(t), how, avoid))
 
 
 # The table refers to the constructors above and the functions above read it
