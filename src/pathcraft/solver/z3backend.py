@@ -16,7 +16,7 @@ import z3
 
 from pathcraft.solver.ops import OPS
 from pathcraft.solver.path import PathNode, nodes
-from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, App, ArrayValue, Sym, Term, symbols
+from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, App, ArrayValue, Sym, Term, Value, symbols
 
 
 class Z3Translator:
@@ -87,7 +87,7 @@ class Z3Session:
     def check(
         self, path: PathNode | None, extra: Iterable[Term], wanted: Iterable[Sym],
         rlimit: int | None = None,
-    ) -> tuple[str, dict[str, int | bool] | None]:
+    ) -> tuple[str, dict[str, Value] | None]:
         """'sat' with a model of `wanted`, 'unsat', or 'unknown' (`rlimit`
         overrides the session's resource limit for this check)."""
         self._sync(path)
@@ -108,9 +108,9 @@ class Z3Session:
         finally:
             self.solver.pop()
 
-    def _model(self, wanted: Iterable[Sym]) -> dict[str, int | bool]:
+    def _model(self, wanted: Iterable[Sym]) -> dict[str, Value]:
         model = self.solver.model()
-        out: dict[str, int | bool | ArrayValue] = {}
+        out: dict[str, Value] = {}
         for sym in wanted:
             value = model.eval(self.translate.var(sym), model_completion=True)
             if sym.sort in (ARR_INT, ARR_BOOL):
@@ -121,7 +121,7 @@ class Z3Session:
 
 
 def _scalar(value: z3.ExprRef) -> int | bool:
-    return z3.is_true(value) if z3.is_bool(value) else value.as_long()
+    return bool(z3.is_true(value)) if z3.is_bool(value) else int(value.as_long())
 
 
 def _array_value(value: z3.ExprRef, model: z3.ModelRef) -> ArrayValue:
