@@ -104,6 +104,8 @@ def symbols(t: Term) -> frozenset[Sym]:
     return found
 
 
+# ----------------------------------------------------- array sorts, values
+
 
 def element_sort(array: str) -> str:
     """The sort of an array's elements."""
@@ -432,7 +434,7 @@ def show(t: Term, parent: int = 0) -> str:
         text = f"{show(args[0], prec)}[{show(args[1])}]"
     elif spec.notation == "fill":
         text = f"[{show(args[0])}, ...]"
-    else:
+    else:  # "call"
         text = f"{spec.text}({', '.join(show(a) for a in args)})"
     return f"({text})" if prec < parent or (prec == parent and spec.notation == "compare") else text
 
