@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from oracle import EXAMPLES, SHARED_EXAMPLES, RealCode
 
+from pathcraft.cost.models import Costs
 from pathcraft.cost.policy import parse_policy
 from pathcraft.engine.criteria import parse_criterion
 from pathcraft.engine.engine import Engine
@@ -27,6 +28,7 @@ from pathcraft.engine.options import EngineOptions
 from pathcraft.errors import PathcraftError
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
+from pathcraft.solver import terms as T
 from pathcraft.testcase.heapdesc import build_inputs
 from pathcraft.testcase.model import TestCase
 
@@ -195,6 +197,23 @@ def test_worst_policies() -> None:
     top3 = generate(program, "multiples", GenerateOptions.of(**base, policies=(parse_policy("top:3:steps"),)))
     assert sorted((c.cost_values["steps"] for c in top3.cases), reverse=True) == \
         sorted((c.cost_values["steps"] for c in everything), reverse=True)[:3]
+
+
+def test_costs_are_terms() -> None:
+    """Constant counts fold to plain ints; a summary's cost may be symbolic
+    (in its own inputs), renamed at the call site and added to the caller's."""
+    n = T.Sym("n", T.INT)
+    plain = Costs().call("f").step().step(2).allocate(8)
+    assert (plain.get("steps"), plain.get("memory"), plain.get("calls"), plain.get("calls:f")) == (3, 8, 1, 1)
+    assert all(type(plain.get(k)) is int for k in ("steps", "memory", "calls", "calls:f", "calls:g"))
+    summary = Costs().step(T.add(T.mul(3, n), 2)).call("g", n).allocate(T.mul(4, n))
+    at_site = summary.substitute(T.renaming([n], "@1"))
+    n1 = T.Sym("n@1", T.INT)
+    total = plain.plus(at_site)
+    assert total.get("steps") == T.add(3, T.add(T.mul(3, n1), 2))
+    assert total.get("calls") == T.add(1, n1) and total.get("calls:g") == n1
+    assert T.evaluate(total.get("memory"), {"n@1": 5}) == 28
+    assert plain.plus(summary.substitute({n: 2})).get("steps") == 11
 
 
 @pytest.mark.parametrize("text", ["memory>>3", "memry>4", "top:0:steps", "top:x:steps", "worst:", "calls:>2",

@@ -3,19 +3,26 @@ the Z3 translation of floored `//` and `%`."""
 
 from __future__ import annotations
 
+import importlib
 import itertools
+import pkgutil
 import random
+import subprocess
+import sys
 from collections.abc import Callable
 
 import pytest
 import z3
 
+import pathcraft.solver
 from pathcraft.solver import terms as T
-from pathcraft.solver.terms import BOOL, INT, App, Sym, Term
+from pathcraft.solver.ops import OPS
+from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, INT, App, ArrayValue, Sym, Term
 from pathcraft.solver.z3backend import Z3Translator
 
 X, Y, Z = Sym("x", INT), Sym("y", INT), Sym("z", INT)
 P, Q = Sym("p", BOOL), Sym("q", BOOL)
+A, B = Sym("a", ARR_INT), Sym("b", ARR_BOOL)
 
 
 def lt(a: Term, b: Term) -> Term:
@@ -112,6 +119,17 @@ def test_constants_compare_by_type_inside_terms() -> None:
     assert T.add(X, True) == T.add(X, 1)
     assert App("eq", (P, True), BOOL) != App("eq", (P, 1), BOOL)
     assert T.symbols(T.add(T.mul(X, Y), P)) == frozenset({X, Y, P})
+
+
+def test_symbols_are_memoised_on_the_node() -> None:
+    """No process-wide memo: the set is kept on the node, and an equal node
+    built separately computes the same set on its own."""
+    term = T.add(T.mul(X, Y), P)
+    assert T.symbols(term) is T.symbols(term)
+    again = T.add(T.mul(X, Y), P)
+    assert again == term and again is not term
+    assert T.symbols(again) == T.symbols(term)
+    assert not hasattr(T, "_SYMBOLS")
 
 
 # ------------------------------------------------------------- coercion
@@ -345,3 +363,200 @@ def test_z3_translation_agrees_with_evaluate_on_random_terms() -> None:
         got = z3.is_true(value) if T.sort_of(term) == BOOL else value.as_long()
         assert got == T.evaluate(term, env), (T.show(term), env)
         solver.pop()
+
+
+def test_arrays_evaluate_translate_and_show() -> None:
+    """Reads through stores, the element sort of a bool array, and Z3's
+    value of the translation equal to `evaluate`'s."""
+    ctx = z3.Context()
+    translate = Z3Translator(ctx)
+    solver = z3.Solver(ctx=ctx)
+    base = T.store(T.store(T.karray(7), X, 5), Y, T.add(X, 1))
+    term = T.select(base, Z)
+    flags = T.select(T.store(T.karray(False), X, P), Y)
+    assert T.sort_of(flags) == BOOL and T.sort_of(term) == INT
+    assert T.select(base, Y) == T.add(X, 1)  # the last store, same index
+    assert T.show(term) == "store(store([7, ...], x, 5), y, x + 1)[z]"
+    for x, y, z_, p in itertools.product(range(-1, 2), range(-1, 2), range(-1, 2), (False, True)):
+        env: dict[str, int | bool] = {"x": x, "y": y, "z": z_, "p": p}
+        expected = x + 1 if z_ == y else 5 if z_ == x else 7
+        assert T.evaluate(term, env) == expected
+        assert T.evaluate(flags, env) is (p if y == x else False)
+        solver.push()
+        for sym in (X, Y, Z, P):
+            solver.add(translate(T.eq(sym, env[sym.name])))
+        out, flag = z3.Int("out", ctx), z3.Bool("flag", ctx)
+        solver.add(out == translate(term), flag == translate(flags))
+        assert solver.check() == z3.sat
+        model = solver.model()
+        assert model.eval(out).as_long() == expected
+        assert z3.is_true(model.eval(flag, model_completion=True)) is (p if y == x else False)
+        solver.pop()
+    assert T.value_of(base, {"x": 0, "y": 1}) == ArrayValue(7, ((0, 5), (1, 1)))
+    assert T.value_of(A, {}) == ArrayValue(0) and T.value_of(B, {}) == ArrayValue(False)
+    with pytest.raises(TypeError):
+        T.evaluate(base, {})
+
+
+# ------------------------------------------------------- operator table
+
+_SAMPLE_ARGS: dict[str, tuple[Term, ...]] = {
+    "add": (X, Y), "sub": (X, Y), "mul": (X, Y), "floordiv": (X, Y), "mod": (X, Y), "neg": (X,),
+    "eq": (X, Y), "ne": (X, Y), "lt": (X, Y), "le": (X, Y), "gt": (X, Y), "ge": (X, Y),
+    "not": (P,), "and": (P, Q), "or": (P, Q), "ite": (P, X, Y),
+    "select": (A, X), "store": (A, X, Y), "karray": (P,),
+}
+
+
+def test_every_operator_builds_its_own_node_of_the_tables_sort() -> None:
+    """On arguments nothing folds, `apply` (the table's constructor) gives a
+    node of that operator, with the table's arity and result sort."""
+    assert set(_SAMPLE_ARGS) == set(OPS)
+    for name, args in _SAMPLE_ARGS.items():
+        spec = OPS[name]
+        built = T.apply(name, *args)
+        assert spec.name == name and spec.arity == len(args)
+        assert isinstance(built, App) and built.op == name and built.args == args, name
+        assert built.sort == spec.sort(args), name
+    assert T.sort_of(T.apply("karray", P)) == ARR_BOOL
+
+
+def test_apply_folds_like_the_constructors() -> None:
+    assert T.apply("add", X, 0) is X
+    assert T.apply("mul", 3, 4) == 12
+    assert T.apply("lt", 1, 2) is True
+    assert T.apply("not", T.lt(X, Y)) == T.ge(X, Y)
+    assert T.apply("ite", True, X, Y) is X
+    assert T.apply("select", T.karray(3), X) == 3
+    with pytest.raises(ValueError):
+        T.apply("pow", X, 2)
+    with pytest.raises(TypeError):
+        T.apply("add", X)
+
+
+def test_negated_relations_are_each_others_negation() -> None:
+    for name, spec in OPS.items():
+        if spec.negated is not None:
+            assert OPS[spec.negated].negated == name
+            for a, b in itertools.product(range(-2, 3), repeat=2):
+                assert spec.py(a, b) is not OPS[spec.negated].py(a, b)
+
+
+def test_solver_modules_hold_no_mutable_module_state() -> None:
+    """Searches in one process must not share anything through `solver/`:
+    no module-level dict, list or set (tables are read-only mappings)."""
+    for info in pkgutil.iter_modules(pathcraft.solver.__path__):
+        module = importlib.import_module(f"pathcraft.solver.{info.name}")
+        for name, value in vars(module).items():
+            if not name.startswith("__"):
+                assert not isinstance(value, (dict, list, set, bytearray)), f"{info.name}.{name}"
+
+
+@pytest.mark.parametrize("first", ["pathcraft.solver.terms", "pathcraft.solver.ops"])
+def test_terms_and_ops_import_in_either_order_without_z3(first: str) -> None:
+    """`terms` and `ops` import each other (the table holds the
+    constructors); either may come first, and neither loads Z3."""
+    code = (f"import sys, {first}; from pathcraft.solver import terms as T; "
+            "assert T.show(T.apply('add', T.Sym('x', 'int'), 1)) == 'x + 1'; "
+            "assert 'z3' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ------------------------------------------------ substitution and renaming
+
+
+def test_substitution_rebuilds_through_the_folding_constructors() -> None:
+    assert T.substitute(T.add(X, Y), {Y: 0}) is X
+    assert T.substitute(T.mul(X, T.add(Y, 1)), {Y: -1}) == 0
+    assert T.substitute(T.lt(X, Y), {X: 1, Y: 2}) is True
+    assert T.substitute(T.not_(T.and_(P, T.lt(X, 3))), {P: True}) == T.ge(X, 3)
+    assert T.substitute(T.floordiv(X, Y), {Y: 1}) is X
+    assert T.substitute(T.add(X, 1), {X: T.sub(Y, 1)}) == T.add(T.sub(Y, 1), 1)  # no algebra beyond folding
+
+
+def test_substitution_is_simultaneous() -> None:
+    assert T.substitute(T.sub(X, Y), {X: Y, Y: X}) == T.sub(Y, X)
+    assert T.substitute(T.add(X, 1), {X: T.add(X, 1)}) == T.add(T.add(X, 1), 1)
+
+
+def test_substitution_in_ite() -> None:
+    term = T.ite(T.lt(X, 0), T.neg(X), X)
+    assert T.substitute(term, {X: -3}) == 3
+    assert T.substitute(term, {X: 4}) == 4
+    assert T.substitute(term, {X: Y}) == T.ite(T.lt(Y, 0), T.neg(Y), Y)
+    assert T.substitute(T.ite(P, X, Y), {X: Y}) is Y  # both branches equal now
+
+
+def test_substitution_in_arrays() -> None:
+    stored = T.store(T.store(A, X, 5), Y, 7)
+    assert T.substitute(T.select(stored, Z), {Z: Y}) == 7
+    assert T.substitute(T.select(stored, Z), {X: 1, Y: 2, Z: 1}) == 5
+    assert T.substitute(T.select(stored, Z), {X: 1, Y: 2, Z: 3}) == T.select(A, 3)  # past both stores
+    filled = T.substitute(T.select(T.store(A, X, Y), Z), {A: T.karray(0)})
+    assert filled == T.select(T.store(T.karray(0), X, Y), Z)
+    assert T.substitute(T.select(T.karray(X), Z), {X: 4}) == 4
+    flags = T.store(B, X, P)
+    assert T.substitute(flags, {P: T.lt(Y, 0)}) == T.store(B, X, T.lt(Y, 0))
+
+
+def test_substitution_keeps_untouched_subterms_and_checks_sorts() -> None:
+    left = T.lt(X, 1)
+    term = T.and_(left, P)
+    assert T.substitute(term, {P: Q}).args[0] is left  # type: ignore[union-attr]
+    assert T.substitute(term, {}) is term
+    with pytest.raises(ValueError):
+        T.substitute(term, {X: True})
+    with pytest.raises(ValueError):
+        T.substitute(term, {P: 1})
+
+
+def test_substitution_rebuilds_shared_subterms_once() -> None:
+    """Terms are DAGs: 2**60 paths through this one, 61 distinct nodes."""
+    term: Term = X
+    for _ in range(60):
+        term = T.add(term, term)
+    assert T.substitute(term, {X: 1}) == 2**60
+
+
+def test_substitution_agrees_with_evaluation_on_random_terms() -> None:
+    """evaluate(t[x := s], env) == evaluate(t, env with x = evaluate(s, env))."""
+    rng = random.Random(5)
+    replacements: list[dict[Sym, Term]] = [
+        {X: T.add(Y, 1)}, {X: 0, P: True}, {Y: T.mul(X, X), Q: T.lt(X, Y)}, {X: Y, Y: X}, {P: Q, Q: P},
+        {X: -3, Y: 2, P: False, Q: True},
+    ]
+    for term, _ in _random_terms(6, 150):
+        for mapping in replacements:
+            substituted = T.substitute(term, mapping)
+            for env in _models(rng, 3):
+                shifted = {**env, **{s.name: T.evaluate(r, env) for s, r in mapping.items()}}
+                assert T.evaluate(substituted, env) == T.evaluate(term, shifted), (T.show(term), mapping)
+
+
+def test_rename_apart_renames_every_symbol() -> None:
+    term = T.select(T.store(A, X, T.ite(P, Y, 1)), Z)
+    renamed = T.rename_apart(term, "@1")
+    assert {(s.name, s.sort) for s in T.symbols(renamed)} == {
+        ("a@1", ARR_INT), ("x@1", INT), ("p@1", BOOL), ("y@1", INT), ("z@1", INT)}
+    assert T.show(renamed) == "store(a@1, x@1, y@1 if p@1 else 1)[z@1]"
+    assert T.rename_apart(T.add(X, P), str.upper) == T.add(Sym("X", INT), Sym("P", BOOL))
+    assert T.rename_apart(7, "'") == 7
+
+
+def test_renaming_is_consistent_one_to_one_and_avoids_capture() -> None:
+    mapping = T.renaming([Y, X, X], "#2")
+    assert mapping == {X: Sym("x#2", INT), Y: Sym("y#2", INT)}
+    assert T.substitute(T.lt(X, Y), mapping) == T.lt(Sym("x#2", INT), Sym("y#2", INT))
+    with pytest.raises(ValueError):
+        T.rename_apart(T.add(X, Y), lambda name: "v")
+    with pytest.raises(ValueError):
+        T.rename_apart(T.add(X, Y), "'", avoid=[Sym("y'", INT)])
+    assert T.rename_apart(T.add(X, Y), "'", avoid=[X, Y]) == T.add(Sym("x'", INT), Sym("y'", INT))
+
+
+def test_renaming_preserves_values() -> None:
+    rng = random.Random(9)
+    for term, _ in _random_terms(8, 100):
+        renamed = T.rename_apart(term, "_c")
+        for env in _models(rng, 3):
+            assert T.evaluate(renamed, {k + "_c": v for k, v in env.items()}) == T.evaluate(term, env)

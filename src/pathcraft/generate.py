@@ -14,7 +14,6 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition
-from pathcraft.cost.simplify import normalize
 from pathcraft.engine.engine import Engine
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import SymbolicPath
@@ -23,6 +22,7 @@ from pathcraft.ir.nodes import Program
 from pathcraft.solver import terms as T
 from pathcraft.solver.canonical import canonical_model
 from pathcraft.solver.path import bounds_of
+from pathcraft.solver.simplify import normalize
 from pathcraft.solver.terms import Sym, evaluate, is_const
 from pathcraft.testcase.model import SMALL, TestCase, concretize
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathcraft.errors import PathcraftError
 from pathcraft.ir.nodes import Program
 from pathcraft.solver import terms as T
-from pathcraft.solver.terms import Term
+from pathcraft.solver.terms import Sym, Term
 
 COST_NAMES = ("steps", "memory", "calls")
 
@@ -59,20 +59,34 @@ def parse_size_model(text: str) -> SizeModel:
 
 @dataclass(frozen=True)
 class Costs:
-    """Costs accumulated along one path (immutable, shared by forks)."""
+    """Costs accumulated along one path (immutable, shared by forks). Every
+    count is a term, so that a summary of a call can carry a cost that
+    depends on its arguments."""
 
-    steps: int = 0
+    steps: Term = 0
     memory: Term = 0
-    calls: Mapping[str, int] = field(default_factory=dict)
+    calls: Mapping[str, Term] = field(default_factory=dict)
 
-    def step(self, n: int = 1) -> Costs:
-        return Costs(self.steps + n, self.memory, self.calls)
+    def step(self, n: Term = 1) -> Costs:
+        return Costs(T.add(self.steps, n), self.memory, self.calls)
 
     def allocate(self, size: Term) -> Costs:
         return Costs(self.steps, T.add(self.memory, size), self.calls)
 
-    def call(self, function: str) -> Costs:
-        return Costs(self.steps, self.memory, {**self.calls, function: self.calls.get(function, 0) + 1})
+    def call(self, function: str, n: Term = 1) -> Costs:
+        return Costs(self.steps, self.memory, {**self.calls, function: T.add(self.calls.get(function, 0), n)})
+
+    def plus(self, other: Costs) -> Costs:
+        """These costs followed by `other`'s (a callee's, say)."""
+        calls = dict(self.calls)
+        for function in sorted(other.calls):
+            calls[function] = T.add(calls.get(function, 0), other.calls[function])
+        return Costs(T.add(self.steps, other.steps), T.add(self.memory, other.memory), calls)
+
+    def substitute(self, mapping: Mapping[Sym, Term]) -> Costs:
+        """Every cost with `mapping` applied (see `terms.substitute`)."""
+        return Costs(T.substitute(self.steps, mapping), T.substitute(self.memory, mapping),
+                     {f: T.substitute(n, mapping) for f, n in self.calls.items()})
 
     def get(self, name: str) -> Term:
         if name == "steps":
@@ -80,7 +94,10 @@ class Costs:
         if name == "memory":
             return self.memory
         if name == "calls":
-            return sum(self.calls.values())
+            total: Term = 0
+            for function in sorted(self.calls):  # a symbolic sum must not depend on the order of calls
+                total = T.add(total, self.calls[function])
+            return total
         if name.startswith("calls:"):
             return self.calls.get(name[len("calls:"):], 0)
         raise KeyError(name)

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Union
 
 from pathcraft.cost.models import check_cost_name
-from pathcraft.cost.simplify import linear, text
 from pathcraft.errors import PathcraftError
 from pathcraft.solver import terms as T
+from pathcraft.solver.simplify import linear, text
 from pathcraft.solver.terms import Sym, Term
 
 _OPS = {">": "gt", ">=": "ge", "<": "lt", "<=": "le", "==": "eq", "!=": "ne"}

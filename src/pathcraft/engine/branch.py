@@ -8,16 +8,15 @@ infeasible branch here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 
 from pathcraft.engine.control import SearchControl
 from pathcraft.engine.state import EngineStats, State
 from pathcraft.solver.chain import SAT, UNKNOWN, Query, SolverChain
 from pathcraft.solver.path import PathNode, extend
-from pathcraft.solver.terms import Term
+from pathcraft.solver.terms import Model, Term
 
-Narrowed = tuple[PathNode | None, Mapping[str, int | bool]]
+Narrowed = tuple[PathNode | None, Model]
 
 
 class Brancher:
@@ -26,7 +25,7 @@ class Brancher:
         self.stats = stats
         self.controls = controls or SearchControl()
 
-    def narrow(self, store: PathNode | None, model: Mapping[str, int | bool], condition: Term,
+    def narrow(self, store: PathNode | None, model: Model, condition: Term,
                origin: str = "program") -> Narrowed | None:
         """The path constraints `store` with `condition` added, and a model
         of them; None if infeasible (or unknown). A condition the path

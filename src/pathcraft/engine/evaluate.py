@@ -48,9 +48,6 @@ def _term(value: Value) -> Term:
     return value
 
 
-_ARITH = {"add": T.add, "sub": T.sub, "mul": T.mul, "floordiv": T.floordiv, "mod": T.mod}
-
-
 class Evaluator:
     def __init__(self, program: Program, heap_model: HeapModel) -> None:
         self.program = program
@@ -126,12 +123,6 @@ class Evaluator:
         if op in ("eq", "ne") and (is_ref(left) or is_ref(right)):
             same = self.heap_model.ref_eq(heap, left, right)  # identity: no __eq__ in the subset
             return same if op == "eq" else T.not_(same)
-        if op == "and":
-            return T.and_(_term(left), _term(right))
-        if op == "or":
-            return T.or_(_term(left), _term(right))
         if is_ref(left) or is_ref(right):  # arithmetic or ordering with None / objects
             raise _type_error(left, right)
-        if op in _ARITH:
-            return _ARITH[op](_term(left), _term(right))
-        return T.relation(op, _term(left), _term(right))
+        return T.apply(op, _term(left), _term(right))  # arithmetic, comparisons, and/or

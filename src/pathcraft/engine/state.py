@@ -18,7 +18,7 @@ from pathcraft.heap.cells import Heap
 from pathcraft.ir.nodes import FunctionInfo, Predicate, Rule
 from pathcraft.ir.trace import Event, TraceTerm
 from pathcraft.solver.path import PathNode, constraints, program_constraints
-from pathcraft.solver.terms import Sym, Term
+from pathcraft.solver.terms import Model, Sym, Term
 
 Ext = Mapping[str, object]
 _NO_EXT: Ext = MappingProxyType({})
@@ -70,7 +70,7 @@ class Entry:
 class State:
     stack: Stack | None
     store: PathNode | None  # the path constraints
-    model: Mapping[str, int | bool]  # a model of them
+    model: Model  # a model of them
     events: EventNode | None
     steps: int  # rule applications so far (the derivation depth)
     heap: Heap = field(default_factory=Heap)
@@ -102,7 +102,7 @@ class SymbolicPath:
     outcome: Outcome
     trace: TraceTerm
     store: PathNode | None
-    model: Mapping[str, int | bool]
+    model: Model
     events: tuple[Event, ...]
     steps: int
     heap: Heap = field(default_factory=Heap)

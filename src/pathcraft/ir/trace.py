@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 # A path-signature event: ("line", function, line) | ("call", function) |
 # ("return", function). The engine claims them, replay records them.
-Event = tuple[str | int, ...]
+Event = tuple[str, str] | tuple[str, str, int]
 
 
 @dataclass(frozen=True)

@@ -18,17 +18,15 @@ its path constraints, which makes most queries cheap:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from pathcraft.solver.intervals import decide
 from pathcraft.solver.path import PathNode, bounds_of, iter_newest_first
-from pathcraft.solver.terms import Sym, Term, evaluate, is_const, not_, symbols
+from pathcraft.solver.terms import Model, Sym, Term, Value, evaluate, is_const, not_, symbols
 from pathcraft.solver.z3backend import Z3Session, path_symbols
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
-Model = Mapping[str, "int | bool"]
 
 
 @dataclass(frozen=True)
@@ -196,7 +194,7 @@ class IntervalLayer(_Layer):
 @dataclass
 class _CacheEntry:
     verdict: str
-    model: dict[str, int | bool] | None = field(default=None)
+    model: dict[str, Value] | None = field(default=None)
 
 
 class SlicingCacheLayer(_Layer):
@@ -225,7 +223,7 @@ class SlicingCacheLayer(_Layer):
             return Answer(SAT, merged, self.name)
         answer = self.inner.check(query)
         if answer.verdict != UNKNOWN:
-            sliced: dict[str, int | bool] | None = None
+            sliced: dict[str, Value] | None = None
             if answer.model is not None:
                 names = {s.name for t in (*relevant, query.condition) for s in symbols(t)}
                 sliced = {k: v for k, v in answer.model.items() if k in names}

@@ -9,13 +9,14 @@ tell. The domain is deliberately small: it only has to be sound and fast.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from pathcraft.solver.terms import BOOL, App, Sym, Term
 
 Interval = tuple[int | None, int | None]
 Bounds = Mapping[str, Interval]
-EMPTY_BOUNDS: Bounds = {}
+EMPTY_BOUNDS: Bounds = MappingProxyType({})  # shared by every path root: read-only
 _TOP: Interval = (None, None)
 
 
@@ -108,9 +109,10 @@ def interval(t: Term, bounds: Bounds) -> Interval:
                 lo = None if other[0] is None else clo * other[0]
                 hi = None if other[1] is None else clo * other[1]
                 return (lo, hi) if clo >= 0 else (hi, lo)
-        if None in a or None in b:
+        (alo, ahi), (blo, bhi) = a, b
+        if alo is None or ahi is None or blo is None or bhi is None:
             return _TOP
-        products = [x * y for x in a for y in b]  # type: ignore[operator]
+        products = [x * y for x in (alo, ahi) for y in (blo, bhi)]
         return (min(products), max(products))
     if op == "mod":
         if b[0] is not None and b[0] > 0:
@@ -120,10 +122,10 @@ def interval(t: Term, bounds: Bounds) -> Interval:
     return _TOP
 
 
-def _opt(x: int | None, y: int | None, f: object) -> int | None:
+def _opt(x: int | None, y: int | None, f: Callable[[int, int], int]) -> int | None:
     if x is None or y is None:
         return None
-    return f(x, y)  # type: ignore[operator]
+    return f(x, y)
 
 
 def decide(t: Term, bounds: Bounds) -> bool | None:

@@ -5,18 +5,24 @@ Every constructor folds what it can (constants, neutral elements, double
 negations), so that a condition whose value is already known never reaches
 a solver. The operators follow Python, not SMT-LIB: `floordiv`/`mod` are
 floored, and `evaluate` computes with Python's own operators.
+
+What each operator means (result sort, Python semantics, Z3 translation,
+notation) is stated once, in the table of `solver/ops.py`; constant
+folding, `apply`, `evaluate`, `show` and `substitute` below all read it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
+from types import MappingProxyType
 from typing import Union
 
-INT = "int"
-BOOL = "bool"
-ARR_INT = "arr_int"  # list contents: arrays from int indices to ints / bools
-ARR_BOOL = "arr_bool"
+from pathcraft.solver import ops as _ops
+from pathcraft.solver.sorts import ARR_BOOL, ARR_INT, BOOL, INT, ArrayValue, Value, array_sort, element_sort
+
+__all__ = ["ARR_BOOL", "ARR_INT", "BOOL", "INT", "ArrayValue", "Value", "array_sort", "element_sort"]
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -36,12 +42,16 @@ class Sym:
 @dataclass(frozen=True, eq=False, slots=True)
 class App:
     """An operator applied to terms. The hash is computed once: terms are
-    keys of the solver caches and are compared often."""
+    keys of the solver caches and are compared often. The symbol set is
+    filled in on first use (`symbols`): kept on the node rather than in a
+    process-wide memo, so it lives as long as the term and nothing a
+    previous search built can influence this one."""
 
     op: str
     args: tuple[Term, ...]
     sort: str
     _hash: int = field(default=0, repr=False, compare=False)
+    _symbols: frozenset[Sym] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash((self.op, self.args, self.sort)))
@@ -82,19 +92,33 @@ def sort_of(t: Term) -> str:
 
 
 def symbols(t: Term) -> frozenset[Sym]:
-    """The symbols a term mentions (memoised per node)."""
+    """The symbols a term mentions (memoised on each node). A set: sort it
+    (by name) wherever the order could reach a result."""
     if isinstance(t, Sym):
         return frozenset((t,))
     if not isinstance(t, App):
         return frozenset()
-    cached = _SYMBOLS.get(t)
-    if cached is None:
-        cached = frozenset().union(*(symbols(a) for a in t.args))
-        _SYMBOLS[t] = cached
-    return cached
+    found = t._symbols
+    if found is None:
+        found = frozenset().union(*(symbols(a) for a in t.args))
+        object.__setattr__(t, "_symbols", found)  # frozen: a cache, not a change of value
+    return found
 
 
-_SYMBOLS: dict[App, frozenset[Sym]] = {}
+Model = Mapping[str, Value]
+
+
+def _app(op: str, args: tuple[Term, ...]) -> App:
+    """A node of `op`, with the result sort the table gives (no folding)."""
+    return App(op, args, _ops.OPS[op].sort(args))
+
+
+def _const(op: str, *args: int | bool) -> int | bool:
+    """`op` folded over constants with the table's Python semantics."""
+    value = _ops.OPS[op].py(*args)
+    assert not isinstance(value, ArrayValue)  # only scalar operators fold constants
+    return value
+
 
 # ------------------------------------------------------------------ coercion
 
@@ -126,66 +150,66 @@ def truthy(t: Term) -> Term:
 
 def add(a: Term, b: Term) -> Term:
     a, b = as_int(a), as_int(b)
-    if is_const(a) and is_const(b):
-        return a + b  # type: ignore[operator]
+    if isinstance(a, int) and isinstance(b, int):
+        return _const("add", a, b)
     if a == 0 and type(a) is int:
         return b
     if b == 0 and type(b) is int:
         return a
-    return App("add", (a, b), INT)
+    return _app("add", (a, b))
 
 
 def sub(a: Term, b: Term) -> Term:
     a, b = as_int(a), as_int(b)
-    if is_const(a) and is_const(b):
-        return a - b  # type: ignore[operator]
+    if isinstance(a, int) and isinstance(b, int):
+        return _const("sub", a, b)
     if type(b) is int and b == 0:
         return a
     if a == b and not is_const(a):
         return 0
-    return App("sub", (a, b), INT)
+    return _app("sub", (a, b))
 
 
 def mul(a: Term, b: Term) -> Term:
     a, b = as_int(a), as_int(b)
-    if is_const(a) and is_const(b):
-        return a * b  # type: ignore[operator]
+    if isinstance(a, int) and isinstance(b, int):
+        return _const("mul", a, b)
     for x, y in ((a, b), (b, a)):
         if type(x) is int:
             if x == 0:
                 return 0
             if x == 1:
                 return y
-    return App("mul", (a, b), INT)
+    return _app("mul", (a, b))
 
 
 def neg(a: Term) -> Term:
     a = as_int(a)
-    if is_const(a):
-        return -a  # type: ignore[operator]
+    if isinstance(a, int):
+        return _const("neg", a)
     if isinstance(a, App) and a.op == "neg":
         return a.args[0]
-    return App("neg", (a,), INT)
+    return _app("neg", (a,))
 
 
 def floordiv(a: Term, b: Term) -> Term:
     """Floored division; the caller guarantees `b != 0`."""
     a, b = as_int(a), as_int(b)
-    if is_const(a) and is_const(b) and b != 0:
-        return a // b  # type: ignore[operator]
+    if isinstance(a, int) and isinstance(b, int) and b != 0:
+        return _const("floordiv", a, b)
     if type(b) is int and b == 1:
         return a
-    return App("floordiv", (a, b), INT)
+    return _app("floordiv", (a, b))
 
 
 def mod(a: Term, b: Term) -> Term:
     """Floored remainder (sign of the divisor); the caller guarantees `b != 0`."""
     a, b = as_int(a), as_int(b)
-    if is_const(a) and is_const(b) and b != 0:
-        return a % b  # type: ignore[operator]
+    if isinstance(a, int) and isinstance(b, int) and b != 0:
+        return _const("mod", a, b)
     if type(b) is int and b in (1, -1):
         return 0
-    return App("mod", (a, b), INT)
+    return _app("mod", (a, b))
 
 
 def ite(c: Term, a: Term, b: Term) -> Term:
@@ -196,20 +220,15 @@ def ite(c: Term, a: Term, b: Term) -> Term:
         a, b = as_int(a), as_int(b)
     if type(a) is type(b) and a == b:
         return a
-    return App("ite", (c, a, b), sort_of(a))
+    return _app("ite", (c, a, b))
 
 
 # ------------------------------------------------------------------ arrays
 
 
-def array_sort(elem_sort: str) -> str:
-    return ARR_BOOL if elem_sort == BOOL else ARR_INT
-
-
 def select(a: Term, i: Term) -> Term:
     """Element `i` of array `a` (reads through stores with known indices)."""
     i = as_int(i)
-    elem = BOOL if sort_of(a) == ARR_BOOL else INT
     while isinstance(a, App):
         if a.op == "karray":
             return a.args[0]
@@ -221,63 +240,36 @@ def select(a: Term, i: Term) -> Term:
                 a = a.args[0]
                 continue
         break
-    return App("select", (a, i), elem)
+    return _app("select", (a, i))
 
 
 def store(a: Term, i: Term, v: Term) -> Term:
-    elem = BOOL if sort_of(a) == ARR_BOOL else INT
-    v = truthy(v) if elem == BOOL else as_int(v)
-    return App("store", (a, as_int(i), v), sort_of(a))
+    v = truthy(v) if element_sort(sort_of(a)) == BOOL else as_int(v)
+    return _app("store", (a, as_int(i), v))
 
 
 def karray(v: Term) -> Term:
     """The array with `v` everywhere (`[v] * n`)."""
-    return App("karray", (v,), array_sort(sort_of(v)))
-
-
-@dataclass(frozen=True)
-class ArrayValue:
-    """A model's value for an array: a default and the entries that differ."""
-
-    default: int | bool
-    entries: tuple[tuple[int, int | bool], ...] = ()
-
-    def get(self, i: int) -> int | bool:
-        for k, v in self.entries:
-            if k == i:
-                return v
-        return self.default
-
-    def set(self, i: int, v: int | bool) -> ArrayValue:
-        return ArrayValue(self.default, tuple((k, x) for k, x in self.entries if k != i) + ((i, v),))
+    return _app("karray", (v,))
 
 
 # --------------------------------------------------------------- relations
 
-_NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le"}
-_PY_REL: dict[str, Callable[[int, int], bool]] = {
-    "eq": lambda x, y: x == y,
-    "ne": lambda x, y: x != y,
-    "lt": lambda x, y: x < y,
-    "le": lambda x, y: x <= y,
-    "gt": lambda x, y: x > y,
-    "ge": lambda x, y: x >= y,
-}
-
 
 def relation(op: str, a: Term, b: Term) -> Term:
+    """`a op b` for a comparison `op` (eq, ne, lt, le, gt, ge)."""
     if sort_of(a) == BOOL and sort_of(b) == BOOL and op in ("eq", "ne"):
-        if is_const(a) and is_const(b):
-            return _PY_REL[op](a, b)  # type: ignore[arg-type]
+        if isinstance(a, int) and isinstance(b, int):
+            return _const(op, a, b)
         if a == b:
             return op == "eq"
-        return App(op, (a, b), BOOL)
+        return _app(op, (a, b))
     a, b = as_int(a), as_int(b)
-    if is_const(a) and is_const(b):
-        return _PY_REL[op](a, b)  # type: ignore[arg-type]
+    if isinstance(a, int) and isinstance(b, int):
+        return _const(op, a, b)
     if a == b:
         return op in ("eq", "le", "ge")
-    return App(op, (a, b), BOOL)
+    return _app(op, (a, b))
 
 
 def eq(a: Term, b: Term) -> Term:
@@ -288,17 +280,33 @@ def ne(a: Term, b: Term) -> Term:
     return relation("ne", a, b)
 
 
+def lt(a: Term, b: Term) -> Term:
+    return relation("lt", a, b)
+
+
+def le(a: Term, b: Term) -> Term:
+    return relation("le", a, b)
+
+
+def gt(a: Term, b: Term) -> Term:
+    return relation("gt", a, b)
+
+
+def ge(a: Term, b: Term) -> Term:
+    return relation("ge", a, b)
+
+
 def not_(a: Term) -> Term:
     a = truthy(a)
     if isinstance(a, bool):
         return not a
-    assert isinstance(a, App) or isinstance(a, Sym)
     if isinstance(a, App):
         if a.op == "not":
             return a.args[0]
-        if a.op in _NEGATED:
-            return App(_NEGATED[a.op], a.args, BOOL)
-    return App("not", (a,), BOOL)
+        negated = _ops.OPS[a.op].negated
+        if negated is not None:
+            return _app(negated, a.args)
+    return _app("not", (a,))
 
 
 def and_(a: Term, b: Term) -> Term:
@@ -309,7 +317,7 @@ def and_(a: Term, b: Term) -> Term:
         return b
     if b is True:
         return a
-    return App("and", (a, b), BOOL)
+    return _app("and", (a, b))
 
 
 def or_(a: Term, b: Term) -> Term:
@@ -320,92 +328,150 @@ def or_(a: Term, b: Term) -> Term:
         return b
     if b is False:
         return a
-    return App("or", (a, b), BOOL)
+    return _app("or", (a, b))
+
+
+# ------------------------------------------------- building by operator name
+
+
+def apply(op: str, *args: Term) -> Term:
+    """`op` (a name in the operator table: "add", "lt", "select", ...)
+    applied to `args` through its folding constructor, for callers that
+    hold the operator as data (the engine's binary expressions, rebuilding
+    a term after rewriting its arguments)."""
+    spec = _ops.OPS.get(op)
+    if spec is None:
+        raise ValueError(f"unknown operator {op!r}")
+    if len(args) != spec.arity:
+        raise TypeError(f"{op} takes {spec.arity} argument(s), got {len(args)}")
+    return _FOLD[op](*args)
 
 
 # -------------------------------------------------------------- evaluation
 
-Model = Mapping[str, Union[int, bool, "ArrayValue"]]
 
-_PY_OPS: dict[str, Callable[..., int | bool]] = {
-    "add": lambda x, y: x + y,
-    "sub": lambda x, y: x - y,
-    "mul": lambda x, y: x * y,
-    "neg": lambda x: -x,
-    "floordiv": lambda x, y: x // y if y else 0,
-    "mod": lambda x, y: x % y if y else 0,
-    "not": lambda x: not x,
-    "and": lambda x, y: bool(x and y),
-    "or": lambda x, y: bool(x or y),
-    **_PY_REL,
-}
-
-
-def evaluate(t: Term, model: Model) -> int | bool:
-    """The value of `t` when each symbol takes its value in `model`
-    (0 / False for symbols the model leaves free)."""
+def value_of(t: Term, model: Model) -> Value:
+    """The value of `t` (an array term too) when each symbol takes its value
+    in `model` (0 / False / an all-0 or all-False array for symbols the
+    model leaves free)."""
     if isinstance(t, (bool, int)):
         return t
     if isinstance(t, Sym):
-        value = model.get(t.name)
-        if value is None:
-            if t.sort in (ARR_INT, ARR_BOOL):
-                return ArrayValue(False if t.sort == ARR_BOOL else 0)  # type: ignore[return-value]
-            return False if t.sort == BOOL else 0
-        return value  # type: ignore[return-value]
-    if t.op == "ite":
-        return evaluate(t.args[1], model) if evaluate(t.args[0], model) else evaluate(t.args[2], model)
-    if t.op == "karray":
-        return ArrayValue(evaluate(t.args[0], model))  # type: ignore[return-value]
-    if t.op == "store":
-        base = evaluate(t.args[0], model)
-        return base.set(int(evaluate(t.args[1], model)), evaluate(t.args[2], model))  # type: ignore[union-attr,return-value]
-    if t.op == "select":
-        base = evaluate(t.args[0], model)
-        value = base.get(int(evaluate(t.args[1], model)))  # type: ignore[union-attr]
+        found = model.get(t.name)
+        if found is not None:
+            return found
+        if t.sort in (ARR_INT, ARR_BOOL):
+            return ArrayValue(False if t.sort == ARR_BOOL else 0)
+        return False if t.sort == BOOL else 0
+    spec = _ops.OPS[t.op]
+    if spec.lazy:  # `ite` evaluates only the branch it takes: subterms are shared, so both could be exponential
+        value = spec.py(*(partial(value_of, a, model) for a in t.args))
+    else:
+        value = spec.py(*(value_of(a, model) for a in t.args))
+    if t.sort in (INT, BOOL):  # a scalar comes out as its node's sort, whatever the model holds
+        assert not isinstance(value, ArrayValue)
         return bool(value) if t.sort == BOOL else int(value)
-    values = [evaluate(a, model) for a in t.args]
-    if t.sort == INT:
-        values = [int(v) for v in values]
-    return _PY_OPS[t.op](*values)
+    return value
+
+
+def evaluate(t: Term, model: Model) -> int | bool:
+    """The value of the int or bool term `t` in `model` (see `value_of`)."""
+    value = value_of(t, model)
+    if isinstance(value, ArrayValue):
+        raise TypeError(f"{show(t)} is an array: use value_of")
+    return value
 
 
 # ----------------------------------------------------------------- printing
 
-_INFIX = {
-    "add": "+", "sub": "-", "mul": "*", "floordiv": "//", "mod": "%",
-    "eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=",
-    "and": "and", "or": "or",
-}
-_PRECEDENCE = {
-    "or": 1, "and": 2, "not": 3,
-    "eq": 4, "ne": 4, "lt": 4, "le": 4, "gt": 4, "ge": 4,
-    "add": 5, "sub": 5, "mul": 6, "floordiv": 6, "mod": 6, "neg": 7,
-}
-
 
 def show(t: Term, parent: int = 0) -> str:
-    """Python-syntax rendering, for comments in generated tests."""
+    """Python-syntax rendering, for comments in generated tests. `parent`
+    is the precedence of the context: parenthesise what binds looser (and
+    comparisons inside comparisons, which Python would chain)."""
     if isinstance(t, (bool, int)):
         return repr(t)
     if isinstance(t, Sym):
         return t.name
-    if t.op == "ite":
-        text = f"{show(t.args[1], 1)} if {show(t.args[0], 1)} else {show(t.args[2], 1)}"
-        return f"({text})" if parent else text
-    if t.op == "select":
-        return f"{show(t.args[0], 8)}[{show(t.args[1])}]"
-    if t.op == "store":
-        return f"store({show(t.args[0])}, {show(t.args[1])}, {show(t.args[2])})"
-    if t.op == "karray":
-        return f"[{show(t.args[0])}, ...]"
-    prec = _PRECEDENCE[t.op]
-    if t.op == "neg":
-        text = "-" + show(t.args[0], prec)
-    elif t.op == "not":
-        text = "not " + show(t.args[0], prec)
-    else:
-        left = show(t.args[0], prec)
-        right = show(t.args[1], prec + 1)
-        text = f"{left} {_INFIX[t.op]} {right}"
-    return f"({text})" if prec < parent or (prec == parent and prec == 4) else text
+    spec = _ops.OPS[t.op]
+    prec, args = spec.precedence, t.args
+    if spec.notation in ("infix", "compare"):
+        text = f"{show(args[0], prec)} {spec.text} {show(args[1], prec + 1)}"
+    elif spec.notation == "prefix":
+        text = spec.text + show(args[0], prec)
+    elif spec.notation == "ite":
+        text = f"{show(args[1], prec + 1)} if {show(args[0], prec + 1)} else {show(args[2], prec + 1)}"
+    elif spec.notation == "index":
+        text = f"{show(args[0], prec)}[{show(args[1])}]"
+    elif spec.notation == "fill":
+        text = f"[{show(args[0])}, ...]"
+    else:  # "call"
+        text = f"{spec.text}({', '.join(show(a) for a in args)})"
+    return f"({text})" if prec < parent or (prec == parent and spec.notation == "compare") else text
+
+
+# ----------------------------------------------- substitution and renaming
+
+
+def substitute(t: Term, mapping: Mapping[Sym, Term]) -> Term:
+    """`t` with every symbol of `mapping` replaced by its term, all at once
+    (a replacement is not itself substituted). Nodes are rebuilt through the
+    folding constructors, so the result is what building it from scratch
+    gives: `x + y` with y := 0 is `x`. Subterms without a mapped symbol are
+    kept as they are (the same objects). Each replacement must have its
+    symbol's sort (coerce with `as_int` / `truthy` first)."""
+    for sym, replacement in mapping.items():
+        if sort_of(replacement) != sym.sort:
+            raise ValueError(f"{sym.name} is {sym.sort}, its replacement {show(replacement)} is "
+                             f"{sort_of(replacement)}")
+    done: dict[App, Term] = {}  # terms share subterms: rebuild each once
+
+    def walk(u: Term) -> Term:
+        if isinstance(u, Sym):
+            return mapping.get(u, u)
+        if not isinstance(u, App) or symbols(u).isdisjoint(mapping.keys()):
+            return u
+        found = done.get(u)
+        if found is None:
+            found = apply(u.op, *(walk(a) for a in u.args))
+            done[u] = found
+        return found
+
+    return walk(t)
+
+
+Renaming = Union[str, Callable[[str], str]]
+
+
+def renaming(syms: Iterable[Sym], how: Renaming, avoid: Iterable[Sym] = ()) -> dict[Sym, Sym]:
+    """A fresh symbol for each of `syms`, same sort, named `name + how`
+    (a suffix) or `how(name)`: one mapping to rename several terms (a
+    summary's constraints, result and costs) consistently. Raises
+    ValueError if two symbols would share a name, or a new name is one of
+    `avoid`'s (the caller's symbols, which a summary must not capture)."""
+    def rename(name: str) -> str:
+        return name + how if isinstance(how, str) else how(name)
+
+    ordered = sorted(set(syms), key=lambda s: (s.name, s.sort))
+    out = {s: Sym(rename(s.name), s.sort) for s in ordered}
+    new_names = [s.name for s in out.values()]
+    if len(set(new_names)) != len({s.name for s in ordered}):
+        raise ValueError(f"renaming is not one-to-one on {[s.name for s in ordered]}")
+    taken = sorted({s.name for s in avoid} & set(new_names))
+    if taken:
+        raise ValueError(f"renamed symbols would capture {taken}")
+    return out
+
+
+def rename_apart(t: Term, how: Renaming, avoid: Iterable[Sym] = ()) -> Term:
+    """`t` with every symbol renamed (see `renaming`), so that it can be
+    combined with terms over other symbols without capturing any."""
+    return substitute(t, renaming(symbols(t), how, avoid))
+
+
+# The folding constructor of each operator of the table (`ops.OPS`).
+_FOLD: Mapping[str, Callable[..., Term]] = MappingProxyType({
+    "add": add, "sub": sub, "mul": mul, "floordiv": floordiv, "mod": mod, "neg": neg,
+    "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
+    "not": not_, "and": and_, "or": or_, "ite": ite, "select": select, "store": store, "karray": karray,
+})

@@ -14,8 +14,9 @@ from collections.abc import Iterable
 
 import z3
 
+from pathcraft.solver.ops import OPS
 from pathcraft.solver.path import PathNode, nodes
-from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, App, ArrayValue, Sym, Term, symbols
+from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, App, ArrayValue, Sym, Term, Value, symbols
 
 
 class Z3Translator:
@@ -52,46 +53,7 @@ class Z3Translator:
         return found
 
     def _translate(self, t: App) -> z3.ExprRef:
-        a = [self(x) for x in t.args]
-        op = t.op
-        if op == "add":
-            return a[0] + a[1]
-        if op == "sub":
-            return a[0] - a[1]
-        if op == "mul":
-            return a[0] * a[1]
-        if op == "neg":
-            return -a[0]
-        if op in ("mod", "floordiv"):
-            # SMT-LIB mod is Euclidean (never negative); Python's remainder
-            # takes the sign of the divisor: shift by the divisor when the
-            # divisor is negative and the remainder non-zero.
-            euclid = a[0] % a[1]
-            rem = z3.If(z3.And(a[1] < 0, euclid != 0), euclid + a[1], euclid)
-            return rem if op == "mod" else (a[0] - rem) / a[1]
-        if op == "ite":
-            return z3.If(a[0], a[1], a[2])
-        if op == "select":
-            return z3.Select(a[0], a[1])
-        if op == "store":
-            return z3.Store(a[0], a[1], a[2])
-        if op == "karray":
-            return z3.K(z3.IntSort(self.ctx), a[0])
-        if op == "not":
-            return z3.Not(a[0])
-        if op == "and":
-            return z3.And(a[0], a[1])
-        if op == "or":
-            return z3.Or(a[0], a[1])
-        relations = {
-            "eq": lambda x, y: x == y,
-            "ne": lambda x, y: x != y,
-            "lt": lambda x, y: x < y,
-            "le": lambda x, y: x <= y,
-            "gt": lambda x, y: x > y,
-            "ge": lambda x, y: x >= y,
-        }
-        return relations[op](a[0], a[1])
+        return OPS[t.op].z3(z3, *(self(x) for x in t.args))
 
 
 class Z3Session:
@@ -125,7 +87,7 @@ class Z3Session:
     def check(
         self, path: PathNode | None, extra: Iterable[Term], wanted: Iterable[Sym],
         rlimit: int | None = None,
-    ) -> tuple[str, dict[str, int | bool] | None]:
+    ) -> tuple[str, dict[str, Value] | None]:
         """'sat' with a model of `wanted`, 'unsat', or 'unknown' (`rlimit`
         overrides the session's resource limit for this check)."""
         self._sync(path)
@@ -146,9 +108,9 @@ class Z3Session:
         finally:
             self.solver.pop()
 
-    def _model(self, wanted: Iterable[Sym]) -> dict[str, int | bool]:
+    def _model(self, wanted: Iterable[Sym]) -> dict[str, Value]:
         model = self.solver.model()
-        out: dict[str, int | bool | ArrayValue] = {}
+        out: dict[str, Value] = {}
         for sym in wanted:
             value = model.eval(self.translate.var(sym), model_completion=True)
             if sym.sort in (ARR_INT, ARR_BOOL):
@@ -159,7 +121,7 @@ class Z3Session:
 
 
 def _scalar(value: z3.ExprRef) -> int | bool:
-    return z3.is_true(value) if z3.is_bool(value) else value.as_long()
+    return bool(z3.is_true(value)) if z3.is_bool(value) else int(value.as_long())
 
 
 def _array_value(value: z3.ExprRef, model: z3.ModelRef) -> ArrayValue:

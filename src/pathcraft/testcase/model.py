@@ -114,7 +114,7 @@ def concretize(path: SymbolicPath, name: str, canonical: CanonicalModel | None =
 
 
 def _costs(path: SymbolicPath, model: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
-    from pathcraft.cost.simplify import normalize, text
+    from pathcraft.solver.simplify import normalize, text
     from pathcraft.solver.path import bounds_of
     from pathcraft.solver.terms import evaluate, is_const
 
@@ -146,7 +146,7 @@ _FLIP = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "eq": "eq", "ne": "ne"}
 def _display(constraint: Term, path: SymbolicPath) -> str:
     """A path constraint as a reader wants it: simplified under what the
     whole path knows, a constant on the right."""
-    from pathcraft.cost.simplify import simplify
+    from pathcraft.solver.simplify import simplify
     from pathcraft.solver.path import bounds_of
     from pathcraft.solver.terms import App, is_const
 

@@ -156,7 +156,7 @@ def within_loop_bound(events: tuple[Event, ...], shapes: list[LoopShape], k: int
     stack: list[tuple[str, dict[int, int]]] = []
     for event in events:
         if event[0] == "call":
-            name = event[1]
+            name = str(event[1])
             stack.append((name, {}))
             if sum(1 for f, _ in stack if f == name) > k + 1:
                 return False
@@ -165,6 +165,7 @@ def within_loop_bound(events: tuple[Event, ...], shapes: list[LoopShape], k: int
                 stack.pop()
         elif stack:
             name, counts = stack[-1]
+            assert len(event) == 3
             line = event[2]
             for shape in shapes:
                 if shape.function != name:

@@ -1,11 +1,12 @@
-"""Readable symbolic costs: `4*icap + 12`, not a tree of terms.
+"""Terms for a reader: `4*icap + 12`, not a tree of terms.
 
-A cost term is first simplified under what the path knows (an input the
-path's bounds pin to one value becomes that value; a conditional whose
-condition the bounds decide is replaced by its branch: the length of
-`[0] * icap` is `icap` on a path where `icap > 0`), then put in
-linear normal form, a constant plus coefficients of atoms (symbols, or
-non-linear subterms kept whole).
+A term (a symbolic cost, a path constraint) is first simplified under what
+the path knows (an input the path's bounds pin to one value becomes that
+value; a conditional whose condition the bounds decide is replaced by its
+branch: the length of `[0] * icap` is `icap` on a path where `icap > 0`),
+then, for costs, put in linear normal form, a constant plus coefficients of
+atoms (symbols, or non-linear subterms kept whole). General over terms, so
+it lives with them; the cost and test-case code use it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from pathcraft.solver.terms import App, Sym, Term, show
 
 
 def simplify(t: Term, bounds: Bounds) -> Term:
+    """`t` under `bounds`: pinned inputs replaced by their value, decided
+    conditionals by their branch, every node rebuilt (and so folded) by its
+    constructor."""
     if isinstance(t, Sym):
         lo, hi = bounds.get(t.name, (None, None))
         return lo if lo is not None and lo == hi and t.sort == "int" else t
@@ -26,17 +30,7 @@ def simplify(t: Term, bounds: Bounds) -> Term:
         truth = decide(args[0], bounds)
         if truth is not None:
             return args[1] if truth else args[2]
-        return T.ite(*args)
-    rebuilt = {
-        "add": T.add, "sub": T.sub, "mul": T.mul, "neg": T.neg,
-        "floordiv": T.floordiv, "mod": T.mod, "not": T.not_, "and": T.and_, "or": T.or_,
-        "select": T.select,
-    }.get(t.op)
-    if rebuilt is not None:
-        return rebuilt(*args)  # type: ignore[operator]
-    if t.op in ("eq", "ne", "lt", "le", "gt", "ge"):
-        return T.relation(t.op, args[0], args[1])
-    return App(t.op, args, t.sort)
+    return T.apply(t.op, *args)
 
 
 def linear(t: Term) -> tuple[int, dict[Term, int]]:

@@ -1,0 +1,126 @@
+"""The operators of symbolic terms, each stated once.
+
+Per operator: its arity, result sort, meaning on Python values, Z3
+translation, and how `show` writes it (its folding constructor sits with
+the others in `terms._FOLD`). Folding, `terms.apply`, `terms.evaluate`, `terms.show`, `terms.substitute`,
+the simplifier and the Z3 translator all read this table, so adding an
+operator means adding a row here (and its constructor in `terms`).
+
+The Z3 column takes the `z3` module as its first argument instead of this
+module importing it: building and evaluating terms (test replay, say) then
+never loads Z3.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from pathcraft.solver.sorts import BOOL, INT, ArrayValue, Value, array_sort, element_sort, sort_of
+
+Term = Any  # a term of `solver.terms` (which imports this table, so it cannot be imported here)
+
+Sorter = Callable[[tuple[Term, ...]], str]
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    """One operator.
+
+    `py` computes the operator on Python values (on zero-argument thunks of
+    them when `lazy`); `z3(z3_module, *args)` builds the Z3 expression from
+    translated arguments. `notation` is the syntactic form `show` uses:
+    "infix" and "compare" (`a OP b`; comparisons chain in Python, so a
+    nested one is always parenthesised), "prefix" (`OP a`), "ite"
+    (`a if c else b`), "index" (`a[i]`), "call" (`OP(a, ...)`) or "fill"
+    (`[v, ...]`); `precedence` is Python's binding strength (higher binds
+    tighter). `negated` names the relation `not` turns it into."""
+
+    name: str
+    arity: int
+    sort: Sorter
+    py: Callable[..., Value]
+    z3: Callable[..., Any]
+    notation: str
+    text: str = ""
+    precedence: int = 8
+    negated: str | None = None
+    lazy: bool = False
+
+
+def _int(args: tuple[Term, ...]) -> str:
+    return INT
+
+
+def _bool(args: tuple[Term, ...]) -> str:
+    return BOOL
+
+
+def _branch(args: tuple[Term, ...]) -> str:
+    return sort_of(args[1])
+
+
+def _element(args: tuple[Term, ...]) -> str:
+    return element_sort(sort_of(args[0]))
+
+
+def _same_array(args: tuple[Term, ...]) -> str:
+    return sort_of(args[0])
+
+
+def _array_of(args: tuple[Term, ...]) -> str:
+    return array_sort(sort_of(args[0]))
+
+
+def _z3_mod(z3: Any, x: Any, y: Any) -> Any:
+    """SMT-LIB mod is Euclidean (never negative); Python's remainder takes
+    the sign of the divisor: shift by the divisor when the divisor is
+    negative and the remainder non-zero."""
+    euclid = x % y
+    return z3.If(z3.And(y < 0, euclid != 0), euclid + y, euclid)
+
+
+def _z3_floordiv(z3: Any, x: Any, y: Any) -> Any:
+    """Floored quotient: exact division of what is left after the floored
+    remainder."""
+    return (x - _z3_mod(z3, x, y)) / y
+
+
+def _arith(name: str, py: Callable[..., Value], z3: Callable[..., Any], text: str, precedence: int) -> Op:
+    return Op(name, 2, _int, py, z3, "infix", text, precedence)
+
+
+def _compare(name: str, py: Callable[[Any, Any], Any], text: str, negated: str) -> Op:
+    """A comparison: Z3 overloads Python's comparison operators, so `py`
+    builds the Z3 expression too."""
+    return Op(name, 2, _bool, py, lambda z3, x, y: py(x, y), "compare", text, 4, negated)
+
+
+_TABLE = (
+    _arith("add", operator.add, lambda z3, x, y: x + y, "+", 5),
+    _arith("sub", operator.sub, lambda z3, x, y: x - y, "-", 5),
+    _arith("mul", operator.mul, lambda z3, x, y: x * y, "*", 6),
+    _arith("floordiv", lambda x, y: x // y if y else 0, _z3_floordiv, "//", 6),
+    _arith("mod", lambda x, y: x % y if y else 0, _z3_mod, "%", 6),
+    Op("neg", 1, _int, operator.neg, lambda z3, x: -x, "prefix", "-", 7),
+    _compare("eq", operator.eq, "==", "ne"),
+    _compare("ne", operator.ne, "!=", "eq"),
+    _compare("lt", operator.lt, "<", "ge"),
+    _compare("le", operator.le, "<=", "gt"),
+    _compare("gt", operator.gt, ">", "le"),
+    _compare("ge", operator.ge, ">=", "lt"),
+    Op("not", 1, _bool, lambda x: not x, lambda z3, x: z3.Not(x), "prefix", "not ", 3),
+    Op("and", 2, _bool, lambda x, y: bool(x and y), lambda z3, x, y: z3.And(x, y), "infix", "and", 2),
+    Op("or", 2, _bool, lambda x, y: bool(x or y), lambda z3, x, y: z3.Or(x, y), "infix", "or", 1),
+    Op("ite", 3, _branch, lambda c, a, b: a() if c() else b(), lambda z3, c, a, b: z3.If(c, a, b),
+       "ite", precedence=0, lazy=True),
+    Op("select", 2, _element, lambda a, i: a.get(int(i)), lambda z3, a, i: z3.Select(a, i), "index"),
+    Op("store", 3, _same_array, lambda a, i, v: a.set(int(i), v),
+       lambda z3, a, i, v: z3.Store(a, i, v), "call", "store"),
+    Op("karray", 1, _array_of, ArrayValue, lambda z3, v: z3.K(z3.IntSort(v.ctx), v), "fill"),
+)
+
+OPS: Mapping[str, Op] = MappingProxyType({op.name: op for op in _TABLE})
