@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from pathcraft.errors import construct_name, unknown_name
 from pathcraft.frontend.module import ModuleSource
+from pathcraft.frontend.names import plainly_assigned
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -308,7 +309,7 @@ class ExpressionLowering:
         subject, kinds = node.args
         names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
         if not (isinstance(subject, ast.Name) and subject.id in self.info.params
-                and subject.id not in _plainly_assigned(self.fn)
+                and subject.id not in plainly_assigned(self.fn)
                 and all(isinstance(n, ast.Name) for n in names)):
             raise self.error(node, "isinstance() other than on a parameter the function never assigns")
         declared = self.info.param_types[self.info.params.index(subject.id)]
@@ -321,7 +322,7 @@ class ExpressionLowering:
             matches = bool(wanted & {"list", "object"})
         elif declared.kind == "obj":
             matches = "object" in wanted or any(
-                w in self.module.class_infos and _subclass(self.module, str(declared.cls), w) for w in wanted)
+                w in self.module.class_infos and self.module.is_subclass(str(declared.cls), w) for w in wanted)
         else:
             matches = False
         if matches and declared.optional:
@@ -393,24 +394,6 @@ class ExpressionLowering:
         return out
 
 
-def _subclass(module: ModuleSource, cls: str, base: str) -> bool:
-    seen = set()
-    current: str | None = cls
-    while current is not None and current not in seen:
-        if current == base:
-            return True
-        seen.add(current)
-        info = module.class_infos.get(current)
-        current = info.base if info else None
-    return False
-
-
-def _plain_message(node: ast.expr) -> bool:
-    """A message we need not evaluate: a literal, an f-string or a variable
-    (the test then checks the exception type only)."""
-    return isinstance(node, (ast.Constant, ast.JoinedStr, ast.Name))
-
-
 def _single_item_list(node: ast.expr) -> bool:
     return isinstance(node, ast.List) and len(node.elts) == 1
 
@@ -419,21 +402,3 @@ def _is_boolean(e: Expr) -> bool:
     if isinstance(e, Binary):
         return e.op in ("eq", "ne", "lt", "le", "gt", "ge", "and", "or", "is", "isnot")
     return isinstance(e, Unary) and e.op in ("not", "truth")
-
-
-def _plainly_assigned(fn: ast.FunctionDef) -> set[str]:
-    """Names assigned other than by augmented assignment (`x -= 1` keeps an
-    int an int; `x = ...` could make it anything)."""
-    augmented = {id(n.target) for n in ast.walk(fn) if isinstance(n, ast.AugAssign)}
-    return {n.id for n in ast.walk(fn)
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in augmented}
-
-
-def _assigned_names(fn: ast.FunctionDef) -> set[str]:
-    names: set[str] = set()
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            names.add(node.name)
-    return names

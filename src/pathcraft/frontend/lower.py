@@ -27,8 +27,9 @@ from dataclasses import dataclass
 
 from pathcraft.errors import construct_name, unsupported
 from pathcraft.frontend.blocks import BlockBuilder, Branch, Jump, finalize
-from pathcraft.frontend.expressions import ExpressionLowering, _assigned_names, _plain_message
+from pathcraft.frontend.expressions import ExpressionLowering
 from pathcraft.frontend.module import ModuleSource, mangle
+from pathcraft.frontend.names import assigned_names
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -88,7 +89,7 @@ class FunctionLowerer(ExpressionLowering):
         self.handled: list[str] = []
         self._counter = 0
         self.order: list[str] = list(info.params)
-        self.locals = set(info.params) | _assigned_names(fn)
+        self.locals = set(info.params) | assigned_names(fn)
         for name in sorted(self.locals - set(info.params)):
             self.order.append(name)
 
@@ -543,3 +544,9 @@ class FunctionLowerer(ExpressionLowering):
                 raise self.error(n, "except clause that names no exception class")
             out.append(n.id)
         return tuple(out)
+
+
+def _plain_message(node: ast.expr) -> bool:
+    """A message we need not evaluate: a literal, an f-string or a variable
+    (the test then checks the exception type only)."""
+    return isinstance(node, (ast.Constant, ast.JoinedStr, ast.Name))

@@ -48,6 +48,18 @@ class ModuleSource:
                 return item
         return None
 
+    def is_subclass(self, cls: str, base: str) -> bool:
+        """Whether user class `cls` is `base` or inherits from it."""
+        seen = set()
+        current: str | None = cls
+        while current is not None and current not in seen:
+            if current == base:
+                return True
+            seen.add(current)
+            info = self.class_infos.get(current)
+            current = info.base if info else None
+        return False
+
     def is_exception(self, name: str) -> bool:
         if name in self.exception_bases:
             return True
