@@ -79,7 +79,7 @@ class Frontend:
         return FunctionInfo(
             name="__init__", qualname=f"{cls}.__init__", params=("self", *names),
             param_types=(Type("obj", cls), *[fields[n] for n in names]),
-            return_type="None", defaults=defaults,  # type: ignore[arg-type]
+            return_type="None", defaults=defaults,
             lineno=node.lineno, end_lineno=node.lineno, entry=f"{cls}___init__",
         )
 
