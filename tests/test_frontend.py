@@ -132,6 +132,9 @@ UNSUPPORTED_PARAMS = [pytest.param(*c[1:], id=c[0]) for c in UNSUPPORTED] + [
                  id="for_tuple"),
     pytest.param("def f(x: int) -> int:\n    if x is 3:\n        return 1\n    return x\n", 2, 8, "'is'",
                  id="is_int"),
+    # a constant str step used to crash the lowerer (comparing it with 0)
+    pytest.param("def f(n: int) -> int:\n    for i in range(0, n, 'a'):\n        n += i\n    return n\n", 2, 26,
+                 "range() step", id="range_str_step"),
 ]
 
 

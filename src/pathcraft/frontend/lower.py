@@ -53,6 +53,7 @@ from pathcraft.ir.nodes import (
     Raise,
     Return,
     SetField,
+    Text,
     Var,
 )
 
@@ -324,6 +325,8 @@ class FunctionLowerer:
         args = [self.blocks.stable(self.expressions.expr(a), s.lineno, across_statements=True) for a in it.args]
         start, stop, step = (Const(0), args[0], Const(1)) if len(args) == 1 else \
             (args[0], args[1], Const(1)) if len(args) == 2 else tuple(args)
+        if isinstance(step, Const) and isinstance(step.value, Text):
+            raise self.error(it.args[2], "range() step other than an int")
         if not (isinstance(step, Const) and step.value):
             checked = self.blocks.temp("step")
             self.blocks.emit(Call(checked, "range_step", (step,), s.lineno))
@@ -331,7 +334,7 @@ class FunctionLowerer:
         counter = self.blocks.temp("it")
         self.blocks.emit(Assign(counter, start, s.lineno))
         header, body, after, orelse = self.open_loop(s)
-        if isinstance(step, Const):
+        if isinstance(step, Const) and isinstance(step.value, int):
             more: Expr = Binary("lt" if step.value > 0 else "gt", Var(counter), stop)
         else:
             more = Binary(
