@@ -395,17 +395,17 @@ class FunctionLowerer:
         self.finallies, self.handled = self.finallies[:index], ctx.handled
         if self.blocks.handler != ctx.handler:
             self.blocks.handler = ctx.handler
-            block = self.blocks.new_block("finally")
-            self.blocks.jump(block)
-            self.blocks.enter(block)
+            self.blocks.fall_into("finally")
         self.statements(ctx.body)
         self.finallies, self.blocks.handler, self.handled = saved
         if self.blocks.current is not None and self.blocks.current.handler != self.blocks.handler:
-            block = self.blocks.new_block("after_finally")
-            self.blocks.jump(block)
-            self.blocks.enter(block)
+            self.blocks.fall_into("after_finally")
 
     def stmt_Try(self, s: ast.Try) -> None:
+        """Handlers are blocks: an exception in the body goes to the `except`
+        dispatch block (without clauses, to `finally_exc`), one in a clause
+        to `finally_exc` (if any); each normal way out runs its own copy of
+        the `finally` body."""
         outer = self.blocks.handler
         fin_block = self.blocks.new_block_under("finally_exc", outer) if s.finalbody else None
         handlers_handler = fin_block.name if fin_block else outer
@@ -415,47 +415,53 @@ class FunctionLowerer:
             self.finallies.append(_Finally(list(s.finalbody), outer, list(self.handled)))
         after = self.blocks.new_block_under("after_try", outer)
         self.blocks.handler = body_handler
-        body = self.blocks.new_block("try")
-        self.blocks.jump(body)
-        self.blocks.enter(body)
+        self.blocks.fall_into("try")
         self.statements(s.body)
         self.blocks.handler = handlers_handler
         if self.blocks.current is not None:
-            follow = self.blocks.new_block("else" if s.orelse else "try_done")
-            self.blocks.jump(follow)
-            self.blocks.enter(follow)
+            self.blocks.fall_into("else" if s.orelse else "try_done")
             self.statements(s.orelse)
             self.exit_try(after, fin_block is not None)
         if dispatch is not None:
-            self.blocks.enter(dispatch)
-            exc = self.blocks.temp("exc")
-            self.blocks.emit(BindException(exc))
-            for h in s.handlers:
-                types = self.exception_types(h.type)
-                matched, rest = self.blocks.new_block("handler"), self.blocks.new_block("except")
-                self.blocks.branch(CheckExceptionType(exc, types), matched, rest)
-                self.blocks.enter(matched)
-                if h.name:
-                    self.blocks.emit(Assign(h.name, Var(exc), h.lineno))
-                self.handled.append(exc)
-                self.statements(h.body)
-                self.handled.pop()
-                self.exit_try(after, fin_block is not None)
-                self.blocks.enter(rest)
-            self.blocks.close(Raise(None, None, s.lineno, reraise=exc))
+            self.except_clauses(s, dispatch, after, fin_block is not None)
         if fin_block is not None:
             self.finallies.pop()
             self.blocks.handler = outer
-            self.blocks.enter(fin_block)
-            exc = self.blocks.temp("exc")
-            self.blocks.emit(BindException(exc))
-            self.handled.append(exc)
-            self.statements(s.finalbody)
-            self.handled.pop()
-            if self.blocks.current is not None:
-                self.blocks.close(Raise(None, None, s.lineno, reraise=exc))
+            self.exceptional_finally(s, fin_block)
         self.blocks.handler = outer
         self.blocks.resume(after)
+
+    def except_clauses(self, s: ast.Try, dispatch: BlockBuilder, after: BlockBuilder, has_finally: bool) -> None:
+        """At `dispatch`, the clauses are tried in order on the exception;
+        when none matches it is raised again."""
+        self.blocks.enter(dispatch)
+        exc = self.blocks.temp("exc")
+        self.blocks.emit(BindException(exc))
+        for h in s.handlers:
+            types = self.exception_types(h.type)
+            matched, rest = self.blocks.new_block("handler"), self.blocks.new_block("except")
+            self.blocks.branch(CheckExceptionType(exc, types), matched, rest)
+            self.blocks.enter(matched)
+            if h.name:
+                self.blocks.emit(Assign(h.name, Var(exc), h.lineno))
+            self.handled.append(exc)
+            self.statements(h.body)
+            self.handled.pop()
+            self.exit_try(after, has_finally)
+            self.blocks.enter(rest)
+        self.blocks.close(Raise(None, None, s.lineno, reraise=exc))
+
+    def exceptional_finally(self, s: ast.Try, fin_block: BlockBuilder) -> None:
+        """The `finally` body on the way out with an exception, which it
+        raises again unless the body leaves by itself (return, break, ...)."""
+        self.blocks.enter(fin_block)
+        exc = self.blocks.temp("exc")
+        self.blocks.emit(BindException(exc))
+        self.handled.append(exc)
+        self.statements(s.finalbody)
+        self.handled.pop()
+        if self.blocks.current is not None:
+            self.blocks.close(Raise(None, None, s.lineno, reraise=exc))
 
     def exit_try(self, after: BlockBuilder, has_finally: bool) -> None:
         """Normal completion of a try body, else or handler."""

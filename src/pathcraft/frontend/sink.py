@@ -97,6 +97,14 @@ class FunctionBlocks:
         an exception handler)."""
         self._current = block
 
+    def fall_into(self, kind: str) -> BlockBuilder:
+        """Continue in a new block that the current one jumps to (a block
+        boundary without control flow: a new handler, a new loop-free part)."""
+        block = self.new_block(kind)
+        self.jump(block)
+        self._current = block
+        return block
+
     def emit(self, instr: Instr) -> None:
         assert self._current is not None
         self._current.instrs.append(instr)
