@@ -278,13 +278,15 @@ class FunctionLowerer:
 
     def open_loop(self, s: ast.While | ast.For) -> tuple[BlockBuilder, ...]:
         """The blocks of a loop (header, body, exit, else), entered at the
-        header, which becomes the current block."""
-        loop_id = self.blocks.fresh("loop")
+        header, which becomes the current block. The loop is known by its
+        header's name (as the builtins' loops are): entering the header
+        from outside restarts its iteration count, each run of the body
+        adds one."""
         header = self.blocks.new_block("loop")
-        body = self.blocks.new_block("body", iterates=loop_id)
+        body = self.blocks.new_block("body", iterates=header.name)
         after = self.blocks.new_block("exit")
         orelse = self.blocks.new_block("else") if s.orelse else after
-        self.blocks.jump(header, enters_loop=loop_id)
+        self.blocks.jump(header, enters_loop=header.name)
         self.blocks.enter(header)
         return header, body, after, orelse
 

@@ -68,7 +68,7 @@ class FunctionBlocks:
     def current(self) -> BlockBuilder | None:
         return self._current
 
-    def fresh(self, kind: str) -> str:
+    def _fresh(self, kind: str) -> str:
         """A fresh name for a block of this function."""
         self._counter += 1
         return f"{self.entry}_{kind}{self._counter}"
@@ -87,7 +87,7 @@ class FunctionBlocks:
     def new_block_under(self, kind: str, handler: str | None, iterates: str | None = None) -> BlockBuilder:
         """A new block whose exceptions go to `handler` (try/except/finally
         blocks, which live under another handler than their statements)."""
-        name = self.entry if not self.blocks else self.fresh(kind)
+        name = self.entry if not self.blocks else self._fresh(kind)
         block = BlockBuilder(name, handler, iterates)
         self.blocks[name] = block
         return block
