@@ -3,10 +3,10 @@
 Expected path counts are derived from the CLP program of each fixture
 (see `pathcraft clp`): for `count` below it is
 
-    count      :- I = 0, count_loop2(N, I).
-    count_loop2:- I < N, count_body3(N, I).  |  I >= N, count_exit4(I).
-    count_body3:- I1 = I + 1, count_loop2(N, I1).      (one iteration)
-    count_exit4:- R = I.
+    count      :- I = 0, count_loop1(N, I).
+    count_loop1:- I < N, count_body2(N, I).  |  I >= N, count_exit3(I).
+    count_body2:- I1 = I + 1, count_loop1(N, I1).      (one iteration)
+    count_exit3:- R = I.
 
 so a path with j iterations returns j, needs n == j (or n <= 0 for j = 0),
 and enters 1 + (j + 1) + j + 1 = 2j + 3 predicates.
@@ -117,7 +117,7 @@ def test_loop_k_bounds_recursion(program: Program, k: int) -> None:
 
 @pytest.mark.parametrize("k", [0, 1, 2, 3])
 def test_block_k(program: Program, k: int) -> None:
-    """With j iterations the header count_loop2 is entered j + 1 times and
+    """With j iterations the header count_loop1 is entered j + 1 times and
     every other block at most j + 1 times, so block-K keeps j + 1 <= K:
     K paths (j = 0..K-1); with K = 0 even the entry block is cut."""
     paths, engine = run(program, "count", f"block-{k}")
@@ -229,9 +229,9 @@ def _parse(text: str, i: int = 0) -> tuple[TraceTerm, int]:
 
 def _expected_count_trace(j: int) -> str:
     """From the CLP program of `count` (module docstring)."""
-    inner = "count_loop2(2,[count_exit4(1,[])])"
+    inner = "count_loop1(2,[count_exit3(1,[])])"
     for _ in range(j):
-        inner = f"count_loop2(1,[count_body3(1,[{inner}])])"
+        inner = f"count_loop1(1,[count_body2(1,[{inner}])])"
     return f"count(1,[{inner}])"
 
 

@@ -86,6 +86,20 @@ def test_loop_is_recursion() -> None:
     assert any(isinstance(r.body[-1], Goto) and r.body[-1].block == body[0].name for r in header.rules)
 
 
+def test_loop_is_known_by_its_header(tmp_path: Path) -> None:
+    """The loop a body iterates, and the one its entering jump restarts, is
+    named by the loop's header block (not by a name no predicate has)."""
+    source = "def f(n: int) -> int:\n    for i in range(n):\n        while n > i:\n            n -= 1\n    return n\n"
+    program = translate(str(_write(tmp_path, source))).program
+    bodies = [p for p in program.predicates_of("f") if p.iterates]
+    assert len({p.iterates for p in bodies}) == 2
+    gotos = [i for p in program.predicates_of("f") for r in p.rules for i in r.body if isinstance(i, Goto)]
+    for body in bodies:
+        header = program.predicate(str(body.iterates))
+        assert any(isinstance(r.body[-1], Goto) and r.body[-1].block == body.name for r in header.rules)
+        assert any(g.block == header.name and g.enters_loop == header.name for g in gotos)
+
+
 # ------------------------------------------------------------ unsupported
 
 
@@ -132,6 +146,9 @@ UNSUPPORTED_PARAMS = [pytest.param(*c[1:], id=c[0]) for c in UNSUPPORTED] + [
                  id="for_tuple"),
     pytest.param("def f(x: int) -> int:\n    if x is 3:\n        return 1\n    return x\n", 2, 8, "'is'",
                  id="is_int"),
+    # a constant str step used to crash the lowerer (comparing it with 0)
+    pytest.param("def f(n: int) -> int:\n    for i in range(0, n, 'a'):\n        n += i\n    return n\n", 2, 26,
+                 "range() step", id="range_str_step"),
 ]
 
 

@@ -79,7 +79,7 @@ class Frontend:
         return FunctionInfo(
             name="__init__", qualname=f"{cls}.__init__", params=("self", *names),
             param_types=(Type("obj", cls), *[fields[n] for n in names]),
-            return_type="None", defaults=defaults,  # type: ignore[arg-type]
+            return_type="None", defaults=defaults,
             lineno=node.lineno, end_lineno=node.lineno, entry=f"{cls}___init__",
         )
 
@@ -124,15 +124,15 @@ class Frontend:
             raise self.signature_errors[qualname]
         lowerer = FunctionLowerer(self.module, fn, self.signatures[qualname], self.signatures, owner)
         self.predicates.update(lowerer.lower())
-        callees = set(lowerer.callees)
-        for method in lowerer.methods_called:
+        callees = set(lowerer.calls.callees)
+        for method in lowerer.calls.methods_called:
             for cls_name, info in self.module.class_infos.items():
                 if method in info.methods:
                     # dispatched at run time: a method that cannot be analysed
                     # fails only the paths that reach it, not its callers
                     self._soft.add(f"{cls_name}.{method}")
                     callees.add(f"{cls_name}.{method}")
-        for cls_name in lowerer.classes_built:
+        for cls_name in lowerer.calls.classes_built:
             if cls_name in self.module.class_errors:
                 raise self.module.class_errors[cls_name]
             if "__init__" in self.module.class_infos[cls_name].methods:

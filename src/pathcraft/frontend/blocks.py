@@ -87,7 +87,7 @@ def _instr_uses_defs(instr: Instr | Terminator) -> tuple[set[str], set[str]]:
         return uses, defs
     if isinstance(instr, BindException):
         return {EXC_VAR}, {instr.target}
-    for f in fields(instr):  # type: ignore[arg-type]
+    for f in fields(instr):
         value = getattr(instr, f.name)
         if f.name == "target":
             if isinstance(value, str) and not isinstance(instr, Jump):
@@ -190,30 +190,31 @@ def finalize(
     def goto(target: str, enters_loop: str | None = None) -> Goto:
         return Goto(target, tuple(Var(v) for v in block_params[target]), enters_loop)
 
+    def block_predicate(name: str, block: BlockBuilder, rules: tuple[Rule, ...],
+                        marks: tuple[int, ...] = ()) -> Predicate:
+        return Predicate(name, function, block_params[name], rules, marks, block.handler,
+                         is_entry=(name == entry), iterates=block.iterates)
+
     preds: dict[str, Predicate] = {}
     for name, block in blocks.items():
         term = block.terminator
         instrs = list(block.instrs)
-        common = dict(function=function, handler=block.handler, is_entry=(name == entry))
+        cond: Predicate | None = None
         if isinstance(term, Branch):
             if all(isinstance(i, Mark) for i in instrs):
-                marks = tuple(i.line for i in instrs)  # type: ignore[union-attr]
+                marks = tuple(i.line for i in instrs if isinstance(i, Mark))
                 rules = (
                     Rule(1, term.guard, (goto(term.if_true),)),
                     Rule(2, negate(term.guard), (goto(term.if_false),)),
                 )
-                preds[name] = Predicate(
-                    name, params=block_params[name], rules=rules, marks=marks,
-                    **common,  # type: ignore[arg-type]
-                )
+                preds[name] = block_predicate(name, block, rules, marks)
                 continue
             cond_name = name + "_c"
-            preds[name] = None  # type: ignore[assignment]  # keep the block before its condition
             uses: set[str] = set()
             expr_uses(term.guard, uses)
             cond_live = uses | live[term.if_true] | live[term.if_false]
             block_params[cond_name] = ordered(cond_live)
-            preds[cond_name] = Predicate(
+            cond = Predicate(
                 cond_name, function, block_params[cond_name],
                 (
                     Rule(1, term.guard, (goto(term.if_true),)),
@@ -228,17 +229,8 @@ def finalize(
             raise AssertionError(f"block {name} has no terminator")
         else:
             body = instrs + [term]
-        preds[name] = Predicate(
-            name, params=block_params[name],
-            rules=(Rule(1, None, tuple(body), _lines(instrs)),),
-            **common,  # type: ignore[arg-type]
-        )
-    for name, block in blocks.items():
-        if block.iterates:
-            pred = preds[name]
-            preds[name] = Predicate(
-                pred.name, pred.function, pred.params, pred.rules, pred.marks,
-                pred.handler, pred.is_entry, pred.builtin, block.iterates,
-            )
+        preds[name] = block_predicate(name, block, (Rule(1, None, tuple(body), _lines(instrs)),))
+        if cond is not None:
+            preds[cond.name] = cond  # printed after the block it ends
     return preds
 

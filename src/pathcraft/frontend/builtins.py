@@ -9,7 +9,7 @@ points of the execution and appear in the trace term.
 from __future__ import annotations
 
 from pathcraft.ir.nodes import (
-    Assign, Binary, Const, Expr, Goto, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
+    Assign, Binary, Const, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
 )
 
 ZERO_DIVISION_FLOORDIV = "integer division or modulo by zero"
@@ -17,10 +17,10 @@ ZERO_DIVISION_MOD = "integer modulo by zero"
 RANGE_ZERO_STEP = "range() arg 3 must not be zero"
 
 
-def _pred(name: str, params: tuple[str, ...], *rules: tuple[Expr, object]) -> Predicate:
+def _pred(name: str, params: tuple[str, ...], *rules: tuple[Guard, Instr]) -> Predicate:
     built = []
     for index, (guard, action) in enumerate(rules, start=1):
-        built.append(Rule(index, guard, (action,)))  # type: ignore[arg-type]
+        built.append(Rule(index, guard, (action,)))
     return Predicate(name, name, params, tuple(built), builtin=True)
 
 

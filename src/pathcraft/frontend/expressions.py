@@ -1,10 +1,14 @@
-"""Lowering expressions and conditions (a mixin of `FunctionLowerer`).
+"""Lowering expressions and conditions into a function's blocks.
 
 Expressions become pure IR expressions; whatever can branch or fail
 (division by a possibly-zero divisor, `abs`, `min`, `max`, `**`, user calls,
 heap operations) is emitted as an instruction into a fresh temporary, in
 Python's evaluation order. Conditions with `and`/`or`/`not` and chained
 comparisons become branch chains: short-circuit is control flow.
+
+`ExpressionLowerer` is a collaborator of the statement lowerer: it works
+against the `BlockSink` interface only, and records what the code calls in
+a `CallsMade` that its owner passes in.
 """
 
 from __future__ import annotations
@@ -12,10 +16,14 @@ from __future__ import annotations
 import ast
 import builtins
 import types
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
-from pathcraft.errors import construct_name, unknown_name
-from pathcraft.frontend.module import ModuleSource
+from pathcraft.errors import construct_name, unknown_name, unsupported
+from pathcraft.frontend.blocks import BlockBuilder
+from pathcraft.frontend.module import ModuleSource, mangle
+from pathcraft.frontend.names import plainly_assigned
+from pathcraft.frontend.sink import BlockSink
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -33,9 +41,6 @@ from pathcraft.ir.nodes import (
     Unary,
     Var,
 )
-
-if TYPE_CHECKING:
-    from pathcraft.frontend.blocks import BlockBuilder
 
 _ARITH = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul"}
 _DIVISION = {ast.FloorDiv: ("floordiv", "int_floordiv"), ast.Mod: ("mod", "int_mod")}
@@ -57,34 +62,54 @@ _OPERATOR_TEXT = {
 }
 
 
-class ExpressionLowering:
-    """Expression and condition lowering; the statement lowerer provides
-    the block plumbing (`emit`, `temp`, `branch`, ...)."""
+@dataclass
+class CallsMade:
+    """What one function's code calls: the frontend translates these next."""
 
-    module: ModuleSource
-    fn: ast.FunctionDef
-    info: FunctionInfo
-    locals: set[str]
-    signatures: dict[str, FunctionInfo]
-    full_signatures: dict[str, FunctionInfo]
-    callees: set[str]
-    methods_called: set[str]
-    classes_built: set[str]
-    owner: str | None
+    callees: set[str] = field(default_factory=set)  # module functions, by name
+    methods_called: set[str] = field(default_factory=set)  # dispatched at run time
+    classes_built: set[str] = field(default_factory=set)  # instantiated classes
+
+
+class ExpressionLowerer:
+    """Lowers the expressions and conditions of one function into `blocks`.
+
+    `signatures` are those of the module's functions and methods (`C.m`):
+    a call by name resolves to a function, `C(...)` to `C.__init__`.
+    `local_names` are the function's locals (parameters included): any
+    other name must be a module constant. `owner` is the class of a method
+    (private attribute names are mangled with it). Calls are recorded in
+    `calls`, which the caller owns."""
+
+    def __init__(self, blocks: BlockSink, *, module: ModuleSource, fn: ast.FunctionDef, info: FunctionInfo,
+                 signatures: Mapping[str, FunctionInfo], local_names: frozenset[str], owner: str | None,
+                 calls: CallsMade) -> None:
+        self.blocks = blocks
+        self.module = module
+        self.info = info
+        self.signatures = signatures
+        self.functions = {q: f for q, f in signatures.items() if "." not in q}
+        self.local_names = local_names
+        self.owner = owner
+        self.calls = calls
+        self.reassigned = plainly_assigned(fn)
+
+    def error(self, node: ast.AST, what: str) -> Exception:
+        return unsupported(self.module.path, node, what)
 
     # ------------------------------------------------------------ conditions
 
     def condition(self, node: ast.expr, if_true: BlockBuilder, if_false: BlockBuilder) -> None:
         """Branch to `if_true`/`if_false` on the truth of `node`, short-circuit."""
         if isinstance(node, ast.BoolOp):
-            for value in node.values[:-1]:
-                middle = self.new_block("and" if isinstance(node.op, ast.And) else "or")
+            for operand in node.values[:-1]:
+                middle = self.blocks.new_block("and" if isinstance(node.op, ast.And) else "or")
                 if isinstance(node.op, ast.And):
-                    self.condition(value, middle, if_false)
+                    self.condition(operand, middle, if_false)
                 else:
-                    self.condition(value, if_true, middle)
-                self.resume(middle)
-                if self.cur is None:
+                    self.condition(operand, if_true, middle)
+                self.blocks.resume(middle)
+                if self.blocks.current is None:
                     return
             self.condition(node.values[-1], if_true, if_false)
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
@@ -95,18 +120,17 @@ class ExpressionLowering:
             for i, (op, comparator) in enumerate(zip(node.ops, node.comparators)):
                 right = self.expr(comparator)
                 if i < last:
-                    right = self.stable(right, node.lineno)
-                    middle = self.new_block("cmp")
-                    self.branch(Binary(self.compare_op(op, node), left, right), middle, if_false)
-                    self.resume(middle)
-                    if self.cur is None:
+                    right = self.blocks.stable(right, node.lineno)
+                    middle = self.blocks.new_block("cmp")
+                    self.blocks.branch(Binary(self.compare_op(op, node), left, right), middle, if_false)
+                    self.blocks.resume(middle)
+                    if self.blocks.current is None:
                         return
                     left = right
                 else:
-                    self.branch(Binary(self.compare_op(op, node), left, right), if_true, if_false)
+                    self.blocks.branch(Binary(self.compare_op(op, node), left, right), if_true, if_false)
         else:
-            value = self.expr(node)
-            self.branch(value if _is_boolean(value) else Unary("truth", value), if_true, if_false)
+            self.blocks.branch(_truth(self.expr(node)), if_true, if_false)
 
     def compare_op(self, op: ast.cmpop, node: ast.AST) -> str:
         if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(node, ast.Compare):
@@ -124,29 +148,29 @@ class ExpressionLowering:
     def expr(self, node: ast.expr, discard: bool = False) -> Expr:
         if isinstance(node, ast.Attribute):
             obj = self.expr(node.value)
-            tmp = self.temp()
-            self.emit(GetField(tmp, obj, self.attr(node.attr), node.lineno))
+            tmp = self.blocks.temp()
+            self.blocks.emit(GetField(tmp, obj, self.attr(node.attr), node.lineno))
             return Var(tmp)
         if isinstance(node, ast.Subscript):
             lst = self.expr(node.value)
             index = self.index(node.slice)
-            tmp = self.temp()
-            self.emit(ListOp("get", tmp, lst, (index,), node.lineno))
+            tmp = self.blocks.temp()
+            self.blocks.emit(ListOp("get", tmp, lst, (index,), node.lineno))
             return Var(tmp)
         if isinstance(node, ast.List):
-            items = tuple(self.stable(self.expr(e), node.lineno) for e in node.elts)
-            tmp = self.temp()
-            self.emit(NewList(tmp, items, None, node.lineno))
+            items = tuple(self.blocks.stable(self.expr(e), node.lineno) for e in node.elts)
+            tmp = self.blocks.temp()
+            self.blocks.emit(NewList(tmp, items, None, node.lineno))
             return Var(tmp)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and (
             _single_item_list(node.left) or _single_item_list(node.right)
         ):
             listed, count = (node.left, node.right) if _single_item_list(node.left) else (node.right, node.left)
             assert isinstance(listed, ast.List)
-            value = self.stable(self.expr(listed.elts[0]), node.lineno)
-            times = self.stable(self.expr(count), node.lineno)
-            tmp = self.temp()
-            self.emit(RepeatList(tmp, value, times, None, node.lineno))
+            value = self.blocks.stable(self.expr(listed.elts[0]), node.lineno)
+            times = self.blocks.stable(self.expr(count), node.lineno)
+            tmp = self.blocks.temp()
+            self.blocks.emit(RepeatList(tmp, value, times, None, node.lineno))
             return Var(tmp)
         if isinstance(node, ast.Constant):
             if isinstance(node.value, bool) or isinstance(node.value, int) or node.value is None:
@@ -157,7 +181,7 @@ class ExpressionLowering:
         if isinstance(node, ast.JoinedStr):
             return Const(Text(None))
         if isinstance(node, ast.Name):
-            if node.id in self.locals:
+            if node.id in self.local_names:
                 return Var(node.id)
             if node.id in self.module.constants:
                 return Const(self.module.constants[node.id])
@@ -184,7 +208,17 @@ class ExpressionLowering:
             return self.call(node, discard)
         raise self.error(node, construct_name(node))
 
-    def binop(self, op: ast.operator, left: Expr, right_node: ast.expr, node: ast.AST) -> Expr:
+    def attr(self, name: str) -> str:
+        """An attribute name as stored: private names are mangled in a class."""
+        return mangle(name, self.owner) if self.owner else name
+
+    def index(self, node: ast.expr) -> Expr:
+        """A list index, evaluated once and now (`a[i] += x` uses it twice)."""
+        if isinstance(node, ast.Slice):
+            raise self.error(node, "slice")
+        return self.blocks.stable(self.expr(node), node.lineno)
+
+    def binop(self, op: ast.operator, left: Expr, right_node: ast.expr, node: ast.expr | ast.stmt) -> Expr:
         right = self.expr(right_node)
         if type(op) in _ARITH:
             return Binary(_ARITH[type(op)], left, right)
@@ -194,59 +228,59 @@ class ExpressionLowering:
                 for _ in range(right.value):  # x ** 3 is x * x * x
                     result = left if result == Const(1) else Binary("mul", result, left)
                 return result if right.value else Const(1)
-            tmp = self.temp()
-            self.emit(Call(tmp, "int_pow", (left, right), node.lineno))  # type: ignore[attr-defined]
+            tmp = self.blocks.temp()
+            self.blocks.emit(Call(tmp, "int_pow", (left, right), node.lineno))
             return Var(tmp)
         if type(op) in _DIVISION:
             pure, predicate = _DIVISION[type(op)]
             if isinstance(right, Const) and isinstance(right.value, int) and right.value:
                 return Binary(pure, left, right)
-            tmp = self.temp()
-            self.emit(Call(tmp, predicate, (left, right), node.lineno))  # type: ignore[attr-defined]
+            tmp = self.blocks.temp()
+            self.blocks.emit(Call(tmp, predicate, (left, right), node.lineno))
             return Var(tmp)
         raise self.error(node, _OPERATOR_TEXT.get(type(op), "operator"))
 
     def branching_value(self, node: ast.expr) -> Expr:
         """A value that needs control flow: `a and b`, `x if c else y`, `a < b < c`."""
-        result = self.temp("v")
-        join = self.new_block("join")
+        result = self.blocks.temp("v")
+        join = self.blocks.new_block("join")
         line = node.lineno
         if isinstance(node, ast.IfExp):
-            yes, no = self.new_block("then"), self.new_block("else")
+            yes, no = self.blocks.new_block("then"), self.blocks.new_block("else")
             self.condition(node.test, yes, no)
             for block, branch_node in ((yes, node.body), (no, node.orelse)):
-                self.resume(block)
-                if self.cur is not None:
-                    self.emit(Assign(result, self.expr(branch_node), line))
-                    self.jump(join)
+                self.blocks.resume(block)
+                if self.blocks.current is not None:
+                    self.blocks.emit(Assign(result, self.expr(branch_node), line))
+                    self.blocks.jump(join)
         elif isinstance(node, ast.Compare):
-            yes, no = self.new_block("then"), self.new_block("else")
+            yes, no = self.blocks.new_block("then"), self.blocks.new_block("else")
             self.condition(node, yes, no)
-            for block, value in ((yes, True), (no, False)):
-                self.resume(block)
-                if self.cur is not None:
-                    self.emit(Assign(result, Const(value), line))
-                    self.jump(join)
+            for block, outcome in ((yes, True), (no, False)):
+                self.blocks.resume(block)
+                if self.blocks.current is not None:
+                    self.blocks.emit(Assign(result, Const(outcome), line))
+                    self.blocks.jump(join)
         else:
             assert isinstance(node, ast.BoolOp)
             is_and = isinstance(node.op, ast.And)
             for value_node in node.values[:-1]:
-                value = self.stable(self.expr(value_node), line)
-                self.emit(Assign(result, value, line))
-                more, done = self.new_block("and" if is_and else "or"), join
-                truth = value if _is_boolean(value) else Unary("truth", value)
+                value = self.blocks.stable(self.expr(value_node), line)
+                self.blocks.emit(Assign(result, value, line))
+                more, done = self.blocks.new_block("and" if is_and else "or"), join
+                truth = _truth(value)
                 if is_and:
-                    self.branch(truth, more, done)
+                    self.blocks.branch(truth, more, done)
                 else:
-                    self.branch(truth, done, more)
-                self.resume(more)
-                if self.cur is None:
+                    self.blocks.branch(truth, done, more)
+                self.blocks.resume(more)
+                if self.blocks.current is None:
                     break
-            if self.cur is not None:
-                self.emit(Assign(result, self.expr(node.values[-1]), line))
-                self.jump(join)
-        self.resume(join)
-        if self.cur is None:
+            if self.blocks.current is not None:
+                self.blocks.emit(Assign(result, self.expr(node.values[-1]), line))
+                self.blocks.jump(join)
+        self.blocks.resume(join)
+        if self.blocks.current is None:
             raise self.error(node, "expression that always raises")
         return Var(result)
 
@@ -261,35 +295,35 @@ class ExpressionLowering:
             return self.construct(name, node)
         if name == "len" and len(node.args) == 1 and not node.keywords:
             lst = self.expr(node.args[0])
-            tmp = self.temp()
-            self.methods_called.add("__len__")
-            self.emit(ListOp("len", tmp, lst, (), node.lineno))
+            tmp = self.blocks.temp()
+            self.calls.methods_called.add("__len__")
+            self.blocks.emit(ListOp("len", tmp, lst, (), node.lineno))
             return Var(tmp)
         if name == "isinstance" and len(node.args) == 2 and not node.keywords:
             return self.isinstance_of(node)
-        if name in self.signatures:
-            args = self.call_arguments(self.signatures[name], node)
-            target = None if discard else self.temp()
-            self.callees.add(name)
-            self.emit(Call(target, self.signatures[name].entry, tuple(args), node.lineno))
+        if name in self.functions:
+            args = self.call_arguments(self.functions[name], node)
+            target = None if discard else self.blocks.temp()
+            self.calls.callees.add(name)
+            self.blocks.emit(Call(target, self.functions[name].entry, tuple(args), node.lineno))
             return Var(target) if target else Const(None)
         if node.keywords:
             raise self.error(node, f"keyword arguments to {name}()")
         if name == "abs" and len(node.args) == 1:
-            tmp = self.temp()
-            self.emit(Call(tmp, "abs", (self.expr(node.args[0]),), node.lineno))
+            tmp = self.blocks.temp()
+            self.blocks.emit(Call(tmp, "abs", (self.expr(node.args[0]),), node.lineno))
             return Var(tmp)
         if name in ("sum", "min", "max") and len(node.args) == 1 and not isinstance(
                 node.args[0], (ast.GeneratorExp, ast.ListComp)):
-            tmp = self.temp()
-            self.emit(Call(tmp, f"list_{name}", (self.expr(node.args[0]),), node.lineno))
+            tmp = self.blocks.temp()
+            self.blocks.emit(Call(tmp, f"list_{name}", (self.expr(node.args[0]),), node.lineno))
             return Var(tmp)
         if name in ("min", "max") and len(node.args) >= 2:
             values = [self.expr(a) for a in node.args]
             acc = values[0]
             for value in values[1:]:
-                tmp = self.temp()
-                self.emit(Call(tmp, name, (acc, value), node.lineno))
+                tmp = self.blocks.temp()
+                self.blocks.emit(Call(tmp, name, (acc, value), node.lineno))
                 acc = Var(tmp)
             return acc
         if name in ("int", "bool") and len(node.args) == 1:
@@ -307,12 +341,12 @@ class ExpressionLowering:
         decided by the parameter's annotation (a None check for `C | None`)."""
         subject, kinds = node.args
         names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+        wanted = {n.id for n in names if isinstance(n, ast.Name)}
         if not (isinstance(subject, ast.Name) and subject.id in self.info.params
-                and subject.id not in _plainly_assigned(self.fn)
+                and subject.id not in self.reassigned
                 and all(isinstance(n, ast.Name) for n in names)):
             raise self.error(node, "isinstance() other than on a parameter the function never assigns")
         declared = self.info.param_types[self.info.params.index(subject.id)]
-        wanted = {n.id for n in names}  # type: ignore[attr-defined]
         if declared.kind == "int":
             matches = bool(wanted & {"int", "object"})
         elif declared.kind == "bool":
@@ -321,7 +355,7 @@ class ExpressionLowering:
             matches = bool(wanted & {"list", "object"})
         elif declared.kind == "obj":
             matches = "object" in wanted or any(
-                w in self.module.class_infos and _subclass(self.module, str(declared.cls), w) for w in wanted)
+                w in self.module.class_infos and self.module.is_subclass(str(declared.cls), w) for w in wanted)
         else:
             matches = False
         if matches and declared.optional:
@@ -333,16 +367,16 @@ class ExpressionLowering:
             raise self.error(node, "keyword arguments in a method call")
         if any(isinstance(a, ast.Starred) for a in node.args):
             raise self.error(node, "*args in a call")
-        obj = self.stable(self.expr(func.value), node.lineno)
-        args = tuple(self.stable(self.expr(a), node.lineno) for a in node.args)
-        target = None if discard else self.temp()
-        self.methods_called.add(func.attr)
-        self.emit(CallMethod(target, obj, func.attr, args, node.lineno))
+        obj = self.blocks.stable(self.expr(func.value), node.lineno)
+        args = tuple(self.blocks.stable(self.expr(a), node.lineno) for a in node.args)
+        target = None if discard else self.blocks.temp()
+        self.calls.methods_called.add(func.attr)
+        self.blocks.emit(CallMethod(target, obj, func.attr, args, node.lineno))
         return Var(target) if target else Const(None)
 
     def construct(self, cls: str, node: ast.Call) -> Expr:
         """`C(args)`: new_object, then `__init__` when the class has one."""
-        self.classes_built.add(cls)
+        self.calls.classes_built.add(cls)
         info = self.module.class_infos.get(cls)
         init = None
         current = cls
@@ -352,19 +386,19 @@ class ExpressionLowering:
                 break
             current = info.base or ""
             info = self.module.class_infos.get(current)
-        tmp = self.temp("obj")
+        tmp = self.blocks.temp("obj")
         if init is None:
             if node.args or node.keywords:
                 raise self.error(node, f"arguments to {cls}() without __init__")
-            self.emit(NewObject(tmp, cls, node.lineno))
+            self.blocks.emit(NewObject(tmp, cls, node.lineno))
             return Var(tmp)
-        full = self.full_signatures.get(init)
+        full = self.signatures.get(init)
         if full is None:
             raise self.error(node, f"constructor {init}")
         args = self.call_arguments(full, node, skip_self=True)
-        self.emit(NewObject(tmp, cls, node.lineno))
-        self.methods_called.add("__init__")
-        self.emit(CallMethod(None, Var(tmp), "__init__", tuple(args), node.lineno))
+        self.blocks.emit(NewObject(tmp, cls, node.lineno))
+        self.calls.methods_called.add("__init__")
+        self.blocks.emit(CallMethod(None, Var(tmp), "__init__", tuple(args), node.lineno))
         return Var(tmp)
 
     def call_arguments(self, callee: FunctionInfo, node: ast.Call, skip_self: bool = False) -> list[Expr]:
@@ -375,12 +409,12 @@ class ExpressionLowering:
             raise self.error(node, f"too many arguments to {callee.name}()")
         given: dict[str, Expr] = {}
         for param, arg in zip(params, node.args):
-            given[param] = self.stable(self.expr(arg), node.lineno) if skip_self else self.expr(arg)
+            given[param] = self.blocks.stable(self.expr(arg), node.lineno) if skip_self else self.expr(arg)
         for kw in node.keywords:
             assert kw.arg is not None
             if kw.arg not in params or kw.arg in given:
                 raise self.error(kw.value, f"bad keyword argument '{kw.arg}' to {callee.name}()")
-            given[kw.arg] = self.stable(self.expr(kw.value), node.lineno)
+            given[kw.arg] = self.blocks.stable(self.expr(kw.value), node.lineno)
         defaults = dict(callee.defaults)
         out = []
         for param in params:
@@ -393,47 +427,14 @@ class ExpressionLowering:
         return out
 
 
-def _subclass(module: ModuleSource, cls: str, base: str) -> bool:
-    seen = set()
-    current: str | None = cls
-    while current is not None and current not in seen:
-        if current == base:
-            return True
-        seen.add(current)
-        info = module.class_infos.get(current)
-        current = info.base if info else None
-    return False
-
-
-def _plain_message(node: ast.expr) -> bool:
-    """A message we need not evaluate: a literal, an f-string or a variable
-    (the test then checks the exception type only)."""
-    return isinstance(node, (ast.Constant, ast.JoinedStr, ast.Name))
-
-
 def _single_item_list(node: ast.expr) -> bool:
     return isinstance(node, ast.List) and len(node.elts) == 1
 
 
-def _is_boolean(e: Expr) -> bool:
-    if isinstance(e, Binary):
-        return e.op in ("eq", "ne", "lt", "le", "gt", "ge", "and", "or", "is", "isnot")
-    return isinstance(e, Unary) and e.op in ("not", "truth")
-
-
-def _plainly_assigned(fn: ast.FunctionDef) -> set[str]:
-    """Names assigned other than by augmented assignment (`x -= 1` keeps an
-    int an int; `x = ...` could make it anything)."""
-    augmented = {id(n.target) for n in ast.walk(fn) if isinstance(n, ast.AugAssign)}
-    return {n.id for n in ast.walk(fn)
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in augmented}
-
-
-def _assigned_names(fn: ast.FunctionDef) -> set[str]:
-    names: set[str] = set()
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            names.add(node.name)
-    return names
+def _truth(e: Expr) -> Expr:
+    """`bool(e)` as a guard: comparisons and `not` already are truth values."""
+    if isinstance(e, Binary) and e.op in ("eq", "ne", "lt", "le", "gt", "ge", "and", "or", "is", "isnot"):
+        return e
+    if isinstance(e, Unary) and e.op in ("not", "truth"):
+        return e
+    return Unary("truth", e)

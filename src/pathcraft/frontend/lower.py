@@ -9,6 +9,12 @@ Expressions are lowered to pure IR expressions; whatever can branch or fail
 becomes a `Call` into a fresh temporary, emitted in Python's evaluation
 order.
 
+Three collaborators, each owning its state: `FunctionLowerer` (here) lowers
+statements and keeps the control context (enclosing loops, `finally`
+bodies, handled exceptions); `ExpressionLowerer` (expressions.py) lowers
+expressions and conditions; both write into one `FunctionBlocks`
+(sink.py), the expression lowerer only through the `BlockSink` interface.
+
 Invariants:
 * `Mark(line)` is emitted exactly where CPython would report a line event
   for a statement we track: simple statements, `if`/`elif` tests, loop
@@ -26,9 +32,11 @@ import ast
 from dataclasses import dataclass
 
 from pathcraft.errors import construct_name, unsupported
-from pathcraft.frontend.blocks import BlockBuilder, Branch, Jump, finalize
-from pathcraft.frontend.expressions import ExpressionLowering, _assigned_names, _plain_message
-from pathcraft.frontend.module import ModuleSource, mangle
+from pathcraft.frontend.blocks import BlockBuilder
+from pathcraft.frontend.expressions import CallsMade, ExpressionLowerer
+from pathcraft.frontend.module import ModuleSource
+from pathcraft.frontend.names import assigned_names
+from pathcraft.frontend.sink import FunctionBlocks
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -39,16 +47,16 @@ from pathcraft.ir.nodes import (
     Expr,
     FunctionInfo,
     GetField,
-    Guard,
-    Instr,
     ListOp,
     Mark,
     Predicate,
     Raise,
     Return,
     SetField,
+    Text,
     Var,
 )
+
 
 @dataclass
 class _Loop:
@@ -65,104 +73,50 @@ class _Finally:
     handled: list[str]
 
 
-class FunctionLowerer(ExpressionLowering):
-    """Lowers one function; `callees` collects the functions it calls."""
+class FunctionLowerer:
+    """Lowers one function's statements; `calls` collects what it calls.
+
+    Block plumbing is delegated to `blocks`, expressions and conditions to
+    `expressions`, which writes into the same blocks."""
 
     def __init__(self, module: ModuleSource, fn: ast.FunctionDef, info: FunctionInfo,
                  signatures: dict[str, FunctionInfo], owner: str | None = None) -> None:
         self.module = module
         self.fn = fn
         self.info = info
-        self.owner = owner
-        self.full_signatures = signatures
-        self.signatures = {q: f for q, f in signatures.items() if "." not in q}
-        self.callees: set[str] = set()
-        self.methods_called: set[str] = set()
-        self.classes_built: set[str] = set()
-        self.blocks: dict[str, BlockBuilder] = {}
-        self.referenced: set[str] = set()
-        self.cur: BlockBuilder | None = None
-        self.handler: str | None = None
+        self.locals = frozenset(set(info.params) | assigned_names(fn))
+        order = list(info.params) + sorted(self.locals - set(info.params))
+        self.blocks = FunctionBlocks(info.entry, order)
+        self.calls = CallsMade()
+        self.expressions = ExpressionLowerer(
+            self.blocks, module=module, fn=fn, info=info, signatures=signatures,
+            local_names=self.locals, owner=owner, calls=self.calls,
+        )
         self.loops: list[_Loop] = []
         self.finallies: list[_Finally] = []
         self.handled: list[str] = []
-        self._counter = 0
-        self.order: list[str] = list(info.params)
-        self.locals = set(info.params) | _assigned_names(fn)
-        for name in sorted(self.locals - set(info.params)):
-            self.order.append(name)
-
-    # ------------------------------------------------------------ plumbing
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)
 
-    def fresh(self, kind: str) -> str:
-        self._counter += 1
-        return f"{self.info.entry}_{kind}{self._counter}"
-
-    def temp(self, kind: str = "t") -> str:
-        self._counter += 1
-        name = f"${kind}{self._counter}"
-        self.order.append(name)
-        return name
-
-    def new_block(self, kind: str, iterates: str | None = None, handler: str | None | bool = False) -> BlockBuilder:
-        name = self.info.entry if not self.blocks else self.fresh(kind)
-        block = BlockBuilder(name, self.handler if handler is False else handler, iterates)  # type: ignore[arg-type]
-        self.blocks[name] = block
-        return block
-
-    def emit(self, instr: Instr) -> None:
-        assert self.cur is not None
-        self.cur.instrs.append(instr)
-
-    def close(self, terminator: Jump | Branch | Return | Raise) -> None:
-        assert self.cur is not None
-        self.cur.terminator = terminator
-        if isinstance(terminator, Jump):
-            self.referenced.add(terminator.target)
-        elif isinstance(terminator, Branch):
-            self.referenced.update((terminator.if_true, terminator.if_false))
-        self.cur = None
-
-    def jump(self, target: BlockBuilder | str, enters_loop: str | None = None) -> None:
-        if self.cur is not None:
-            name = target if isinstance(target, str) else target.name
-            self.close(Jump(name, enters_loop))
-
-    def branch(self, guard: Guard, if_true: BlockBuilder, if_false: BlockBuilder) -> None:
-        if isinstance(guard, Const):
-            self.jump(if_true if guard.value else if_false)
-            return
-        self.close(Branch(guard, if_true.name, if_false.name))
-
-    def resume(self, block: BlockBuilder) -> None:
-        """Continue in `block` if anything jumps there, else drop it (dead)."""
-        if block.name in self.referenced:
-            self.cur = block
-        else:
-            del self.blocks[block.name]
-            self.cur = None
-
     # ---------------------------------------------------------- entry point
 
     def lower(self) -> dict[str, Predicate]:
-        self.cur = self.new_block("entry")
+        self.blocks.enter(self.blocks.new_block("entry"))
         body = list(self.fn.body)
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
             body = body[1:]  # docstring: not executed
         self.statements(body)
-        if self.cur is not None:
-            self.close(Return(Const(None), self.fn.end_lineno or self.fn.lineno))
-        return finalize(self.info.qualname, self.info.entry, self.info.params, self.blocks, self.order)
+        if self.blocks.current is not None:
+            self.blocks.close(Return(Const(None), self.fn.end_lineno or self.fn.lineno))
+        return self.blocks.finish(self.info.qualname, self.info.params)
 
     # ------------------------------------------------------------ statements
 
     def statements(self, stmts: list[ast.stmt]) -> None:
         for stmt in stmts:
-            if self.cur is None:
+            if self.blocks.current is None:
                 return  # the rest is unreachable
             self.statement(stmt)
 
@@ -173,25 +127,25 @@ class FunctionLowerer(ExpressionLowering):
         method(s)
 
     def stmt_Pass(self, s: ast.Pass) -> None:
-        self.emit(Mark(s.lineno))
+        self.blocks.emit(Mark(s.lineno))
 
     def stmt_Expr(self, s: ast.Expr) -> None:
-        self.emit(Mark(s.lineno))
+        self.blocks.emit(Mark(s.lineno))
         if isinstance(s.value, ast.Constant):
             return
         if not isinstance(s.value, ast.Call):
             raise self.error(s.value, "expression statement (only calls)")
-        self.expr(s.value, discard=True)
+        self.expressions.expr(s.value, discard=True)
 
     def stmt_Assign(self, s: ast.Assign) -> None:
-        self.emit(Mark(s.lineno))
+        self.blocks.emit(Mark(s.lineno))
         if len(s.targets) == 1 and isinstance(s.targets[0], ast.Tuple):
             self.tuple_assign(s.targets[0], s.value, s)
             return
-        value = self.expr(s.value)
+        value = self.expressions.expr(s.value)
         if len(s.targets) > 1 and not isinstance(value, (Const, Var)):
-            tmp = self.temp()
-            self.emit(Assign(tmp, value, s.lineno))
+            tmp = self.blocks.temp()
+            self.blocks.emit(Assign(tmp, value, s.lineno))
             value = Var(tmp)
         for target in s.targets:
             self.store(target, value, s.lineno)
@@ -199,31 +153,22 @@ class FunctionLowerer(ExpressionLowering):
     def store(self, target: ast.expr, value: Expr, line: int) -> None:
         """`target = value` for a name, an attribute or a list element."""
         if isinstance(target, ast.Attribute):
-            obj = self.expr(target.value)
-            self.emit(SetField(obj, self.attr(target.attr), value, line))
+            obj = self.expressions.expr(target.value)
+            self.blocks.emit(SetField(obj, self.expressions.attr(target.attr), value, line))
         elif isinstance(target, ast.Subscript):
-            lst = self.expr(target.value)
-            index = self.index(target.slice)
-            self.emit(ListOp("set", None, lst, (index, value), line))
+            lst = self.expressions.expr(target.value)
+            index = self.expressions.index(target.slice)
+            self.blocks.emit(ListOp("set", None, lst, (index, value), line))
         else:
-            self.emit(Assign(self.target_name(target), value, line))
-
-    def attr(self, name: str) -> str:
-        """An attribute name as stored: private names are mangled in a class."""
-        return mangle(name, self.owner) if self.owner else name
-
-    def index(self, node: ast.expr) -> Expr:
-        if isinstance(node, ast.Slice):
-            raise self.error(node, "slice")
-        return self.stable(self.expr(node), node.lineno)
+            self.blocks.emit(Assign(self.target_name(target), value, line))
 
     def tuple_assign(self, target: ast.Tuple, value: ast.expr, s: ast.stmt) -> None:
         if not isinstance(value, ast.Tuple) or len(value.elts) != len(target.elts):
             raise self.error(value, "tuple unpacking of anything but a tuple of the same length")
         temps = []
         for elt in value.elts:
-            tmp = self.temp()
-            self.emit(Assign(tmp, self.expr(elt), s.lineno))
+            tmp = self.blocks.temp()
+            self.blocks.emit(Assign(tmp, self.expressions.expr(elt), s.lineno))
             temps.append(tmp)
         for name_node, tmp in zip(target.elts, temps):
             self.store(name_node, Var(tmp), s.lineno)
@@ -231,28 +176,28 @@ class FunctionLowerer(ExpressionLowering):
     def stmt_AnnAssign(self, s: ast.AnnAssign) -> None:
         if s.value is None:
             return
-        self.emit(Mark(s.lineno))
-        self.store(s.target, self.expr(s.value), s.lineno)
+        self.blocks.emit(Mark(s.lineno))
+        self.store(s.target, self.expressions.expr(s.value), s.lineno)
 
     def stmt_AugAssign(self, s: ast.AugAssign) -> None:
-        self.emit(Mark(s.lineno))
+        self.blocks.emit(Mark(s.lineno))
         target = s.target
         if isinstance(target, ast.Attribute):
-            obj = self.stable(self.expr(target.value), s.lineno)
-            old = self.temp()
-            name = self.attr(target.attr)
-            self.emit(GetField(old, obj, name, s.lineno))
-            self.emit(SetField(obj, name, self.binop(s.op, Var(old), s.value, s), s.lineno))
+            obj = self.blocks.stable(self.expressions.expr(target.value), s.lineno)
+            old = self.blocks.temp()
+            name = self.expressions.attr(target.attr)
+            self.blocks.emit(GetField(old, obj, name, s.lineno))
+            self.blocks.emit(SetField(obj, name, self.expressions.binop(s.op, Var(old), s.value, s), s.lineno))
         elif isinstance(target, ast.Subscript):
-            lst = self.stable(self.expr(target.value), s.lineno)
-            index = self.index(target.slice)
-            old = self.temp()
-            self.emit(ListOp("get", old, lst, (index,), s.lineno))
-            new = self.binop(s.op, Var(old), s.value, s)
-            self.emit(ListOp("set", None, lst, (index, new), s.lineno))
+            lst = self.blocks.stable(self.expressions.expr(target.value), s.lineno)
+            index = self.expressions.index(target.slice)
+            old = self.blocks.temp()
+            self.blocks.emit(ListOp("get", old, lst, (index,), s.lineno))
+            new = self.expressions.binop(s.op, Var(old), s.value, s)
+            self.blocks.emit(ListOp("set", None, lst, (index, new), s.lineno))
         else:
             name = self.target_name(target)
-            self.emit(Assign(name, self.binop(s.op, Var(name), s.value, s), s.lineno))
+            self.blocks.emit(Assign(name, self.expressions.binop(s.op, Var(name), s.value, s), s.lineno))
 
     def target_name(self, node: ast.expr) -> str:
         if not isinstance(node, ast.Name):
@@ -260,22 +205,22 @@ class FunctionLowerer(ExpressionLowering):
         return node.id
 
     def stmt_Return(self, s: ast.Return) -> None:
-        self.emit(Mark(s.lineno))
-        value = self.expr(s.value) if s.value is not None else Const(None)
+        self.blocks.emit(Mark(s.lineno))
+        value = self.expressions.expr(s.value) if s.value is not None else Const(None)
         if self.finallies:
-            tmp = self.temp("ret")
-            self.emit(Assign(tmp, value, s.lineno))
+            tmp = self.blocks.temp("ret")
+            self.blocks.emit(Assign(tmp, value, s.lineno))
             value = Var(tmp)
             self.leave_finallies(0)
-            if self.cur is None:
+            if self.blocks.current is None:
                 return
-        self.close(Return(value, s.lineno))
+        self.blocks.close(Return(value, s.lineno))
 
     def stmt_Raise(self, s: ast.Raise) -> None:
-        self.emit(Mark(s.lineno))
+        self.blocks.emit(Mark(s.lineno))
         if s.cause is not None:
             raise self.error(s.cause, "raise ... from ...")
-        self.close(self.raise_of(s.exc, s))
+        self.blocks.close(self.raise_of(s.exc, s))
 
     def raise_of(self, exc: ast.expr | None, s: ast.stmt) -> Raise:
         if exc is None:
@@ -303,68 +248,70 @@ class FunctionLowerer(ExpressionLowering):
         return Raise(exc.id, message, s.lineno)
 
     def stmt_Assert(self, s: ast.Assert) -> None:
-        self.emit(Mark(s.lineno))
+        self.blocks.emit(Mark(s.lineno))
         message: str | None = None
         if s.msg is not None:
             if isinstance(s.msg, ast.Constant) and isinstance(s.msg.value, str):
                 message = s.msg.value
             elif not _plain_message(s.msg):
                 raise self.error(s.msg, "assert message other than a string or an f-string")
-        ok, fail = self.new_block("assert_ok"), self.new_block("assert_fail")
-        self.condition(s.test, ok, fail)
-        self.cur = fail
-        self.close(Raise("AssertionError", message, s.lineno))
-        self.resume(ok)
+        ok, fail = self.blocks.new_block("assert_ok"), self.blocks.new_block("assert_fail")
+        self.expressions.condition(s.test, ok, fail)
+        self.blocks.enter(fail)
+        self.blocks.close(Raise("AssertionError", message, s.lineno))
+        self.blocks.resume(ok)
 
     def stmt_If(self, s: ast.If) -> None:
-        self.emit(Mark(s.lineno))
-        then = self.new_block("then")
-        join = self.new_block("join")
-        other = self.new_block("else") if s.orelse else join
-        self.condition(s.test, then, other)
-        self.cur = then
+        self.blocks.emit(Mark(s.lineno))
+        then = self.blocks.new_block("then")
+        join = self.blocks.new_block("join")
+        other = self.blocks.new_block("else") if s.orelse else join
+        self.expressions.condition(s.test, then, other)
+        self.blocks.enter(then)
         self.statements(s.body)
-        self.jump(join)
+        self.blocks.jump(join)
         if s.orelse:
-            self.resume(other)
+            self.blocks.resume(other)
             self.statements(s.orelse)
-            self.jump(join)
-        self.resume(join)
+            self.blocks.jump(join)
+        self.blocks.resume(join)
 
     def open_loop(self, s: ast.While | ast.For) -> tuple[BlockBuilder, ...]:
         """The blocks of a loop (header, body, exit, else), entered at the
-        header, which becomes the current block."""
-        loop_id = self.fresh("loop")
-        header = self.new_block("loop")
-        body = self.new_block("body", iterates=loop_id)
-        after = self.new_block("exit")
-        orelse = self.new_block("else") if s.orelse else after
-        self.jump(header, enters_loop=loop_id)
-        self.cur = header
+        header, which becomes the current block. The loop is known by its
+        header's name (as the builtins' loops are): entering the header
+        from outside restarts its iteration count, each run of the body
+        adds one."""
+        header = self.blocks.new_block("loop")
+        body = self.blocks.new_block("body", iterates=header.name)
+        after = self.blocks.new_block("exit")
+        orelse = self.blocks.new_block("else") if s.orelse else after
+        self.blocks.jump(header, enters_loop=header.name)
+        self.blocks.enter(header)
         return header, body, after, orelse
 
     def stmt_While(self, s: ast.While) -> None:
-        self.emit(Mark(s.lineno))
+        self.blocks.emit(Mark(s.lineno))
         header, body, after, orelse = self.open_loop(s)
-        self.condition(s.test, body, orelse)
+        self.expressions.condition(s.test, body, orelse)
         self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
         self.loop_else(s, orelse, after)
 
     def loop_else(self, s: ast.While | ast.For, orelse: BlockBuilder, after: BlockBuilder) -> None:
         """The `else:` of a loop runs when the loop ends without `break`."""
         if s.orelse:
-            self.resume(orelse)
+            self.blocks.resume(orelse)
             self.statements(s.orelse)
-            self.jump(after)
-        self.resume(after)
+            self.blocks.jump(after)
+        self.blocks.resume(after)
 
     def loop_body(self, stmts: list[ast.stmt], body: BlockBuilder, loop: _Loop) -> None:
         self.loops.append(loop)
-        self.resume(body)
+        self.blocks.resume(body)
         self.statements(stmts)
-        if self.cur is not None:
-            self.emit(Mark(loop.line))  # CPython reports the header on every back edge
-            self.jump(loop.header)
+        if self.blocks.current is not None:
+            self.blocks.emit(Mark(loop.line))  # CPython reports the header on every back edge
+            self.blocks.jump(loop.header)
         self.loops.pop()
 
     def stmt_For(self, s: ast.For) -> None:
@@ -376,18 +323,20 @@ class FunctionLowerer(ExpressionLowering):
             self.for_list(s)
             return
         target = self.target_name(s.target)
-        self.emit(Mark(s.lineno))
-        args = [self.stable(self.expr(a), s.lineno, across_statements=True) for a in it.args]
+        self.blocks.emit(Mark(s.lineno))
+        args = [self.blocks.stable(self.expressions.expr(a), s.lineno, across_statements=True) for a in it.args]
         start, stop, step = (Const(0), args[0], Const(1)) if len(args) == 1 else \
             (args[0], args[1], Const(1)) if len(args) == 2 else tuple(args)
+        if isinstance(step, Const) and isinstance(step.value, Text):
+            raise self.error(it.args[2], "range() step other than an int")
         if not (isinstance(step, Const) and step.value):
-            checked = self.temp("step")
-            self.emit(Call(checked, "range_step", (step,), s.lineno))
+            checked = self.blocks.temp("step")
+            self.blocks.emit(Call(checked, "range_step", (step,), s.lineno))
             step = Var(checked)
-        counter = self.temp("it")
-        self.emit(Assign(counter, start, s.lineno))
+        counter = self.blocks.temp("it")
+        self.blocks.emit(Assign(counter, start, s.lineno))
         header, body, after, orelse = self.open_loop(s)
-        if isinstance(step, Const):
+        if isinstance(step, Const) and isinstance(step.value, int):
             more: Expr = Binary("lt" if step.value > 0 else "gt", Var(counter), stop)
         else:
             more = Binary(
@@ -395,7 +344,7 @@ class FunctionLowerer(ExpressionLowering):
                 Binary("and", Binary("gt", step, Const(0)), Binary("lt", Var(counter), stop)),
                 Binary("and", Binary("lt", step, Const(0)), Binary("gt", Var(counter), stop)),
             )
-        self.branch(more, body, orelse)
+        self.blocks.branch(more, body, orelse)
         body.instrs.append(Assign(target, Var(counter), s.lineno))
         body.instrs.append(Assign(counter, Binary("add", Var(counter), step), s.lineno))
         self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
@@ -404,134 +353,125 @@ class FunctionLowerer(ExpressionLowering):
     def for_list(self, s: ast.For) -> None:
         """`for x in lst`: an index walks the list; its length is read on
         every step, as Python's list iterator does."""
-        self.emit(Mark(s.lineno))
-        lst = self.stable(self.expr(s.iter), s.lineno, across_statements=True)
-        counter = self.temp("it")
-        self.emit(Assign(counter, Const(0), s.lineno))
-        length = self.temp("n")
-        self.emit(ListOp("iter", length, lst, (), s.lineno))  # TypeError when not iterable
+        self.blocks.emit(Mark(s.lineno))
+        lst = self.blocks.stable(self.expressions.expr(s.iter), s.lineno, across_statements=True)
+        counter = self.blocks.temp("it")
+        self.blocks.emit(Assign(counter, Const(0), s.lineno))
+        length = self.blocks.temp("n")
+        self.blocks.emit(ListOp("iter", length, lst, (), s.lineno))  # TypeError when not iterable
         header, body, after, orelse = self.open_loop(s)
-        self.emit(ListOp("len", length, lst, (), s.lineno))
-        self.branch(Binary("lt", Var(counter), Var(length)), body, orelse)
-        item = self.temp()
+        self.blocks.emit(ListOp("len", length, lst, (), s.lineno))
+        self.blocks.branch(Binary("lt", Var(counter), Var(length)), body, orelse)
+        item = self.blocks.temp()
         body.instrs.append(ListOp("get", item, lst, (Var(counter),), s.lineno))
         body.instrs.append(Assign(counter, Binary("add", Var(counter), Const(1)), s.lineno))
-        self.cur = body
+        self.blocks.enter(body)
         self.store(s.target, Var(item), s.lineno)
-        self.cur = None
         self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
         self.loop_else(s, orelse, after)
 
-    def stable(self, e: Expr, line: int, across_statements: bool = False) -> Expr:
-        """`e` evaluated once, now: a temporary unless it is a constant, or a
-        variable used within the same statement (no expression of the subset
-        assigns a local). Values kept across statements (a loop's `range`
-        bounds, the list a `for` walks) are always copied."""
-        if isinstance(e, Const) or (isinstance(e, Var) and not across_statements):
-            return e
-        tmp = self.temp()
-        self.emit(Assign(tmp, e, line))
-        return Var(tmp)
-
     def stmt_Break(self, s: ast.Break) -> None:
-        self.emit(Mark(s.lineno))
+        self.blocks.emit(Mark(s.lineno))
         loop = self.loops[-1]
         self.leave_finallies(loop.finally_depth)
-        self.jump(loop.after)
+        self.blocks.jump(loop.after)
 
     def stmt_Continue(self, s: ast.Continue) -> None:
-        self.emit(Mark(s.lineno))
+        self.blocks.emit(Mark(s.lineno))
         loop = self.loops[-1]
         self.leave_finallies(loop.finally_depth)
-        if self.cur is not None:
-            self.emit(Mark(loop.line))
-            self.jump(loop.header)
+        if self.blocks.current is not None:
+            self.blocks.emit(Mark(loop.line))
+            self.blocks.jump(loop.header)
 
     def leave_finallies(self, depth: int) -> None:
         """Run the `finally` bodies above `depth`, innermost first."""
         for index in range(len(self.finallies) - 1, depth - 1, -1):
-            if self.cur is None:
+            if self.blocks.current is None:
                 return
             self.inline_finally(index)
 
     def inline_finally(self, index: int) -> None:
         ctx = self.finallies[index]
-        saved = (self.finallies, self.handler, self.handled)
+        saved = (self.finallies, self.blocks.handler, self.handled)
         self.finallies, self.handled = self.finallies[:index], ctx.handled
-        if self.handler != ctx.handler:
-            self.handler = ctx.handler
-            block = self.new_block("finally")
-            self.jump(block)
-            self.cur = block
+        if self.blocks.handler != ctx.handler:
+            self.blocks.handler = ctx.handler
+            self.blocks.fall_into("finally")
         self.statements(ctx.body)
-        self.finallies, self.handler, self.handled = saved
-        if self.cur is not None and self.cur.handler != self.handler:
-            block = self.new_block("after_finally")
-            self.jump(block)
-            self.cur = block
+        self.finallies, self.blocks.handler, self.handled = saved
+        if self.blocks.current is not None and self.blocks.current.handler != self.blocks.handler:
+            self.blocks.fall_into("after_finally")
 
     def stmt_Try(self, s: ast.Try) -> None:
-        outer = self.handler
-        fin_block = self.new_block("finally_exc", handler=outer) if s.finalbody else None
+        """Handlers are blocks: an exception in the body goes to the `except`
+        dispatch block (without clauses, to `finally_exc`), one in a clause
+        to `finally_exc` (if any); each normal way out runs its own copy of
+        the `finally` body."""
+        outer = self.blocks.handler
+        fin_block = self.blocks.new_block_under("finally_exc", outer) if s.finalbody else None
         handlers_handler = fin_block.name if fin_block else outer
-        dispatch = self.new_block("except", handler=handlers_handler) if s.handlers else None
+        dispatch = self.blocks.new_block_under("except", handlers_handler) if s.handlers else None
         body_handler = dispatch.name if dispatch else (fin_block.name if fin_block else outer)
         if fin_block:
             self.finallies.append(_Finally(list(s.finalbody), outer, list(self.handled)))
-        after = self.new_block("after_try", handler=outer)
-        self.handler = body_handler
-        body = self.new_block("try")
-        self.jump(body)
-        self.cur = body
+        after = self.blocks.new_block_under("after_try", outer)
+        self.blocks.handler = body_handler
+        self.blocks.fall_into("try")
         self.statements(s.body)
-        self.handler = handlers_handler
-        if self.cur is not None:
-            follow = self.new_block("else" if s.orelse else "try_done")
-            self.jump(follow)
-            self.cur = follow
+        self.blocks.handler = handlers_handler
+        if self.blocks.current is not None:
+            self.blocks.fall_into("else" if s.orelse else "try_done")
             self.statements(s.orelse)
             self.exit_try(after, fin_block is not None)
         if dispatch is not None:
-            self.cur = dispatch
-            self.referenced.add(dispatch.name)
-            exc = self.temp("exc")
-            self.emit(BindException(exc))
-            for h in s.handlers:
-                types = self.exception_types(h.type)
-                matched, rest = self.new_block("handler"), self.new_block("except")
-                self.branch(CheckExceptionType(exc, types), matched, rest)
-                self.cur = matched
-                if h.name:
-                    self.locals.add(h.name)
-                    self.emit(Assign(h.name, Var(exc), h.lineno))
-                self.handled.append(exc)
-                self.statements(h.body)
-                self.handled.pop()
-                self.exit_try(after, fin_block is not None)
-                self.cur = rest
-            self.close(Raise(None, None, s.lineno, reraise=exc))
+            self.except_clauses(s, dispatch, after, fin_block is not None)
         if fin_block is not None:
             self.finallies.pop()
-            self.handler = outer
-            self.cur = fin_block
-            self.referenced.add(fin_block.name)
-            exc = self.temp("exc")
-            self.emit(BindException(exc))
+            self.blocks.handler = outer
+            self.exceptional_finally(s, fin_block)
+        self.blocks.handler = outer
+        self.blocks.resume(after)
+
+    def except_clauses(self, s: ast.Try, dispatch: BlockBuilder, after: BlockBuilder, has_finally: bool) -> None:
+        """At `dispatch`, the clauses are tried in order on the exception;
+        when none matches it is raised again."""
+        self.blocks.enter(dispatch)
+        exc = self.blocks.temp("exc")
+        self.blocks.emit(BindException(exc))
+        for h in s.handlers:
+            types = self.exception_types(h.type)
+            matched, rest = self.blocks.new_block("handler"), self.blocks.new_block("except")
+            self.blocks.branch(CheckExceptionType(exc, types), matched, rest)
+            self.blocks.enter(matched)
+            if h.name:
+                self.blocks.emit(Assign(h.name, Var(exc), h.lineno))
             self.handled.append(exc)
-            self.statements(s.finalbody)
+            self.statements(h.body)
             self.handled.pop()
-            if self.cur is not None:
-                self.close(Raise(None, None, s.lineno, reraise=exc))
-        self.handler = outer
-        self.resume(after)
+            self.exit_try(after, has_finally)
+            self.blocks.enter(rest)
+        self.blocks.close(Raise(None, None, s.lineno, reraise=exc))
+
+    def exceptional_finally(self, s: ast.Try, fin_block: BlockBuilder) -> None:
+        """The `finally` body on the way out with an exception, which it
+        raises again unless the body leaves by itself (return, break, ...)."""
+        self.blocks.enter(fin_block)
+        exc = self.blocks.temp("exc")
+        self.blocks.emit(BindException(exc))
+        self.handled.append(exc)
+        self.statements(s.finalbody)
+        self.handled.pop()
+        if self.blocks.current is not None:
+            self.blocks.close(Raise(None, None, s.lineno, reraise=exc))
 
     def exit_try(self, after: BlockBuilder, has_finally: bool) -> None:
         """Normal completion of a try body, else or handler."""
-        if self.cur is None:
+        if self.blocks.current is None:
             return
         if has_finally:
             self.inline_finally(len(self.finallies) - 1)
-        self.jump(after)
+        self.blocks.jump(after)
 
     def exception_types(self, node: ast.expr | None) -> tuple[str, ...]:
         if node is None:
@@ -543,3 +483,9 @@ class FunctionLowerer(ExpressionLowering):
                 raise self.error(n, "except clause that names no exception class")
             out.append(n.id)
         return tuple(out)
+
+
+def _plain_message(node: ast.expr) -> bool:
+    """A message we need not evaluate: a literal, an f-string or a variable
+    (the test then checks the exception type only)."""
+    return isinstance(node, (ast.Constant, ast.JoinedStr, ast.Name))

@@ -10,12 +10,26 @@ from __future__ import annotations
 import ast
 import builtins
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
+from typing import Final
 
 from pathcraft.errors import Location, PathcraftError, TargetError, UnsupportedError, at, unsupported
 from pathcraft.frontend.types import TypeSyntaxError, parse_type
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo
 from pathcraft.ir.types import Type
+
+
+class _NoDefault(Enum):
+    """A dataclass field without a default (None is a default value)."""
+
+    NO_DEFAULT = "NO_DEFAULT"
+
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+
+NO_DEFAULT: Final = _NoDefault.NO_DEFAULT
 
 
 @dataclass
@@ -33,7 +47,7 @@ class ModuleSource:
     class_errors: dict[str, PathcraftError] = field(default_factory=dict)
     imported: set[str] = field(default_factory=set)
     class_defaults: dict[str, dict[str, object]] = field(default_factory=dict)
-    dataclasses: dict[str, tuple[tuple[str, object], ...]] = field(default_factory=dict)
+    dataclasses: dict[str, tuple[tuple[str, int | bool | None | _NoDefault], ...]] = field(default_factory=dict)
 
     @property
     def user_classes(self) -> set[str]:
@@ -47,6 +61,18 @@ class ModuleSource:
             if isinstance(item, ast.FunctionDef) and item.name == name:
                 return item
         return None
+
+    def is_subclass(self, cls: str, base: str) -> bool:
+        """Whether user class `cls` is `base` or inherits from it."""
+        seen = set()
+        current: str | None = cls
+        while current is not None and current not in seen:
+            if current == base:
+                return True
+            seen.add(current)
+            info = self.class_infos.get(current)
+            current = info.base if info else None
+        return False
 
     def is_exception(self, name: str) -> bool:
         if name in self.exception_bases:
@@ -116,7 +142,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
         else:
             raise unsupported(module.path, deco, f"class decorator '{ast.unparse(deco)}'")
     fields: dict[str, Type] = {}
-    defaults: list[tuple[str, object]] = []
+    defaults: list[tuple[str, int | bool | None | _NoDefault]] = []
     class_defaults: dict[str, object] = {}
     module.class_defaults[cls.name] = class_defaults
 
@@ -134,7 +160,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                 class_defaults[mangle(item.target.id, cls.name)] = item.value.value
             if is_dataclass:
                 if item.value is None:
-                    defaults.append((item.target.id, _NO_DEFAULT))
+                    defaults.append((item.target.id, NO_DEFAULT))
                 elif isinstance(item.value, ast.Constant) and isinstance(item.value.value, (int, bool, type(None))):
                     defaults.append((item.target.id, item.value.value))
                 else:
@@ -212,16 +238,7 @@ def _int_list(value: ast.expr) -> bool:
     if int_literals(value):
         return True
     return (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult)
-            and int_literals(value.left) and len(value.left.elts) == 1)  # type: ignore[attr-defined]
-
-
-class _NoDefault:
-    def __repr__(self) -> str:
-        return "NO_DEFAULT"
-
-
-_NO_DEFAULT = _NoDefault()
-NO_DEFAULT = _NO_DEFAULT
+            and isinstance(value.left, ast.List) and int_literals(value.left) and len(value.left.elts) == 1)
 
 
 def import_name(file: Path) -> tuple[str, Path]:
@@ -362,5 +379,5 @@ def _assume_decorators(module: ModuleSource, fn: ast.FunctionDef) -> tuple[str, 
             isinstance(a, ast.Constant) and isinstance(a.value, str) for a in deco.args
         ):
             raise unsupported(module.path, deco, "decorator")
-        found.extend(a.value for a in deco.args)  # type: ignore[attr-defined]
+        found.extend(a.value for a in deco.args if isinstance(a, ast.Constant) and isinstance(a.value, str))
     return tuple(found)

@@ -24,10 +24,10 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
         raise TypeSyntaxError("missing type annotation")
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         try:
-            inner = ast.parse(node.value, mode="eval").body
+            parsed = ast.parse(node.value, mode="eval").body
         except SyntaxError:
             raise TypeSyntaxError(f"type '{node.value}'") from None
-        return parse_type(inner, classes, owner)
+        return parse_type(parsed, classes, owner)
     if isinstance(node, ast.Constant) and node.value is None:
         return NONE
     if isinstance(node, ast.Name):

@@ -1,0 +1,30 @@
+"""Which names a function binds, read from its AST before lowering.
+
+Lowering needs these facts about the whole body up front: a name is a
+local from the start of the function if it is assigned anywhere in it (as
+in Python, where the compiler decides it), and an `isinstance` test can be
+decided from a parameter's annotation only if nothing rebinds it.
+"""
+
+from __future__ import annotations
+
+import ast
+
+
+def assigned_names(fn: ast.FunctionDef) -> set[str]:
+    """Names the function assigns anywhere, `except ... as name` included."""
+    names: set[str] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+    return names
+
+
+def plainly_assigned(fn: ast.FunctionDef) -> set[str]:
+    """Names assigned other than by augmented assignment (`x -= 1` keeps an
+    int an int; `x = ...` could make it anything)."""
+    augmented = {id(n.target) for n in ast.walk(fn) if isinstance(n, ast.AugAssign)}
+    return {n.id for n in ast.walk(fn)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in augmented}
