@@ -273,3 +273,30 @@ def _check_children(program: Program, term: TraceTerm) -> None:
     for instr, child in zip(calls, term.children):
         assert child.predicate == (instr.predicate if isinstance(instr, Call) else instr.block)
         _check_children(program, child)
+
+
+LEN_SOURCE = '''
+class Box:
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+
+def size(b: Box) -> int:
+    return len(b)
+'''
+
+
+def test_len_through_dunder_len_checks_the_result(tmp_path: Path) -> None:
+    """Python's len() raises ValueError when __len__ returns a negative int:
+    a path for it, and the non-negative path returns the value."""
+    source = tmp_path / "boxes.py"
+    source.write_text(LEN_SOURCE)
+    program = translate(str(source), ["size"]).program
+    cases = generate(program, "size", GenerateOptions()).cases
+    outcomes = sorted((c.kind, c.exc_type or "", c.exc_message or "") for c in cases)
+    assert outcomes == [("raise", "ValueError", "__len__() should return >= 0"), ("return", "", "")]
+    returned = next(c for c in cases if c.kind == "return")
+    assert returned.value >= 0

@@ -19,7 +19,7 @@ F = TypeVar("F", bound=Callable[..., object])
 
 def assume(*assumptions: str) -> Callable[[F], F]:
     def mark(fn: F) -> F:
-        fn.__pathcraft_assumptions__ = assumptions  # type: ignore[attr-defined]
+        fn.__pathcraft_assumptions__ = assumptions  # type: ignore[attr-defined]  # a marker attribute on any function
         return fn
 
     return mark

@@ -89,7 +89,8 @@ class BlockBound(SearchControl):
     def enter(self, state: State, entry: Entry) -> State | None:
         if entry.pred.builtin:
             return state
-        visits: dict[str, int] = dict(state.ext.get(self.name, {}))  # type: ignore[call-overload]  # ext values are the owner's
+        known = state.ext.get(self.name)
+        visits: dict[str, int] = dict(known) if isinstance(known, dict) else {}
         count = visits.get(entry.pred.name, 0) + 1
         if count > self.k:
             return None

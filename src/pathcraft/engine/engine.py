@@ -43,7 +43,7 @@ from pathcraft.engine.state import (
 )
 from pathcraft.engine.values import UNDEFINED, Value
 from pathcraft.errors import Unsupported
-from pathcraft.heap.base import HeapModel, type_name
+from pathcraft.heap.base import HeapModel, is_scalar, type_name
 from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
 from pathcraft.heap.factory import make_heap_model
 from pathcraft.ir.nodes import (
@@ -367,7 +367,7 @@ class Run:
         for param in info.params[len(values):]:
             if param not in defaults:
                 return self.throw(state, ExcValue("TypeError", f"{info.name}() missing argument '{param}'"))
-            bound[param] = defaults[param]  # type: ignore[assignment]  # defaults are constants
+            bound[param] = defaults[param]
         return list(self.invoke(state, info.entry, bound))
 
     # ---------------------------------------------------- leaving a frame
@@ -392,9 +392,25 @@ class Run:
                 assert isinstance(outcome.value, ExcValue)
                 return self.throw(state, outcome.value)
             instr = parent.rule.body[parent.pc]
-            assert isinstance(instr, (Call, CallMethod, ListOp))  # ListOp: len() through __len__
+            if isinstance(instr, ListOp):
+                return self.checked_len(state, parent, instr.target, outcome.value)
+            assert isinstance(instr, (Call, CallMethod))
             env = parent.env if instr.target is None else {**parent.env, instr.target: outcome.value}
             return [step(state, parent, env=env)]
+
+    def checked_len(self, state: State, frame: Frame, target: str | None, value: Value) -> Successors:
+        """`len(x)` through `x.__len__()`: Python checks what it returned."""
+        if not is_scalar(value):  # None, an object, a list or a string
+            return self.throw(state, ExcValue("TypeError", None))
+        value = T.as_int(value)  # a bool is an int to len()
+        out: Successors = []
+        ok = self.brancher.constrain(state.chose(0), T.relation("ge", value, 0))
+        if ok is not None:
+            out.append(step(ok, frame, env=frame.env if target is None else {**frame.env, target: value}))
+        negative = self.brancher.constrain(state.chose(1), T.relation("lt", value, 0))
+        if negative is not None:
+            out.extend(self.throw(negative, ExcValue("ValueError", "__len__() should return >= 0")))
+        return out
 
     def throw(self, state: State, exc: ExcValue) -> Successors:
         """An exception raised by the top frame's own instruction."""

@@ -83,7 +83,7 @@ class Evaluator:
                 raise Raised(unbound_local(e.name))
             return value
         if isinstance(e, Const):
-            return e.value  # type: ignore[return-value]  # Const holds int/bool/None/Text, all Values
+            return e.value
         if isinstance(e, Unary):
             return self._unary(e, self.eval(e.operand, env, heap), heap)
         assert isinstance(e, Binary)

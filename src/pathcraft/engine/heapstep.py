@@ -19,7 +19,7 @@ from pathcraft.engine.state import State
 from pathcraft.engine.values import Value
 from pathcraft.heap.base import HeapModel, HeapResult
 from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
-from pathcraft.ir.nodes import FunctionInfo, GetField, ListOp, NewList, NewObject, Program, RepeatList, SetField
+from pathcraft.ir.nodes import Expr, FunctionInfo, GetField, ListOp, NewList, NewObject, Program, RepeatList, SetField
 from pathcraft.ir.values import ExcValue
 
 HeapInstr = NewObject | NewList | GetField | SetField | RepeatList | ListOp
@@ -50,8 +50,8 @@ class HeapExecutor:
         model = self.heap_model
         heap = state.heap
 
-        def ev(e: object) -> Value:
-            return self.evaluator.eval(e, env, heap)  # type: ignore[arg-type]  # operands are Exprs
+        def ev(e: Expr) -> Value:
+            return self.evaluator.eval(e, env, heap)
 
         if isinstance(instr, NewObject):
             heap, addr = model.new_object(heap, instr.cls)

@@ -10,7 +10,7 @@ a value, an optional constraint on the path and an optional exception.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeGuard
 
 from pathcraft.heap.cells import Addr, Heap, ObjectCell
 from pathcraft.ir.nodes import Text
@@ -46,7 +46,7 @@ class HeapModel(Protocol):
     def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]: ...
 
 
-def is_scalar(value: object) -> bool:
+def is_scalar(value: object) -> TypeGuard[Term]:
     """An int or bool value (constant or term), not a reference or array."""
     if isinstance(value, (int, bool)):
         return True

@@ -161,7 +161,7 @@ class LazyHeap:
     def repeat_list(self, heap: Heap, value: object, count: object) -> list[HeapResult]:
         if not is_scalar(count):
             return [HeapResult(heap, exc=ExcValue("TypeError", None))]
-        count = T.as_int(count)  # type: ignore[arg-type]
+        count = T.as_int(count)
         if isinstance(count, int):
             if count > MAX_REPEAT:
                 raise Unsupported(f"[v] * {count}: list longer than {MAX_REPEAT}")
@@ -170,7 +170,7 @@ class LazyHeap:
         if not is_scalar(value):
             raise Unsupported("[reference] * n with a symbolic n")
         length = T.ite(T.relation("gt", count, 0), count, 0)
-        cell = ListCell(None, "new", "new list", length=length, data=T.karray(value))  # type: ignore[arg-type]
+        cell = ListCell(None, "new", "new list", length=length, data=T.karray(value))
         h, addr = heap.allocate(cell)
         return [HeapResult(h, addr)]
 
@@ -194,7 +194,7 @@ class LazyHeap:
         if not is_scalar(index):
             message = "list indices must be integers or slices, not " + type_name(index, heap)
             return [HeapResult(heap, exc=ExcValue("TypeError", message))]
-        index = T.as_int(index)  # type: ignore[arg-type]
+        index = T.as_int(index)
         if op == "get":
             return self._get(heap, lst, cell, index)
         if op == "set":
@@ -260,7 +260,7 @@ class LazyHeap:
         if not is_scalar(value):
             raise Unsupported("storing a reference in a list of symbolic length")
         assert cell.data is not None
-        return heap.with_cell(lst, replace(cell, data=T.store(cell.data, position, value)))  # type: ignore[arg-type]
+        return heap.with_cell(lst, replace(cell, data=T.store(cell.data, position, value)))
 
     @staticmethod
     def _replace_item(heap: Heap, lst: Addr, k: int, value: object, initial: bool = False) -> Heap:

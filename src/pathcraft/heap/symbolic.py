@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pathcraft.heap.assumptions import Assumptions, ancestors, root_of
-from pathcraft.heap.base import HeapResult, attribute_error
+from pathcraft.heap.base import HeapResult, attribute_error, is_scalar
 from pathcraft.heap.cells import Addr, Heap, Lazy, ObjectCell
 from pathcraft.heap.lazy import LazyHeap
 from pathcraft.ir.nodes import Program
@@ -101,9 +101,9 @@ class SymbolicHeap(LazyHeap):
         ia, ib = self.identity(heap, a), self.identity(heap, b)
         if ia is not None and ib is not None:
             return T.eq(ia, ib)
-        if isinstance(a, (Addr,)) or isinstance(b, Addr) or a is None or b is None:
-            return a == b
-        return T.eq(a, b)  # type: ignore[arg-type]
+        if is_scalar(a) and is_scalar(b):
+            return T.eq(a, b)
+        return a == b  # references (compared above by identity) or strings
 
     # ---------------------------------------------------------- fields
 
@@ -152,12 +152,11 @@ class SymbolicHeap(LazyHeap):
         writes = heap.writes.get(field, ())
         if not writes:
             return [HeapResult(heap, base)]
-        scalar = not isinstance(base, Addr) and base is not None and all(
-            not isinstance(v, Addr) and v is not None for _, v in writes)
-        if scalar:
-            value: object = base
+        if is_scalar(base) and all(is_scalar(v) for _, v in writes):
+            value: Term = base
             for writer, written in writes:
-                value = T.ite(T.eq(ident, writer), written, value)  # type: ignore[arg-type]
+                assert is_scalar(written)
+                value = T.ite(T.eq(ident, writer), written, value)
             return [HeapResult(heap, value)]
         # a reference: one child per candidate, under the condition that picks it
         out = []

@@ -25,6 +25,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from pathcraft.heap.base import is_scalar
 from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
 from pathcraft.heap.readback import ObjectKey, final_fields, object_key
 from pathcraft.ir.nodes import Text
@@ -58,8 +59,9 @@ class SymbolicSnapshot:
         taken = set(reserved)
         receiver = heap.roots.get("self")
         this = None
-        if isinstance(receiver, Addr) and isinstance(heap.initial.get(receiver.id), ObjectCell):
-            this = heap.initial[receiver.id].cls.lower()  # type: ignore[union-attr]
+        first = heap.initial.get(receiver.id) if isinstance(receiver, Addr) else None
+        if isinstance(first, ObjectCell):
+            this = first.cls.lower()
         # input cells that are one object share a key; the first one names it
         self.key: dict[int, ObjectKey] = {}
         self.members: dict[ObjectKey, list[int]] = {}
@@ -94,7 +96,8 @@ class SymbolicSnapshot:
             return {"$ref": name}
         if isinstance(v, Lazy):
             return None
-        result = evaluate(v, self.model)  # type: ignore[arg-type]
+        assert is_scalar(v), v
+        result = evaluate(v, self.model)
         return result if isinstance(result, bool) else int(result)
 
     def _fields(self, key: ObjectKey, final: bool) -> dict[str, object]:
@@ -262,10 +265,6 @@ def changed(before: Mapping[str, Json], after: Mapping[str, Json]) -> dict[str, 
 
 
 _MISSING = object()
-
-
-def is_scalar(term: object) -> bool:
-    return isinstance(term, (int, bool, T.Sym, T.App))
 
 
 __all__ = ["SymbolicSnapshot", "Term", "build_inputs", "changed", "identifier", "real_snapshot"]

@@ -16,7 +16,8 @@ from pathcraft.engine.state import SymbolicPath
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver.terms import Sym, Term, show, symbols
 from pathcraft.testcase.heapdesc import SymbolicSnapshot, changed
-from pathcraft.testcase.pathsig import Event, normalize
+from pathcraft.ir.trace import Event
+from pathcraft.testcase.pathsig import normalize
 
 SMALL = 10
 
@@ -109,8 +110,8 @@ def concretize(path: SymbolicPath, name: str, canonical: CanonicalModel | None =
     if outcome.kind == "raise":
         exc = outcome.value
         assert isinstance(exc, ExcValue)
-        return TestCase(kind="raise", exc_type=exc.type, exc_message=exc.message, **common)  # type: ignore[arg-type]
-    return TestCase(kind="return", value=value, **common)  # type: ignore[arg-type]
+        return TestCase(kind="raise", exc_type=exc.type, exc_message=exc.message, **common)
+    return TestCase(kind="return", value=value, **common)
 
 
 def _costs(path: SymbolicPath, model: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
