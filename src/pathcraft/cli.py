@@ -91,7 +91,8 @@ def gen(
     output: Path | None = typer.Option(None, "-o", "--output",
                                           help="Write the tests to this file (default: stdout)."),
     criterion: str | None = typer.Option(None, "--criterion", "-c",
-                                            help="Termination criterion: loop-K, block-K or depth-K "
+                                            help="Termination criterion: loop-K, block-K, depth-K or "
+                                            "calls-K (call depth), several joined by commas "
                                             "[default: loop-2]."),
     fmt: Format | None = typer.Option(None, "--format", "-f", help="Output format [default: pytest]."),
     no_exceptions: bool = typer.Option(False, "--no-exceptions",
