@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields
 from typing import Union
 
 from pathcraft.ir.nodes import (
+    EXC_VAR,
     Binary,
     BindException,
     CheckExceptionType,
@@ -31,8 +32,6 @@ from pathcraft.ir.nodes import (
     Unary,
     Var,
 )
-
-EXC_VAR = "$exc"
 
 
 @dataclass
