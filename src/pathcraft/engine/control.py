@@ -24,7 +24,7 @@ builds its searcher and CrossHair exposes its pathing-oracle hooks.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
 
 from pathcraft.engine.search import Searcher
@@ -88,37 +88,26 @@ class ControlStack(SearchControl):
             rules = control.rules(state, pred, rules)
         return rules
 
-    def enter(self, state: State, entry: Entry) -> State | None:
+    def _thread(self, state: State, hook: Callable[[SearchControl, State], State | None]) -> State | None:
+        """Pass the state through each control's hook; None as soon as one prunes."""
         current: State | None = state
         for control in self.controls:
             if current is None:
                 return None
-            current = control.enter(current, entry)
+            current = hook(control, current)
         return current
+
+    def enter(self, state: State, entry: Entry) -> State | None:
+        return self._thread(state, lambda control, s: control.enter(s, entry))
 
     def call(self, state: State, callee: Predicate) -> State | None:
-        current: State | None = state
-        for control in self.controls:
-            if current is None:
-                return None
-            current = control.call(current, callee)
-        return current
+        return self._thread(state, lambda control, s: control.call(s, callee))
 
     def charged(self, state: State) -> State | None:
-        current: State | None = state
-        for control in self.controls:
-            if current is None:
-                return None
-            current = control.charged(current)
-        return current
+        return self._thread(state, lambda control, s: control.charged(s))
 
     def feasible(self, state: State, condition: Term) -> State | None:
-        current: State | None = state
-        for control in self.controls:
-            if current is None:
-                return None
-            current = control.feasible(current, condition)
-        return current
+        return self._thread(state, lambda control, s: control.feasible(s, condition))
 
     def infeasible(self, state: State, condition: Term) -> None:
         for control in self.controls:

@@ -426,18 +426,6 @@ class Run:
     # ------------------------------------------------------------ results
 
     def path(self, state: State, outcome: Outcome, trace: TraceTerm) -> SymbolicPath:
-        events: list[Event] = []
-        node = state.events
-        while node is not None:
-            events.append(node.event)
-            node = node.prev
-        events.reverse()
-        choices: list[int] = []
-        choice = state.choices
-        while choice is not None:
-            choices.append(choice.index)
-            choice = choice.prev
-        choices.reverse()
         return SymbolicPath(
             function=self.function,
             inputs=self.inputs,
@@ -445,12 +433,12 @@ class Run:
             trace=trace,
             store=state.store,
             model=state.model,
-            events=tuple(events),
+            events=state.events.sequence() if state.events is not None else (),
             steps=state.steps,
             heap=state.heap,
             roots=tuple(state.heap.roots.items()),
             costs=state.costs,
-            choices=tuple(choices),
+            choices=state.choices.sequence() if state.choices is not None else (),
         )
 
 

@@ -47,6 +47,15 @@ class EventNode:
     event: Event
     prev: EventNode | None
 
+    def sequence(self) -> tuple[Event, ...]:
+        """The events from the first to this one."""
+        out: list[Event] = []
+        node: EventNode | None = self
+        while node is not None:
+            out.append(node.event)
+            node = node.prev
+        return tuple(reversed(out))
+
 
 @dataclass(frozen=True, slots=True)
 class ChoiceNode:
@@ -55,6 +64,15 @@ class ChoiceNode:
 
     index: int
     prev: ChoiceNode | None
+
+    def sequence(self) -> tuple[int, ...]:
+        """The choices from the first fork to this one."""
+        out: list[int] = []
+        node: ChoiceNode | None = self
+        while node is not None:
+            out.append(node.index)
+            node = node.prev
+        return tuple(reversed(out))
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,17 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pathcraft.solver.path import PathNode, nodes
-from pathcraft.solver.terms import INT, App, Model, Sym, Term
+from pathcraft.solver.terms import Model, Sym, within
 from pathcraft.solver.z3backend import Z3Session, path_symbols
-
-
-def _within(symbols: Iterable[Sym], bound: int) -> list[Term]:
-    out: list[Term] = []
-    for sym in symbols:
-        if sym.sort == INT:
-            out.append(App("ge", (sym, -bound), "bool"))
-            out.append(App("le", (sym, bound), "bool"))
-    return out
 
 
 def canonical_model(store: PathNode | None, inputs: Iterable[Sym], bounds: tuple[int, ...],
@@ -37,7 +28,7 @@ def canonical_model(store: PathNode | None, inputs: Iterable[Sym], bounds: tuple
     for node in nodes(store):  # one shot: no scope per constraint
         session.solver.add(session.translate(node.constraint))
     for bound in (*bounds, None):
-        extra = _within(wanted, bound) if bound is not None else []
+        extra = within(wanted, bound) if bound is not None else []
         verdict, model = session.check(None, extra, wanted)
         if verdict == "sat":
             return model

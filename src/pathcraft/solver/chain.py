@@ -23,7 +23,7 @@ from typing import Protocol
 
 from pathcraft.solver.intervals import decide
 from pathcraft.solver.path import PathNode, bounds_of, iter_newest_first
-from pathcraft.solver.terms import Model, Sym, Term, Value, evaluate, is_const, not_, symbols
+from pathcraft.solver.terms import Model, Term, Value, evaluate, is_const, not_, symbols, within
 from pathcraft.solver.z3backend import Z3Session, path_symbols
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
@@ -95,7 +95,7 @@ class Z3Layer:
         self.hits += 1
         verdict, model = UNKNOWN, None
         for rlimit, bound in tiers:
-            extra = [query.condition, *(_box(ints, bound) if bound else [])]
+            extra = [query.condition, *(within(ints, bound) if bound else [])]
             outcome, found = self.session.check(query.path, extra, wanted, rlimit)
             if outcome == SAT:
                 verdict, model = SAT, found
@@ -106,26 +106,6 @@ class Z3Layer:
         if verdict == UNKNOWN:
             self.unknown += 1
         return Answer(verdict, model, self.name)
-
-    def small_model(
-        self, path: PathNode | None, inputs: list[Sym], bound: int
-    ) -> Model | None:
-        """A model of the path with every int input in [-bound, bound]."""
-        box = _box(inputs, bound)
-        wanted = sorted(set(path_symbols(path, box)) | set(inputs), key=lambda s: (s.name, s.sort))
-        verdict, model = self.session.check(path, box, wanted)
-        return model if verdict == SAT else None
-
-
-def _box(symbols_: list[Sym], bound: int) -> list[Term]:
-    from pathcraft.solver.terms import INT, App
-
-    out: list[Term] = []
-    for sym in symbols_:
-        if sym.sort == INT:
-            out.append(App("ge", (sym, -bound), "bool"))
-            out.append(App("le", (sym, bound), "bool"))
-    return out
 
 
 class _Layer:

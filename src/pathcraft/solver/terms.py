@@ -331,6 +331,17 @@ def or_(a: Term, b: Term) -> Term:
     return _app("or", (a, b))
 
 
+def within(symbols: Iterable[Sym], bound: int) -> list[Term]:
+    """`-bound <= s <= bound` for every int symbol (a box to look for a
+    model in: small values, and easy non-linear problems)."""
+    out: list[Term] = []
+    for sym in symbols:
+        if sym.sort == INT:
+            out.append(App("ge", (sym, -bound), BOOL))
+            out.append(App("le", (sym, bound), BOOL))
+    return out
+
+
 # ------------------------------------------------- building by operator name
 
 
