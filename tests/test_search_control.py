@@ -3,6 +3,8 @@ a few lines, and criteria combined."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pathcraft.engine.control import SearchControl
@@ -89,3 +91,43 @@ def test_state_extension_data_is_per_path(program: Program) -> None:
     for k in (1, 2, 3):
         cases = generate(program, "depth", GenerateOptions.of(criterion=parse_criterion(f"block-{k}"))).cases
         assert sorted(c.path.count(("call", "depth")) for c in cases) == list(range(1, k + 1))
+
+
+class CallsPerFrame(SearchControl):
+    """Counts the calls each frame makes, in `frame.ext` (a per-frame
+    controller datum), and allows at most `limit` per frame."""
+
+    name = "calls-per-frame"
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+
+    def call(self, state: State, callee: Predicate) -> State | None:
+        assert state.stack is not None
+        made = state.stack.top.ext.get(self.name, 0)
+        assert isinstance(made, int)
+        return state.with_frame_ext(self.name, made + 1) if made < self.limit else None
+
+
+TWO_CALLS = '''
+def inc(x: int) -> int:
+    return x + 1
+
+
+def twice(a: int) -> int:
+    if a > 3:
+        return inc(inc(a))
+    return inc(a)
+'''
+
+
+def test_frame_extension_data(tmp_path: Path) -> None:
+    """With one call allowed per frame (a block of the CLP program), the
+    block that calls `inc` twice is cut; the other block, and each callee's
+    frame, start with their own count."""
+    path = tmp_path / "two.py"
+    path.write_text(TWO_CALLS, encoding="utf-8")
+    program = translate(str(path)).program
+    assert len(generate(program, "twice", GenerateOptions()).cases) == 2
+    kept = generate(program, "twice", GenerateOptions.of(controls=(CallsPerFrame(1),))).cases
+    assert [c.path.count(("call", "inc")) for c in kept] == [1]

@@ -97,7 +97,15 @@ class State:
     ext: Ext = field(default_factory=lambda: _NO_EXT)
 
     def with_ext(self, key: str, value: object) -> State:
+        """This state with a control's data for the rest of the path."""
         return replace(self, ext={**self.ext, key: value})
+
+    def with_frame_ext(self, key: str, value: object) -> State:
+        """This state with a control's data on the top frame only (gone
+        when the frame ends)."""
+        assert self.stack is not None
+        top = self.stack.top
+        return replace(self, stack=Stack(replace(top, ext={**top.ext, key: value}), self.stack.rest))
 
     def chose(self, index: int) -> State:
         return replace(self, choices=ChoiceNode(index, self.choices))
