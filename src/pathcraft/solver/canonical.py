@@ -12,21 +12,30 @@ preferring small ints: the same path always gives the same test.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from types import MappingProxyType
 
 from pathcraft.solver.path import PathNode, nodes
-from pathcraft.solver.terms import Model, Sym, within
+from pathcraft.solver.terms import Model, Sym, evaluate, within
 from pathcraft.solver.z3backend import Z3Session, path_symbols
+
+
+# The empty model: `evaluate` reads every symbol it does not name as 0 / False.
+_ZERO: Model = MappingProxyType({})
 
 
 def canonical_model(store: PathNode | None, inputs: Iterable[Sym], bounds: tuple[int, ...],
                     timeout_ms: int, rlimit: int) -> Model | None:
-    """A model of the path constraints `store` covering `inputs` and every
-    symbol of the path, with every int in [-b, b] for the first bound `b`
-    that allows one (then unbounded); None if Z3 finds none in its limits."""
+    """A model of the path constraints `store`: all zeros if that is one,
+    else Z3's, covering `inputs` and every symbol of the path, with every
+    int in [-b, b] for the first bound `b` that allows one (then unbounded);
+    None if Z3 finds none in its limits."""
+    constraints = [node.constraint for node in nodes(store)]
+    if all(evaluate(c, _ZERO) for c in constraints):
+        return _ZERO  # every int 0, every bool False, every array all 0: no solver needed
     wanted = sorted(set(path_symbols(store, [])) | set(inputs), key=lambda s: (s.name, s.sort))
     session = Z3Session(timeout_ms, rlimit)
-    for node in nodes(store):  # one shot: no scope per constraint
-        session.solver.add(session.translate(node.constraint))
+    for constraint in constraints:  # one shot: no scope per constraint
+        session.solver.add(session.translate(constraint))
     for bound in (*bounds, None):
         extra = within(wanted, bound) if bound is not None else []
         verdict, model = session.check(None, extra, wanted)
