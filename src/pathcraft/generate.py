@@ -20,7 +20,7 @@ from pathcraft.engine.state import SymbolicPath
 from pathcraft.errors import PathcraftError, TargetError
 from pathcraft.ir.nodes import Program
 from pathcraft.solver import terms as T
-from pathcraft.solver.canonical import canonical_model
+from pathcraft.solver.canonical import CanonicalModels
 from pathcraft.solver.path import bounds_of
 from pathcraft.solver.simplify import normalize
 from pathcraft.solver.terms import Sym, evaluate, is_const
@@ -122,9 +122,11 @@ def generate(
     filtered = 0
     held: list[SymbolicPath] = []
 
+    solver = engine.options.solver
+    models = CanonicalModels((2, SMALL), solver.timeout_ms, solver.rlimit)
+
     def canonical(path: SymbolicPath, inputs: list[Sym]) -> Any:
-        options = engine.options.solver
-        return canonical_model(path.store, inputs, (2, SMALL), options.timeout_ms, options.rlimit)
+        return models.model(path.store, inputs)
 
     def emit(path: SymbolicPath, note: str | None = None) -> None:
         name = f"test_{qualname.replace('.', '_')}_{len(run.cases) + 1}"

@@ -83,31 +83,41 @@ class ControlStack(SearchControl):
     def __init__(self, controls: Sequence[SearchControl]) -> None:
         self.controls = tuple(controls)
 
+        def overriding(hook: str) -> tuple[SearchControl, ...]:
+            return tuple(c for c in self.controls if getattr(type(c), hook) is not getattr(SearchControl, hook))
+
+        # the controls that override each hook (the engine calls them at every step)
+        self._rules, self._enter, self._call = overriding("rules"), overriding("enter"), overriding("call")
+        self._charged, self._feasible = overriding("charged"), overriding("feasible")
+
     def rules(self, state: State, pred: Predicate, rules: Sequence[Rule]) -> Sequence[Rule]:
-        for control in self.controls:
+        for control in self._rules:
             rules = control.rules(state, pred, rules)
         return rules
 
-    def _thread(self, state: State, hook: Callable[[SearchControl, State], State | None]) -> State | None:
+    @staticmethod
+    def _thread(state: State, controls: tuple[SearchControl, ...],
+                hook: Callable[[SearchControl, State], State | None]) -> State | None:
         """Pass the state through each control's hook; None as soon as one prunes."""
         current: State | None = state
-        for control in self.controls:
+        for control in controls:
             if current is None:
                 return None
             current = hook(control, current)
         return current
 
     def enter(self, state: State, entry: Entry) -> State | None:
-        return self._thread(state, lambda control, s: control.enter(s, entry))
+        return self._thread(state, self._enter, lambda control, s: control.enter(s, entry)) if self._enter else state
 
     def call(self, state: State, callee: Predicate) -> State | None:
-        return self._thread(state, lambda control, s: control.call(s, callee))
+        return self._thread(state, self._call, lambda control, s: control.call(s, callee)) if self._call else state
 
     def charged(self, state: State) -> State | None:
-        return self._thread(state, lambda control, s: control.charged(s))
+        return self._thread(state, self._charged, lambda control, s: control.charged(s)) if self._charged else state
 
     def feasible(self, state: State, condition: Term) -> State | None:
-        return self._thread(state, lambda control, s: control.feasible(s, condition))
+        return self._thread(state, self._feasible, lambda control, s: control.feasible(s, condition)) \
+            if self._feasible else state
 
     def infeasible(self, state: State, condition: Term) -> None:
         for control in self.controls:

@@ -32,6 +32,7 @@ from pathcraft.engine.heapstep import Effect, HeapExecutor, concrete_bindings
 from pathcraft.engine.options import EngineOptions, build_controls
 from pathcraft.engine.search import make_searcher
 from pathcraft.engine.state import (
+    ChoiceNode,
     EngineStats,
     Entry,
     EventNode,
@@ -195,27 +196,23 @@ class Run:
         """Push `pred` with bindings `env`: one child state per feasible rule."""
         if pred.iterates is not None:
             loops = {**loops, pred.iterates: loops.get(pred.iterates, 0) + 1}
-        admitted = self.controls.enter(replace(state, steps=state.steps + 1), Entry(pred, loops, via_tail))
-        if admitted is None:
-            self.stats.pruned += 1
-            return []
-        state = admitted
-        events = state.events
-        for line in pred.marks:
-            events = EventNode(("line", pred.function, line), events)
-        charged = self.controls.charged(replace(state, costs=state.costs.step()))
+        stepped = replace(state, steps=state.steps + 1, costs=state.costs.step())
+        admitted = self.controls.enter(stepped, Entry(pred, loops, via_tail))
+        charged = self.controls.charged(admitted) if admitted is not None else None
         if charged is None:
             self.stats.pruned += 1
             return []
         state = charged
+        events = state.events
+        for line in pred.marks:
+            events = EventNode(("line", pred.function, line), events)
         rules = self.controls.rules(state, pred, pred.rules)
         out: list[State] = []
         for rule in rules:
             self.stats.steps += 1
+            choices = ChoiceNode(rule.index, state.choices) if len(rules) > 1 else state.choices
             base = replace(state, stack=Stack(Frame(pred, rule, 0, env, (), via_tail, loops), state.stack),
-                           events=events)
-            if len(rules) > 1:
-                base = base.chose(rule.index)
+                           events=events, choices=choices)
             if rule.guard is None:
                 out.append(base)
                 continue

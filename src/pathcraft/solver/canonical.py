@@ -1,44 +1,128 @@
 """Canonical models: the values a test case is built from, independent of
 the search that found its path.
 
-The search's own model of a path depends on what the solver saw before (the
+The search's own model of a path depends on what its solver saw before (the
 incremental Z3 session, the slicing cache, models reused from the parent
-state), so the same path found by another search order, or by another
-process of a parallel run, would get other inputs. A canonical model is
-solved afresh from the path's constraints alone, in a new Z3 context,
-preferring small ints: the same path always gives the same test.
+state), so the same path found by another search order would get other
+inputs. Test inputs come instead from a Z3 session of their own, fed only
+the paths being concretized, in their canonical (depth-first) order: every
+search that finds the same paths asks the same questions in the same order
+of a session with the same history, and gets the same answers. Small ints
+are preferred: the smallest values are tried in a fixed order in Python
+first (a bounded backtracking search), without a solver call.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from types import MappingProxyType
 
 from pathcraft.solver.path import PathNode, nodes
-from pathcraft.solver.terms import Model, Sym, evaluate, within
+from pathcraft.solver.terms import BOOL, INT, Model, Sym, Term, Value, compile_term, symbols, within
 from pathcraft.solver.z3backend import Z3Session, path_symbols
-
 
 # The empty model: `evaluate` reads every symbol it does not name as 0 / False.
 _ZERO: Model = MappingProxyType({})
 
 
-def canonical_model(store: PathNode | None, inputs: Iterable[Sym], bounds: tuple[int, ...],
-                    timeout_ms: int, rlimit: int) -> Model | None:
-    """A model of the path constraints `store`: all zeros if that is one,
-    else Z3's, covering `inputs` and every symbol of the path, with every
-    int in [-b, b] for the first bound `b` that allows one (then unbounded);
-    None if Z3 finds none in its limits."""
-    constraints = [node.constraint for node in nodes(store)]
-    if all(evaluate(c, _ZERO) for c in constraints):
-        return _ZERO  # every int 0, every bool False, every array all 0: no solver needed
-    wanted = sorted(set(path_symbols(store, [])) | set(inputs), key=lambda s: (s.name, s.sort))
-    session = Z3Session(timeout_ms, rlimit)
-    for constraint in constraints:  # one shot: no scope per constraint
-        session.solver.add(session.translate(constraint))
-    for bound in (*bounds, None):
-        extra = within(wanted, bound) if bound is not None else []
-        verdict, model = session.check(None, extra, wanted)
-        if verdict == "sat":
-            return model
-    return None
+class CanonicalModels:
+    """One per function run; ask it for paths in canonical order only."""
+
+    def __init__(self, bounds: tuple[int, ...], timeout_ms: int, rlimit: int) -> None:
+        self.bounds = bounds
+        self.timeout_ms = timeout_ms
+        self.rlimit = rlimit
+        self._session: Z3Session | None = None  # a fresh Z3 context costs ~15 ms: only when needed
+
+    def model(self, store: PathNode | None, inputs: Iterable[Sym]) -> Model | None:
+        """A model of the path constraints `store`: the first one of the
+        smallest values tried in a fixed order, if there are few symbols,
+        else Z3's, covering `inputs` and every symbol of the path, with
+        every int in [-b, b] for the first bound `b` that allows one (then
+        unbounded); None if Z3 finds none in its limits."""
+        constraints = [node.constraint for node in nodes(store)]
+        wanted = sorted(set(path_symbols(store, [])) | set(inputs), key=lambda s: (s.name, s.sort))
+        found = _smallest(constraints)
+        if found is not None:
+            return found
+        if self._session is None:
+            self._session = Z3Session(self.timeout_ms, self.rlimit)
+        for bound in (*self.bounds, None):
+            extra = within(wanted, bound) if bound is not None else []
+            verdict, model = self._session.check(store, extra, wanted)
+            if verdict == "sat":
+                return model
+        return None
+
+
+_SMALL_INTS = (0, 1, -1, 2, -2, 3, -3, 4, -4)
+_BUDGET = 1000  # values tried in Python, per path, before asking Z3
+
+
+class _Exhausted(Exception):
+    pass
+
+
+def _smallest(constraints: list[Term]) -> Model | None:
+    """The first assignment, in a fixed order, that satisfies every
+    constraint: symbols no constraint mentions are 0 / False; the others,
+    one group of constraints sharing symbols at a time, take each int from
+    0 outwards and each bool False first, earlier symbols (by name) varying
+    slowest. Backtracking checks a constraint as soon as its last symbol
+    has a value. None when a group has an array, or the budget runs out,
+    or no small values fit."""
+    model: dict[str, int | bool] = {}
+    budget = [_BUDGET]
+    try:
+        for group, mentioned in _independent_groups(constraints):
+            if any(s.sort not in (INT, BOOL) for s in mentioned):
+                return None
+            found = _backtrack(group, mentioned, budget)
+            if found is None:
+                return None
+            model.update(found)
+    except _Exhausted:
+        return None
+    return model
+
+
+def _backtrack(group: list[Term], order: list[Sym], budget: list[int]) -> dict[str, int | bool] | None:
+    position = {sym: i for i, sym in enumerate(order)}
+    due: list[list[Callable[[Model], Value]]] = [[] for _ in order]  # decided once symbol i has a value
+    memo: dict[Term, Callable[[Model], Value]] = {}
+    for constraint in group:
+        due[max(position[sym] for sym in symbols(constraint))].append(compile_term(constraint, memo))
+    assignment: dict[str, int | bool] = {}
+
+    def extend(i: int) -> bool:
+        if i == len(order):
+            return True
+        sym = order[i]
+        for value in (_SMALL_INTS if sym.sort == INT else (False, True)):
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _Exhausted
+            assignment[sym.name] = value
+            if all(check(assignment) for check in due[i]) and extend(i + 1):
+                return True
+        del assignment[sym.name]
+        return False
+
+    return assignment if extend(0) else None
+
+
+def _independent_groups(constraints: list[Term]) -> list[tuple[list[Term], list[Sym]]]:
+    """Constraints joined when they share a symbol (transitively), each
+    group with its symbols in name order; groups in order of first use."""
+    groups: list[tuple[list[Term], set[Sym]]] = []
+    for constraint in constraints:
+        mentioned = set(symbols(constraint))
+        merged: tuple[list[Term], set[Sym]] = ([constraint], mentioned)
+        rest = []
+        for group in groups:
+            if group[1] & mentioned:
+                merged = (group[0] + merged[0], group[1] | merged[1])
+            else:
+                rest.append(group)
+        groups = rest + [merged]
+    return [(terms, sorted(syms, key=lambda s: (s.name, s.sort))) for terms, syms in groups]

@@ -385,6 +385,44 @@ def value_of(t: Term, model: Model) -> Value:
     return value
 
 
+def compile_term(t: Term, memo: dict[Term, Callable[[Model], Value]] | None = None) -> Callable[[Model], Value]:
+    """`value_of(t, model)` as a function of `model`, for evaluating one
+    term under many models (a search for small values): the operator table
+    is consulted once, not per evaluation."""
+    memo = {} if memo is None else memo
+    found = memo.get(t)
+    if found is not None:
+        return found
+    run: Callable[[Model], Value]
+    if isinstance(t, (bool, int)):
+        constant: Value = t
+        run = lambda model: constant  # noqa: E731
+    elif isinstance(t, Sym):
+        name = t.name
+        default: Value = ArrayValue(False if t.sort == ARR_BOOL else 0) if t.sort in (ARR_INT, ARR_BOOL) \
+            else (False if t.sort == BOOL else 0)
+        run = lambda model: model.get(name, default)  # noqa: E731
+    else:
+        spec = _ops.OPS[t.op]
+        parts = [compile_term(a, memo) for a in t.args]
+        py = spec.py
+        if spec.lazy:
+            inner: Callable[[Model], Value] = lambda model: py(*(partial(p, model) for p in parts))  # noqa: E731
+        elif len(parts) == 2:
+            left, right = parts
+            inner = lambda model: py(left(model), right(model))  # noqa: E731
+        else:
+            inner = lambda model: py(*(p(model) for p in parts))  # noqa: E731
+        if t.sort == BOOL:
+            run = lambda model: bool(inner(model))  # noqa: E731
+        elif t.sort == INT:
+            run = lambda model: int(inner(model))  # type: ignore[arg-type]  # an INT node's value is an int  # noqa: E731
+        else:
+            run = inner
+    memo[t] = run
+    return run
+
+
 def evaluate(t: Term, model: Model) -> int | bool:
     """The value of the int or bool term `t` in `model` (see `value_of`)."""
     value = value_of(t, model)
