@@ -8,6 +8,8 @@ points of the execution and appear in the trace term.
 
 from __future__ import annotations
 
+import sys
+
 from pathcraft.ir.nodes import (
     Assign, Binary, Const, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
 )
@@ -16,6 +18,14 @@ ZERO_DIVISION_FLOORDIV = "integer division or modulo by zero"
 ZERO_DIVISION_MOD = "integer modulo by zero"
 RANGE_ZERO_STEP = "range() arg 3 must not be zero"
 
+
+
+def empty_sequence_message(word: str) -> str:
+    """CPython's message for `min([])` / `max([])`: it changed in 3.12, and
+    the generated tests run under the interpreter that generated them."""
+    if sys.version_info >= (3, 12):
+        return f"{word}() iterable argument is empty"
+    return f"{word}() arg is an empty sequence"
 
 def _pred(name: str, params: tuple[str, ...], *rules: tuple[Guard, Instr]) -> Predicate:
     built = []
@@ -103,7 +113,7 @@ def _fold(name: str, how: str) -> list[Predicate]:
                 ListOp("get", "acc", xs, (Const(0),), 0), Assign("i", Const(1), 0),
                 Goto(loop, (xs, i, acc), enters_loop=loop),
             )),
-            Rule(2, Binary("le", n, Const(0)), (Raise("ValueError", f"{word}() arg is an empty sequence", 0),)),
+            Rule(2, Binary("le", n, Const(0)), (Raise("ValueError", empty_sequence_message(word), 0),)),
         ), builtin=True))
     preds += [
         Predicate(loop, name, params, (Rule(1, None, (

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from pathcraft.errors import Location, PathcraftError, TargetError, UnsupportedError, at, unsupported
-from pathcraft.frontend.types import TypeSyntaxError, parse_type
+from pathcraft.frontend.types import TypeSyntaxError, parse_type, type_scope
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo
 from pathcraft.ir.types import Type
 
@@ -48,6 +48,7 @@ class ModuleSource:
     imported: set[str] = field(default_factory=set)
     class_defaults: dict[str, dict[str, object]] = field(default_factory=dict)
     dataclasses: dict[str, tuple[tuple[str, int | bool | None | _NoDefault], ...]] = field(default_factory=dict)
+    type_aliases: dict[str, ast.expr] = field(default_factory=dict)  # `type X = ...` (3.12+)
 
     @property
     def user_classes(self) -> set[str]:
@@ -104,6 +105,10 @@ def load_module(path: str) -> ModuleSource:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
                 module.imported.add((alias.asname or alias.name).split(".")[0])
+        if type(node).__name__ == "TypeAlias":  # `type X = ...`, an ast node of 3.12+
+            alias_name, alias_value = getattr(node, "name"), getattr(node, "value")
+            if isinstance(alias_name, ast.Name) and not getattr(node, "type_params", None):
+                module.type_aliases[alias_name.id] = alias_value
         if isinstance(node, ast.FunctionDef):
             module.functions[node.name] = node
         elif isinstance(node, ast.ClassDef):
@@ -141,6 +146,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
             is_dataclass = True
         else:
             raise unsupported(module.path, deco, f"class decorator '{ast.unparse(deco)}'")
+    scope = type_scope(module.type_aliases, cls)
     fields: dict[str, Type] = {}
     defaults: list[tuple[str, int | bool | None | _NoDefault]] = []
     class_defaults: dict[str, object] = {}
@@ -148,7 +154,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
 
     def add(name: str, annotation: ast.expr, where: ast.AST) -> None:
         try:
-            fields[mangle(name, cls.name)] = parse_type(annotation, known, cls.name)
+            fields[mangle(name, cls.name)] = parse_type(annotation, known, cls.name, scope)
         except TypeSyntaxError as exc:
             raise UnsupportedError(f"unsupported field {exc}", at(module.path, where)) from None
 
@@ -175,7 +181,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                         and isinstance(node.target.value, ast.Name) and node.target.value.id == "self":
                     add(node.target.attr, node.annotation, node.annotation)
             if item.name == "__init__":
-                _infer_init_fields(item, cls.name, fields, known)
+                _infer_init_fields(item, cls.name, fields, known, type_scope(scope, item))
     if is_dataclass:
         module.dataclasses[cls.name] = tuple(defaults)
         if "__init__" not in methods:
@@ -191,7 +197,8 @@ def mangle(name: str, cls: str) -> str:
     return name
 
 
-def _infer_init_fields(init: ast.FunctionDef, cls: str, fields: dict[str, Type], known: set[str]) -> None:
+def _infer_init_fields(init: ast.FunctionDef, cls: str, fields: dict[str, Type], known: set[str],
+                       scope: dict[str, ast.expr]) -> None:
     """Types of fields `__init__` assigns without an annotation, when the
     value says it plainly: an int or bool literal, a list of int literals
     (or `[0] * n`), a class instance, or an annotated parameter."""
@@ -200,7 +207,7 @@ def _infer_init_fields(init: ast.FunctionDef, cls: str, fields: dict[str, Type],
     params: dict[str, Type] = {}
     for arg in init.args.args[1:]:
         try:
-            params[arg.arg] = parse_type(arg.annotation, known)
+            params[arg.arg] = parse_type(arg.annotation, known, None, scope)
         except TypeSyntaxError:
             pass
     for node in ast.walk(init):
@@ -295,6 +302,7 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
             raise unsupported(module.path, node, "generator (yield)")
         if isinstance(node, ast.Await):
             raise unsupported(module.path, node, "await")
+    scope = type_scope(module.type_aliases, module.classes.get(owner) if owner else None, fn)
     names: list[str] = []
     types: list[Type] = []
     inferred_names: list[str] = []
@@ -316,7 +324,7 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
             inferred_names.append(f"{arg.arg}: {inferred}")
             continue
         try:
-            kind = parse_type(arg.annotation, module.user_classes, owner)
+            kind = parse_type(arg.annotation, module.user_classes, owner, scope)
         except TypeSyntaxError as exc:
             raise unsupported(module.path, arg.annotation, f"parameter {exc}") from None
         if kind.kind == "none":

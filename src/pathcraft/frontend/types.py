@@ -8,6 +8,7 @@ defined later in the module.
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 
 from pathcraft.ir.types import BOOL, INT, NONE, Type
 
@@ -16,8 +17,11 @@ class TypeSyntaxError(ValueError):
     """An annotation outside the subset; the message names it."""
 
 
-def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = None) -> Type:
+def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = None,
+               aliases: Mapping[str, ast.expr] | None = None) -> Type:
     """`owner`: the class whose body the annotation is in (for `Self`).
+    `aliases`: names standing for other annotations (`type X = ...`, type
+    parameters: see `type_scope`).
     `Any` and `object` are modelled as int: a value of any type will do, and
     an int is the simplest one the generated tests can pass."""
     if node is None:
@@ -27,7 +31,7 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
             parsed = ast.parse(node.value, mode="eval").body
         except SyntaxError:
             raise TypeSyntaxError(f"type '{node.value}'") from None
-        return parse_type(parsed, classes, owner)
+        return parse_type(parsed, classes, owner, aliases)
     if isinstance(node, ast.Constant) and node.value is None:
         return NONE
     if isinstance(node, ast.Name):
@@ -41,11 +45,14 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
             return Type("obj", owner)
         if node.id in ("Any", "object"):
             return INT
+        if aliases and node.id in aliases:
+            rest = {name: value for name, value in aliases.items() if name != node.id}  # no self-reference
+            return parse_type(aliases[node.id], classes, owner, rest)
         raise TypeSyntaxError(f"type '{node.id}'")
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "typing":
-        return parse_type(ast.Name(node.attr), classes, owner)
+        return parse_type(ast.Name(node.attr), classes, owner, aliases)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        left, right = parse_type(node.left, classes, owner), parse_type(node.right, classes, owner)
+        left, right = parse_type(node.left, classes, owner, aliases), parse_type(node.right, classes, owner, aliases)
         if right.kind == "none" and left.is_ref:
             return left.nullable()
         if left.kind == "none" and right.is_ref:
@@ -54,13 +61,31 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
         head = node.value.id
         if head == "Optional":
-            inner = parse_type(node.slice, classes, owner)
+            inner = parse_type(node.slice, classes, owner, aliases)
             if not inner.is_ref:
                 raise TypeSyntaxError(f"type '{ast.unparse(node)}' (Optional of a non-reference)")
             return inner.nullable()
         if head in ("list", "List"):
-            elem = parse_type(node.slice, classes, owner)
+            elem = parse_type(node.slice, classes, owner, aliases)
             if elem.kind == "list":
                 raise TypeSyntaxError(f"type '{ast.unparse(node)}' (nested lists)")
             return Type("list", elem=elem)
     raise TypeSyntaxError(f"type '{ast.unparse(node)}'")
+
+
+def type_scope(aliases: Mapping[str, ast.expr], *generic: ast.AST | None) -> dict[str, ast.expr]:
+    """The aliases visible in a function or class: the module's `type X =
+    ...` statements, then the type parameters (PEP 695, `def f[T: Node]`)
+    of each enclosing `generic` node. A type variable stands for its bound,
+    or for `Any` (modelled as int) when it has none; a constrained one for
+    its first constraint. `*Ts` and `**P` are left out (refused where used)."""
+    scope = dict(aliases)
+    for node in generic:
+        for param in getattr(node, "type_params", ()) or ():
+            if type(param).__name__ != "TypeVar":
+                continue
+            bound = getattr(param, "bound", None)
+            if isinstance(bound, ast.Tuple):
+                bound = bound.elts[0] if bound.elts else None
+            scope[param.name] = bound if bound is not None else ast.Name("Any")
+    return scope

@@ -55,7 +55,9 @@ class CanonicalModels:
         return None
 
 
-_SMALL_INTS = (0, 1, -1, 2, -2, 3, -3, 4, -4)
+# Small values, the more telling first: 0 and 1 are identities of + and *,
+# so a test whose inputs are 0 or 1 often cannot tell a mutant apart.
+_SMALL_INTS = (2, 3, -2, 1, -1, 0, 4, -3, 5)
 _BUDGET = 1000  # values tried in Python, per path, before asking Z3
 
 
@@ -66,9 +68,9 @@ class _Exhausted(Exception):
 def _smallest(constraints: list[Term]) -> Model | None:
     """The first assignment, in a fixed order, that satisfies every
     constraint: symbols no constraint mentions are 0 / False; the others,
-    one group of constraints sharing symbols at a time, take each int from
-    0 outwards and each bool False first, earlier symbols (by name) varying
-    slowest. Backtracking checks a constraint as soon as its last symbol
+    one group of constraints sharing symbols at a time, take ints in the
+    order of `_SMALL_INTS` (pairwise different if possible) and bools False
+    first, earlier symbols (by name) varying slowest. Backtracking checks a constraint as soon as its last symbol
     has a value. None when a group has an array, or the budget runs out,
     or no small values fit."""
     model: dict[str, int | bool] = {}
@@ -77,7 +79,9 @@ def _smallest(constraints: list[Term]) -> Model | None:
         for group, mentioned in _independent_groups(constraints):
             if any(s.sort not in (INT, BOOL) for s in mentioned):
                 return None
-            found = _backtrack(group, mentioned, budget)
+            # pairwise different ints first (telling tests), then any
+            found = _backtrack(group, mentioned, budget, distinct=True) or \
+                _backtrack(group, mentioned, budget, distinct=False)
             if found is None:
                 return None
             model.update(found)
@@ -86,7 +90,8 @@ def _smallest(constraints: list[Term]) -> Model | None:
     return model
 
 
-def _backtrack(group: list[Term], order: list[Sym], budget: list[int]) -> dict[str, int | bool] | None:
+def _backtrack(group: list[Term], order: list[Sym], budget: list[int],
+               distinct: bool) -> dict[str, int | bool] | None:
     position = {sym: i for i, sym in enumerate(order)}
     due: list[list[Callable[[Model], Value]]] = [[] for _ in order]  # decided once symbol i has a value
     memo: dict[Term, Callable[[Model], Value]] = {}
@@ -98,14 +103,17 @@ def _backtrack(group: list[Term], order: list[Sym], budget: list[int]) -> dict[s
         if i == len(order):
             return True
         sym = order[i]
+        taken = {v for k, v in assignment.items() if not isinstance(v, bool)} if distinct else set()
         for value in (_SMALL_INTS if sym.sort == INT else (False, True)):
+            if sym.sort == INT and value in taken:
+                continue
             budget[0] -= 1
             if budget[0] < 0:
                 raise _Exhausted
             assignment[sym.name] = value
             if all(check(assignment) for check in due[i]) and extend(i + 1):
                 return True
-        del assignment[sym.name]
+        assignment.pop(sym.name, None)
         return False
 
     return assignment if extend(0) else None
