@@ -22,6 +22,9 @@ from tempfile import TemporaryDirectory
 
 REPO = Path(__file__).resolve().parent.parent
 STORE = REPO / "tests" / "golden" / "output"
+# The goldens hold the messages and line events of one Python version (they
+# differ between versions); under another, the replay oracles check fidelity.
+RECORDED_UNDER = (3, 11)
 
 # (label, module relative to the repository root, extra options)
 _HEAP_MODULES = ("tests/fixtures/linked.py", "../shared/examples/aliasing.py",
@@ -83,6 +86,9 @@ def main() -> int:
     if not args.regen:
         parser.print_help()
         return 0
+    if sys.version_info[:2] != RECORDED_UNDER:
+        print(f"regenerate under Python {'.'.join(map(str, RECORDED_UNDER))}", file=sys.stderr)
+        return 2
     STORE.mkdir(parents=True, exist_ok=True)
     for golden in goldens():
         if not golden.available:

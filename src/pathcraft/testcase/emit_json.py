@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any, TextIO
 
 from pathcraft.testcase.model import TestCase
@@ -23,6 +24,7 @@ class JsonWriter:
     def close(self) -> None:
         document = {
             "target": self.target,
+            "python": f"{sys.version_info.major}.{sys.version_info.minor}",
             "criterion": self.criterion,
             "tests": [c.to_json() for c in self.cases],
             "stats": self.stats,
