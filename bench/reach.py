@@ -1,0 +1,120 @@
+"""Reach sweep: how much of a body of real code pathcraft analyses.
+
+For every module under a folder (by default the corpus's
+`thealgorithms-python/`, 603 modules), under the running Python: does it
+parse, which of its functions and methods translate, and how many tests
+each gets within a per-function budget. Prints a table and the constructs
+most often refused; run it under each Python to compare (3.12 added syntax
+that some modules use):
+
+    python bench/reach.py                       # the whole corpus
+    python bench/reach.py --limit 50 --json out.json
+    ~/.pyenv/versions/3.13.0/bin/python bench/reach.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "src"))
+
+from pathcraft.engine.criteria import parse_criterion  # noqa: E402
+from pathcraft.errors import PathcraftError  # noqa: E402
+from pathcraft.frontend import translate  # noqa: E402
+from pathcraft.generate import GenerateOptions, generate  # noqa: E402
+
+CORPUS = REPO.parent / "shared" / "corpus" / "thealgorithms-python"
+
+
+def construct(message: str) -> str:
+    """`file:1:2: unsupported while/else` -> `while/else` (the kind of refusal)."""
+    text = re.sub(r"^.*?:\d+:\d+: ", "", message)
+    text = re.sub(r"'[^']*'", "'…'", text)
+    return text[:60]
+
+
+def sweep_module(path: Path, options: GenerateOptions) -> dict[str, Any]:
+    row: dict[str, Any] = {"module": str(path), "parsed": True, "functions": 0, "translated": 0,
+                           "with_tests": 0, "tests": 0, "refusals": [], "internal": []}
+    try:
+        result = translate(str(path))
+    except PathcraftError as exc:
+        row["parsed"] = "syntax error" not in str(exc)
+        row["refusals"].append(construct(str(exc)))
+        return row
+    except Exception as exc:  # noqa: BLE001 - a sweep reports internal errors, it does not stop on them
+        row["internal"].append(f"translate: {type(exc).__name__}: {exc}")
+        return row
+    row["functions"] = len(result.targets)
+    row["refusals"] = [construct(str(e)) for q, e in result.errors.items() if q in result.targets]
+    for qualname in result.targets:
+        if qualname not in result.program.functions:
+            continue
+        row["translated"] += 1
+        try:
+            cases = generate(result.program, qualname, options).cases
+        except Exception as exc:  # noqa: BLE001
+            row["internal"].append(f"{qualname}: {type(exc).__name__}: {exc}")
+            continue
+        row["tests"] += len(cases)
+        row["with_tests"] += bool(cases)
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--timeout", type=float, default=2.0, help="seconds per function [2]")
+    parser.add_argument("--max-paths", type=int, default=200, help="paths per function [200]")
+    parser.add_argument("--limit", type=int, help="only the first N modules (sorted by path)")
+    parser.add_argument("--json", type=Path, help="also write the per-module rows here")
+    args = parser.parse_args(argv)
+    modules = sorted(p for p in args.corpus.rglob("*.py") if p.name != "__init__.py")
+    if args.limit:
+        modules = modules[: args.limit]
+    options = GenerateOptions.of(criterion=parse_criterion("loop-2"), timeout=args.timeout, max_paths=args.max_paths)
+    started = time.perf_counter()
+    rows = []
+    for index, path in enumerate(modules, 1):
+        rows.append(sweep_module(path, options))
+        if index % 50 == 0:
+            print(f"  {index}/{len(modules)} modules, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    elapsed = time.perf_counter() - started
+    total = collections.Counter()
+    for row in rows:
+        total["modules"] += 1
+        total["parsed"] += bool(row["parsed"])
+        total["modules with tests"] += row["with_tests"] > 0
+        for key in ("functions", "translated", "with_tests", "tests"):
+            total[key] += row[key]
+        total["internal errors"] += len(row["internal"])
+    version = f"{sys.version_info.major}.{sys.version_info.minor}.{sys.version_info.micro}"
+    print(f"reach sweep of {args.corpus.name} under Python {version} "
+          f"(loop-2, {args.timeout:g} s and {args.max_paths} paths per function)\n")
+    print("| modules | parsed | with tests | functions | translated | with tests | tests | internal errors | time s |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    print(f"| {total['modules']} | {total['parsed']} | {total['modules with tests']} | {total['functions']} | "
+          f"{total['translated']} | {total['with_tests']} | {total['tests']} | {total['internal errors']} | "
+          f"{elapsed:.0f} |")
+    refusals = collections.Counter(r for row in rows for r in row["refusals"])
+    print("\nmost frequent refusals:")
+    for text, count in refusals.most_common(12):
+        print(f"  {count:5}  {text}")
+    for row in rows:
+        for problem in row["internal"][:1]:
+            print(f"internal: {row['module']}: {problem}", file=sys.stderr)
+    if args.json:
+        args.json.write_text(json.dumps({"python": version, "rows": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
