@@ -237,3 +237,13 @@ def test_interval_is_sound(constraints: list[Term], term: Term) -> None:
         if all(T.evaluate(c, model) for c in constraints):
             value = T.evaluate(term, model)
             assert (lo is None or lo <= value) and (hi is None or value <= hi), (T.show(term), model)
+
+
+def test_array_terms_have_no_interval() -> None:
+    """A list made with `[0] * n` is a `karray`; bounds reasoning passes
+    over array terms (pigeon_sort in the reach sweep crashed here)."""
+    x, y = T.Sym("x", T.INT), T.Sym("y", T.INT)
+    filled = T.store(T.karray(0), x, 1)
+    assert interval(T.karray(0), {}) == (None, None)
+    assert interval(filled, {}) == (None, None)
+    assert decide(T.relation("gt", T.select(filled, y), 0), {}) is None

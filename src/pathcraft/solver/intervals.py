@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from pathcraft.solver.terms import BOOL, App, Sym, Term
+from pathcraft.solver.terms import BOOL, INT, App, Sym, Term
 
 Interval = tuple[int | None, int | None]
 Bounds = Mapping[str, Interval]
@@ -98,6 +98,8 @@ def interval(t: Term, bounds: Bounds) -> Interval:
     if op == "neg":
         lo, hi = interval(args[0], bounds)
         return (None if hi is None else -hi, None if lo is None else -lo)
+    if len(args) != 2 or t.sort != INT:  # arrays (`karray`, `store`): no interval
+        return _TOP
     a, b = interval(args[0], bounds), interval(args[1], bounds)
     if op == "add":
         return (_opt(a[0], b[0], int.__add__), _opt(a[1], b[1], int.__add__))
