@@ -27,11 +27,11 @@ STORE = REPO / "tests" / "golden" / "output"
 RECORDED_UNDER = (3, 11)
 
 # (label, module relative to the repository root, extra options)
-_HEAP_MODULES = ("tests/fixtures/linked.py", "../shared/examples/aliasing.py",
-                 "../shared/examples/vector.py")
+_HEAP_MODULES = ("tests/fixtures/linked.py", "tests/fixtures/papers/aliasing.py",
+                 "tests/fixtures/papers/vector.py")
 _MODULES = ("examples/arith.py", "tests/fixtures/control.py", "tests/fixtures/linked.py", "tests/fixtures/pq.py",
-            "../shared/examples/aliasing.py", "../shared/examples/arraypower.py", "../shared/examples/lcm.py",
-            "../shared/examples/rational.py", "../shared/examples/vector.py")
+            "tests/fixtures/papers/aliasing.py", "tests/fixtures/papers/arraypower.py", "tests/fixtures/papers/lcm.py",
+            "tests/fixtures/papers/rational.py", "tests/fixtures/papers/vector.py")
 COSTS = ("--costs", "steps,memory,calls")
 
 
@@ -56,7 +56,7 @@ def goldens() -> list[Golden]:
         stem = Path(module).stem
         out.append(Golden(f"{stem}.lazy.pytest.txt", module, ("--heap", "lazy")))
     out.append(Golden("arith.bfs.pytest.txt", "examples/arith.py", ("--search", "bfs")))
-    out.append(Golden("lcm.loop3.pytest.txt", "../shared/examples/lcm.py", ("--criterion", "loop-3")))
+    out.append(Golden("lcm.loop3.pytest.txt", "tests/fixtures/papers/lcm.py", ("--criterion", "loop-3")))
     return out
 
 

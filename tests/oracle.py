@@ -30,7 +30,7 @@ from pathcraft.testcase.pathsig import RealRun, loop_shapes, record, statement_l
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
-SHARED_EXAMPLES = REPO.parent / "shared" / "examples"
+SHARED_EXAMPLES = REPO / "tests" / "fixtures" / "papers"  # the papers' examples, vendored
 
 
 def load_module(path: Path) -> ModuleType:

@@ -55,7 +55,6 @@ def has_cycle(obj: Any) -> bool:
     return visit(obj)
 
 
-@pytest.mark.skipif(not SHARED_EXAMPLES.exists(), reason="../shared/examples missing")
 @pytest.mark.parametrize("heap", MODELS)
 def test_non_aliasing(heap: str) -> None:
     inputs = built(SHARED_EXAMPLES / "aliasing.py", "m", heap, ("non-aliasing(x, z)",))

@@ -34,7 +34,6 @@ from pathcraft.testcase.model import TestCase
 
 LINKED = Path(__file__).resolve().parent / "fixtures" / "linked.py"
 VECTOR = SHARED_EXAMPLES / "vector.py"
-needs_shared = pytest.mark.skipif(not VECTOR.exists(), reason="../shared/examples missing")
 COSTS = ("steps", "memory", "calls")
 SLOT = 4
 
@@ -144,13 +143,11 @@ def test_costs_match_measurements(target: tuple[Path, str]) -> None:
     check(*target)
 
 
-@needs_shared
 @pytest.mark.parametrize("target", SHARED, ids=lambda t: f"{t[0].stem}::{t[1]}")
 def test_costs_match_measurements_shared(target: tuple[Path, str]) -> None:
     check(*target)
 
 
-@needs_shared
 def test_multiples_memory_policy_matches_the_paper() -> None:
     """Paper 000, Example 5: of the 54 test cases of multiples at loop-4
     (normal paths), the policy memory > 48 bytes filters out 23."""
@@ -166,7 +163,6 @@ def test_multiples_memory_policy_matches_the_paper() -> None:
     assert symbolic and all(c.cost_values["memory"] > 48 for c in symbolic)
 
 
-@needs_shared
 def test_upper_bound_policy_prunes_soundly() -> None:
     """steps<=100 prunes during the search; it must keep exactly the test
     cases of the unpruned run whose steps are at most 100 (same traces)."""
@@ -180,7 +176,6 @@ def test_upper_bound_policy_prunes_soundly() -> None:
     assert bounded.stats["derivation_steps"] < full.stats["derivation_steps"]
 
 
-@needs_shared
 def test_worst_policies() -> None:
     program = translate(str(VECTOR), ["multiples"]).program
     base = dict(criterion=parse_criterion("loop-4"), exceptions=False, costs=COSTS)

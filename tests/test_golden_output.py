@@ -26,7 +26,7 @@ def test_output_matches_golden(golden: Golden) -> None:
         pytest.fail(f"{golden.name} changed:\n{diff[:6000]}")
 
 
-@pytest.mark.parametrize("module", ["examples/arith.py", "tests/fixtures/linked.py", "../shared/examples/vector.py"])
+@pytest.mark.parametrize("module", ["examples/arith.py", "tests/fixtures/linked.py", "tests/fixtures/papers/vector.py"])
 def test_search_strategy_does_not_change_the_output(module: str) -> None:
     """Tests are ordered and named by their trace, not by when the search
     found them: breadth-first writes the file depth-first writes."""

@@ -24,7 +24,6 @@ SHARED = [
     ("arraypower.py", "arraypower"), ("arraypower.py", "power"), ("aliasing.py", "m"),
     ("rational.py", "R.simplify"), ("rational.py", "simp"),
 ]
-needs_shared = pytest.mark.skipif(not SHARED_EXAMPLES.exists(), reason="../shared/examples missing")
 
 
 MODELS = ["symbolic", "lazy", "lazy-noalias"]
@@ -38,7 +37,6 @@ def test_replay_fixtures(name: str, heap: str) -> None:
     assert replay_mismatches(FIXTURE, name, cases) == []
 
 
-@needs_shared
 @pytest.mark.parametrize("heap", MODELS)
 @pytest.mark.parametrize("target", SHARED, ids=lambda t: f"{t[0]}::{t[1]}")
 def test_replay_shared_examples(target: tuple[str, str], heap: str) -> None:
@@ -67,7 +65,6 @@ def test_enumeration_fixtures(name: str, heap: str) -> None:
     assert missed == []
 
 
-@needs_shared
 @pytest.mark.parametrize("heap", ["symbolic", "lazy"])
 @pytest.mark.parametrize("target", SHARED, ids=lambda t: f"{t[0]}::{t[1]}")
 def test_enumeration_shared_examples(target: tuple[str, str], heap: str) -> None:
@@ -95,7 +92,6 @@ def test_symbolic_finds_the_paths_lazy_finds(name: str) -> None:
     assert symbolic == lazy
 
 
-@needs_shared
 @pytest.mark.parametrize("target", SHARED, ids=lambda t: f"{t[0]}::{t[1]}")
 def test_symbolic_finds_the_paths_lazy_finds_shared(target: tuple[str, str]) -> None:
     path = SHARED_EXAMPLES / target[0]
@@ -104,7 +100,6 @@ def test_symbolic_finds_the_paths_lazy_finds_shared(target: tuple[str, str]) -> 
     assert symbolic == lazy
 
 
-@needs_shared
 def test_aliasing_m_branches_only_at_its_if() -> None:
     """Paper 003, Fig. 2: with aliasing kept as constraints, `m` has the two
     paths of its `if x is z`, one with x and z the same object."""

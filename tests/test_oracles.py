@@ -8,7 +8,6 @@ import pytest
 from oracle import EXAMPLES, SHARED_EXAMPLES, generated, missed_paths, replay_mismatches
 
 LCM = SHARED_EXAMPLES / "lcm.py"
-needs_shared = pytest.mark.skipif(not LCM.exists(), reason="../shared/examples is not beside the repo")
 
 OWN = [
     "classify", "digit_sum", "first_multiple", "power", "safe_ratio", "clamp",
@@ -39,7 +38,6 @@ def test_replay_own_examples(target: tuple[Path, str], criterion: str) -> None:
     assert replay_mismatches(path, name, cases) == []
 
 
-@needs_shared
 @pytest.mark.parametrize("target", SHARED, ids=_id)
 @pytest.mark.parametrize("criterion", ["loop-1", "loop-2", "loop-3"])
 def test_replay_lcm(target: tuple[Path, str], criterion: str) -> None:
@@ -56,7 +54,6 @@ def test_enumeration_own_examples(target: tuple[Path, str]) -> None:
     assert missed_paths(path, name, cases, k=2) == []
 
 
-@needs_shared
 @pytest.mark.parametrize("target", SHARED, ids=_id)
 def test_enumeration_lcm(target: tuple[Path, str]) -> None:
     path, name = target
