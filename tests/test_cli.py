@@ -392,3 +392,82 @@ def test_unmodelled_operations_drop_paths_instead_of_inventing_errors(
         assert "some paths dropped" in err and "verify: OK" in err
         assert "raises_attribute_error" not in out_file.read_text()
         assert "raises_type_error" not in out_file.read_text()
+
+
+# ---------------------------------------------------------- a new user's mistakes
+
+
+@pytest.mark.parametrize("make_output, says", [
+    (lambda d: d / "missing" / "out.py", "does not exist"),
+    (lambda d: d, "is a directory"),
+    (lambda d: d / "mod.py", "is the input file"),
+])
+def test_bad_output_paths_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                               make_output: object, says: str) -> None:
+    source = tmp_path / "mod.py"
+    source.write_text(MODULE)
+    output = make_output(tmp_path)  # type: ignore[operator]
+    code, _, err = cli(capsys, "gen", f"{source}::good", "-o", str(output))
+    assert code == 2 and says in one_line(err) and one_line(err).startswith("pathcraft: ")
+    assert source.read_text() == MODULE  # never overwritten
+
+
+def test_verify_needs_a_regular_output_file(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli(capsys, "gen", f"{ARITH}::clamp", "--verify", "-o", os.devnull)
+    assert code == 2 and "regular file" in one_line(err)
+
+
+@pytest.mark.parametrize("argv", [["--timeout", "0"], ["--timeout", "-1"], ["--max-list-length", "-1"]])
+def test_absurd_budgets_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out, err = cli(capsys, "gen", f"{ARITH}::clamp", *argv)
+    assert code == 2 and out == "" and "Traceback" not in err
+
+
+def test_absurd_budget_in_pyproject_is_checked_the_same_way(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.pathcraft]\ntimeout = 0\n")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli(capsys, "gen", f"{ARITH}::clamp")
+    assert code == 2 and "timeout must be a positive number" in one_line(err)
+
+
+@pytest.mark.parametrize("text", ["", "# nothing but a comment\n", '"""A docstring."""\nX = 1\n'])
+def test_nothing_to_test_says_so(capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str) -> None:
+    source = tmp_path / "empty.py"
+    source.write_text(text)
+    code, out, err = cli(capsys, "gen", str(source))
+    assert code == 2 and out == "" and "no functions or methods to test" in one_line(err)
+
+
+@pytest.mark.parametrize("prefix, encoding", [(b"\xef\xbb\xbf", "utf-8"), (b"# -*- coding: latin-1 -*-\n", "latin-1")])
+def test_sources_are_read_as_python_reads_them(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                               prefix: bytes, encoding: str) -> None:
+    """A byte-order mark or a coding cookie: the tests are generated and pass."""
+    source = tmp_path / "coded.py"
+    body = 'def f(x: int) -> int:\n    label = "caf\u00e9"\n    if x > 0:\n        return 1\n    return 0\n'
+    source.write_bytes(prefix + body.encode(encoding))
+    code, _, err = cli(capsys, "gen", f"{source}::f", "--verify", "-o", str(tmp_path / "test_coded.py"))
+    assert code == 0, err
+    assert "verify: OK" in err
+
+
+def test_broken_pipe_is_not_an_error() -> None:
+    """`pathcraft gen m.py | head -1`: the reader leaves early; exit 0, no traceback."""
+    process = subprocess.Popen([sys.executable, "-m", "pathcraft", "gen", str(ARITH)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 0, err
+    assert "Traceback" not in err
+
+
+def test_a_summary_line_after_writing_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = tmp_path / "mod.py"
+    source.write_text(MODULE)
+    code, _, err = cli(capsys, "gen", str(source), "-o", str(tmp_path / "test_mod.py"))
+    lines = err.strip().splitlines()
+    assert code == 0
+    assert re.fullmatch(r"pathcraft: wrote 2 tests for 1 function to .*test_mod\.py \(1 skipped\) in [\d.]+ s",
+                        lines[-1]), lines

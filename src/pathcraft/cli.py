@@ -7,6 +7,7 @@ be analysed), 130 interrupted (the tests found so far are kept).
 from __future__ import annotations
 
 import io
+import os
 import sys
 import tempfile
 import time
@@ -101,7 +102,7 @@ def gen(
                                    help="Run the generated tests; check each takes its claimed path; "
                                    "report branch coverage."),
     stats: bool = typer.Option(False, "--stats", help="Print search and solver statistics."),
-    timeout: float | None = typer.Option(None, "--timeout", min=0.0,
+    timeout: float | None = typer.Option(None, "--timeout",
                                             help="Time budget in seconds per function; "
                                             "the tests found in time are kept."),
     search: Search | None = typer.Option(None, "--search", help="Search strategy [default: dfs]."),
@@ -140,28 +141,41 @@ def gen(
         })
         options = settings.generate_options()
         path, name = parse_target(target)
+        _check_output(output, path, do_verify)
         result = translate(path, [name] if name else None)
         runnable = _runnable(result, name, options)
+        if not runnable and not result.errors:
+            raise PathcraftError(f"{path}: no functions or methods to test")
+        stream, test_file, keep_open = _open_output(output, do_verify and settings.format == "pytest")
     except PathcraftError as exc:
         raise fail(exc)
     if not runnable:
         raise typer.Exit(2)
     program = result.program
-    stream, test_file, keep_open = _open_output(output, do_verify and settings.format == "pytest")
     writer: PytestWriter | JsonWriter
-    if settings.format == "pytest":
-        writer = PytestWriter(stream, program.module, path, runnable, str(options.engine.criterion),
-                              frozenset(program.exception_bases), frozenset(program.classes))
-    else:
-        writer = JsonWriter(stream, target, str(options.engine.criterion))
     try:
+        if settings.format == "pytest":
+            writer = PytestWriter(stream, program.module, path, runnable, str(options.engine.criterion),
+                                  frozenset(program.exception_bases), frozenset(program.classes))
+        else:
+            writer = JsonWriter(stream, target, str(options.engine.criterion))
         runs, all_cases, interrupted, elapsed = _run(program, runnable, options, writer)
+    except BrokenPipeError:
+        # the reader went away (`pathcraft gen m.py | head`): not an error;
+        # stdout goes to /dev/null so that the last flush does not fail too
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(0) from None
     finally:
         if not keep_open:
             stream.close()
     if interrupted:
         err.print(f"pathcraft: interrupted; kept {len(all_cases)} tests", markup=False)
         raise typer.Exit(130)
+    if output is not None:
+        skipped = sum(1 for q in result.errors if q in result.targets)
+        err.print(f"pathcraft: wrote {len(all_cases)} tests for {len(runs)} function"
+                  f"{'' if len(runs) == 1 else 's'} to {output}"
+                  f"{f' ({skipped} skipped)' if skipped else ''} in {elapsed:.1f} s", markup=False, soft_wrap=True)
     if stats:
         _print_stats(runs, elapsed)
     if options.costs:
@@ -223,9 +237,26 @@ def _run(program: Program, runnable: list[str], options: GenerateOptions,
     return runs, all_cases, interrupted, time.perf_counter() - started
 
 
+def _check_output(output: Path | None, source: str, verify: bool) -> None:
+    """Refuse an output path that cannot work before any search starts."""
+    if output is None:
+        return
+    if output.exists() and output.resolve() == Path(source).resolve():
+        raise PathcraftError(f"{output}: is the input file; choose another output file")
+    if output.is_dir():
+        raise PathcraftError(f"{output}: is a directory; give a file name")
+    if not output.parent.is_dir():
+        raise PathcraftError(f"{output}: folder '{output.parent}' does not exist")
+    if verify and not (output.is_file() or not output.exists()):
+        raise PathcraftError(f"{output}: --verify reads the tests back, so it needs a regular file")
+
+
 def _open_output(output: Path | None, need_file: bool) -> tuple[TextIO, str | None, bool]:
     if output is not None:
-        return open(output, "w", encoding="utf-8"), str(output), False
+        try:
+            return open(output, "w", encoding="utf-8"), str(output), False
+        except OSError as exc:
+            raise PathcraftError(f"{output}: cannot write: {exc.strerror or exc}") from None
     if need_file:
         return _Tee(sys.stdout), None, True
     return sys.stdout, None, True

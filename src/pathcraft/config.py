@@ -56,6 +56,15 @@ class Settings:
             raise PathcraftError(f"unknown search strategy '{self.search}' ({' or '.join(SEARCHERS)})")
         if self.format not in FORMATS:
             raise PathcraftError(f"unknown format '{self.format}' ({' or '.join(FORMATS)})")
+        for setting, value, least in (("timeout", self.timeout, None), ("max_paths", self.max_paths, 1),
+                                      ("max_list_length", self.max_list_length, 0),
+                                      ("solver_timeout_ms", self.solver_timeout_ms, 1)):
+            if value is None:
+                continue
+            if least is None and not value > 0:
+                raise PathcraftError(f"{setting} must be a positive number of seconds, not {value}")
+            if least is not None and value < least:
+                raise PathcraftError(f"{setting} must be at least {least}, not {value}")
         engine = EngineOptions(
             criterion=parse_criterion(self.criterion),
             search=self.search,

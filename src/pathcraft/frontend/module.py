@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import tokenize
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -88,11 +89,12 @@ class ModuleSource:
 
 def load_module(path: str) -> ModuleSource:
     file = Path(path)
+    if not file.is_file():
+        raise TargetError(f"{path}: {'no such file' if not file.exists() else 'not a regular file'}")
     try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TargetError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+        with tokenize.open(file) as source:  # as Python reads it: a BOM, a coding cookie
+            text = source.read()
+    except (OSError, UnicodeDecodeError, SyntaxError) as exc:
         raise TargetError(f"{path}: cannot read: {exc}") from None
     try:
         tree = ast.parse(text, filename=path)

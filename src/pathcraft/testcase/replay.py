@@ -9,6 +9,7 @@ per case, the outcome and the path signature of the real run.
 from __future__ import annotations
 
 import ast
+import tokenize
 import importlib
 import json
 import sys
@@ -39,7 +40,8 @@ def resolve(module: Any, qualname: str) -> Any:
 def replay(module_path: str, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     module = load(module_path)
     filename = module.__file__
-    lines = statement_lines(ast.parse(Path(module_path).read_text(encoding="utf-8")))
+    with tokenize.open(module_path) as source:  # as Python reads it: a BOM, a coding cookie
+        lines = statement_lines(ast.parse(source.read()))
     results = []
     for case in cases:
         run, value, final = run_case(module, case, filename, lines)
