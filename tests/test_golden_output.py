@@ -5,7 +5,9 @@ purpose)."""
 from __future__ import annotations
 
 import difflib
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -34,3 +36,18 @@ def test_search_strategy_does_not_change_the_output(module: str) -> None:
     if not dfs.available:
         pytest.skip(f"{module} missing")
     assert render(Golden("bfs", module, ("--search", "bfs"))) == render(dfs)
+
+
+def test_generated_files_are_lint_clean(tmp_path: Path) -> None:
+    """Every golden pytest file passes `ruff check` (pyflakes and
+    pycodestyle rules, lines of at most 100 characters): no unused import,
+    no redefinition, no name the module defines shadowed or collected."""
+    for stored in sorted(STORE.glob("*.pytest.txt")):
+        name = "test_" + stored.name.removesuffix(".pytest.txt").replace(".", "_") + ".py"
+        (tmp_path / name).write_text(stored.read_text(encoding="utf-8"), encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--isolated", "--select", "E,F,W", "--line-length", "100",
+         "--output-format", "concise", str(tmp_path)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr

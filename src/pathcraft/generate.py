@@ -24,6 +24,7 @@ from pathcraft.solver.canonical import CanonicalModels
 from pathcraft.solver.path import bounds_of
 from pathcraft.solver.simplify import normalize
 from pathcraft.solver.terms import Sym, evaluate, is_const
+from pathcraft.testcase.emit_pytest import module_alias
 from pathcraft.testcase.model import SMALL, TestCase, concretize
 
 
@@ -130,7 +131,8 @@ def generate(
 
     def emit(path: SymbolicPath, note: str | None = None) -> None:
         name = f"test_{qualname.replace('.', '_')}_{len(run.cases) + 1}"
-        case = concretize(path, name, canonical, cost_names, note)
+        case = concretize(path, name, canonical, cost_names, note,
+                          reserved=(module_alias(program.module), "pytest", "result"))
         case = replace(case, name=f"{name}_{outcome_words(case)}")
         run.cases.append(case)
         if on_case is not None:

@@ -76,7 +76,8 @@ CanonicalModel = Callable[[SymbolicPath, list[Sym]], "Mapping[str, Any] | None"]
 
 
 def concretize(path: SymbolicPath, name: str, canonical: CanonicalModel | None = None,
-               cost_names: tuple[str, ...] = (), note: str | None = None) -> TestCase:
+               cost_names: tuple[str, ...] = (), note: str | None = None,
+               reserved: tuple[str, ...] = ()) -> TestCase:
     """The test case of `path`: inputs from the canonical model (the search's
     own model if Z3 gives none in its limits), expected outcome and heaps
     evaluated from the symbolic result, never by running the code."""
@@ -88,7 +89,8 @@ def concretize(path: SymbolicPath, name: str, canonical: CanonicalModel | None =
     from pathcraft.heap.cells import Addr
 
     scalars = [p for p, v in path.roots if not isinstance(v, Addr)]
-    snapshot = SymbolicSnapshot(path.heap, model, reserved=scalars)
+    # names the test file already uses (the module, pytest, `result`) are not given to objects
+    snapshot = SymbolicSnapshot(path.heap, model, reserved=[*scalars, *reserved])
     inputs = tuple((p, snapshot.value(v)) for p, v in path.roots)
     heap_in = snapshot.inputs()
     outcome = path.outcome
