@@ -472,3 +472,44 @@ def test_a_summary_line_after_writing_a_file(capsys: pytest.CaptureFixture[str],
     assert code == 0
     assert re.fullmatch(r"pathcraft: wrote 2 tests for 1 function to .*test_mod\.py \(1 skipped\) in [\d.]+ s",
                         lines[-1]), lines
+
+
+ODD_MODULE = '''
+def test_helper(x: int) -> int:
+    if x > 0:
+        return 1
+    return 0
+
+
+class counter:
+    def __init__(self) -> None:
+        self.n = 0
+
+    def bump(self, k: int) -> int:
+        self.n += k
+        return self.n
+
+
+class TestBox:
+    value: int
+
+    def get(self) -> int:
+        return self.value
+'''
+
+
+def test_generated_file_hygiene(tmp_path: Path) -> None:
+    """A module whose file name is no identifier, defining `test_*` and
+    `Test*` names and a class named like the local that holds an instance:
+    pytest collects exactly the generated tests, and they all pass."""
+    source = tmp_path / "mod ülé.py"
+    source.write_text(ODD_MODULE, encoding="utf-8")
+    out_file = tmp_path / "test_odd.py"
+    result = run_module("gen", str(source), "-o", str(out_file))
+    assert result.returncode == 0, result.stderr
+    generated = len(re.findall(r"^def test_", out_file.read_text(encoding="utf-8"), re.MULTILINE))
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out_file)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert run.returncode == 0, run.stdout
+    assert f"{generated} passed" in run.stdout.strip().splitlines()[-1]

@@ -8,6 +8,8 @@ inputs were chosen.
 
 from __future__ import annotations
 
+import keyword
+import re
 import sys
 import textwrap
 from collections.abc import Mapping
@@ -50,9 +52,10 @@ class PytestWriter:
         header = [
             '"""' + text[0], *text[1:], '"""',
             "",
+            *(["import importlib", ""] if not _importable(module) else []),
             "import pytest  # noqa: F401 (for the tests that expect an exception)",
             "",
-            f"from {package} import {name}" if package else f"import {module}",
+            _import_line(module, package, name, self.alias),
         ]
         self.out.write("\n".join(header) + "\n")
         self.out.flush()
@@ -127,8 +130,23 @@ def module_alias(module: str) -> str:
     """The name the tests reach the module by: `pkg.sub.mod` is imported
     as `from pkg.sub import mod`. Every name of the module is qualified
     with it, so nothing the module defines (a `test_*` function, a class
-    named like a local) lands in the test file's namespace."""
-    return module.rpartition(".")[2]
+    named like a local) lands in the test file's namespace. A module name
+    that is no identifier (`mod ülé.py`) gets one made from it."""
+    last = module.rpartition(".")[2]
+    if last.isidentifier() and not keyword.iskeyword(last):
+        return last
+    alias = re.sub(r"\W", "_", last)
+    return alias if alias[:1].isalpha() else f"m_{alias}"
+
+
+def _importable(module: str) -> bool:
+    return all(part.isidentifier() and not keyword.iskeyword(part) for part in module.split("."))
+
+
+def _import_line(module: str, package: str, name: str, alias: str) -> str:
+    if not _importable(module):
+        return f"{alias} = importlib.import_module({module!r})"
+    return f"from {package} import {name}" if package else f"import {module}"
 
 
 def call_text(case: TestCase, alias: str) -> str:
