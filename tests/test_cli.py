@@ -513,3 +513,16 @@ def test_generated_file_hygiene(tmp_path: Path) -> None:
                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert run.returncode == 0, run.stdout
     assert f"{generated} passed" in run.stdout.strip().splitlines()[-1]
+
+
+def test_default_budgets_and_what_is_said_when_one_stops_a_search(capsys: pytest.CaptureFixture[str],
+                                                                  tmp_path: Path) -> None:
+    from pathcraft.config import Settings
+
+    assert (Settings().max_paths, Settings().timeout) == (1000, 60.0)
+    source = tmp_path / "ifs.py"
+    source.write_text("def f(a: int, b: int) -> int:\n    n = 0\n    if a > 0:\n        n += 1\n"
+                      "    if b > 0:\n        n += 2\n    return n\n")
+    code, out, err = cli(capsys, "gen", f"{source}::f", "--max-paths", "3")
+    assert code == 0 and out.count("\ndef test_") == 3
+    assert "f: path limit reached; kept 3 tests; a larger --max-paths" in one_line(err)

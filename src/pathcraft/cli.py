@@ -41,7 +41,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)  # a message is one line, never wrapped
 
 
 class Format(str, Enum):
@@ -104,10 +104,11 @@ def gen(
     stats: bool = typer.Option(False, "--stats", help="Print search and solver statistics."),
     timeout: float | None = typer.Option(None, "--timeout",
                                             help="Time budget in seconds per function; "
-                                            "the tests found in time are kept."),
+                                            "the tests found in time are kept [default: 60]."),
     search: Search | None = typer.Option(None, "--search", help="Search strategy [default: dfs]."),
     max_paths: int | None = typer.Option(None, "--max-paths", min=1,
-                                            help="Stop after this many paths per function."),
+                                            help="Stop after this many paths per function "
+                                            "[default: 1000]."),
     heap: HeapKind | None = typer.Option(None, "--heap",
                                             help="Heap model for object inputs: symbolic (the heap "
                                             "solver: aliasing as constraints, no branching on it), lazy "
@@ -225,7 +226,10 @@ def _run(program: Program, runnable: list[str], options: GenerateOptions,
                 continue
             runs.append(run)
             if run.stopped and run.stopped != "interrupted":
-                err.print(f"pathcraft: {qualname}: {run.stopped}; kept {len(run.cases)} tests", markup=False)
+                advice = "; a larger --max-paths or --timeout, or a smaller --criterion (loop-1), changes that" \
+                    if run.stopped in ("path limit reached", "time budget reached") else ""
+                err.print(f"pathcraft: {qualname}: {run.stopped}; kept {len(run.cases)} tests{advice}",
+                          markup=False)
             for note in run.notes:
                 err.print(f"pathcraft: {qualname}: some paths dropped: unsupported {note}", markup=False)
     except KeyboardInterrupt:

@@ -37,14 +37,14 @@ class Settings:
     criterion: str = str(_ENGINE.criterion)
     format: str = "pytest"
     exceptions: bool = GenerateOptions().exceptions
-    timeout: float | None = None
+    timeout: float | None = 60.0  # seconds per function: a budget, not a limit on correctness
     search: str = _ENGINE.search
     solver_timeout_ms: int = SolverOptions().timeout_ms
     heap: str = _ENGINE.heap
     size_model: str = ""
     assume: tuple[str, ...] = ()
     max_list_length: int = _ENGINE.max_list_length
-    max_paths: int | None = None
+    max_paths: int | None = 1000  # paths per function (twelve independent ifs have 4,096)
     costs: str | None = None
     policy: tuple[str, ...] = ()
 
