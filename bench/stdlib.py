@@ -1,0 +1,69 @@
+"""Standard-library sweep: generate tests for every top-level module of the
+running Python's standard library, as a new user would (`pathcraft gen
+MODULE.py -o test_MODULE.py`, no `--verify`), then run each file with
+pytest and count what passes, fails or does not collect.
+
+    python bench/stdlib.py --timeout 5 --out /tmp/stdlib-sweep
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, required=True, help="folder for the generated test files")
+    parser.add_argument("--timeout", type=float, default=5.0, help="seconds per function [5]")
+    parser.add_argument("--limit", type=int, help="only the first N modules")
+    args = parser.parse_args(argv)
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    modules = sorted(p for p in stdlib.glob("*.py") if not p.name.startswith("__"))
+    if args.limit:
+        modules = modules[: args.limit]
+    args.out.mkdir(parents=True, exist_ok=True)
+    counts = {"modules": 0, "files": 0, "tests": 0, "passed": 0, "failed": 0, "errors": 0,
+              "not collected": 0, "attribute-error only": 0, "crashes": 0}
+    started = time.perf_counter()
+    for module in modules:
+        counts["modules"] += 1
+        target = args.out / f"test_{module.stem}.py"
+        gen = subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(module), "-o", str(target),
+                              "--timeout", str(args.timeout)], capture_output=True, text=True, timeout=3600)
+        if "Traceback" in gen.stderr or "internal error" in gen.stderr:
+            counts["crashes"] += 1
+            print(f"crash: {module.name}: {gen.stderr.strip().splitlines()[-1]}", file=sys.stderr)
+        if not target.exists() or "\ndef test_" not in target.read_text(encoding="utf-8"):
+            continue
+        text = target.read_text(encoding="utf-8")
+        counts["files"] += 1
+        counts["tests"] += text.count("\ndef test_")
+        counts["attribute-error only"] += len(re.findall(r"raises_attribute_error\(\)", text))
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                              str(target)], capture_output=True, text=True, timeout=600, cwd=args.out)
+        last = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else ""
+        for key, pattern in (("passed", r"(\d+) passed"), ("failed", r"(\d+) failed"), ("errors", r"(\d+) errors?")):
+            found = re.search(pattern, last)
+            counts[key] += int(found.group(1)) if found else 0
+        if run.returncode in (2, 4) or "error" in last and "passed" not in last:
+            counts["not collected"] += 1
+            print(f"not collected: {target.name}: {last}", file=sys.stderr)
+        elif re.search(r"\d+ failed", last):
+            print(f"failing: {target.name}: {last}", file=sys.stderr)
+    elapsed = time.perf_counter() - started
+    version = ".".join(map(str, sys.version_info[:3]))
+    print(f"standard library sweep under Python {version} ({args.timeout:g} s per function)\n")
+    print("| " + " | ".join(counts) + " | time s |")
+    print("|" + "---|" * (len(counts) + 1))
+    print("| " + " | ".join(str(v) for v in counts.values()) + f" | {elapsed:.0f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
