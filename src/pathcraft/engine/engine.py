@@ -78,6 +78,9 @@ from pathcraft.solver.terms import Sym
 
 Successors = list[State | SymbolicPath]
 
+# builtin predicates over ints: entered only when every operand is an int or bool
+_INT_BUILTINS = frozenset({"int_mod", "int_floordiv", "int_pow", "abs", "min", "max"})
+
 
 class Engine:
     """Explores functions of one program under one set of options."""
@@ -277,6 +280,8 @@ class Run:
         if isinstance(instr, Call):
             callee = self.program.predicate(instr.predicate)
             args = [self.evaluator.eval(a, frame.env, state.heap) for a in instr.args]
+            if callee.name in _INT_BUILTINS and not all(is_scalar(a) for a in args):
+                return self.non_int_operands(state, frame, instr, args)
             return list(self.invoke(state, callee.name, dict(zip(callee.params, args))))
         if isinstance(instr, Goto):
             callee = self.program.predicate(instr.block)
@@ -293,6 +298,19 @@ class Run:
         if isinstance(instr, Raise):
             return self.throw(state, self._raised(instr, frame))
         raise AssertionError(f"unknown instruction {instr!r}")
+
+    def non_int_operands(self, state: State, frame: Frame, instr: Call, args: list[Value]) -> Successors:
+        """`%`, `//`, `**`, `abs`, `min`, `max` on what is not an int: the
+        int predicates (with their ZeroDivisionError rules) do not apply.
+        `str % x` formats a string (its text is not computed); None raises
+        TypeError; strings otherwise, lists and objects (which may define
+        the operator) drop the path."""
+        if instr.predicate == "int_mod" and isinstance(args[0], Text):
+            env = frame.env if instr.target is None else {**frame.env, instr.target: Text(None)}
+            return [step(state, frame, env=env)]
+        if any(a is None for a in args) and not any(isinstance(a, (Text, Addr)) for a in args):
+            return self.throw(state, ExcValue("TypeError", None))
+        raise Unsupported(f"{instr.predicate} on strings, lists or objects")
 
     @staticmethod
     def _raised(instr: Raise, frame: Frame) -> ExcValue:

@@ -233,7 +233,8 @@ class ExpressionLowerer:
             return Var(tmp)
         if type(op) in _DIVISION:
             pure, predicate = _DIVISION[type(op)]
-            if isinstance(right, Const) and isinstance(right.value, int) and right.value:
+            formatting = isinstance(left, Const) and isinstance(left.value, Text)  # "%d items" % n
+            if isinstance(right, Const) and isinstance(right.value, int) and right.value and not formatting:
                 return Binary(pure, left, right)
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, predicate, (left, right), node.lineno))

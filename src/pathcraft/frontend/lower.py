@@ -243,6 +243,11 @@ class FunctionLowerer:
             message = call_args[0].value
         elif len(call_args) == 1 and isinstance(call_args[0], ast.Name) and call_args[0].id in self.locals:
             return Raise(exc.id, None, s.lineno, message_var=call_args[0].id)
+        elif len(call_args) == 1 and isinstance(call_args[0], ast.BinOp) and isinstance(call_args[0].op, ast.Mod):
+            # "bad value %d" % x: evaluated as Python would (the text is not computed)
+            text = self.blocks.temp("msg")
+            self.blocks.emit(Assign(text, self.expressions.expr(call_args[0]), s.lineno))
+            return Raise(exc.id, None, s.lineno, message_var=text)
         elif call_args and not all(_plain_message(a) for a in call_args):
             raise self.error(call_args[0], "exception argument other than a string or an f-string")
         return Raise(exc.id, message, s.lineno)
