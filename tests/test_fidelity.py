@@ -5,11 +5,16 @@ must return or raise what it claims and take the path it claims."""
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from oracle import replay_mismatches
+from pathcraft.cli import main
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
 
@@ -58,3 +63,23 @@ def test_a_formatted_message_is_asserted_by_type(module: Path) -> None:
     cases = generate(translate(str(module), ["checked"]).program, "checked", GenerateOptions()).cases
     raising = [c for c in cases if c.kind == "raise"]
     assert [(c.exc_type, c.exc_message) for c in raising] == [("ValueError", None)]
+
+
+def test_functions_a_private_module_replaces_are_called_positionally(tmp_path: Path) -> None:
+    """`from _fast import double` at import time swaps in a function that
+    takes no keywords (as C accelerators do): tests call it positionally,
+    and pass against the replacement."""
+    (tmp_path / "_fast.py").write_text("def double(x, /):\n    return x + x\n")
+    (tmp_path / "fastmod.py").write_text(
+        "def double(x: int) -> int:\n    if x > 0:\n        return 2 * x\n    return x + x\n\n\n"
+        "def plain(x: int) -> int:\n    return x\n\n\n"
+        "try:\n    from _fast import double\nexcept ImportError:\n    pass\n")
+    out = tmp_path / "test_fast.py"
+    code = main(["gen", str(tmp_path / "fastmod.py"), "-o", str(out)])
+    assert code == 0
+    text = out.read_text()
+    assert re.search(r"fastmod\.double\(-?\d+\)", text) and re.search(r"fastmod\.plain\(x=-?\d+\)", text)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert run.returncode == 0, run.stdout

@@ -157,7 +157,8 @@ def gen(
     try:
         if settings.format == "pytest":
             writer = PytestWriter(stream, program.module, path, runnable, str(options.engine.criterion),
-                                  frozenset(program.exception_bases), frozenset(program.classes))
+                                  frozenset(program.exception_bases), frozenset(program.classes),
+                                  frozenset(q for q in runnable if not program.takes_keywords(q)))
         else:
             writer = JsonWriter(stream, target, str(options.engine.criterion))
         runs, all_cases, interrupted, elapsed = _run(program, runnable, options, writer)
@@ -182,8 +183,7 @@ def gen(
     if options.costs:
         _print_costs(all_cases, list(options.costs))
     if do_verify:
-        report = _verify(path, settings.format, test_file, output, all_cases,
-                         frozenset(program.exception_bases), frozenset(program.classes), program.module)
+        report = _verify(path, settings.format, test_file, all_cases, program)
         _print_report(report, program.functions)
         if not report.ok:
             raise typer.Exit(1)
@@ -338,16 +338,17 @@ def _print_costs(cases: list[TestCase], names: list[str]) -> None:
     err.print(table)
 
 
-def _verify(path: str, out_format: str, test_file: str | None, output: Path | None,
-            cases: list[TestCase], user_exceptions: frozenset[str],
-            classes: frozenset[str], program_module: str) -> VerifyReport:
+def _verify(path: str, out_format: str, test_file: str | None, cases: list[TestCase],
+            program: Program) -> VerifyReport:
     if out_format == "json" or test_file is None:
-        module = program_module
+        module = program.module
+        functions = sorted({c.qualname for c in cases})
         with tempfile.TemporaryDirectory(prefix="pathcraft-") as tmp:
             temp_file = Path(tmp) / f"test_{module.replace('.', '_')}_pathcraft.py"
             with open(temp_file, "w", encoding="utf-8") as fh:
-                writer = PytestWriter(fh, module, path, sorted({c.qualname for c in cases}), "",
-                                      user_exceptions, classes)
+                writer = PytestWriter(fh, module, path, functions, "", frozenset(program.exception_bases),
+                                      frozenset(program.classes),
+                                      frozenset(q for q in functions if not program.takes_keywords(q)))
                 for case in cases:
                     writer.add(case)
                 writer.close()

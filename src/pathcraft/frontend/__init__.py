@@ -157,6 +157,7 @@ class Frontend:
             functions=functions,
             exception_bases=dict(self.module.exception_bases),
             classes=dict(self.module.class_infos),
+            replaced_at_import=frozenset(self.module.replaced_at_import),
         )
 
 

@@ -50,6 +50,7 @@ class ModuleSource:
     class_defaults: dict[str, dict[str, object]] = field(default_factory=dict)
     dataclasses: dict[str, tuple[tuple[str, int | bool | None | _NoDefault], ...]] = field(default_factory=dict)
     type_aliases: dict[str, ast.expr] = field(default_factory=dict)  # `type X = ...` (3.12+)
+    replaced_at_import: set[str] = field(default_factory=set)  # see Program.replaced_at_import
 
     @property
     def user_classes(self) -> set[str]:
@@ -103,6 +104,10 @@ def load_module(path: str) -> ModuleSource:
         raise PathcraftError(f"syntax error: {exc.msg}", location) from None
     name, _root = import_name(file)
     module = ModuleSource(path=path, name=name, tree=tree)
+    for node in ast.walk(tree):  # at module level or inside `try:` there
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("_") \
+                and not (node.module or "").startswith("__"):
+            module.replaced_at_import.update(a.asname or a.name for a in node.names)
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:

@@ -295,6 +295,15 @@ class Program:
     functions: dict[str, FunctionInfo] = field(hash=False)
     exception_bases: dict[str, tuple[str, ...]] = field(hash=False, default_factory=dict)
     classes: dict[str, ClassInfo] = field(hash=False, default_factory=dict)
+    # names the module takes from a private (C accelerator) module at import
+    # time, `from _heapq import *` or `from _operator import add`: the real
+    # function may take no keyword arguments ("*": any name)
+    replaced_at_import: frozenset[str] = field(hash=False, default_factory=frozenset)
+
+    def takes_keywords(self, qualname: str) -> bool:
+        """May the generated tests call `qualname` with keyword arguments?"""
+        top = qualname.split(".")[0]
+        return "*" not in self.replaced_at_import and top not in self.replaced_at_import
 
     def mro(self, cls: str) -> list[str]:
         out = []

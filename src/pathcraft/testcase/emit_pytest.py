@@ -35,8 +35,10 @@ class PytestWriter:
 
     def __init__(self, out: TextIO, module: str, source: str, functions: list[str],
                  criterion: str, user_exceptions: frozenset[str] = frozenset(),
-                 classes: frozenset[str] = frozenset()) -> None:
+                 classes: frozenset[str] = frozenset(), positional: frozenset[str] = frozenset()) -> None:
+        """`positional`: functions to call with positional arguments only."""
         self.out = out
+        self.positional = positional
         self.module = module
         self.alias = module_alias(module)
         self.user_exceptions = user_exceptions
@@ -71,7 +73,7 @@ class PytestWriter:
         if case.extra.get("note"):
             lines += _comment("policy:", str(case.extra["note"]))
         lines += [f"    {line}" for line in build_lines(case.heap_in, self.alias)]
-        call = call_text(case, self.alias)
+        call = call_text(case, self.alias, case.qualname in self.positional)
         checks = heap_checks(case, self.alias)
         if case.kind == "raise":
             arguments = [case.exc_type or "Exception"]
@@ -149,14 +151,19 @@ def _import_line(module: str, package: str, name: str, alias: str) -> str:
     return f"from {package} import {name}" if package else f"import {module}"
 
 
-def call_text(case: TestCase, alias: str) -> str:
+def call_text(case: TestCase, alias: str, positional: bool = False) -> str:
+    """The call, with keyword arguments (readable next to the path comment)
+    unless `positional`: a C accelerator that replaces the function when
+    the module is imported (`from _heapq import *`) takes none."""
     inputs = list(case.inputs)
+
+    def arguments(pairs: list[tuple[str, Any]]) -> str:
+        return ", ".join(render(v) if positional else f"{k}={render(v)}" for k, v in pairs)
+
     if "." in case.qualname:
         receiver, rest = inputs[0], inputs[1:]
-        args = ", ".join(f"{k}={render(v)}" for k, v in rest)
-        return f"{render(receiver[1])}.{case.qualname.split('.')[-1]}({args})"
-    args = ", ".join(f"{k}={render(v)}" for k, v in inputs)
-    return f"{alias}.{case.qualname}({args})"
+        return f"{render(receiver[1])}.{case.qualname.split('.')[-1]}({arguments(rest)})"
+    return f"{alias}.{case.qualname}({arguments(inputs)})"
 
 
 def build_lines(heap_in: Mapping[str, Any], alias: str) -> list[str]:
