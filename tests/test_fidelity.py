@@ -83,3 +83,30 @@ def test_functions_a_private_module_replaces_are_called_positionally(tmp_path: P
                          capture_output=True, text=True, cwd=tmp_path, timeout=120,
                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert run.returncode == 0, run.stdout
+
+
+def test_names_deleted_or_replaced_at_import_get_no_tests(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`del helper` at module level, and classes of a module that star-imports
+    a private module: the imported module has no such Python-level name,
+    so the function is skipped with the line that says why, and a function
+    calling the deleted one is skipped too."""
+    (tmp_path / "_speedy.py").write_text("class Box:\n    pass\n")
+    source = tmp_path / "speedy.py"
+    source.write_text(
+        "def helper(x: int) -> int:\n    return x + 1\n\n\n"
+        "def uses(x: int) -> int:\n    return helper(x)\n\n\n"
+        "def kept(x: int) -> int:\n    return x\n\n\n"
+        "class Box:\n    n: int\n\n    def get(self) -> int:\n        return self.n\n\n\n"
+        "try:\n    from _speedy import *\nexcept ImportError:\n    pass\n"
+        "del helper\n")
+    out = tmp_path / "test_speedy.py"
+    assert main(["gen", str(source), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "speedy.py:24:1: unsupported 'helper': deleted when the module is imported" in err
+    assert "(skipped uses)" in err and "(skipped Box.get)" in err
+    text = out.read_text()
+    assert "speedy.kept(" in text and "helper" not in text and "Box" not in text
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert run.returncode == 0, run.stdout

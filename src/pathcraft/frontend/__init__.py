@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from pathcraft.errors import PathcraftError, TargetError
+from pathcraft.errors import PathcraftError, TargetError, UnsupportedError, at
 from pathcraft.frontend.builtins import builtin_predicates
 from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.module import NO_DEFAULT, ModuleSource, function_info, load_module
@@ -104,6 +104,7 @@ class Frontend:
                 return
 
     def _lower(self, qualname: str) -> set[str]:
+        self._check_survives_import(qualname)
         owner: str | None = None
         if "." in qualname:
             owner, _, method = qualname.partition(".")
@@ -147,6 +148,21 @@ class Frontend:
         rule = Rule(1, None, body + (Return(Const(None), 0),))
         pred = Predicate(info.entry, info.qualname, info.params, (rule,), is_entry=True, builtin=True)
         return {pred.name: pred}
+
+    def _check_survives_import(self, qualname: str) -> None:
+        """The generated tests use the module as imported: a name deleted at
+        import time is gone, and a class of a module that star-imports a
+        private (C) module may be replaced by a type `object.__new__` cannot
+        build."""
+        top = qualname.split(".")[0]
+        deleted = self.module.deleted.get(top)
+        if deleted is not None:
+            raise UnsupportedError(f"unsupported '{top}': deleted when the module is imported",
+                                   at(self.module.path, deleted))
+        star = self.module.star_import
+        if star is not None and "." in qualname:
+            raise UnsupportedError(f"unsupported class '{top}': the module may replace it at import "
+                                   f"(from {star.module} import *)", at(self.module.path, star))
 
     def program(self) -> Program:
         functions = {q: self.signatures[q] for q in self.done}

@@ -51,6 +51,8 @@ class ModuleSource:
     dataclasses: dict[str, tuple[tuple[str, int | bool | None | _NoDefault], ...]] = field(default_factory=dict)
     type_aliases: dict[str, ast.expr] = field(default_factory=dict)  # `type X = ...` (3.12+)
     replaced_at_import: set[str] = field(default_factory=set)  # see Program.replaced_at_import
+    star_import: ast.ImportFrom | None = None  # `from _x import *`: any name may be replaced
+    deleted: dict[str, ast.Delete] = field(default_factory=dict)  # `del name` when the module is imported
 
     @property
     def user_classes(self) -> set[str]:
@@ -108,6 +110,14 @@ def load_module(path: str) -> ModuleSource:
         if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("_") \
                 and not (node.module or "").startswith("__"):
             module.replaced_at_import.update(a.asname or a.name for a in node.names)
+            if any(a.name == "*" for a in node.names):
+                module.star_import = node
+    for statement in _module_level(tree.body):
+        if isinstance(statement, ast.Delete):
+            for target in statement.targets:
+                for gone in (target.elts if isinstance(target, ast.Tuple) else [target]):
+                    if isinstance(gone, ast.Name):
+                        module.deleted[gone.id] = statement
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
@@ -265,6 +275,22 @@ def import_name(file: Path) -> tuple[str, Path]:
         parts.insert(0, folder.name)
         folder = folder.parent
     return ".".join(parts), folder
+
+
+def _module_level(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Statements that run when the module is imported (into `if` and
+    `try`, not into functions or classes)."""
+    out: list[ast.stmt] = []
+    for statement in body:
+        out.append(statement)
+        if isinstance(statement, ast.If):
+            out += _module_level(statement.body) + _module_level(statement.orelse)
+        elif isinstance(statement, ast.Try):
+            out += _module_level(statement.body) + _module_level(statement.orelse) + \
+                _module_level(statement.finalbody)
+            for handler in statement.handlers:
+                out += _module_level(handler.body)
+    return out
 
 
 def _find_exceptions(module: ModuleSource) -> None:
