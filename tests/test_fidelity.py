@@ -110,3 +110,47 @@ def test_names_deleted_or_replaced_at_import_get_no_tests(tmp_path: Path, capsys
                          capture_output=True, text=True, cwd=tmp_path, timeout=120,
                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert run.returncode == 0, run.stdout
+
+
+CLASSES = '''
+from abc import ABCMeta, abstractmethod
+
+
+class Proxy:
+    target: int
+
+    def __getattr__(self, name: str) -> int:
+        return 0
+
+    def value(self) -> int:
+        return self.target
+
+
+class Shape(metaclass=ABCMeta):
+    @abstractmethod
+    def area(self) -> int: ...
+
+    def twice(self) -> int:
+        return 2
+
+
+class Square(Shape):
+    side: int
+
+    def area(self) -> int:
+        return self.side * self.side
+'''
+
+
+def test_classes_whose_objects_are_not_plain_get_no_tests(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A class hooking attribute access, or with a metaclass (ABCMeta: it
+    may be abstract), or deriving from one: the tests' objects, built with
+    object.__new__ and plain attributes, would not behave as the model
+    assumes."""
+    source = tmp_path / "shapes.py"
+    source.write_text(CLASSES)
+    code = main(["gen", str(source), "-o", str(tmp_path / "test_shapes.py")])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert "class with __getattr__" in err and "class keywords (metaclass=...)" in err
+    assert "base class 'Shape', which cannot be analysed  (skipped Square.area)" in err

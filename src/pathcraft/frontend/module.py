@@ -157,6 +157,9 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
         raise unsupported(module.path, b, f"base class '{ast.unparse(b)}'")
     if cls.keywords:
         raise unsupported(module.path, cls, "class keywords (metaclass=...)")
+    problem = _default_object_problem(module, cls)
+    if problem is not None:
+        raise unsupported(module.path, problem[0], problem[1])
     is_dataclass = False
     for deco in cls.decorator_list:
         if isinstance(deco, ast.Name) and deco.id == "dataclass":
@@ -275,6 +278,31 @@ def import_name(file: Path) -> tuple[str, Path]:
         parts.insert(0, folder.name)
         folder = folder.parent
     return ".".join(parts), folder
+
+
+_ATTRIBUTE_HOOKS = ("__getattr__", "__getattribute__", "__setattr__", "__delattr__")
+
+
+def _default_object_problem(module: ModuleSource, cls: ast.ClassDef) -> tuple[ast.AST, str] | None:
+    """Why an instance of `cls` would not behave as a plain object whose
+    attributes the tests set (the model's assumption), if it would not: a
+    class in its chain hooks attribute access, or has a metaclass (an
+    `ABCMeta` class may be abstract: object.__new__ refuses it), or cannot
+    be analysed itself."""
+    seen: set[str] = set()
+    current: ast.ClassDef | None = cls
+    while current is not None and current.name not in seen:
+        seen.add(current.name)
+        if current is not cls and (current.keywords or current.name in module.class_errors):
+            return current, f"base class '{current.name}', which cannot be analysed"
+        for item in current.body:
+            if not isinstance(item, ast.FunctionDef):
+                continue
+            if item.name in _ATTRIBUTE_HOOKS:
+                return item, f"class with {item.name} (attribute access runs its code)"
+        bases = [b.id for b in current.bases if isinstance(b, ast.Name) and b.id in module.classes]
+        current = module.classes.get(bases[0]) if bases else None
+    return None
 
 
 def _module_level(body: list[ast.stmt]) -> list[ast.stmt]:
