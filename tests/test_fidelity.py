@@ -154,3 +154,35 @@ def test_classes_whose_objects_are_not_plain_get_no_tests(tmp_path: Path, capsys
     assert code == 2 and "Traceback" not in err
     assert "class with __getattr__" in err and "class keywords (metaclass=...)" in err
     assert "base class 'Shape', which cannot be analysed  (skipped Square.area)" in err
+
+
+ATTRIBUTES = '''
+PROMPT = "> "
+
+
+class Shell:
+    prompt = PROMPT
+    depth: int
+
+    def show(self) -> int:
+        if self.depth > 2:
+            return len(self.prompt)
+        return self.depth
+
+    def kind(self) -> int:
+        if self.depth > 0:
+            return self.__class__.depth
+        return 0
+'''
+
+
+@pytest.mark.parametrize("name", ["Shell.show", "Shell.kind"])
+def test_class_attributes_and_special_attributes_are_not_missing(tmp_path: Path, name: str) -> None:
+    """`self.prompt` set in the class body to a value the model does not
+    know, and `self.__class__`: never an AttributeError claim; those paths
+    are dropped, the others replay."""
+    source = tmp_path / "shell.py"
+    source.write_text(ATTRIBUTES)
+    cases = generate(translate(str(source), [name]).program, name, GenerateOptions()).cases
+    assert cases and all(c.exc_type != "AttributeError" for c in cases)
+    assert replay_mismatches(source, name, cases) == []

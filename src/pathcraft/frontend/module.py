@@ -206,8 +206,16 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
         module.dataclasses[cls.name] = tuple(defaults)
         if "__init__" not in methods:
             methods.append("__init__")
+    bound: set[str] = set()
+    for item in cls.body:
+        targets = item.targets if isinstance(item, ast.Assign) else \
+            [item.target] if isinstance(item, (ast.AnnAssign, ast.AugAssign)) and getattr(item, "value", True) else []
+        bound.update(mangle(t.id, cls.name) for t in targets if isinstance(t, ast.Name))
+        if isinstance(item, ast.ClassDef):
+            bound.add(item.name)
+    opaque = tuple(sorted(bound - set(class_defaults) - set(methods)))
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
-                     tuple(class_defaults.items()))
+                     tuple(class_defaults.items()), opaque)
 
 
 def mangle(name: str, cls: str) -> str:

@@ -133,6 +133,10 @@ class LazyHeap:
                 return [HeapResult(heap, default)]
             if self.program.resolve_method(cell.cls, field):
                 raise Unsupported(f"reading method or property '{field}' as a value")
+            if self.program.class_binds(cell.cls, field):
+                raise Unsupported(f"reading class attribute '{field}' (its value is not modelled)")
+            if field.startswith("__") and field.endswith("__"):
+                raise Unsupported(f"reading special attribute '{field}'")
             return [HeapResult(heap, exc=attribute_error(obj, heap, field))]
 
         def update(h: Heap, chosen: object) -> Heap:

@@ -280,6 +280,7 @@ class ClassInfo:
     methods: tuple[str, ...]
     lineno: int
     defaults: tuple[tuple[str, object], ...] = ()  # class attributes read when an instance has none
+    opaque: tuple[str, ...] = ()  # other names the class body binds, whose values are not modelled
 
     def field_type(self, name: str) -> Type | None:
         return dict(self.fields).get(name)
@@ -326,6 +327,11 @@ class Program:
             if field in defaults:
                 return True, defaults[field]
         return False, None
+
+    def class_binds(self, cls: str, field: str) -> bool:
+        """Does a class body in the chain bind `field` to a value the model
+        does not know (`prompt = PROMPT`, a nested class)?"""
+        return any(field in self.classes[klass].opaque for klass in self.mro(cls))
 
     def is_subclass(self, cls: str, base: str) -> bool:
         return base in self.mro(cls)
