@@ -186,3 +186,31 @@ def test_class_attributes_and_special_attributes_are_not_missing(tmp_path: Path,
     cases = generate(translate(str(source), [name]).program, name, GenerateOptions()).cases
     assert cases and all(c.exc_type != "AttributeError" for c in cases)
     assert replay_mismatches(source, name, cases) == []
+
+
+SELF_SET = '''
+def make_buffer() -> list[int]:
+    return [0]
+
+
+class Reader:
+    def __init__(self) -> None:
+        self.buffer = make_buffer()
+        self.count = 0
+
+    def size(self) -> int:
+        if self.count > 1:
+            return len(self.buffer)
+        return self.count
+'''
+
+
+def test_attributes_the_class_sets_are_not_claimed_missing(tmp_path: Path) -> None:
+    """`self.buffer` is set by `__init__` to a value whose type is not
+    inferred: on an input object, reading it is no certain AttributeError,
+    so that path is dropped; the other replays."""
+    source = tmp_path / "reader.py"
+    source.write_text(SELF_SET)
+    cases = generate(translate(str(source), ["Reader.size"]).program, "Reader.size", GenerateOptions()).cases
+    assert cases and all(c.exc_type != "AttributeError" for c in cases)
+    assert replay_mismatches(source, "Reader.size", cases) == []

@@ -213,7 +213,17 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
         bound.update(mangle(t.id, cls.name) for t in targets if isinstance(t, ast.Name))
         if isinstance(item, ast.ClassDef):
             bound.add(item.name)
-    opaque = tuple(sorted(bound - set(class_defaults) - set(methods)))
+    for item in cls.body:  # attributes the class's own code sets on its instances
+        if isinstance(item, ast.FunctionDef) and item.args.args:
+            me = item.args.args[0].arg
+            for node in ast.walk(item):
+                targets = node.targets if isinstance(node, ast.Assign) else \
+                    [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+                for target in targets:
+                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                            and target.value.id == me:
+                        bound.add(mangle(target.attr, cls.name))
+    opaque = tuple(sorted(bound - set(class_defaults) - set(methods) - set(fields)))
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
                      tuple(class_defaults.items()), opaque)
 

@@ -280,7 +280,9 @@ class ClassInfo:
     methods: tuple[str, ...]
     lineno: int
     defaults: tuple[tuple[str, object], ...] = ()  # class attributes read when an instance has none
-    opaque: tuple[str, ...] = ()  # other names the class body binds, whose values are not modelled
+    # other names the class binds (in its body, or on `self` in a method)
+    # whose values the model does not know: an instance may well have them
+    opaque: tuple[str, ...] = ()
 
     def field_type(self, name: str) -> Type | None:
         return dict(self.fields).get(name)
@@ -329,8 +331,9 @@ class Program:
         return False, None
 
     def class_binds(self, cls: str, field: str) -> bool:
-        """Does a class body in the chain bind `field` to a value the model
-        does not know (`prompt = PROMPT`, a nested class)?"""
+        """Does a class in the chain bind `field` to a value the model does
+        not know (`prompt = PROMPT`, a nested class, `self.f = g()` of a type
+        not inferred)? Then a missing `field` is not a certain AttributeError."""
         return any(field in self.classes[klass].opaque for klass in self.mro(cls))
 
     def is_subclass(self, cls: str, base: str) -> bool:
