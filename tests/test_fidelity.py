@@ -214,3 +214,84 @@ def test_attributes_the_class_sets_are_not_claimed_missing(tmp_path: Path) -> No
     cases = generate(translate(str(source), ["Reader.size"]).program, "Reader.size", GenerateOptions()).cases
     assert cases and all(c.exc_type != "AttributeError" for c in cases)
     assert replay_mismatches(source, "Reader.size", cases) == []
+
+
+OBJECT_PROTOCOLS = '''
+import sys
+from collections import OrderedDict
+
+
+class Table:
+    size: int
+
+    def __getitem__(self, key: int) -> int:
+        return key * 2
+
+    def lookup(self, key: int) -> int:
+        if key > 0:
+            return self[key]
+        return self.size
+
+    def clone(self) -> int:
+        if self.size > 0:
+            other = self.__class__()
+            return 1
+        return 0
+
+    if sys.platform == "win32":
+        def poll(self) -> int:
+            return 1
+    else:
+        def poll(self) -> int:
+            return 2
+
+    def check(self) -> int:
+        if self.size > 3:
+            return self.poll()
+        return 0
+
+
+class Stack:
+    items: list[int]
+
+    def load(self) -> int:
+        self.push = self.items.append
+        return 0
+
+    def push_one(self, x: int) -> int:
+        if x > 0:
+            self.push(x)
+        return x
+
+
+class Base(OrderedDict):
+    pass
+
+
+class Derived(Base):
+    n: int
+
+    def get_n(self) -> int:
+        return self.n
+'''
+
+
+@pytest.mark.parametrize("name", ["Table.lookup", "Table.clone", "Table.check", "Stack.push_one"])
+def test_protocols_and_attributes_the_model_does_not_know_drop_paths(tmp_path: Path, name: str) -> None:
+    """`self[key]` with `__getitem__`, `self.__class__()`, a method defined
+    under a condition, a callable stored on `self`: never a claimed
+    TypeError or AttributeError; the paths that stay replay."""
+    source = tmp_path / "protocols.py"
+    source.write_text(OBJECT_PROTOCOLS)
+    result = translate(str(source), [name])
+    assert not result.errors, result.errors
+    cases = generate(result.program, name, GenerateOptions()).cases
+    assert cases and all(c.exc_type not in ("TypeError", "AttributeError") for c in cases)
+    assert replay_mismatches(source, name, cases) == []
+
+
+def test_a_class_whose_chain_reaches_outside_the_module_is_refused(tmp_path: Path) -> None:
+    source = tmp_path / "protocols.py"
+    source.write_text(OBJECT_PROTOCOLS)
+    errors = translate(str(source), ["Derived.get_n"]).errors
+    assert "base class 'Base', which cannot be analysed" in str(errors["Derived.get_n"])

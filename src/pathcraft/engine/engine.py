@@ -78,6 +78,9 @@ from pathcraft.solver.terms import Sym
 
 Successors = list[State | SymbolicPath]
 
+# list operations an object may implement itself
+_PROTOCOL = {"len": "__len__", "get": "__getitem__", "set": "__setitem__", "iter": "__iter__"}
+
 # builtin predicates over ints: entered only when every operand is an int or bool
 _INT_BUILTINS = frozenset({"int_mod", "int_floordiv", "int_pow", "abs", "min", "max"})
 
@@ -268,10 +271,12 @@ class Run:
         """An instruction that may fork, call, or end the frame."""
         if isinstance(instr, CallMethod):
             return self.call_method(state, frame, instr)
-        if isinstance(instr, ListOp) and instr.op == "len":
+        if isinstance(instr, ListOp) and instr.op in _PROTOCOL:
             subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
             cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
-            if isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, "__len__"):
+            if isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, _PROTOCOL[instr.op]):
+                if instr.op != "len":  # x[i], x[i] = v, for v in x on a class that defines them
+                    raise Unsupported(f"{_PROTOCOL[instr.op]} of class {cell.cls}")
                 return self.call_method(state, frame, CallMethod(instr.target, instr.lst, "__len__", (), instr.line))
         if isinstance(instr, (NewObject, NewList, GetField, RepeatList, ListOp)):
             return self.effects(frame, instr.target, self.heap.execute(state, instr, frame.env))
@@ -367,6 +372,11 @@ class Run:
         qualname = None
         if isinstance(cell, ObjectCell):
             qualname = self.program.resolve_method(cell.cls, instr.method)
+        if qualname is None and isinstance(cell, ObjectCell) and (
+                instr.method.startswith("__") and instr.method.endswith("__")
+                or cell.origin == "input" and self.program.class_binds(cell.cls, instr.method)):
+            # `self.__class__(...)`, or a callable the class stores (`self.append = stack.append`)
+            raise Unsupported(f"calling attribute '{instr.method}', which is not a method the model knows")
         if qualname is None:
             kind = type_name(receiver, heap)
             return self.throw(state, ExcValue("AttributeError", f"'{kind}' object has no attribute '{instr.method}'"))

@@ -207,12 +207,12 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
         if "__init__" not in methods:
             methods.append("__init__")
     bound: set[str] = set()
-    for item in cls.body:
+    for item in _module_level(cls.body):  # into `if` and `try` of the class body too
         targets = item.targets if isinstance(item, ast.Assign) else \
             [item.target] if isinstance(item, (ast.AnnAssign, ast.AugAssign)) and getattr(item, "value", True) else []
         bound.update(mangle(t.id, cls.name) for t in targets if isinstance(t, ast.Name))
-        if isinstance(item, ast.ClassDef):
-            bound.add(item.name)
+        if isinstance(item, ast.ClassDef) or isinstance(item, ast.FunctionDef) and item not in cls.body:
+            bound.add(item.name)  # a nested class, a method defined under a condition
     for item in cls.body:  # attributes the class's own code sets on its instances
         if isinstance(item, ast.FunctionDef) and item.args.args:
             me = item.args.args[0].arg
@@ -311,7 +311,9 @@ def _default_object_problem(module: ModuleSource, cls: ast.ClassDef) -> tuple[as
     current: ast.ClassDef | None = cls
     while current is not None and current.name not in seen:
         seen.add(current.name)
-        if current is not cls and (current.keywords or current.name in module.class_errors):
+        if current is not cls and (current.keywords or current.name in module.class_errors or any(
+                not (isinstance(b, ast.Name) and (b.id == "object" or b.id in module.classes))
+                for b in current.bases)):
             return current, f"base class '{current.name}', which cannot be analysed"
         for item in current.body:
             if not isinstance(item, ast.FunctionDef):
@@ -339,6 +341,18 @@ def _module_level(body: list[ast.stmt]) -> list[ast.stmt]:
     return out
 
 
+def _exception_base(module: ModuleSource, name: str) -> bool:
+    """Is base class `name` an exception class? A builtin one, one of the
+    module's, or an imported class named like one (`ParseError`): an
+    imported `OrderedDict` is not."""
+    if name in module.exception_bases:
+        return True
+    if name in module.imported:
+        return name.endswith(("Error", "Exception", "Warning", "Exit", "Interrupt"))
+    builtin = getattr(builtins, name, None)
+    return isinstance(builtin, type) and issubclass(builtin, BaseException)
+
+
 def _find_exceptions(module: ModuleSource) -> None:
     """User exception classes: classes whose bases lead to a builtin exception."""
     changed = True
@@ -348,7 +362,7 @@ def _find_exceptions(module: ModuleSource) -> None:
             if name in module.exception_bases:
                 continue
             bases = tuple(b.id for b in cls.bases if isinstance(b, ast.Name))
-            if bases and all(module.is_exception(b) for b in bases):
+            if bases and all(_exception_base(module, b) for b in bases):
                 module.exception_bases[name] = bases
                 changed = True
 
