@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         target = args.out / f"test_{module.stem}.py"
         gen = subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(module), "-o", str(target),
                               "--timeout", str(args.timeout)], capture_output=True, text=True, timeout=3600)
-        if "Traceback" in gen.stderr or "internal error" in gen.stderr:
+        if "Traceback (most recent call last)" in gen.stderr or "internal error" in gen.stderr:
             counts["crashes"] += 1
             print(f"crash: {module.name}: {gen.stderr.strip().splitlines()[-1]}", file=sys.stderr)
         if not target.exists() or "\ndef test_" not in target.read_text(encoding="utf-8"):
