@@ -18,26 +18,22 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, required=True, help="folder for the generated test files")
-    parser.add_argument("--timeout", type=float, default=5.0, help="seconds per function [5]")
-    parser.add_argument("--limit", type=int, help="only the first N modules")
-    args = parser.parse_args(argv)
+def sweep(out: Path, timeout: float, limit: int | None = None) -> dict[str, int]:
+    """Generate and run tests for each top-level standard-library module;
+    the counts (problems are also named on stderr)."""
     stdlib = Path(sysconfig.get_paths()["stdlib"])
     modules = sorted(p for p in stdlib.glob("*.py") if not p.name.startswith("__"))
-    if args.limit:
-        modules = modules[: args.limit]
-    args.out.mkdir(parents=True, exist_ok=True)
+    if limit:
+        modules = modules[: limit]
+    out.mkdir(parents=True, exist_ok=True)
     counts = {"modules": 0, "files": 0, "tests": 0, "passed": 0, "failed": 0, "errors": 0,
               "not collected": 0, "attribute-error tests": 0, "functions with a telling test": 0,
               "... that passes": 0, "crashes": 0}
-    started = time.perf_counter()
     for module in modules:
         counts["modules"] += 1
-        target = args.out / f"test_{module.stem}.py"
+        target = out / f"test_{module.stem}.py"
         gen = subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(module), "-o", str(target),
-                              "--timeout", str(args.timeout)], capture_output=True, text=True, timeout=3600)
+                              "--timeout", str(timeout)], capture_output=True, text=True, timeout=3600)
         if "Traceback (most recent call last)" in gen.stderr or "internal error" in gen.stderr:
             counts["crashes"] += 1
             print(f"crash: {module.name}: {gen.stderr.strip().splitlines()[-1]}", file=sys.stderr)
@@ -52,10 +48,10 @@ def main(argv: list[str] | None = None) -> int:
                    for m in re.finditer(r"^def (test_\w+?)_\d+_(\w+)\(", text, re.MULTILINE)
                    if m.group(2) != "raises_attribute_error"}
         counts["functions with a telling test"] += len(set(telling.values()))
-        report = args.out / f"{target.stem}.xml"
+        report = out / f"{target.stem}.xml"
         run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                               f"--junitxml={report}", str(target)],
-                             capture_output=True, text=True, timeout=600, cwd=args.out)
+                             capture_output=True, text=True, timeout=600, cwd=out)
         passing = set()
         if report.exists():
             for case in ElementTree.parse(report).getroot().iter("testcase"):
@@ -71,6 +67,17 @@ def main(argv: list[str] | None = None) -> int:
             print(f"not collected: {target.name}: {last}", file=sys.stderr)
         elif re.search(r"\d+ failed", last):
             print(f"failing: {target.name}: {last}", file=sys.stderr)
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, required=True, help="folder for the generated test files")
+    parser.add_argument("--timeout", type=float, default=5.0, help="seconds per function [5]")
+    parser.add_argument("--limit", type=int, help="only the first N modules")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    counts = sweep(args.out, args.timeout, args.limit)
     elapsed = time.perf_counter() - started
     version = ".".join(map(str, sys.version_info[:3]))
     print(f"standard library sweep under Python {version} ({args.timeout:g} s per function)\n")
