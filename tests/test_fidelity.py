@@ -295,3 +295,32 @@ def test_a_class_whose_chain_reaches_outside_the_module_is_refused(tmp_path: Pat
     source.write_text(OBJECT_PROTOCOLS)
     errors = translate(str(source), ["Derived.get_n"]).errors
     assert "base class 'Base', which cannot be analysed" in str(errors["Derived.get_n"])
+
+
+ORDER = '''
+class Stack:
+    items: list[int]
+
+    def push(self, x: int) -> None:
+        self.items.append(x)
+
+    def read(self) -> int:
+        return self.items[0]
+
+
+def transfer(s: Stack | None, t: Stack) -> int:
+    s.push(t.read())
+    return 1
+'''
+
+
+def test_a_method_is_looked_up_before_its_arguments_run(tmp_path: Path) -> None:
+    """`s.push(t.read())` with `s` None: Python raises AttributeError for
+    `push` before `read` runs (and before `read`'s IndexError)."""
+    source = tmp_path / "order.py"
+    source.write_text(ORDER)
+    cases = generate(translate(str(source), ["transfer"]).program, "transfer", GenerateOptions()).cases
+    none_cases = [c for c in cases if dict(c.inputs)["s"] is None]
+    assert none_cases and all(c.exc_type == "AttributeError" and "'push'" in (c.exc_message or "")
+                              for c in none_cases)
+    assert replay_mismatches(source, "transfer", cases) == []

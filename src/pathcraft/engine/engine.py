@@ -54,6 +54,7 @@ from pathcraft.ir.nodes import (
     BindException,
     Call,
     CallMethod,
+    CheckMethod,
     FunctionInfo,
     GetField,
     Goto,
@@ -242,7 +243,7 @@ class Run:
             assert state.stack is not None
             frame = state.stack.top
             instr = frame.rule.body[frame.pc]
-            if not isinstance(instr, Mark):
+            if not isinstance(instr, (Mark, CheckMethod)):  # marks and checks are free
                 state = replace(state, costs=state.costs.step())
             try:
                 if isinstance(instr, Mark):
@@ -271,6 +272,8 @@ class Run:
         """An instruction that may fork, call, or end the frame."""
         if isinstance(instr, CallMethod):
             return self.call_method(state, frame, instr)
+        if isinstance(instr, CheckMethod):
+            return self.check_method(state, frame, instr)
         if isinstance(instr, ListOp) and instr.op in _PROTOCOL:
             subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
             cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
@@ -356,6 +359,21 @@ class Run:
             events = EventNode(("call", callee.function), events)
             state = replace(state, costs=state.costs.call(callee.function))
         return self.enter(replace(state, events=events), callee, env, False, {})
+
+    def check_method(self, state: State, frame: Frame, instr: CheckMethod) -> Successors:
+        """`obj.method` before the arguments: AttributeError if it is not
+        there; the call itself (dispatch, arity) happens at CallMethod."""
+        receiver = self.evaluator.eval(instr.obj, frame.env, state.heap)
+        cell = state.heap.cell(receiver) if isinstance(receiver, Addr) else None
+        if isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, instr.method) \
+                or isinstance(cell, ListCell):
+            return [step(state, frame)]  # list methods: CallMethod decides
+        if receiver is None or isinstance(cell, ObjectCell) and not (
+                instr.method.startswith("__") and instr.method.endswith("__")
+                or cell.origin == "input" and self.program.class_binds(cell.cls, instr.method)):
+            kind = type_name(receiver, state.heap)
+            return self.throw(state, ExcValue("AttributeError", f"'{kind}' object has no attribute '{instr.method}'"))
+        raise Unsupported(f"looking up '{instr.method}' on a value the model does not know")
 
     def call_method(self, state: State, frame: Frame, instr: CallMethod) -> Successors:
         receiver = self.evaluator.eval(instr.obj, frame.env, state.heap)

@@ -29,6 +29,7 @@ from pathcraft.ir.nodes import (
     Binary,
     Call,
     CallMethod,
+    CheckMethod,
     Const,
     Expr,
     FunctionInfo,
@@ -369,6 +370,8 @@ class ExpressionLowerer:
         if any(isinstance(a, ast.Starred) for a in node.args):
             raise self.error(node, "*args in a call")
         obj = self.blocks.stable(self.expr(func.value), node.lineno)
+        if any(_may_raise(a) for a in node.args):  # Python looks the method up first
+            self.blocks.emit(CheckMethod(obj, func.attr, node.lineno))
         args = tuple(self.blocks.stable(self.expr(a), node.lineno) for a in node.args)
         target = None if discard else self.blocks.temp()
         self.calls.methods_called.add(func.attr)
@@ -439,3 +442,11 @@ def _truth(e: Expr) -> Expr:
     if isinstance(e, Unary) and e.op in ("not", "truth"):
         return e
     return Unary("truth", e)
+
+
+def _may_raise(node: ast.expr) -> bool:
+    """Can evaluating `node` raise or run code (a call, an index, an
+    attribute read, `//`, `%`, `**`)? Names and constants cannot."""
+    return any(isinstance(n, (ast.Call, ast.Subscript, ast.Attribute)) or
+               isinstance(n, ast.BinOp) and isinstance(n.op, (ast.FloorDiv, ast.Mod, ast.Pow))
+               for n in ast.walk(node))

@@ -179,6 +179,17 @@ class CallMethod:
 
 
 @dataclass(frozen=True)
+class CheckMethod:
+    """Python looks `obj.method` up before it evaluates the arguments of
+    `obj.method(args)`: emitted before arguments that may raise, so a
+    missing method is the error a path reports (a check, not a step)."""
+
+    obj: Expr
+    method: str
+    line: int
+
+
+@dataclass(frozen=True)
 class NewList:
     """`new_array` from a literal `[a, b, ...]` (`elem` when known)."""
 
@@ -215,7 +226,7 @@ HEAP_OPS = (NewObject, GetField, SetField, CallMethod, NewList, RepeatList, List
 
 Instr = Union[
     Mark, Assign, Call, Goto, Return, Raise, BindException,
-    NewObject, GetField, SetField, CallMethod, NewList, RepeatList, ListOp,
+    NewObject, GetField, SetField, CallMethod, CheckMethod, NewList, RepeatList, ListOp,
 ]
 Guard = Union[Expr, CheckExceptionType]
 

@@ -15,6 +15,7 @@ from pathcraft.ir.nodes import (
     BindException,
     Call,
     CallMethod,
+    CheckMethod,
     CheckExceptionType,
     Const,
     Expr,
@@ -156,6 +157,8 @@ def rule_text(pred: Predicate, rule: Rule) -> str:
         elif isinstance(instr, (NewObject, GetField, SetField, NewList, RepeatList, ListOp)):
             goals.append(_heap_goal(instr, names, heap))
             heap += 1
+        elif isinstance(instr, CheckMethod):
+            goals.append(f"has_method({expr_text(instr.obj, names)},{instr.method},H{heap})")
         elif isinstance(instr, CallMethod):
             trace = f"T{len(traces) + 1}"
             traces.append(trace)
