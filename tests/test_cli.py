@@ -526,3 +526,11 @@ def test_default_budgets_and_what_is_said_when_one_stops_a_search(capsys: pytest
     code, out, err = cli(capsys, "gen", f"{source}::f", "--max-paths", "3")
     assert code == 0 and out.count("\ndef test_") == 3
     assert "f: path limit reached; kept 3 tests; a larger --max-paths" in one_line(err)
+
+
+def test_calls_of_an_unknown_function_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, "gen", f"{ARITH}::clamp", "--costs", "steps,calls:nosuch")
+    assert code == 2 and out == ""
+    assert "calls:nosuch counts calls of 'nosuch', which is no function or method of" in one_line(err)
+    code, _, _ = cli(capsys, "gen", f"{ARITH}::clamp", "--costs", "calls:clamp")
+    assert code == 0

@@ -203,6 +203,13 @@ def _runnable(result: TranslationResult, name: str | None, options: GenerateOpti
     for qualname in runnable:
         info = program.functions[qualname]
         parse_assumptions(list(options.assume) + list(info.assumptions), info.params)
+    counted = [c.partition(":")[2] for c in (*options.costs, *(p.cost for p in options.policies))
+               if c.startswith("calls:")]
+    known = set(program.functions) | set(result.targets)
+    for function in counted:
+        if function not in known:
+            raise PathcraftError(f"calls:{function} counts calls of '{function}', which is no function or "
+                                 f"method of {program.path}")
     for qualname, error in result.errors.items():
         if qualname in result.targets:
             _error(f"{error}" + ("" if name else f"  (skipped {qualname})"))
