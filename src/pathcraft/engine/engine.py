@@ -44,7 +44,7 @@ from pathcraft.engine.state import (
 )
 from pathcraft.engine.values import UNDEFINED, Value
 from pathcraft.errors import Unsupported
-from pathcraft.heap.base import HeapModel, is_scalar, type_name
+from pathcraft.heap.base import HeapModel, attribute_error, is_scalar, uncertain_attribute
 from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
 from pathcraft.heap.factory import make_heap_model
 from pathcraft.ir.nodes import (
@@ -368,12 +368,13 @@ class Run:
         if isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, instr.method) \
                 or isinstance(cell, ListCell):
             return [step(state, frame)]  # list methods: CallMethod decides
-        if receiver is None or isinstance(cell, ObjectCell) and not (
-                instr.method.startswith("__") and instr.method.endswith("__")
-                or cell.origin == "input" and self.program.class_binds(cell.cls, instr.method)):
-            kind = type_name(receiver, state.heap)
-            return self.throw(state, ExcValue("AttributeError", f"'{kind}' object has no attribute '{instr.method}'"))
-        raise Unsupported(f"looking up '{instr.method}' on a value the model does not know")
+        if isinstance(cell, ObjectCell):
+            uncertain = uncertain_attribute(self.program, cell, instr.method)
+            if uncertain is not None:
+                raise Unsupported(f"looking up {uncertain}")
+        elif receiver is not None:
+            raise Unsupported(f"looking up '{instr.method}' on a value the model does not know")
+        return self.throw(state, attribute_error(receiver, state.heap, instr.method))
 
     def call_method(self, state: State, frame: Frame, instr: CallMethod) -> Successors:
         receiver = self.evaluator.eval(instr.obj, frame.env, state.heap)
@@ -390,14 +391,13 @@ class Run:
         qualname = None
         if isinstance(cell, ObjectCell):
             qualname = self.program.resolve_method(cell.cls, instr.method)
-        if qualname is None and isinstance(cell, ObjectCell) and (
-                instr.method.startswith("__") and instr.method.endswith("__")
-                or cell.origin == "input" and self.program.class_binds(cell.cls, instr.method)):
+        if qualname is None and isinstance(cell, ObjectCell):
             # `self.__class__(...)`, or a callable the class stores (`self.append = stack.append`)
-            raise Unsupported(f"calling attribute '{instr.method}', which is not a method the model knows")
+            uncertain = uncertain_attribute(self.program, cell, instr.method)
+            if uncertain is not None:
+                raise Unsupported(f"calling {uncertain}")
         if qualname is None:
-            kind = type_name(receiver, heap)
-            return self.throw(state, ExcValue("AttributeError", f"'{kind}' object has no attribute '{instr.method}'"))
+            return self.throw(state, attribute_error(receiver, heap, instr.method))
         info = self.program.functions.get(qualname)
         if info is None:
             raise Unsupported(f"method {qualname} was not translated")

@@ -86,8 +86,7 @@ class ModuleSource:
             # an imported class raised or caught: taken as an Exception subclass
             self.exception_bases[name] = ("Exception",)
             return True
-        builtin = getattr(builtins, name, None)
-        return isinstance(builtin, type) and issubclass(builtin, BaseException)
+        return _builtin_exception(name)
 
 
 def load_module(path: str) -> ModuleSource:
@@ -349,6 +348,10 @@ def _exception_base(module: ModuleSource, name: str) -> bool:
         return True
     if name in module.imported:
         return name.endswith(("Error", "Exception", "Warning", "Exit", "Interrupt"))
+    return _builtin_exception(name)
+
+
+def _builtin_exception(name: str) -> bool:
     builtin = getattr(builtins, name, None)
     return isinstance(builtin, type) and issubclass(builtin, BaseException)
 

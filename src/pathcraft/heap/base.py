@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol, TypeGuard
 
 from pathcraft.heap.cells import Addr, Heap, ObjectCell
-from pathcraft.ir.nodes import Text
+from pathcraft.ir.nodes import Program, Text
 from pathcraft.ir.types import Type
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
@@ -65,6 +65,18 @@ def type_name(value: object, heap: Heap) -> str:
     if isinstance(value, bool) or (isinstance(value, (Sym, App)) and T.sort_of(value) == BOOL):
         return "bool"
     return "int"
+
+
+def uncertain_attribute(program: Program, cell: ObjectCell, name: str) -> str | None:
+    """Why `cell` lacking attribute `name` is no certain AttributeError, if
+    it is not: a special attribute (`__class__`), or one the class binds to
+    values not modelled, on an input object (the tests build inputs without
+    running the class's code). The path is then dropped, never guessed."""
+    if name.startswith("__") and name.endswith("__"):
+        return f"special attribute '{name}'"
+    if cell.origin == "input" and program.class_binds(cell.cls, name):
+        return f"attribute '{name}', which the class sets to values not modelled"
+    return None
 
 
 def attribute_error(value: object, heap: Heap, field: str) -> ExcValue:

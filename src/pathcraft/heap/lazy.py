@@ -21,7 +21,14 @@ from dataclasses import replace
 
 from pathcraft.errors import Unsupported
 from pathcraft.heap.assumptions import Assumptions
-from pathcraft.heap.base import HeapResult, attribute_error, is_scalar, list_type_error, type_name
+from pathcraft.heap.base import (
+    HeapResult,
+    attribute_error,
+    is_scalar,
+    list_type_error,
+    type_name,
+    uncertain_attribute,
+)
 from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
 from pathcraft.ir.nodes import Program
 from pathcraft.ir.types import Type
@@ -133,11 +140,9 @@ class LazyHeap:
                 return [HeapResult(heap, default)]
             if self.program.resolve_method(cell.cls, field):
                 raise Unsupported(f"reading method or property '{field}' as a value")
-            if cell.origin == "input" and self.program.class_binds(cell.cls, field):
-                # an input object may have it: the tests build inputs without running the class's code
-                raise Unsupported(f"reading attribute '{field}', which the class sets to values not modelled")
-            if field.startswith("__") and field.endswith("__"):
-                raise Unsupported(f"reading special attribute '{field}'")
+            uncertain = uncertain_attribute(self.program, cell, field)
+            if uncertain is not None:
+                raise Unsupported(f"reading {uncertain}")
             return [HeapResult(heap, exc=attribute_error(obj, heap, field))]
 
         def update(h: Heap, chosen: object) -> Heap:

@@ -35,16 +35,15 @@ class CanonicalModels:
         self._session: Z3Session | None = None  # a fresh Z3 context costs ~15 ms: only when needed
 
     def model(self, store: PathNode | None, inputs: Iterable[Sym]) -> Model | None:
-        """A model of the path constraints `store`: the first one of the
-        smallest values tried in a fixed order, if there are few symbols,
-        else Z3's, covering `inputs` and every symbol of the path, with
-        every int in [-b, b] for the first bound `b` that allows one (then
-        unbounded); None if Z3 finds none in its limits."""
-        constraints = [node.constraint for node in nodes(store)]
-        wanted = sorted(set(path_symbols(store, [])) | set(inputs), key=lambda s: (s.name, s.sort))
-        found = _smallest(constraints)
+        """A model of the path constraints `store`: the first assignment of
+        small values in a fixed order, if the bounded search finds one, else
+        Z3's, covering `inputs` and every symbol of the path, with every int
+        in [-b, b] for the first bound `b` that allows one (then unbounded);
+        None if Z3 finds none in its limits."""
+        found = _smallest([node.constraint for node in nodes(store)])
         if found is not None:
             return found
+        wanted = sorted(set(path_symbols(store, [])) | set(inputs), key=lambda s: (s.name, s.sort))
         if self._session is None:
             self._session = Z3Session(self.timeout_ms, self.rlimit)
         for bound in (*self.bounds, None):
