@@ -1,14 +1,18 @@
 """Standard-library sweep: generate tests for every top-level module of the
 running Python's standard library, as a new user would (`pathcraft gen
 MODULE.py -o test_MODULE.py`, no `--verify`), then run each file with
-pytest and count what passes, fails or does not collect.
+pytest and count what passes, fails or does not collect. `--folder` sweeps
+any tree of modules the same way (each test file run with the module's
+import root on the path), e.g. the corpus:
 
     python bench/stdlib.py --timeout 5 --out /tmp/stdlib-sweep
+    python bench/stdlib.py --out /tmp/corpus-sweep --folder ../shared/corpus/thealgorithms-python
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -18,11 +22,23 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 
-def sweep(out: Path, timeout: float, limit: int | None = None) -> dict[str, int]:
-    """Generate and run tests for each top-level standard-library module;
-    the counts (problems are also named on stderr)."""
-    stdlib = Path(sysconfig.get_paths()["stdlib"])
-    modules = sorted(p for p in stdlib.glob("*.py") if not p.name.startswith("__"))
+def import_root(module: Path) -> Path:
+    """The folder to put on the import path: above the last package."""
+    folder = module.parent
+    while (folder / "__init__.py").exists():
+        folder = folder.parent
+    return folder
+
+
+def sweep(out: Path, timeout: float, limit: int | None = None, folder: Path | None = None) -> dict[str, int]:
+    """Generate and run tests for each top-level standard-library module
+    (or each module under `folder`); the counts (problems are also named on
+    stderr)."""
+    if folder is None:
+        stdlib = Path(sysconfig.get_paths()["stdlib"])
+        modules = sorted(p for p in stdlib.glob("*.py") if not p.name.startswith("__"))
+    else:
+        modules = sorted(p for p in folder.rglob("*.py") if p.name != "__init__.py")
     if limit:
         modules = modules[: limit]
     out.mkdir(parents=True, exist_ok=True)
@@ -31,7 +47,8 @@ def sweep(out: Path, timeout: float, limit: int | None = None) -> dict[str, int]
               "... that passes": 0, "crashes": 0}
     for module in modules:
         counts["modules"] += 1
-        target = out / f"test_{module.stem}.py"
+        relative = module.stem if folder is None else "__".join(module.relative_to(folder).with_suffix("").parts)
+        target = out / f"test_{relative}.py"
         gen = subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(module), "-o", str(target),
                               "--timeout", str(timeout)], capture_output=True, text=True, timeout=3600)
         if "Traceback (most recent call last)" in gen.stderr or "internal error" in gen.stderr:
@@ -51,7 +68,8 @@ def sweep(out: Path, timeout: float, limit: int | None = None) -> dict[str, int]
         report = out / f"{target.stem}.xml"
         run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                               f"--junitxml={report}", str(target)],
-                             capture_output=True, text=True, timeout=600, cwd=out)
+                             capture_output=True, text=True, timeout=600, cwd=out,
+                             env={**os.environ, "PYTHONPATH": str(import_root(module.resolve()))})
         passing = set()
         if report.exists():
             for case in ElementTree.parse(report).getroot().iter("testcase"):
@@ -75,12 +93,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="folder for the generated test files")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds per function [5]")
     parser.add_argument("--limit", type=int, help="only the first N modules")
+    parser.add_argument("--folder", type=Path, help="sweep the modules under this folder instead")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    counts = sweep(args.out, args.timeout, args.limit)
+    counts = sweep(args.out, args.timeout, args.limit, args.folder)
     elapsed = time.perf_counter() - started
     version = ".".join(map(str, sys.version_info[:3]))
-    print(f"standard library sweep under Python {version} ({args.timeout:g} s per function)\n")
+    what = "standard library" if args.folder is None else str(args.folder)
+    print(f"sweep of {what} under Python {version} ({args.timeout:g} s per function)\n")
     print("| " + " | ".join(counts) + " | time s |")
     print("|" + "---|" * (len(counts) + 1))
     print("| " + " | ".join(str(v) for v in counts.values()) + f" | {elapsed:.0f} |")

@@ -17,7 +17,7 @@ from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_conditio
 from pathcraft.engine.engine import Engine
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import SymbolicPath
-from pathcraft.errors import PathcraftError, TargetError
+from pathcraft.errors import PathcraftError, TargetError, Unsupported
 from pathcraft.ir.nodes import Program
 from pathcraft.solver import terms as T
 from pathcraft.solver.canonical import CanonicalModels
@@ -131,8 +131,12 @@ def generate(
 
     def emit(path: SymbolicPath, note: str | None = None) -> None:
         name = f"test_{qualname.replace('.', '_')}_{len(run.cases) + 1}"
-        case = concretize(path, name, canonical, cost_names, note,
-                          reserved=(module_alias(program.module), "pytest", "result"))
+        try:
+            case = concretize(path, name, canonical, cost_names, note,
+                              reserved=(module_alias(program.module), "pytest", "result"))
+        except Unsupported as problem:  # a value the test cannot state exactly: dropped, counted
+            engine.stats.note_unsupported(problem)
+            return
         case = replace(case, name=f"{name}_{outcome_words(case)}")
         run.cases.append(case)
         if on_case is not None:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathcraft.engine.values import UNDEFINED, Value, exception_is_a, unbound_local
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import HeapModel
-from pathcraft.heap.cells import Addr, Heap, ListCell
+from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
 from pathcraft.ir.nodes import Binary, CheckExceptionType, Const, Expr, Guard, Program, Text, Unary, Var
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
@@ -121,7 +121,11 @@ class Evaluator:
                 return same if op == "is" else T.not_(same)
             raise Unsupported("'is' between int/bool values")
         if op in ("eq", "ne") and (is_ref(left) or is_ref(right)):
-            same = self.heap_model.ref_eq(heap, left, right)  # identity: no __eq__ in the subset
+            for side in (left, right):
+                cell = heap.cell(side) if isinstance(side, Addr) else None
+                if isinstance(cell, ObjectCell) and self.program.compares_by_value(cell.cls):
+                    raise Unsupported(f"'==' on {cell.cls} objects (its __eq__ is not modelled)")
+            same = self.heap_model.ref_eq(heap, left, right)  # identity: the default object __eq__
             return same if op == "eq" else T.not_(same)
         if is_ref(left) or is_ref(right):  # arithmetic or ordering with None / objects
             raise _type_error(left, right)

@@ -224,7 +224,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                         bound.add(mangle(target.attr, cls.name))
     opaque = tuple(sorted(bound - set(class_defaults) - set(methods) - set(fields)))
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
-                     tuple(class_defaults.items()), opaque)
+                     tuple(class_defaults.items()), opaque, is_dataclass)
 
 
 def mangle(name: str, cls: str) -> str:

@@ -294,6 +294,7 @@ class ClassInfo:
     # other names the class binds (in its body, or on `self` in a method)
     # whose values the model does not know: an instance may well have them
     opaque: tuple[str, ...] = ()
+    dataclass: bool = False  # @dataclass: `==` compares fields (a generated __eq__)
 
     def field_type(self, name: str) -> Type | None:
         return dict(self.fields).get(name)
@@ -340,6 +341,12 @@ class Program:
             if field in defaults:
                 return True, defaults[field]
         return False, None
+
+    def compares_by_value(self, cls: str) -> bool:
+        """Is `==` on instances more than identity (a user `__eq__`, or a
+        dataclass's generated one)?"""
+        return self.resolve_method(cls, "__eq__") is not None or any(
+            self.classes[klass].dataclass for klass in self.mro(cls))
 
     def class_binds(self, cls: str, field: str) -> bool:
         """Does a class in the chain bind `field` to a value the model does

@@ -25,6 +25,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from pathcraft.errors import Unsupported
 from pathcraft.heap.base import is_scalar
 from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
 from pathcraft.heap.readback import ObjectKey, final_fields, object_key
@@ -88,6 +89,8 @@ class SymbolicSnapshot:
         if v is None:
             return None
         if isinstance(v, Text):
+            if v.value is None:  # an f-string or a %-formatted string: never asserted as something else
+                raise Unsupported("a string whose text is not computed, in the result or a changed object")
             return v.value
         if isinstance(v, Addr):
             key = self._key(v)
