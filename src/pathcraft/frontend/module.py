@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Final
 
 from pathcraft.errors import Location, PathcraftError, TargetError, UnsupportedError, at, unsupported
+from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
 from pathcraft.frontend.types import TypeSyntaxError, parse_type, type_scope
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo
 from pathcraft.ir.types import Type
@@ -53,6 +54,14 @@ class ModuleSource:
     replaced_at_import: set[str] = field(default_factory=set)  # see Program.replaced_at_import
     star_import: ast.ImportFrom | None = None  # `from _x import *`: any name may be replaced
     deleted: dict[str, ast.Delete] = field(default_factory=dict)  # `del name` when the module is imported
+    _foreign: dict[str, list[ForeignWrite]] | None = None
+    attribute_types: dict[tuple[str, bool], dict[str, Type]] = field(default_factory=dict)
+
+    def foreign_writes(self) -> dict[str, list[ForeignWrite]]:
+        """`x.f = value` outside `x`'s own methods, by attribute (computed once)."""
+        if self._foreign is None:
+            self._foreign = foreign_assignments(self.tree)
+        return self._foreign
 
     @property
     def user_classes(self) -> set[str]:
@@ -199,8 +208,8 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                 if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute) \
                         and isinstance(node.target.value, ast.Name) and node.target.value.id == "self":
                     add(node.target.attr, node.annotation, node.annotation)
-            if item.name == "__init__":
-                _infer_init_fields(item, cls.name, fields, known, type_scope(scope, item))
+    for name, kind in _attribute_types(module, cls, with_foreign=True).items():
+        fields.setdefault(name, kind)
     if is_dataclass:
         module.dataclasses[cls.name] = tuple(defaults)
         if "__init__" not in methods:
@@ -227,62 +236,72 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                      tuple(class_defaults.items()), opaque, is_dataclass)
 
 
+def _attribute_types(module: ModuleSource, cls: ast.ClassDef, with_foreign: bool) -> dict[str, Type]:
+    """Types inferred for the attributes `cls` and its bases set and do not
+    annotate (see `frontend/fields.py`); `with_foreign`: also from what
+    other code stores into attributes only ever set to None here."""
+    cached = module.attribute_types.get((cls.name, with_foreign))
+    if cached is not None:
+        return cached
+    known = module.user_classes
+    chain = _class_chain(module, cls)
+    scope = type_scope(module.type_aliases, cls)
+
+    def annotation(node: ast.expr, fn: ast.FunctionDef | None) -> Type | None:
+        try:
+            return parse_type(node, known, cls.name, type_scope(scope, fn))
+        except TypeSyntaxError:
+            return None
+
+    annotated: dict[str, Type | None] = {}
+    for klass in reversed(chain):  # a class's own annotation wins over its base's
+        for name, where in _annotations(klass):
+            annotated[mangle(name, klass.name)] = annotation(where, None)
+    declared = {n: t for n, t in annotated.items() if t is not None}
+
+    def fields_of(owner: str) -> dict[str, Type]:
+        """What a method of class `owner` finds on `self` (foreign writes)."""
+        other = module.classes[owner]
+        found = _attribute_types(module, other, with_foreign=False)
+        return {**found, **{mangle(n, owner): t for n, where in _annotations(other)
+                            if (t := annotation(where, None)) is not None}}
+
+    inferred = infer_attributes(chain, declared, known, module.constants, annotation, mangle,
+                                module.foreign_writes() if with_foreign else {}, fields_of)
+    result = {n: t for n, t in inferred.items() if n not in annotated}
+    module.attribute_types[(cls.name, with_foreign)] = result
+    return result
+
+
+def _class_chain(module: ModuleSource, cls: ast.ClassDef) -> list[ast.ClassDef]:
+    """`cls` and its user base classes, nearest first (single inheritance,
+    as `_class_info` reads the bases)."""
+    chain = [cls]
+    while True:
+        bases = [b.id for b in chain[-1].bases if isinstance(b, ast.Name) and b.id in module.user_classes]
+        if not bases or module.classes[bases[0]] in chain:
+            return chain
+        chain.append(module.classes[bases[0]])
+
+
+def _annotations(cls: ast.ClassDef) -> list[tuple[str, ast.expr]]:
+    """Attributes a class annotates: `f: T` in its body, `self.f: T` in a method."""
+    found = [(item.target.id, item.annotation) for item in cls.body
+             if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)]
+    for item in cls.body:
+        if isinstance(item, ast.FunctionDef):
+            for node in ast.walk(item):
+                if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute) \
+                        and isinstance(node.target.value, ast.Name) and node.target.value.id == "self":
+                    found.append((node.target.attr, node.annotation))
+    return found
+
+
 def mangle(name: str, cls: str) -> str:
     """Python's private-name mangling: `__x` in class `C` is `_C__x`."""
     if name.startswith("__") and not name.endswith("__"):
         return f"_{cls.lstrip('_')}{name}"
     return name
-
-
-def _infer_init_fields(init: ast.FunctionDef, cls: str, fields: dict[str, Type], known: set[str],
-                       scope: dict[str, ast.expr]) -> None:
-    """Types of fields `__init__` assigns without an annotation, when the
-    value says it plainly: an int or bool literal, a list of int literals
-    (or `[0] * n`), a class instance, or an annotated parameter."""
-    from pathcraft.ir.types import BOOL, INT
-
-    params: dict[str, Type] = {}
-    for arg in init.args.args[1:]:
-        try:
-            params[arg.arg] = parse_type(arg.annotation, known, None, scope)
-        except TypeSyntaxError:
-            pass
-    for node in ast.walk(init):
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
-            continue
-        target = node.targets[0]
-        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                and target.value.id == "self"):
-            continue
-        name = mangle(target.attr, cls)
-        if name in fields:
-            continue
-        value = node.value
-        kind: Type | None = None
-        if isinstance(value, ast.Constant) and isinstance(value.value, bool):
-            kind = BOOL
-        elif isinstance(value, ast.Constant) and isinstance(value.value, int):
-            kind = INT
-        elif _int_list(value):
-            kind = Type("list", elem=INT)
-        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in known:
-            kind = Type("obj", value.func.id)
-        elif isinstance(value, ast.Name) and value.id in params:
-            kind = params[value.id]
-        if kind is not None:
-            fields[name] = kind
-
-
-def _int_list(value: ast.expr) -> bool:
-    """`[1, 2]`, `[]` or `[0] * n`."""
-    def int_literals(node: ast.expr) -> bool:
-        return isinstance(node, ast.List) and all(
-            isinstance(e, ast.Constant) and type(e.value) is int for e in node.elts)
-
-    if int_literals(value):
-        return True
-    return (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult)
-            and isinstance(value.left, ast.List) and int_literals(value.left) and len(value.left.elts) == 1)
 
 
 def import_name(file: Path) -> tuple[str, Path]:

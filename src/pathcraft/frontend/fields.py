@@ -1,0 +1,394 @@
+"""Types of instance attributes nobody annotated, read off the code that sets them.
+
+An input object of a class is built with every attribute the model knows a
+type for; an attribute of unknown type stays out of it, and a path that
+reads one is dropped. So the more attributes get a type, the more methods
+get tests on objects that look like the ones the class makes itself.
+
+A type is inferred from every assignment `self.f = value` (or `self.f op=
+value`) in the methods of the class and of its bases, with the value typed
+by a small expression typer (literals, arithmetic, `len`, constructors of
+the module's classes, annotated parameters, locals assigned such values,
+other attributes already typed), joined over the assignments:
+`None` and a class give `C | None`; ints stay ints when `None` also occurs
+(an optional scalar is not modelled: the int states are real ones). When
+some assignment cannot be typed, the assignments `__init__` makes (with the
+methods it calls on `self`, and the bases' `__init__`) decide alone: the
+state right after construction is reachable whatever later methods store.
+An attribute the class only ever sets to `None` takes the types other code
+of the module stores into it (`node.next = other`), the usual linked-node
+pattern.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+
+from pathcraft.ir.types import BOOL, INT, NONE, Type
+
+# Parses an annotation in the scope of a method; None for what the subset lacks.
+Annotation = Callable[[ast.expr, ast.FunctionDef | None], Type | None]
+
+_INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow,
+            ast.LShift, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor)
+_INT_CALLS = ("len", "int", "abs", "ord", "hash")
+
+
+@dataclass(frozen=True)
+class _Site:
+    """One assignment to an attribute: its value (None: not visible, e.g.
+    unpacking of a call), the augmented operator if any, and its method."""
+
+    value: ast.expr | None
+    op: ast.operator | None
+    method: ast.FunctionDef
+
+
+class _Unknown:
+    """The type of a value the typer cannot tell."""
+
+
+UNKNOWN = _Unknown()
+Inferred = Type | _Unknown
+# `[]`: a list whose items other assignments, or `append`s, must tell
+EMPTY_LIST = Type("list", elem=None)
+
+
+def infer_attributes(
+    chain: list[ast.ClassDef],
+    declared: Mapping[str, Type],
+    classes: set[str],
+    constants: Mapping[str, int | bool],
+    annotation: Annotation,
+    mangle: Callable[[str, str], str],
+    foreign: Mapping[str, list[ForeignWrite]],
+    fields_of: Callable[[str], Mapping[str, Type]],
+) -> dict[str, Type]:
+    """Types for the attributes the classes in `chain` (the class first, then
+    its bases) set on `self` and that `declared` does not already type."""
+    sites: dict[str, list[_Site]] = {}
+    for cls in chain:
+        for method in _methods(cls):
+            for name, site in _self_assignments(method, cls.name, mangle):
+                sites.setdefault(name, []).append(site)
+    if not sites:
+        return {}
+    at_init = _construction_methods(chain)
+    typer = _Typer(classes, constants, annotation, {m for cls in chain for m in _methods(cls)})
+    typer.fields_of = fields_of
+    known: dict[str, Type] = dict(declared)
+    for _ in range(len(sites) + 1):  # each round can only type more attributes
+        typer.fields = known
+        found: dict[str, Type] = {}
+        for name, assigned in sites.items():
+            if name in declared:
+                continue
+            kind = _join([typer.site_type(s, known.get(name)) for s in assigned])
+            if isinstance(kind, _Unknown):
+                early = [s for s in assigned if s.method in at_init]
+                kind = _join([typer.site_type(s, known.get(name)) for s in early]) if early else UNKNOWN
+            if isinstance(kind, Type) and kind.kind == "none" and name in foreign:
+                stored = [typer.expr_type(w.value, w.function, owner=w.owner) for w in foreign[name]]
+                kind = _join([kind, *stored])
+            if isinstance(kind, Type) and kind.kind == "list" and kind.elem is None:
+                items = _appended(typer, chain, name, mangle)
+                kind = items.nullable() if kind.optional else items
+            if isinstance(kind, Type):
+                found[name] = kind
+        updated = {**declared, **found}
+        if updated == known:
+            break
+        known = updated
+    return {name: kind for name, kind in known.items() if name not in declared}
+
+
+@dataclass(frozen=True)
+class ForeignWrite:
+    """`x.f = value` where `x` is not the method's own instance; `owner`:
+    the class whose method it is in (None in a plain function)."""
+
+    value: ast.expr
+    function: ast.FunctionDef
+    owner: str | None
+
+
+def foreign_assignments(tree: ast.Module) -> dict[str, list[ForeignWrite]]:
+    """Every `x.f = value` of the module outside `x`'s own methods, by `f`."""
+    found: dict[str, list[ForeignWrite]] = {}
+    owners: dict[ast.FunctionDef, str] = {}
+    for cls in ast.walk(tree):
+        if isinstance(cls, ast.ClassDef):
+            owners.update({m: cls.name for m in _methods(cls)})
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        owner = owners.get(fn)
+        me = fn.args.args[0].arg if owner is not None else None
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Attribute) and not (
+                        isinstance(target.value, ast.Name) and target.value.id == me):
+                    found.setdefault(target.attr, []).append(ForeignWrite(node.value, fn, owner))
+    return found
+
+
+def _methods(cls: ast.ClassDef) -> Iterator[ast.FunctionDef]:
+    for item in cls.body:
+        if isinstance(item, ast.FunctionDef) and item.args.args and not any(
+                isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in item.decorator_list):
+            yield item
+
+
+def _self_assignments(method: ast.FunctionDef, cls: str,
+                      mangle: Callable[[str, str], str]) -> Iterator[tuple[str, _Site]]:
+    me = method.args.args[0].arg
+
+    def mine(target: ast.expr) -> str | None:
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == me:
+            return mangle(target.attr, cls)
+        return None
+
+    for node in ast.walk(method):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                name = mine(target)
+                if name is not None:
+                    yield name, _Site(node.value, None, method)
+                elif isinstance(target, (ast.Tuple, ast.List)):
+                    values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) \
+                        and len(node.value.elts) == len(target.elts) else [None] * len(target.elts)
+                    for part, value in zip(target.elts, values):
+                        name = mine(part)
+                        if name is not None:
+                            yield name, _Site(value, None, method)
+        elif isinstance(node, ast.AnnAssign):
+            name = mine(node.target)
+            if name is not None and node.value is not None:
+                yield name, _Site(node.value, None, method)
+        elif isinstance(node, ast.AugAssign):
+            name = mine(node.target)
+            if name is not None:
+                yield name, _Site(node.value, node.op, method)
+        elif isinstance(node, (ast.For, ast.With, ast.NamedExpr)):
+            targets = [node.target] if isinstance(node, (ast.For, ast.NamedExpr)) else \
+                [item.optional_vars for item in node.items if item.optional_vars is not None]
+            for target in targets:
+                for piece in ast.walk(target):
+                    bound = mine(piece) if isinstance(piece, ast.Attribute) and isinstance(piece.ctx, ast.Store) \
+                        else None
+                    if bound is not None:
+                        yield bound, _Site(None, None, method)
+
+
+def _appended(typer: _Typer, chain: list[ast.ClassDef], name: str,
+              mangle: Callable[[str, str], str]) -> Type:
+    """`list[T]` for an attribute only ever set to `[]`, T from what the
+    methods `append` or `insert` into it; `list[int]` when they do not tell."""
+    items: list[Inferred] = []
+    for cls in chain:
+        for method in _methods(cls):
+            me = method.args.args[0].arg
+            for node in ast.walk(method):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and node.func.attr in ("append", "insert") and node.args \
+                        and isinstance(node.func.value, ast.Attribute) \
+                        and isinstance(node.func.value.value, ast.Name) and node.func.value.value.id == me \
+                        and mangle(node.func.value.attr, cls.name) == name:
+                    items.append(typer.expr_type(node.args[-1], method))
+    elem = _join(items) if items else INT
+    if isinstance(elem, Type) and elem.kind in ("int", "bool", "obj") and not elem.optional:
+        return Type("list", elem=elem)
+    return Type("list", elem=INT)
+
+
+def _construction_methods(chain: list[ast.ClassDef]) -> set[ast.FunctionDef]:
+    """The methods that run while an instance is constructed: each class's
+    `__init__` in the chain and the methods they call on `self`,
+    transitively (within the chain)."""
+    by_name: dict[str, ast.FunctionDef] = {}
+    for cls in reversed(chain):  # the class's own method wins over a base's
+        by_name.update({m.name: m for m in _methods(cls)})
+    todo = [m for cls in chain for m in _methods(cls) if m.name == "__init__"]
+    seen: set[ast.FunctionDef] = set()
+    while todo:
+        method = todo.pop()
+        if method in seen:
+            continue
+        seen.add(method)
+        me = method.args.args[0].arg
+        for node in ast.walk(method):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == me \
+                    and node.func.attr in by_name:
+                todo.append(by_name[node.func.attr])
+    return seen
+
+
+def _join(kinds: list[Inferred]) -> Inferred:
+    """One type for an attribute that holds each of `kinds` at some time."""
+    if not kinds or any(isinstance(k, _Unknown) for k in kinds):
+        return UNKNOWN
+    types = [k for k in kinds if isinstance(k, Type)]
+    values = {Type(t.kind, t.cls, False, t.elem) for t in types if t.kind != "none"}
+    if EMPTY_LIST in values and any(v.kind == "list" and v.elem is not None for v in values):
+        values.discard(EMPTY_LIST)
+    if not values:
+        return NONE
+    if len(values) > 1:
+        return UNKNOWN
+    (kind,) = values
+    maybe_none = any(t.kind == "none" or t.optional for t in types)
+    return kind.nullable() if maybe_none and kind.is_ref else kind
+
+
+class _Typer:
+    """Types of expressions in a method, as far as they are plain."""
+
+    def __init__(self, classes: set[str], constants: Mapping[str, int | bool],
+                 annotation: Annotation, methods: set[ast.FunctionDef]) -> None:
+        self.classes = classes
+        self.constants = constants
+        self.annotation = annotation
+        self.methods = methods  # where the first parameter is an instance of the class
+        self.fields: Mapping[str, Type] = {}
+        self.fields_of: Callable[[str], Mapping[str, Type]] = lambda owner: {}
+        self._locals: dict[tuple[int, int], dict[str, list[ast.expr | None]]] = {}
+
+    def site_type(self, site: _Site, current: Type | None) -> Inferred:
+        if site.value is None:
+            return UNKNOWN
+        value = self.expr_type(site.value, site.method)
+        if site.op is None:
+            return value
+        if current is None or isinstance(value, _Unknown):
+            return UNKNOWN
+        return self._binop(site.op, current, value)
+
+    def expr_type(self, node: ast.expr, fn: ast.FunctionDef, seen: frozenset[str] = frozenset(),
+                  owner: str | None = None) -> Inferred:
+        """`seen`: the locals being typed (a name assigned from itself is
+        unknown); `owner`: the class of a foreign method `fn`, whose own
+        attributes `self.f` are typed by that class."""
+        if isinstance(node, ast.Constant):
+            value = node.value
+            if value is None:
+                return NONE
+            if isinstance(value, bool):
+                return BOOL
+            return INT if isinstance(value, int) else UNKNOWN
+        if isinstance(node, ast.Name):
+            return self._name_type(node.id, fn, seen, owner)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and fn.args.args \
+                and node.value.id == fn.args.args[0].arg and (fn in self.methods or owner is not None):
+            attributes = self.fields if fn in self.methods else self.fields_of(owner or "")
+            return attributes.get(node.attr, UNKNOWN)
+        if isinstance(node, ast.BinOp):
+            if _int_list(node):
+                return Type("list", elem=INT)
+            left = self.expr_type(node.left, fn, seen, owner)
+            right = self.expr_type(node.right, fn, seen, owner)
+            if isinstance(left, Type) and isinstance(right, Type):
+                return self._binop(node.op, left, right)
+            return UNKNOWN
+        if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.Not):
+                return BOOL
+            operand = self.expr_type(node.operand, fn, seen, owner)
+            return INT if operand in (INT, BOOL) else UNKNOWN
+        if isinstance(node, ast.Compare):
+            return BOOL
+        if isinstance(node, ast.BoolOp):
+            kinds = {self.expr_type(v, fn, seen, owner) for v in node.values}
+            return BOOL if kinds == {BOOL} else UNKNOWN
+        if isinstance(node, ast.IfExp):
+            return _join([self.expr_type(node.body, fn, seen, owner), self.expr_type(node.orelse, fn, seen, owner)])
+        if isinstance(node, ast.List):
+            if not node.elts:
+                return EMPTY_LIST
+            return Type("list", elem=INT) if _int_list(node) else UNKNOWN
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+            if node.func.id in self.classes:
+                return Type("obj", node.func.id)
+            if node.func.id in _INT_CALLS and not self._shadowed(node.func.id, fn):
+                return INT
+            if node.func.id == "bool" and not self._shadowed("bool", fn):
+                return BOOL
+        return UNKNOWN
+
+    def _binop(self, op: ast.operator, left: Type, right: Type) -> Inferred:
+        if isinstance(op, _INT_OPS) and left in (INT, BOOL) and right in (INT, BOOL):
+            return INT
+        if isinstance(op, ast.Add) and left == right == Type("list", elem=INT):
+            return left
+        return UNKNOWN
+
+    def _shadowed(self, name: str, fn: ast.FunctionDef) -> bool:
+        return name in self._local_values(fn) or any(a.arg == name for a in fn.args.args)
+
+    def _name_type(self, name: str, fn: ast.FunctionDef, seen: frozenset[str], owner: str | None) -> Inferred:
+        if name in seen:
+            return UNKNOWN
+        seen = seen | {name}
+        params = {a.arg: a for a in fn.args.args}
+        assigned = self._local_values(fn).get(name)
+        kinds: list[Inferred] = []
+        if name in params:
+            annotation = params[name].annotation
+            declared = None if annotation is None else self.annotation(annotation, fn)
+            if declared is None:
+                return UNKNOWN
+            kinds.append(declared)
+        elif assigned is None:
+            if name in self.constants:
+                return BOOL if isinstance(self.constants[name], bool) else INT
+            return UNKNOWN
+        for value in assigned or []:
+            kinds.append(UNKNOWN if value is None else self.expr_type(value, fn, seen, owner))
+        return _join(kinds)
+
+    def _local_values(self, fn: ast.FunctionDef) -> dict[str, list[ast.expr | None]]:
+        """Each local name's assigned values (None: bound some other way)."""
+        key = (fn.lineno, fn.col_offset)
+        if key not in self._locals:
+            values: dict[str, list[ast.expr | None]] = {}
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                        and isinstance(node.targets[0], ast.Name):
+                    values.setdefault(node.targets[0].id, []).append(node.value)
+                    continue
+                if isinstance(node, ast.Assign):
+                    targets = node.targets
+                elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)):
+                    targets = [node.target]
+                elif isinstance(node, ast.With):
+                    targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
+                elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                    for alias in node.names:
+                        values.setdefault((alias.asname or alias.name).split(".")[0], []).append(None)
+                    continue
+                elif isinstance(node, ast.ExceptHandler) and node.name:
+                    values.setdefault(node.name, []).append(None)
+                    continue
+                else:
+                    continue
+                for target in targets:
+                    for part in ast.walk(target):
+                        if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Store):
+                            values.setdefault(part.id, []).append(None)
+            self._locals[key] = values
+        return self._locals[key]
+
+
+def _int_list(value: ast.expr) -> bool:
+    """`[1, 2]`, `[]` or `[0] * n`."""
+    def int_literals(node: ast.expr) -> bool:
+        return isinstance(node, ast.List) and all(
+            isinstance(e, ast.Constant) and type(e.value) is int for e in node.elts)
+
+    if int_literals(value):
+        return True
+    return (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult)
+            and isinstance(value.left, ast.List) and int_literals(value.left) and len(value.left.elts) == 1)
