@@ -14,11 +14,13 @@ first (a bounded backtracking search), without a solver call.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable
 from types import MappingProxyType
 
 from pathcraft.solver.path import PathNode, nodes
-from pathcraft.solver.terms import BOOL, INT, Model, Sym, Term, Value, compile_term, symbols, within
+from pathcraft.solver.sorts import ArrayValue
+from pathcraft.solver.terms import ARR_INT, BOOL, INT, Model, Sym, Term, Value, compile_term, symbols, within
 from pathcraft.solver.z3backend import Z3Session, path_symbols
 
 # The empty model: `evaluate` reads every symbol it does not name as 0 / False.
@@ -40,17 +42,18 @@ class CanonicalModels:
         Z3's, covering `inputs` and every symbol of the path, with every int
         in [-b, b] for the first bound `b` that allows one (then unbounded);
         None if Z3 finds none in its limits."""
+        inputs = list(inputs)
         found = _smallest([node.constraint for node in nodes(store)])
         if found is not None:
-            return found
+            return _telling(found, store, inputs)
         wanted = sorted(set(path_symbols(store, [])) | set(inputs), key=lambda s: (s.name, s.sort))
         if self._session is None:
             self._session = Z3Session(self.timeout_ms, self.rlimit)
         for bound in (*self.bounds, None):
             extra = within(wanted, bound) if bound is not None else []
             verdict, model = self._session.check(store, extra, wanted)
-            if verdict == "sat":
-                return model
+            if verdict == "sat" and model is not None:
+                return _telling(model, store, inputs)
         return None
 
 
@@ -58,6 +61,34 @@ class CanonicalModels:
 # so a test whose inputs are 0 or 1 often cannot tell a mutant apart.
 _SMALL_INTS = (2, 3, -2, 1, -1, 0, 4, -3, 5)
 _BUDGET = 1000  # values tried in Python, per path, before asking Z3
+
+
+# Values for inputs nothing constrains: no identities of + and * (0, 1, -1).
+_FILL_INTS = (2, 3, 4, 5, -2, -3, 6, 7)
+_LIST_ITEMS = 8  # items of an input list given telling values (longer lists: the rest 0)
+
+
+def _telling(model: Model, store: PathNode | None, inputs: list[Sym]) -> Model:
+    """`model` with each int input that no path constraint mentions (and the
+    items of each such int list) set to a small value no other int of the
+    model has, in name order: any value satisfies the path, and a test whose
+    free inputs are all 0 cannot tell `x + y` from `x`, or `items[0]` from
+    `items[1]`."""
+    mentioned = set(path_symbols(store, []))
+    free = [s for s in inputs if s not in mentioned and s.sort in (INT, ARR_INT)]
+    if not free:
+        return model
+    taken = {v for v in model.values() if isinstance(v, int) and not isinstance(v, bool)}
+    fresh = (v for v in itertools.chain(_FILL_INTS, itertools.count(_FILL_INTS[-1] + 1)) if v not in taken)
+    filled = dict(model)
+    for sym in sorted(free, key=lambda s: (s.sort != INT, s.name)):  # scalars first
+        if sym.sort == INT:
+            filled[sym.name] = next(fresh)
+        else:  # an input list's items: as many as its length (the length symbol's convention)
+            length = model.get(f"len({sym.name})", _LIST_ITEMS)
+            count = min(length, _LIST_ITEMS) if isinstance(length, int) and length >= 0 else _LIST_ITEMS
+            filled[sym.name] = ArrayValue(0, tuple((k, next(fresh)) for k in range(count)))
+    return MappingProxyType(filled)
 
 
 class _Exhausted(Exception):

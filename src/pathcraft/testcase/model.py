@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.ir.values import ExcValue
-from pathcraft.solver.terms import Sym, Term, show, symbols
+from pathcraft.solver.terms import App, Sym, Term, show, symbols
 from pathcraft.testcase.heapdesc import SymbolicSnapshot, changed
 from pathcraft.ir.trace import Event
 from pathcraft.testcase.pathsig import normalize
@@ -75,6 +75,24 @@ class TestCase:
 CanonicalModel = Callable[[SymbolicPath, list[Sym]], "Mapping[str, Any] | None"]
 
 
+def _input_symbols(path: SymbolicPath) -> list[Sym]:
+    """The parameters' symbols and those the input heap holds (fields of
+    input objects, contents of input lists), in name order."""
+    from pathcraft.heap.cells import ListCell, ObjectCell
+
+    found = set(path.inputs)
+    for cell in path.heap.initial.values():
+        held: list[object] = []
+        if isinstance(cell, ObjectCell):
+            held.extend(cell.fields.values())
+        elif isinstance(cell, ListCell):
+            held.extend([*(cell.items or ()), cell.length, cell.data])
+        for value in held:
+            if isinstance(value, (Sym, App)):
+                found |= symbols(value)
+    return sorted(found, key=lambda s: (s.name, s.sort))
+
+
 def concretize(path: SymbolicPath, name: str, canonical: CanonicalModel | None = None,
                cost_names: tuple[str, ...] = (), note: str | None = None,
                reserved: tuple[str, ...] = ()) -> TestCase:
@@ -83,7 +101,7 @@ def concretize(path: SymbolicPath, name: str, canonical: CanonicalModel | None =
     evaluated from the symbolic result, never by running the code."""
     model: Mapping[str, Any] = path.model
     if canonical is not None:
-        fresh = canonical(path, sorted(path.inputs, key=lambda s: s.name))
+        fresh = canonical(path, _input_symbols(path))
         if fresh is not None:
             model = fresh
     from pathcraft.heap.cells import Addr

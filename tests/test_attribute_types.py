@@ -1,0 +1,125 @@
+"""Attribute types inferred from the code that sets them (`frontend/fields.py`),
+and input values chosen to tell mutants apart (`solver/canonical.py`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oracle import replay_mismatches
+from pathcraft.frontend import translate
+from pathcraft.frontend.module import load_module
+from pathcraft.generate import GenerateOptions, generate
+
+LINKED = '''
+LIMIT = 10
+
+
+class Node:
+    def __init__(self, value: int) -> None:
+        self.value = value
+        self.next = None
+
+
+class Base:
+    def __init__(self) -> None:
+        self.size = 0
+
+
+class Stack(Base):
+    def __init__(self) -> None:
+        super().__init__()
+        self.head = None
+        self.nodes = []
+        self.label = None
+        self.limit = LIMIT
+        self.full = False
+        self.reset()
+
+    def reset(self) -> None:
+        self.mark = -1
+
+    def push(self, value: int) -> None:
+        node = Node(value)
+        node.next = self.head
+        self.head = node
+        self.size += 1
+        self.nodes.append(node)
+        self.full = self.size >= self.limit
+        self.mark = self.size * 2
+
+    def rename(self, text: str) -> None:
+        self.label = text
+        self.limit = len(text) if text else self.limit
+        self.mark = text
+
+    def second(self) -> int:
+        if self.head is None or self.head.next is None:
+            return -1
+        return self.head.next.value + self.size
+'''
+
+
+@pytest.fixture
+def module(tmp_path: Path) -> Path:
+    source = tmp_path / "linked.py"
+    source.write_text(LINKED)
+    return source
+
+
+def types_of(source: Path, cls: str) -> dict[str, str]:
+    return {name: str(kind) for name, kind in load_module(str(source)).class_infos[cls].fields}
+
+
+def test_types_come_from_every_assignment_joined(module: Path) -> None:
+    stack = types_of(module, "Stack")
+    assert stack["head"] == "Node | None"  # None in __init__, a Node in push
+    assert stack["size"] == "int"  # set by the base's __init__, `+= 1` in push
+    assert stack["nodes"] == "list[Node]"  # [] and what push appends
+    assert stack["full"] == "bool"  # a comparison
+    assert stack["mark"] == "int"  # a str elsewhere: the construction (reset, called by __init__) decides
+    assert stack["label"] == "None"  # a str later is not modelled: the state after construction is
+
+
+def test_an_attribute_of_no_inferable_type_stays_out_of_input_objects(tmp_path: Path) -> None:
+    source = tmp_path / "opaque.py"
+    source.write_text("class Box:\n    def __init__(self, text: str) -> None:\n        self.text = text\n")
+    assert types_of(source, "Box") == {}
+    assert "text" in load_module(str(source)).class_infos["Box"].opaque
+
+
+def test_an_attribute_only_set_to_none_takes_what_other_code_stores(module: Path) -> None:
+    assert types_of(module, "Node") == {"value": "int", "next": "Node | None"}
+
+
+def test_methods_on_inferred_attributes_get_tests_that_replay(module: Path) -> None:
+    for name in ("Stack.second", "Stack.push"):
+        cases = generate(translate(str(module), [name]).program, name, GenerateOptions()).cases
+        assert cases and all(c.exc_type != "AttributeError" for c in cases), name
+        assert replay_mismatches(module, name, cases) == []
+    outcomes = {c.value for c in generate(translate(str(module), ["Stack.second"]).program, "Stack.second",
+                                          GenerateOptions()).cases}
+    assert -1 in outcomes and len(outcomes) >= 2  # the path through two nodes is reached
+
+
+FREE = '''
+def add(x: int, y: int, items: list[int]) -> int:
+    if len(items) > 1:
+        return x + y + items[0] * items[1]
+    return x
+'''
+
+
+def test_inputs_no_constraint_mentions_are_distinct_and_not_identities(tmp_path: Path) -> None:
+    """Free inputs of 0 (or 1) make `x + y` look like `x`: they get small
+    values different from each other and from the constrained ones."""
+    source = tmp_path / "free.py"
+    source.write_text(FREE)
+    cases = generate(translate(str(source), ["add"]).program, "add", GenerateOptions()).cases
+    long = next(c for c in cases if len(c.heap_in["items"]["list"]) > 1)
+    values = dict(long.inputs)
+    scalars = [values["x"], values["y"], *long.heap_in["items"]["list"]]
+    assert len(set(scalars)) == len(scalars)
+    assert not {0, 1, -1} & set(scalars)
+    assert replay_mismatches(source, "add", cases) == []
