@@ -5,8 +5,13 @@
     @assume("acyclic(head)", "non-sharing(a, b)")
     def merge(a: Node, b: Node, head: Node | None) -> Node: ...
 
-pathcraft reads the decorator from the source (it never runs your code);
-at run time the decorator returns the function unchanged.
+    class Stack:
+        @invariant
+        def ok(self) -> bool:
+            return 0 <= self.size <= len(self.items)
+
+pathcraft reads the decorators from the source (it never runs your code);
+at run time they return the function unchanged.
 """
 
 from __future__ import annotations
@@ -15,6 +20,13 @@ from collections.abc import Callable
 from typing import TypeVar
 
 F = TypeVar("F", bound=Callable[..., object])
+
+
+def invariant(method: F) -> F:
+    """Mark `def ok(self) -> bool` as the class's invariant: assumed of
+    `self` when a method of the class is tested, checked when it returns."""
+    method.__pathcraft_invariant__ = True  # type: ignore[attr-defined]  # a marker attribute on any function
+    return method
 
 
 def assume(*assumptions: str) -> Callable[[F], F]:

@@ -126,6 +126,10 @@ def gen(
     policy: list[str] | None = typer.Option(None, "--policy",
                                                help="Resource policy (repeatable): COST OP N like "
                                                "'memory>48' or 'steps<=200', worst:COST, top:N:COST."),
+    invariant: list[str] | None = typer.Option(None, "--invariant",
+                                                  help="Class invariant (repeatable): Class.method, a method "
+                                                  "returning bool, assumed of self when a method of the class "
+                                                  "is tested and checked when it returns (like @invariant)."),
     size_model: str | None = typer.Option(None, "--size-model",
                                              help="Memory size model, e.g. slot=4,object_header=0,"
                                              "list_header=0 [default: 4 bytes per slot, no headers]."),
@@ -138,12 +142,12 @@ def gen(
             "search": search.value if search else None, "max_paths": max_paths,
             "heap": heap.value if heap else None, "assume": tuple(assume or ()),
             "max_list_length": max_list_length, "costs": costs, "policy": tuple(policy or ()),
-            "size_model": size_model,
+            "size_model": size_model, "invariants": tuple(invariant or ()),
         })
         options = settings.generate_options()
         path, name = parse_target(target)
         _check_output(output, path, do_verify)
-        result = translate(path, [name] if name else None)
+        result = translate(path, [name] if name else None, options.invariants)
         runnable = _runnable(result, name, options)
         if not runnable and not result.errors:
             raise PathcraftError(f"{path}: no functions or methods to test")
@@ -237,6 +241,11 @@ def _run(program: Program, runnable: list[str], options: GenerateOptions,
                     if run.stopped in ("path limit reached", "time budget reached") else ""
                 err.print(f"pathcraft: {qualname}: {run.stopped}; kept {len(run.cases)} tests{advice}",
                           markup=False)
+            broken = sum(1 for case in run.cases if case.extra.get("invariant"))
+            if broken:
+                names = ", ".join(run.cases[0].extra.get("invariants", ()))
+                err.print(f"pathcraft: {qualname}: {broken} of {len(run.cases)} tests leave the invariant "
+                          f"{names} false or raising (each test says so)", markup=False)
             for note in run.notes:
                 err.print(f"pathcraft: {qualname}: some paths dropped: unsupported {note}", markup=False)
     except KeyboardInterrupt:

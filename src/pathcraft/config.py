@@ -47,6 +47,7 @@ class Settings:
     max_paths: int | None = 1000  # paths per function (twelve independent ifs have 4,096)
     costs: str | None = None
     policy: tuple[str, ...] = ()
+    invariants: tuple[str, ...] = ()  # `Class.method`: assumed of `self`, checked on return
 
     def generate_options(self) -> GenerateOptions:
         """Parse and check every setting (bad ones raise PathcraftError)."""
@@ -65,6 +66,10 @@ class Settings:
                 raise PathcraftError(f"{setting} must be a positive number of seconds, not {value}")
             if least is not None and value < least:
                 raise PathcraftError(f"{setting} must be at least {least}, not {value}")
+        for invariant in self.invariants:
+            owner, dot, method = invariant.partition(".")
+            if not (dot and owner.isidentifier() and method.isidentifier()):
+                raise PathcraftError(f"invariant '{invariant}': expected Class.method")
         engine = EngineOptions(
             criterion=parse_criterion(self.criterion),
             search=self.search,
@@ -81,6 +86,7 @@ class Settings:
             assume=self.assume,
             costs=tuple(parse_cost_list(self.costs)) if self.costs else (),
             policies=tuple(parse_policy(p) for p in self.policy),
+            invariants=self.invariants,
         )
 
 
@@ -89,9 +95,10 @@ FILE_KEYS: dict[str, tuple[type, ...]] = {
     "criterion": (str,), "format": (str,), "exceptions": (bool,), "timeout": (int, float),
     "search": (str,), "solver_timeout_ms": (int,), "heap": (str,), "size_model": (str,),
     "assume": (list,), "max_list_length": (int,), "max_paths": (int,), "costs": (str,), "policy": (list,),
+    "invariants": (list,),
 }
 # settings whose command-line and file values add up instead of overriding
-_CUMULATIVE = ("assume", "policy")
+_CUMULATIVE = ("assume", "policy", "invariants")
 
 
 @dataclass(frozen=True)

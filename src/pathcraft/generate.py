@@ -18,6 +18,7 @@ from pathcraft.engine.engine import Engine
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.errors import PathcraftError, TargetError, Unsupported
+from pathcraft.frontend.invariants import Checked, invariants_for, unwrap, verdict, wrap
 from pathcraft.ir.nodes import Program
 from pathcraft.solver import terms as T
 from pathcraft.solver.canonical import CanonicalModels
@@ -39,6 +40,7 @@ class GenerateOptions:
     assume: tuple[str, ...] = ()  # heap assumptions as written: "acyclic(a)"; the function's @assume added
     costs: tuple[str, ...] = ()
     policies: tuple[Policy, ...] = ()
+    invariants: tuple[str, ...] = ()  # `Class.method` invariants, next to those marked @invariant
 
     @classmethod
     def of(cls, **settings: Any) -> GenerateOptions:
@@ -115,6 +117,11 @@ def generate(
     info = program.functions[qualname]
     written = list(options.assume) + list(info.assumptions)
     assumptions = parse_assumptions(written, info.params)
+    checked: Checked | None = None
+    invariants = invariants_for(program, qualname, (*program.invariants, *options.invariants))
+    if invariants:
+        checked = wrap(program, qualname, invariants)
+        program = checked.program
     engine = Engine(program, replace(
         options.engine, assumptions=assumptions, deadline=deadline,
         cost_bounds=tuple((p.cost, p.op, p.bound) for p in thresholds if p.is_upper_bound),
@@ -131,6 +138,10 @@ def generate(
 
     def emit(path: SymbolicPath, note: str | None = None) -> None:
         name = f"test_{qualname.replace('.', '_')}_{len(run.cases) + 1}"
+        broken = None
+        if checked is not None:
+            broken = verdict(checked, path.trace)
+            path = replace(path, trace=unwrap(checked, path.trace))
         try:
             case = concretize(path, name, canonical, cost_names, note,
                               reserved=(module_alias(program.module), "pytest", "result"))
@@ -138,6 +149,9 @@ def generate(
             engine.stats.note_unsupported(problem)
             return
         case = replace(case, name=f"{name}_{outcome_words(case)}")
+        if checked is not None:
+            case = replace(case, extra={**case.extra, "invariants": list(checked.invariants),
+                                        **({"invariant": broken} if broken else {})})
         run.cases.append(case)
         if on_case is not None:
             on_case(case)

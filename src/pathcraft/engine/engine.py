@@ -150,15 +150,19 @@ class Run:
         searcher = offered if offered is not None else make_searcher("dfs")
         info = self.function
         starts: Successors = []
+        entry = self.program.predicate(info.entry)
         for index, (heap, env) in enumerate(bindings):
-            fresh = State(None, None, {}, EventNode(("call", info.qualname), None), 0, heap,
-                          Costs().call(info.qualname))
+            if entry.wrapper:  # the wrapper's call of the function is the call
+                fresh = State(None, None, {}, None, 0, heap, Costs())
+            else:
+                fresh = State(None, None, {}, EventNode(("call", info.qualname), None), 0, heap,
+                              Costs().call(info.qualname))
             if len(bindings) > 1:
                 fresh = fresh.chose(index)
             root = self.brancher.settle(fresh)
             if root is None:
                 continue
-            starts.extend(self.enter(root, self.program.predicate(info.entry), env, False, {}))
+            starts.extend(self.enter(root, entry, env, False, {}))
         searcher.add(starts)
         while len(searcher):
             reason = self.controls.stop_reason()

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from pathcraft.errors import PathcraftError, TargetError, UnsupportedError, at
 from pathcraft.frontend.builtins import builtin_predicates
+from pathcraft.frontend.invariants import decorated_invariants
 from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.module import NO_DEFAULT, ModuleSource, function_info, load_module
 from pathcraft.ir.nodes import (
@@ -174,13 +175,22 @@ class Frontend:
             exception_bases=dict(self.module.exception_bases),
             classes=dict(self.module.class_infos),
             replaced_at_import=frozenset(self.module.replaced_at_import),
+            invariants=tuple(q for q in decorated_invariants(self.module.tree) if q in self.done),
         )
 
 
-def translate(path: str, names: list[str] | None = None) -> TranslationResult:
-    """Translate the named functions of a module (all of them when None)."""
-    frontend = Frontend(load_module(path))
+def translate(path: str, names: list[str] | None = None, invariants: tuple[str, ...] = ()) -> TranslationResult:
+    """Translate the named functions of a module (all of them when None),
+    and the class invariants (`@invariant` methods and `invariants`) the
+    tests of its methods check."""
+    module = load_module(path)
+    frontend = Frontend(module)
     targets = names if names is not None else frontend.all_targets()
     for name in targets:
         frontend.translate(name)
+    for name in (*decorated_invariants(module.tree), *invariants):
+        frontend.translate(name)
+        if name in invariants and name in frontend.errors:
+            raise PathcraftError(f"invariant {name}: {frontend.errors[name].message}",
+                                 frontend.errors[name].location)
     return TranslationResult(frontend.program(), targets, frontend.errors)

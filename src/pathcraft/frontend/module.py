@@ -498,6 +498,8 @@ def _assume_decorators(module: ModuleSource, fn: ast.FunctionDef) -> tuple[str, 
     for deco in fn.decorator_list:
         func = deco.func if isinstance(deco, ast.Call) else deco
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if name == "invariant" and not isinstance(deco, ast.Call):
+            continue  # read by frontend/invariants.py
         if name != "assume" or not isinstance(deco, ast.Call) or deco.keywords or not all(
             isinstance(a, ast.Constant) and isinstance(a.value, str) for a in deco.args
         ):

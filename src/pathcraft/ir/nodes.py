@@ -262,6 +262,9 @@ class Predicate:
     is_entry: bool = False
     builtin: bool = False
     iterates: str | None = None
+    # stands around a function's entry (invariant checks): the function's
+    # call event is its call of the entry, not the run's start
+    wrapper: bool = False
 
 
 @dataclass(frozen=True)
@@ -314,6 +317,7 @@ class Program:
     # time, `from _heapq import *` or `from _operator import add`: the real
     # function may take no keyword arguments ("*": any name)
     replaced_at_import: frozenset[str] = field(hash=False, default_factory=frozenset)
+    invariants: tuple[str, ...] = ()  # `Class.method` marked @invariant in the source
 
     def takes_keywords(self, qualname: str) -> bool:
         """May the generated tests call `qualname` with keyword arguments?"""

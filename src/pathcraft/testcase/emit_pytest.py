@@ -72,6 +72,11 @@ class PytestWriter:
             lines += _comment("costs:", ", ".join(f"{k}={v}" for k, v in case.costs.items()))
         if case.extra.get("note"):
             lines += _comment("policy:", str(case.extra["note"]))
+        broken = case.extra.get("invariant")
+        if broken:
+            names = " and ".join(f"{q}()" for q in case.extra["invariants"])
+            lines += _comment("invariant:", f"{names} {'is false' if broken == 'broken' else 'raises'} "
+                                            "after the call: the method breaks it")
         lines += [f"    {line}" for line in build_lines(case.heap_in, self.alias)]
         call = call_text(case, self.alias, case.qualname in self.positional)
         checks = heap_checks(case, self.alias)
@@ -93,6 +98,10 @@ class PytestWriter:
             lines.append(f"    result = {call}")
             lines += [f"    {line}" for line in value_checks("result", case.value, case, self.alias)]
         lines += [f"    {line}" for line in checks]
+        if broken == "broken":
+            receiver = render(case.inputs[0][1])
+            held = " and ".join(f"{receiver}.{q.split('.')[-1]}()" for q in case.extra["invariants"])
+            lines.append(f"    assert not ({held})" if " and " in held else f"    assert not {held}")
         self.out.write("\n".join(lines) + "\n")
         self.out.flush()
 
