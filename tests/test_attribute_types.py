@@ -82,6 +82,18 @@ def test_types_come_from_every_assignment_joined(module: Path) -> None:
     assert stack["label"] == "None"  # a str later is not modelled: the state after construction is
 
 
+def test_a_construction_branch_that_can_be_typed_gives_the_type(tmp_path: Path) -> None:
+    """One `__init__` branch stores `[0] * n`, another (through a method it
+    calls) a value not modelled: objects built along the first are real."""
+    source = tmp_path / "tree.py"
+    source.write_text(
+        "from copy import deepcopy\n\n\nclass Tree:\n"
+        "    def __init__(self, arr: list[int] | None, n: int) -> None:\n"
+        "        if arr is None:\n            self.tree = [0] * n\n        else:\n            self.load(arr)\n\n"
+        "    def load(self, arr: list[int]) -> None:\n        self.tree = deepcopy(arr)\n")
+    assert types_of(source, "Tree") == {"tree": "list[int]"}
+
+
 def test_an_attribute_of_no_inferable_type_stays_out_of_input_objects(tmp_path: Path) -> None:
     source = tmp_path / "opaque.py"
     source.write_text("class Box:\n    def __init__(self, text: str) -> None:\n        self.text = text\n")

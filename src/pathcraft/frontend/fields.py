@@ -13,8 +13,9 @@ other attributes already typed), joined over the assignments:
 `None` and a class give `C | None`; ints stay ints when `None` also occurs
 (an optional scalar is not modelled: the int states are real ones). When
 some assignment cannot be typed, the assignments `__init__` makes (with the
-methods it calls on `self`, and the bases' `__init__`) decide alone: the
-state right after construction is reachable whatever later methods store.
+methods it calls on `self`, and the bases' `__init__`) that can be typed
+decide alone: a state right after construction along such an assignment is
+reachable whatever the other assignments store.
 An attribute the class only ever sets to `None` takes the types other code
 of the module stores into it (`node.next = other`), the usual linked-node
 pattern.
@@ -87,8 +88,9 @@ def infer_attributes(
                 continue
             kind = _join([typer.site_type(s, known.get(name)) for s in assigned])
             if isinstance(kind, _Unknown):
-                early = [s for s in assigned if s.method in at_init]
-                kind = _join([typer.site_type(s, known.get(name)) for s in early]) if early else UNKNOWN
+                early = [typer.site_type(s, known.get(name)) for s in assigned if s.method in at_init]
+                typed = [k for k in early if isinstance(k, Type)]
+                kind = _join(typed) if typed else UNKNOWN
             if isinstance(kind, Type) and kind.kind == "none" and name in foreign:
                 stored = [typer.expr_type(w.value, w.function, owner=w.owner) for w in foreign[name]]
                 kind = _join([kind, *stored])
