@@ -24,7 +24,7 @@ pattern.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from pathcraft.ir.types import BOOL, INT, NONE, Type
@@ -229,7 +229,7 @@ def _construction_methods(chain: list[ast.ClassDef]) -> set[ast.FunctionDef]:
     return seen
 
 
-def _join(kinds: list[Inferred]) -> Inferred:
+def _join(kinds: Sequence[Inferred]) -> Inferred:
     """One type for an attribute that holds each of `kinds` at some time."""
     if not kinds or any(isinstance(k, _Unknown) for k in kinds):
         return UNKNOWN
