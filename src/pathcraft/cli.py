@@ -94,8 +94,8 @@ def gen(
     criterion: str | None = typer.Option(None, "--criterion", "-c",
                                             help="Termination criterion: loop-K, block-K, depth-K or "
                                             "calls-K (call depth), several joined by commas "
-                                            "[default: loop-2]."),
-    fmt: Format | None = typer.Option(None, "--format", "-f", help="Output format [default: pytest]."),
+                                            "\\[default: loop-2]."),
+    fmt: Format | None = typer.Option(None, "--format", "-f", help="Output format \\[default: pytest]."),
     no_exceptions: bool = typer.Option(False, "--no-exceptions",
                                        help="Keep only paths that return normally."),
     do_verify: bool = typer.Option(False, "--verify",
@@ -104,22 +104,22 @@ def gen(
     stats: bool = typer.Option(False, "--stats", help="Print search and solver statistics."),
     timeout: float | None = typer.Option(None, "--timeout",
                                             help="Time budget in seconds per function; "
-                                            "the tests found in time are kept [default: 60]."),
-    search: Search | None = typer.Option(None, "--search", help="Search strategy [default: dfs]."),
+                                            "the tests found in time are kept \\[default: 60]."),
+    search: Search | None = typer.Option(None, "--search", help="Search strategy \\[default: dfs]."),
     max_paths: int | None = typer.Option(None, "--max-paths", min=1,
                                             help="Stop after this many paths per function "
-                                            "[default: 1000]."),
+                                            "\\[default: 1000]."),
     heap: HeapKind | None = typer.Option(None, "--heap",
                                             help="Heap model for object inputs: symbolic (the heap "
                                             "solver: aliasing as constraints, no branching on it), lazy "
                                             "(lazy initialization branching on aliasing) or lazy-noalias "
-                                            "[default: symbolic]."),
+                                            "\\[default: symbolic]."),
     assume: list[str] | None = typer.Option(None, "--assume",
                                                help="Heap assumption on the inputs (repeatable): "
                                                "non-aliasing(a,b), non-sharing(a,b), acyclic(a)."),
     max_list_length: int | None = typer.Option(None, "--max-list-length", min=0,
                                                   help="Longest input list of objects tried "
-                                                  "[default: 3]."),
+                                                  "\\[default: 3]."),
     costs: str | None = typer.Option(None, "--costs",
                                         help="Costs to report per test, comma-separated: steps, memory, "
                                         "calls, calls:NAME; also prints the tests ordered by the first."),
@@ -132,7 +132,7 @@ def gen(
                                                   "is tested and checked when it returns (like @invariant)."),
     size_model: str | None = typer.Option(None, "--size-model",
                                              help="Memory size model, e.g. slot=4,object_header=0,"
-                                             "list_header=0 [default: 4 bytes per slot, no headers]."),
+                                             "list_header=0 \\[default: 4 bytes per slot, no headers]."),
 ) -> None:
     """Generate one test per execution path of TARGET."""
     try:
