@@ -1,0 +1,64 @@
+"""The search control of a construction driver (`--objects constructed`).
+
+A driver builds an object through the class's API and then calls the
+target. Its tests assert what the target call did, so the test-case code
+needs the heap just before that call (to tell which fields the call
+changed) and where the call's events start (the path a test claims is the
+target's, not the setup's). This control records both on the state when
+the driver reaches its target call site, and counts the setup sequences a
+raising call ended (they enter the rule-less predicate `unreachable`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pathcraft.engine.control import SearchControl
+from pathcraft.engine.state import Entry, EventNode, State
+from pathcraft.heap.cells import Heap
+from pathcraft.ir.nodes import CallMethod, Predicate, Var
+
+
+@dataclass(frozen=True)
+class TargetCall:
+    """The state of a driver path as its target call starts."""
+
+    heap: Heap
+    receiver: object  # the object the target is called on
+    events: int  # events of the path before the call's own
+
+
+class ConstructionControl(SearchControl):
+    """Watches driver `driver`, whose target call is at line `call_line`."""
+
+    name = "construction"
+
+    def __init__(self, driver: str, call_line: int, unreachable: str) -> None:
+        self.driver = driver
+        self.call_line = call_line
+        self.unreachable = unreachable
+        self.setup_raised = 0  # sequences dropped because a setup call raised
+
+    def enter(self, state: State, entry: Entry) -> State | None:
+        if entry.pred.name == self.unreachable:
+            self.setup_raised += 1
+            return None
+        return state
+
+    def call(self, state: State, callee: Predicate) -> State | None:
+        assert state.stack is not None
+        frame = state.stack.top
+        if frame.pred.function != self.driver:
+            return state
+        instr = frame.rule.body[frame.pc]
+        if not (isinstance(instr, CallMethod) and instr.line == self.call_line and isinstance(instr.obj, Var)):
+            return state
+        return state.with_ext(self.name, TargetCall(state.heap, frame.env[instr.obj.name], _count(state.events)))
+
+
+def _count(events: EventNode | None) -> int:
+    n = 0
+    while events is not None:
+        n += 1
+        events = events.prev
+    return n
