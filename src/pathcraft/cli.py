@@ -21,7 +21,7 @@ from rich.status import Status
 from rich.table import Table
 
 from pathcraft import __version__
-from pathcraft.config import load_config, settings_from
+from pathcraft.config import Settings, load_config, settings_from
 from pathcraft.errors import PathcraftError
 from pathcraft.frontend import TranslationResult, translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate, parse_target
@@ -42,6 +42,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # a message is one line, never wrapped
+DEFAULTS = Settings()
 
 
 class Format(str, Enum):
@@ -52,6 +53,11 @@ class Format(str, Enum):
 class Search(str, Enum):
     dfs = "dfs"
     bfs = "bfs"
+
+
+class Objects(str, Enum):
+    free = "free"
+    constructed = "constructed"
 
 
 class HeapKind(str, Enum):
@@ -133,6 +139,14 @@ def gen(
     size_model: str | None = typer.Option(None, "--size-model",
                                              help="Memory size model, e.g. slot=4,object_header=0,"
                                              "list_header=0 \\[default: 4 bytes per slot, no headers]."),
+    objects: Objects | None = typer.Option(None, "--objects",
+                                           help="The object a method is called on: free (any state of "
+                                           "its fields, built without __init__) or constructed (built "
+                                           "by the constructor and public method calls only) "
+                                           f"\\[default: {DEFAULTS.objects}]."),
+    setup_calls: int | None = typer.Option(None, "--setup-calls", min=0,
+                                           help="With --objects constructed: at most this many "
+                                           f"method calls after the constructor \\[default: {DEFAULTS.setup_calls}]."),
 ) -> None:
     """Generate one test per execution path of TARGET."""
     try:
@@ -143,11 +157,13 @@ def gen(
             "heap": heap.value if heap else None, "assume": tuple(assume or ()),
             "max_list_length": max_list_length, "costs": costs, "policy": tuple(policy or ()),
             "size_model": size_model, "invariants": tuple(invariant or ()),
+            "objects": objects.value if objects else None, "setup_calls": setup_calls,
         })
         options = settings.generate_options()
         path, name = parse_target(target)
         _check_output(output, path, do_verify)
-        result = translate(path, [name] if name else None, options.invariants)
+        result = translate(path, [name] if name else None, options.invariants, options.objects,
+                           options.setup_calls)
         runnable = _runnable(result, name, options)
         if not runnable and not result.errors:
             raise PathcraftError(f"{path}: no functions or methods to test")
@@ -217,6 +233,9 @@ def _runnable(result: TranslationResult, name: str | None, options: GenerateOpti
     for qualname, error in result.errors.items():
         if qualname in result.targets:
             _error(f"{error}" + ("" if name else f"  (skipped {qualname})"))
+    for qualname, why in result.free_objects.items():
+        if qualname in runnable:
+            _error(f"pathcraft: {qualname}: objects built freely: {why}")
     return runnable
 
 
