@@ -20,7 +20,7 @@ from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.errors import PathcraftError, TargetError, Unsupported
 from pathcraft.frontend.invariants import Checked, invariants_for, unwrap, verdict, wrap
-from pathcraft.ir.driver import UNREACHABLE_PREDICATE
+from pathcraft.ir.driver import SETUP_RAISED_PREDICATE
 from pathcraft.ir.nodes import Program
 from pathcraft.solver import terms as T
 from pathcraft.solver.canonical import CanonicalModels
@@ -132,7 +132,7 @@ def generate(
         checked = wrap(program, qualname, invariants)
         program = checked.program
     plan = program.drivers.get(qualname) if options.objects == "constructed" else None
-    watch = ConstructionControl(plan.driver, plan.call_line, UNREACHABLE_PREDICATE) if plan else None
+    watch = ConstructionControl(plan.driver, plan.call_line, SETUP_RAISED_PREDICATE) if plan else None
     engine = Engine(program, replace(
         options.engine, assumptions=assumptions, deadline=deadline,
         cost_bounds=tuple((p.cost, p.op, p.bound) for p in thresholds if p.is_upper_bound),

@@ -6,7 +6,7 @@ needs the heap just before that call (to tell which fields the call
 changed) and where the call's events start (the path a test claims is the
 target's, not the setup's). This control records both on the state when
 the driver reaches its target call site, and counts the setup sequences a
-raising call ended (they enter the rule-less predicate `unreachable`).
+raising call ended (they enter a rule-less predicate).
 """
 
 from __future__ import annotations
@@ -33,16 +33,15 @@ class ConstructionControl(SearchControl):
 
     name = "construction"
 
-    def __init__(self, driver: str, call_line: int, unreachable: str) -> None:
+    def __init__(self, driver: str, call_line: int, setup_raised: str) -> None:
         self.driver = driver
         self.call_line = call_line
-        self.unreachable = unreachable
-        self.setup_raised = 0  # sequences dropped because a setup call raised
+        self.raised_predicate = setup_raised
+        self.setup_raised = 0  # sequences dropped because the constructor or a setup call raised
 
     def enter(self, state: State, entry: Entry) -> State | None:
-        if entry.pred.name == self.unreachable:
-            self.setup_raised += 1
-            return None
+        if entry.pred.name == self.raised_predicate:
+            self.setup_raised += 1  # the predicate has no rules: the path ends there
         return state
 
     def call(self, state: State, callee: Predicate) -> State | None:

@@ -18,7 +18,7 @@ arguments of every candidate method, and the target's own arguments:
                 if step2 == 0:
                     ...
         except BaseException:
-            __pathcraft_unreachable__()
+            __pathcraft_setup_raised__()
         return self.m(x)
 
 and lower it like any other function (nothing runs). A later step exists
@@ -43,14 +43,22 @@ from typing import TYPE_CHECKING
 
 from pathcraft.errors import PathcraftError
 from pathcraft.frontend.mutation import may_mutate
-from pathcraft.ir.driver import UNREACHABLE_PREDICATE, ArgSlot, DriverPlan, SetupMethod, SetupStep
+from pathcraft.ir.driver import (
+    SETUP_RAISED_PREDICATE,
+    UNREACHABLE_PREDICATE,
+    ArgSlot,
+    DriverPlan,
+    SetupMethod,
+    SetupStep,
+)
 from pathcraft.ir.nodes import FunctionInfo, Predicate
 from pathcraft.ir.types import INT, Type
 
 if TYPE_CHECKING:  # the Frontend imports this module when asked for drivers
     from pathcraft.frontend import Frontend
 
-UNREACHABLE = "__pathcraft_unreachable__"  # the name the driver calls
+UNREACHABLE = "__pathcraft_unreachable__"  # the names the driver calls to end a path
+SETUP_RAISED = "__pathcraft_setup_raised__"
 SUFFIX = "#constructed"
 
 
@@ -90,7 +98,7 @@ def add_driver(frontend: Frontend, target: str, setup_calls: int) -> DriverPlan:
     constructor = _constructor(frontend, cls)
     methods = _setup_methods(frontend, cls) if setup_calls > 0 else []
     own = list(zip(info.params[1:], info.param_types[1:]))
-    names = _Names({p for p, _ in own} | {cls, UNREACHABLE})
+    names = _Names({p for p, _ in own} | {cls, UNREACHABLE, SETUP_RAISED})
     receiver = names.fresh("self")
 
     params: list[tuple[str, Type]] = []
@@ -115,7 +123,8 @@ def add_driver(frontend: Frontend, target: str, setup_calls: int) -> DriverPlan:
     fn = ast.parse(source).body[0]
     assert isinstance(fn, ast.FunctionDef)
     qualname = driver_qualname(target)
-    frontend.intrinsic(UNREACHABLE, Predicate(UNREACHABLE_PREDICATE, UNREACHABLE_PREDICATE, (), (), builtin=True))
+    for intrinsic, predicate in ((UNREACHABLE, UNREACHABLE_PREDICATE), (SETUP_RAISED, SETUP_RAISED_PREDICATE)):
+        frontend.intrinsic(intrinsic, Predicate(predicate, predicate, (), (), builtin=True))
     frontend.define(FunctionInfo(
         name=fn.name, qualname=qualname, params=tuple(p for p, _ in params),
         param_types=tuple(t for _, t in params), return_type=None, defaults=(),
@@ -145,7 +154,7 @@ def _source(target: str, receiver: str, params: list[tuple[str, Type]], ctor: li
             lines += [f"{indent}{'if' if j == 1 else 'elif'} {step.selector} == {j}:",
                       f"{indent}    {receiver}.{option.method}({arguments})"]
         lines += [f"{indent}else:", f"{indent}    {UNREACHABLE}()"]
-    lines += ["    except BaseException:", f"        {UNREACHABLE}()",
+    lines += ["    except BaseException:", f"        {SETUP_RAISED}()",
               f"    return {receiver}.{method}({', '.join(s.driver for s in target_args)})"]
     return "\n".join(lines) + "\n", len(lines)
 

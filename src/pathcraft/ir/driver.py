@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# A predicate without rules: a driver enters it where a path must end
-# without a test (a constructor or setup call raised).
+# Predicates without rules: a driver enters one where a path must end
+# without a test, because a selector names no method or because a
+# constructor or setup call raised (counted apart).
 UNREACHABLE_PREDICATE = "$unreachable"
+SETUP_RAISED_PREDICATE = "$setup_raised"
 
 
 @dataclass(frozen=True)
