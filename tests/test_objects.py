@@ -330,3 +330,29 @@ def test_help_shows_the_defaults(capsys: pytest.CaptureFixture[str], monkeypatch
     assert code == 0
     text = " ".join(out.split())
     assert "[default: free]" in text and "[default: 2]" in text and "[default: loop-2]" in text
+
+
+def test_a_method_that_cannot_be_analysed_is_no_setup_call_and_no_error(tmp_path: Path) -> None:
+    """A public method outside the subset is left out of the setup calls;
+    it is no target, so it changes neither the tests nor the exit status."""
+    source = tmp_path / "partial.py"
+    source.write_text(
+        "class Box:\n"
+        "    n: int\n\n"
+        "    def __init__(self) -> None:\n"
+        "        self.n = 0\n\n"
+        "    def bump(self) -> None:\n"
+        "        self.n += 1\n\n"
+        "    def shift(self) -> None:\n"
+        "        self.n = self.n << 1\n\n"
+        "    def get(self) -> int:\n"
+        "        if self.n > 1:\n"
+        "            return 2\n"
+        "        return self.n\n"
+    )
+    result = translate(str(source), ["Box.get"], "constructed")
+    assert not result.errors
+    assert [m.method for m in result.program.drivers["Box.get"].steps[0].methods] == ["bump"]
+    out = tmp_path / "test_partial.py"
+    assert main(["gen", f"{source}::Box.get", "--objects", "constructed", "-o", str(out)]) == 0
+    assert run_pytest(out, tmp_path).returncode == 0

@@ -79,7 +79,12 @@ def driver_qualname(target: str) -> str:
 
 
 def add_drivers(frontend: Frontend, targets: list[str], setup_calls: int) -> None:
-    """A driver for every method target; a refusal is recorded with its reason."""
+    """A driver for every method target; a refusal is recorded with its
+    reason. A method only a driver tried to translate (a setup candidate,
+    or one its calls may dispatch to) and could not is left out of the
+    frontend's errors: it is no target, and a driver path reaching it is
+    dropped like any path reaching a method that cannot be analysed."""
+    known = set(frontend.errors)
     for target in targets:
         if "." not in target:
             continue  # a function has no object of its own to build
@@ -87,6 +92,8 @@ def add_drivers(frontend: Frontend, targets: list[str], setup_calls: int) -> Non
             frontend.drivers[target] = add_driver(frontend, target, setup_calls)
         except DriverRefused as refused:
             frontend.driver_refusals[target] = str(refused)
+    for qualname in set(frontend.errors) - known:
+        del frontend.errors[qualname]
 
 
 def add_driver(frontend: Frontend, target: str, setup_calls: int) -> DriverPlan:
