@@ -68,9 +68,12 @@ def concretize_constructed(path: SymbolicPath, plan: DriverPlan, name: str,
 
 def distinct_free_values(path: SymbolicPath, plan: DriverPlan, model: Mapping[str, Any]) -> dict[str, Any]:
     """`model`, with the int arguments of the calls the test makes that no
-    constraint of the path mentions (any value takes the same path) made
-    pairwise different and different from the path's other ints: `push(2);
-    push(3)` shows which element `pop()` returned, `push(0); push(0)` does not."""
+    constraint of the path mentions (any value takes the same path) given
+    2, 3, 4, ... in the order of the calls, skipping the values of the
+    test's other ints: `push(2); push(3)` shows which element `pop()`
+    returned, and reads in order. (The canonical model already makes free
+    ints telling, but in name order over every driver parameter, the
+    arguments of the calls not made included.)"""
     out = dict(model)
     mentioned = {s.name for c in path.constraints for s in symbols(c)}
     ints = {s.name for s in path.inputs if s.sort == INT}
@@ -81,7 +84,11 @@ def distinct_free_values(path: SymbolicPath, plan: DriverPlan, model: Mapping[st
             break
         slots += step.methods[chosen - 1].args
     slots += plan.target_args
-    taken = {out[s.driver] for s in slots if s.driver in mentioned and type(out.get(s.driver)) is int}
+    unused = {s.driver for step in plan.steps for option in step.methods for s in option.args} | \
+        {step.selector for step in plan.steps}
+    unused -= {s.driver for s in slots}
+    free = {s.driver for s in slots if s.driver not in mentioned}
+    taken = {v for k, v in out.items() if type(v) is int and k not in unused and k not in free}
     value = 2
     for slot in slots:
         if slot.driver in mentioned or slot.driver not in ints:
