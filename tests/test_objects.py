@@ -356,3 +356,39 @@ def test_a_method_that_cannot_be_analysed_is_no_setup_call_and_no_error(tmp_path
     out = tmp_path / "test_partial.py"
     assert main(["gen", f"{source}::Box.get", "--objects", "constructed", "-o", str(out)]) == 0
     assert run_pytest(out, tmp_path).returncode == 0
+
+
+def test_class_invariants_wrap_the_target_call_of_a_driver(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """An `@invariant` is assumed and checked around the target call the
+    driver makes (its wrapper is a builtin predicate: the construction
+    control finds the call when it is entered); setup calls only build."""
+    source = tmp_path / "guarded.py"
+    source.write_text(
+        "from pathcraft.assume import invariant\n\n\n"
+        "class Gauge:\n"
+        "    def __init__(self) -> None:\n"
+        "        self.level = 0\n\n"
+        "    @invariant\n"
+        "    def ok(self) -> bool:\n"
+        "        return 0 <= self.level <= 2\n\n"
+        "    def up(self) -> int:\n"
+        "        if self.level >= 2:\n"
+        "            raise OverflowError('full')\n"
+        "        self.level += 1\n"
+        "        return self.level\n\n"
+        "    def set(self, n: int) -> None:\n"
+        "        self.level = n\n"
+    )
+    out = tmp_path / "test_guarded.py"
+    code, _, err = cli(capsys, "gen", f"{source}::Gauge.set", "--objects", "constructed", "-o", str(out))
+    assert code == 0 and "never called its target" not in err
+    text = out.read_text()
+    assert "gauge = guarded.Gauge()" in text and "assert not gauge.ok()" in text
+    code, _, err = cli(capsys, "gen", f"{source}::Gauge.up", "--objects", "constructed", "-o", str(out))
+    assert code == 0 and "never called its target" not in err
+    assert "gauge.up()\n    with pytest.raises(OverflowError" in out.read_text()
+    src = Path(__file__).resolve().parent.parent / "src"  # the generated file imports pathcraft.assume
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(src)]))
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
+                         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert run.returncode == 0, run.stdout[-3000:]
