@@ -107,7 +107,7 @@ def generate_tests(target: Target, mode: str, settings: Settings, out: Path) -> 
     settings = replace(settings, objects=mode)
     options = settings.generate_options()
     started = time.perf_counter()
-    result = translate(str(target.file), [target.qualname], mode, settings.setup_calls)
+    result = translate(str(target.file), [target.qualname], objects=mode, setup_calls=settings.setup_calls)
     program = result.program
     if target.qualname not in program.functions:
         error = result.errors.get(target.qualname)

@@ -37,7 +37,7 @@ SMALL_INTS = tuple(range(-1, 4))
 
 
 def constructed(path: Path, qualname: str, setup_calls: int = 2, **options: Any) -> FunctionRun:
-    result = translate(str(path), [qualname], "constructed", setup_calls)
+    result = translate(str(path), [qualname], objects="constructed", setup_calls=setup_calls)
     assert not result.errors and qualname in result.program.drivers, (result.errors, result.free_objects)
     return generate(result.program, qualname,
                     GenerateOptions.of(objects="constructed", setup_calls=setup_calls, **options))
@@ -350,7 +350,7 @@ def test_a_method_that_cannot_be_analysed_is_no_setup_call_and_no_error(tmp_path
         "            return 2\n"
         "        return self.n\n"
     )
-    result = translate(str(source), ["Box.get"], "constructed")
+    result = translate(str(source), ["Box.get"], objects="constructed")
     assert not result.errors
     assert [m.method for m in result.program.drivers["Box.get"].steps[0].methods] == ["bump"]
     out = tmp_path / "test_partial.py"

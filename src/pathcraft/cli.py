@@ -162,8 +162,8 @@ def gen(
         options = settings.generate_options()
         path, name = parse_target(target)
         _check_output(output, path, do_verify)
-        result = translate(path, [name] if name else None, options.invariants, options.objects,
-                           options.setup_calls)
+        result = translate(path, [name] if name else None, options.invariants, objects=options.objects,
+                           setup_calls=options.setup_calls)
         runnable = _runnable(result, name, options)
         if not runnable and not result.errors:
             raise PathcraftError(f"{path}: no functions or methods to test")

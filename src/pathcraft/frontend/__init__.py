@@ -202,7 +202,7 @@ class Frontend:
         )
 
 
-def translate(path: str, names: list[str] | None = None, invariants: tuple[str, ...] = (),
+def translate(path: str, names: list[str] | None = None, invariants: tuple[str, ...] = (), *,
               objects: str = "free", setup_calls: int = 2) -> TranslationResult:
     """Translate the named functions of a module (all of them when None),
     and the class invariants (`@invariant` methods and `invariants`) the
