@@ -31,7 +31,7 @@ _HEAP_MODULES = ("tests/fixtures/linked.py", "tests/fixtures/papers/aliasing.py"
                  "tests/fixtures/papers/vector.py")
 _MODULES = ("examples/arith.py", "tests/fixtures/control.py", "tests/fixtures/linked.py", "tests/fixtures/pq.py",
             "tests/fixtures/papers/aliasing.py", "tests/fixtures/papers/arraypower.py", "tests/fixtures/papers/lcm.py",
-            "tests/fixtures/papers/rational.py", "tests/fixtures/papers/vector.py")
+            "tests/fixtures/papers/rational.py", "tests/fixtures/papers/vector.py", "tests/fixtures/objects.py")
 COSTS = ("--costs", "steps,memory,calls")
 
 
@@ -57,6 +57,11 @@ def goldens() -> list[Golden]:
         out.append(Golden(f"{stem}.lazy.pytest.txt", module, ("--heap", "lazy")))
     out.append(Golden("arith.bfs.pytest.txt", "examples/arith.py", ("--search", "bfs")))
     out.append(Golden("lcm.loop3.pytest.txt", "tests/fixtures/papers/lcm.py", ("--criterion", "loop-3")))
+    for module in ("tests/fixtures/objects.py", "tests/fixtures/papers/vector.py"):
+        stem = Path(module).stem
+        out.append(Golden(f"{stem}.constructed.pytest.txt", module, ("--objects", "constructed")))
+    out.append(Golden("objects.constructed.json", "tests/fixtures/objects.py",
+                      ("--objects", "constructed", "--format", "json")))
     return out
 
 

@@ -21,7 +21,7 @@ from rich.status import Status
 from rich.table import Table
 
 from pathcraft import __version__
-from pathcraft.config import load_config, settings_from
+from pathcraft.config import Settings, load_config, settings_from
 from pathcraft.errors import PathcraftError
 from pathcraft.frontend import TranslationResult, translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate, parse_target
@@ -42,6 +42,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # a message is one line, never wrapped
+DEFAULTS = Settings()
 
 
 class Format(str, Enum):
@@ -52,6 +53,11 @@ class Format(str, Enum):
 class Search(str, Enum):
     dfs = "dfs"
     bfs = "bfs"
+
+
+class Objects(str, Enum):
+    free = "free"
+    constructed = "constructed"
 
 
 class HeapKind(str, Enum):
@@ -94,8 +100,8 @@ def gen(
     criterion: str | None = typer.Option(None, "--criterion", "-c",
                                             help="Termination criterion: loop-K, block-K, depth-K or "
                                             "calls-K (call depth), several joined by commas "
-                                            "[default: loop-2]."),
-    fmt: Format | None = typer.Option(None, "--format", "-f", help="Output format [default: pytest]."),
+                                            "\\[default: loop-2]."),
+    fmt: Format | None = typer.Option(None, "--format", "-f", help="Output format \\[default: pytest]."),
     no_exceptions: bool = typer.Option(False, "--no-exceptions",
                                        help="Keep only paths that return normally."),
     do_verify: bool = typer.Option(False, "--verify",
@@ -104,22 +110,22 @@ def gen(
     stats: bool = typer.Option(False, "--stats", help="Print search and solver statistics."),
     timeout: float | None = typer.Option(None, "--timeout",
                                             help="Time budget in seconds per function; "
-                                            "the tests found in time are kept [default: 60]."),
-    search: Search | None = typer.Option(None, "--search", help="Search strategy [default: dfs]."),
+                                            "the tests found in time are kept \\[default: 60]."),
+    search: Search | None = typer.Option(None, "--search", help="Search strategy \\[default: dfs]."),
     max_paths: int | None = typer.Option(None, "--max-paths", min=1,
                                             help="Stop after this many paths per function "
-                                            "[default: 1000]."),
+                                            "\\[default: 1000]."),
     heap: HeapKind | None = typer.Option(None, "--heap",
                                             help="Heap model for object inputs: symbolic (the heap "
                                             "solver: aliasing as constraints, no branching on it), lazy "
                                             "(lazy initialization branching on aliasing) or lazy-noalias "
-                                            "[default: symbolic]."),
+                                            "\\[default: symbolic]."),
     assume: list[str] | None = typer.Option(None, "--assume",
                                                help="Heap assumption on the inputs (repeatable): "
                                                "non-aliasing(a,b), non-sharing(a,b), acyclic(a)."),
     max_list_length: int | None = typer.Option(None, "--max-list-length", min=0,
                                                   help="Longest input list of objects tried "
-                                                  "[default: 3]."),
+                                                  "\\[default: 3]."),
     costs: str | None = typer.Option(None, "--costs",
                                         help="Costs to report per test, comma-separated: steps, memory, "
                                         "calls, calls:NAME; also prints the tests ordered by the first."),
@@ -132,7 +138,15 @@ def gen(
                                                   "is tested and checked when it returns (like @invariant)."),
     size_model: str | None = typer.Option(None, "--size-model",
                                              help="Memory size model, e.g. slot=4,object_header=0,"
-                                             "list_header=0 [default: 4 bytes per slot, no headers]."),
+                                             "list_header=0 \\[default: 4 bytes per slot, no headers]."),
+    objects: Objects | None = typer.Option(None, "--objects",
+                                           help="The object a method is called on: free (any state of "
+                                           "its fields, built without __init__) or constructed (built "
+                                           "by the constructor and public method calls only) "
+                                           f"\\[default: {DEFAULTS.objects}]."),
+    setup_calls: int | None = typer.Option(None, "--setup-calls", min=0,
+                                           help="With --objects constructed: at most this many "
+                                           f"method calls after the constructor \\[default: {DEFAULTS.setup_calls}]."),
 ) -> None:
     """Generate one test per execution path of TARGET."""
     try:
@@ -143,11 +157,13 @@ def gen(
             "heap": heap.value if heap else None, "assume": tuple(assume or ()),
             "max_list_length": max_list_length, "costs": costs, "policy": tuple(policy or ()),
             "size_model": size_model, "invariants": tuple(invariant or ()),
+            "objects": objects.value if objects else None, "setup_calls": setup_calls,
         })
         options = settings.generate_options()
         path, name = parse_target(target)
         _check_output(output, path, do_verify)
-        result = translate(path, [name] if name else None, options.invariants)
+        result = translate(path, [name] if name else None, options.invariants, objects=options.objects,
+                           setup_calls=options.setup_calls)
         runnable = _runnable(result, name, options)
         if not runnable and not result.errors:
             raise PathcraftError(f"{path}: no functions or methods to test")
@@ -217,6 +233,9 @@ def _runnable(result: TranslationResult, name: str | None, options: GenerateOpti
     for qualname, error in result.errors.items():
         if qualname in result.targets:
             _error(f"{error}" + ("" if name else f"  (skipped {qualname})"))
+    for qualname, why in result.free_objects.items():
+        if qualname in runnable:
+            _error(f"pathcraft: {qualname}: objects built freely: {why}")
     return runnable
 
 

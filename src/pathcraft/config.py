@@ -26,7 +26,9 @@ from pathcraft.heap.base import HEAP_MODELS
 from pathcraft.solver.chain import SolverOptions
 
 _ENGINE = EngineOptions()
+_GENERATE = GenerateOptions()
 FORMATS = ("pytest", "json")
+OBJECTS = ("free", "constructed")
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class Settings:
 
     criterion: str = str(_ENGINE.criterion)
     format: str = "pytest"
-    exceptions: bool = GenerateOptions().exceptions
+    exceptions: bool = _GENERATE.exceptions
     timeout: float | None = 60.0  # seconds per function: a budget, not a limit on correctness
     search: str = _ENGINE.search
     solver_timeout_ms: int = SolverOptions().timeout_ms
@@ -48,6 +50,8 @@ class Settings:
     costs: str | None = None
     policy: tuple[str, ...] = ()
     invariants: tuple[str, ...] = ()  # `Class.method`: assumed of `self`, checked on return
+    objects: str = _GENERATE.objects
+    setup_calls: int = _GENERATE.setup_calls
 
     def generate_options(self) -> GenerateOptions:
         """Parse and check every setting (bad ones raise PathcraftError)."""
@@ -57,9 +61,12 @@ class Settings:
             raise PathcraftError(f"unknown search strategy '{self.search}' ({' or '.join(SEARCHERS)})")
         if self.format not in FORMATS:
             raise PathcraftError(f"unknown format '{self.format}' ({' or '.join(FORMATS)})")
+        if self.objects not in OBJECTS:
+            raise PathcraftError(f"unknown objects mode '{self.objects}' ({' or '.join(OBJECTS)})")
         for setting, value, least in (("timeout", self.timeout, None), ("max_paths", self.max_paths, 1),
                                       ("max_list_length", self.max_list_length, 0),
-                                      ("solver_timeout_ms", self.solver_timeout_ms, 1)):
+                                      ("solver_timeout_ms", self.solver_timeout_ms, 1),
+                                      ("setup_calls", self.setup_calls, 0)):
             if value is None:
                 continue
             if least is None and not value > 0:
@@ -87,6 +94,8 @@ class Settings:
             costs=tuple(parse_cost_list(self.costs)) if self.costs else (),
             policies=tuple(parse_policy(p) for p in self.policy),
             invariants=self.invariants,
+            objects=self.objects,
+            setup_calls=self.setup_calls,
         )
 
 
@@ -96,6 +105,7 @@ FILE_KEYS: dict[str, tuple[type, ...]] = {
     "search": (str,), "solver_timeout_ms": (int,), "heap": (str,), "size_model": (str,),
     "assume": (list,), "max_list_length": (int,), "max_paths": (int,), "costs": (str,), "policy": (list,),
     "invariants": (list,),
+    "objects": (str,), "setup_calls": (int,),
 }
 # settings whose command-line and file values add up instead of overriding
 _CUMULATIVE = ("assume", "policy", "invariants")

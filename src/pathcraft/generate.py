@@ -14,17 +14,20 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition
+from pathcraft.engine.construction import ConstructionControl
 from pathcraft.engine.engine import Engine
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.errors import PathcraftError, TargetError, Unsupported
 from pathcraft.frontend.invariants import Checked, invariants_for, unwrap, verdict, wrap
+from pathcraft.ir.driver import SETUP_RAISED_PREDICATE
 from pathcraft.ir.nodes import Program
 from pathcraft.solver import terms as T
 from pathcraft.solver.canonical import CanonicalModels
 from pathcraft.solver.path import bounds_of
 from pathcraft.solver.simplify import normalize
 from pathcraft.solver.terms import Sym, evaluate, is_const
+from pathcraft.testcase.constructed import concretize_constructed, target_trace
 from pathcraft.testcase.emit_pytest import module_alias
 from pathcraft.testcase.model import SMALL, TestCase, concretize
 
@@ -41,6 +44,12 @@ class GenerateOptions:
     costs: tuple[str, ...] = ()
     policies: tuple[Policy, ...] = ()
     invariants: tuple[str, ...] = ()  # `Class.method` invariants, next to those marked @invariant
+    # objects a method is called on: "free" (the heap model's, any state) or
+    # "constructed" (built by the constructor and up to `setup_calls` public
+    # method calls: a driver the frontend wrote for the target, see
+    # frontend/driver.py; the translation must have been asked for drivers)
+    objects: str = "free"
+    setup_calls: int = 2
 
     @classmethod
     def of(cls, **settings: Any) -> GenerateOptions:
@@ -122,9 +131,12 @@ def generate(
     if invariants:
         checked = wrap(program, qualname, invariants)
         program = checked.program
+    plan = program.drivers.get(qualname) if options.objects == "constructed" else None
+    watch = ConstructionControl(plan.driver, plan.call_line, SETUP_RAISED_PREDICATE) if plan else None
     engine = Engine(program, replace(
         options.engine, assumptions=assumptions, deadline=deadline,
         cost_bounds=tuple((p.cost, p.op, p.bound) for p in thresholds if p.is_upper_bound),
+        controls=options.engine.controls + ((watch,) if watch else ()),
     ))
     run = FunctionRun(qualname)
     filtered = 0
@@ -137,14 +149,21 @@ def generate(
         return models.model(path.store, inputs)
 
     def emit(path: SymbolicPath, note: str | None = None) -> None:
-        name = f"test_{qualname.replace('.', '_')}_{len(run.cases) + 1}"
+        kind = "_constructed" if plan else ""
+        name = f"test_{qualname.replace('.', '_')}{kind}_{len(run.cases) + 1}"
+        reserved = (module_alias(program.module), "pytest", "result")
+        if plan is not None:  # the target call's own trace term: where a wrapper's verdict is
+            path = replace(path, trace=target_trace(path.trace, program.functions[plan.driver].entry,
+                                                    program.functions[qualname].entry))
         broken = None
         if checked is not None:
             broken = verdict(checked, path.trace)
             path = replace(path, trace=unwrap(checked, path.trace))
         try:
-            case = concretize(path, name, canonical, cost_names, note,
-                              reserved=(module_alias(program.module), "pytest", "result"))
+            if plan is not None:
+                case = concretize_constructed(path, plan, name, canonical, cost_names, note, reserved)
+            else:
+                case = concretize(path, name, canonical, cost_names, note, reserved=reserved)
         except Unsupported as problem:  # a value the test cannot state exactly: dropped, counted
             engine.stats.note_unsupported(problem)
             return
@@ -161,7 +180,7 @@ def generate(
     # else held and sorted (also when interrupted: nothing found is lost).
     streaming = engine.arrives_in_order() and not selections
     try:
-        for path in engine.explore(qualname):
+        for path in engine.explore(plan.driver if plan else qualname):
             if not options.exceptions and path.outcome.kind == "raise":
                 filtered += 1
                 continue
@@ -186,6 +205,8 @@ def generate(
         run.stopped = run.stopped or engine.stats.stopped
         run.stats = engine_stats(engine, filtered)
         run.stats["policy_filtered"] = run.policy_filtered
+        if watch is not None:
+            run.stats["setup_raised"] = watch.setup_raised
         run.notes = list(engine.stats.notes)
     return run
 

@@ -486,6 +486,7 @@ class Run:
             roots=tuple(state.heap.roots.items()),
             costs=state.costs,
             choices=state.choices.sequence() if state.choices is not None else (),
+            ext=state.ext,
         )
 
 

@@ -135,6 +135,7 @@ class SymbolicPath:
     roots: tuple[tuple[str, object], ...] = ()
     costs: Costs = field(default_factory=Costs)
     choices: tuple[int, ...] = ()  # depth-first order: sort by this for a canonical order
+    ext: Ext = field(default_factory=lambda: _NO_EXT)  # the search controls' data at the end
 
     @property
     def constraints(self) -> list[Term]:

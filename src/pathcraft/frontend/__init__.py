@@ -10,6 +10,7 @@ from pathcraft.frontend.builtins import builtin_predicates
 from pathcraft.frontend.invariants import decorated_invariants
 from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.module import NO_DEFAULT, ModuleSource, function_info, load_module
+from pathcraft.ir.driver import DriverPlan
 from pathcraft.ir.nodes import (
     Const,
     FunctionInfo,
@@ -32,6 +33,8 @@ class TranslationResult:
     program: Program
     targets: list[str]
     errors: dict[str, PathcraftError] = field(default_factory=dict)
+    # `--objects constructed`: method targets whose objects stay free, and why
+    free_objects: dict[str, str] = field(default_factory=dict)
 
 
 class Frontend:
@@ -61,6 +64,21 @@ class Frontend:
         self.done: dict[str, set[str]] = {}
         self.errors: dict[str, PathcraftError] = {}
         self._soft: set[str] = set()
+        self.synthetic: dict[str, ast.FunctionDef] = {}  # functions made here (drivers), by qualname
+        self.drivers: dict[str, DriverPlan] = {}
+        self.driver_refusals: dict[str, str] = {}
+
+    def define(self, info: FunctionInfo, fn: ast.FunctionDef) -> None:
+        """A function the frontend wrote itself (a construction driver),
+        translated like the module's own."""
+        self.signatures[info.qualname] = info
+        self.synthetic[info.qualname] = fn
+
+    def intrinsic(self, name: str, predicate: Predicate) -> None:
+        """A name synthesized code calls to enter `predicate` directly."""
+        self.signatures[name] = FunctionInfo(name, name, (), (), None, (), 0, 0, predicate.name)
+        self.predicates[predicate.name] = predicate
+        self.done[name] = set()
 
     def all_targets(self) -> list[str]:
         names = list(self.module.functions)
@@ -105,9 +123,11 @@ class Frontend:
                 return
 
     def _lower(self, qualname: str) -> set[str]:
-        self._check_survives_import(qualname)
         owner: str | None = None
-        if "." in qualname:
+        if qualname in self.synthetic:
+            fn: ast.FunctionDef | None = self.synthetic[qualname]
+        elif "." in qualname:
+            self._check_survives_import(qualname)
             owner, _, method = qualname.partition(".")
             if owner in self.module.class_errors:
                 raise self.module.class_errors[owner]
@@ -119,9 +139,11 @@ class Frontend:
                 self.predicates.update(self._dataclass_init(owner))
                 return set()
         else:
+            self._check_survives_import(qualname)
             fn = self.module.functions.get(qualname)
             if fn is None:
                 raise TargetError(f"{self.module.path}: no function named '{qualname}'")
+        assert fn is not None
         if qualname in self.signature_errors:
             raise self.signature_errors[qualname]
         lowerer = FunctionLowerer(self.module, fn, self.signatures[qualname], self.signatures, owner)
@@ -176,13 +198,17 @@ class Frontend:
             classes=dict(self.module.class_infos),
             replaced_at_import=frozenset(self.module.replaced_at_import),
             invariants=tuple(q for q in decorated_invariants(self.module.tree) if q in self.done),
+            drivers=dict(self.drivers),
         )
 
 
-def translate(path: str, names: list[str] | None = None, invariants: tuple[str, ...] = ()) -> TranslationResult:
+def translate(path: str, names: list[str] | None = None, invariants: tuple[str, ...] = (), *,
+              objects: str = "free", setup_calls: int = 2) -> TranslationResult:
     """Translate the named functions of a module (all of them when None),
     and the class invariants (`@invariant` methods and `invariants`) the
-    tests of its methods check."""
+    tests of its methods check; with `objects="constructed"`, also a
+    construction driver (at most `setup_calls` setup calls) for each method
+    that translated."""
     module = load_module(path)
     frontend = Frontend(module)
     targets = names if names is not None else frontend.all_targets()
@@ -193,4 +219,8 @@ def translate(path: str, names: list[str] | None = None, invariants: tuple[str, 
         if name in invariants and name in frontend.errors:
             raise PathcraftError(f"invariant {name}: {frontend.errors[name].message}",
                                  frontend.errors[name].location)
-    return TranslationResult(frontend.program(), targets, frontend.errors)
+    if objects == "constructed":
+        from pathcraft.frontend.driver import add_drivers
+
+        add_drivers(frontend, [t for t in targets if t in frontend.done], setup_calls)
+    return TranslationResult(frontend.program(), targets, frontend.errors, dict(frontend.driver_refusals))

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
+from pathcraft.ir.driver import DriverPlan
 from pathcraft.ir.types import Type
 
 # The variable a handler block receives the raised exception in.
@@ -318,6 +319,9 @@ class Program:
     # function may take no keyword arguments ("*": any name)
     replaced_at_import: frozenset[str] = field(hash=False, default_factory=frozenset)
     invariants: tuple[str, ...] = ()  # `Class.method` marked @invariant in the source
+    # `--objects constructed`: the driver of each method target whose
+    # objects are built through the class's API (see ir/driver.py)
+    drivers: dict[str, DriverPlan] = field(hash=False, default_factory=dict)
 
     def takes_keywords(self, qualname: str) -> bool:
         """May the generated tests call `qualname` with keyword arguments?"""

@@ -77,7 +77,7 @@ class PytestWriter:
             names = " and ".join(f"{q}()" for q in case.extra["invariants"])
             lines += _comment("invariant:", f"{names} {'is false' if broken == 'broken' else 'raises'} "
                                             "after the call: the method breaks it")
-        lines += [f"    {line}" for line in build_lines(case.heap_in, self.alias)]
+        body: list[str] = []
         call = call_text(case, self.alias, case.qualname in self.positional)
         checks = heap_checks(case, self.alias)
         if case.kind == "raise":
@@ -88,21 +88,25 @@ class PytestWriter:
                 arguments.append(f"match={('^' + regex_literal(case.exc_message) + '$')!r}")
             opening = f"    with pytest.raises({', '.join(arguments)}):"
             if len(opening) > LINE_LIMIT:  # one argument a line
-                lines += ["    with pytest.raises(", *(f"        {a}," for a in arguments), "    ):"]
+                body += ["    with pytest.raises(", *(f"        {a}," for a in arguments), "    ):"]
             else:
-                lines.append(opening)
-            lines.append(f"        {call}")
+                body.append(opening)
+            body.append(f"        {call}")
         elif not isinstance(case.value, dict):
-            lines.append(f"    {scalar_check(call, case.value)}")
+            body.append(f"    {scalar_check(call, case.value)}")
         else:
-            lines.append(f"    result = {call}")
-            lines += [f"    {line}" for line in value_checks("result", case.value, case, self.alias)]
-        lines += [f"    {line}" for line in checks]
+            body.append(f"    result = {call}")
+            body += [f"    {line}" for line in value_checks("result", case.value, case, self.alias)]
+        body += [f"    {line}" for line in checks]
         if broken == "broken":
             receiver = render(case.inputs[0][1])
             held = " and ".join(f"{receiver}.{q.split('.')[-1]}()" for q in case.extra["invariants"])
-            lines.append(f"    assert not ({held})" if " and " in held else f"    assert not {held}")
-        self.out.write("\n".join(lines) + "\n")
+            body.append(f"    assert not ({held})" if " and " in held else f"    assert not {held}")
+        if case.construction is None:
+            lines += [f"    {line}" for line in build_lines(case.heap_in, self.alias)]
+        else:
+            lines += [f"    {line}" for line in construction_lines(case, self.alias, body)]
+        self.out.write("\n".join(lines + body) + "\n")
         self.out.flush()
 
     def close(self) -> None:
@@ -190,6 +194,29 @@ def build_lines(heap_in: Mapping[str, Any], alias: str) -> list[str]:
         if "class" in desc:
             for field, value in desc["fields"].items():
                 lines.append(f"{name}.{field} = {render(value)}")
+    return lines
+
+
+def construction_lines(case: TestCase, alias: str, body: list[str]) -> list[str]:
+    """The object built through its API: the constructor, the setup calls,
+    then the objects of its state the assertions in `body` refer to, bound
+    before the target call changes what their access paths reach. Input
+    objects of the target's other parameters are built as `build_lines` does."""
+    made = case.construction
+    assert made is not None
+    bound = dict(made.bindings)
+    lines = build_lines({n: d for n, d in case.heap_in.items() if n not in bound}, alias)
+
+    def arguments(pairs: tuple[tuple[str, Any], ...]) -> str:
+        return ", ".join(f"{k}={render(v)}" for k, v in pairs)
+
+    lines.append(f"{made.receiver} = {alias}.{made.cls}({arguments(made.constructor)})")
+    lines += [f"{made.receiver}.{method}({arguments(args)})" for method, args in made.calls]
+    text = "\n".join(body)
+    for name, path in made.bindings:
+        if path and re.search(rf"(?<![\w.]){re.escape(name)}\b", text):
+            steps = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+            lines.append(f"{name} = {made.receiver}{steps}")
     return lines
 
 

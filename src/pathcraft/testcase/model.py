@@ -23,6 +23,30 @@ SMALL = 10
 
 
 @dataclass(frozen=True)
+class Construction:
+    """How a test builds its object through the class's API (`--objects
+    constructed`): `receiver = cls(**constructor)`, then each of `calls`
+    (method, arguments) on it. `bindings` reach objects of the state before
+    the target call from the receiver (attribute names and list indices),
+    by the names the test's heap snapshots give them."""
+
+    receiver: str
+    cls: str
+    constructor: tuple[tuple[str, Any], ...]
+    calls: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
+    bindings: tuple[tuple[str, tuple[str | int, ...]], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "receiver": self.receiver,
+            "class": self.cls,
+            "constructor": dict(self.constructor),
+            "calls": [[method, dict(args)] for method, args in self.calls],
+            "bindings": {name: list(path) for name, path in self.bindings},
+        }
+
+
+@dataclass(frozen=True)
 class TestCase:
     __test__: ClassVar[bool] = False  # not a pytest test class
     name: str
@@ -41,6 +65,9 @@ class TestCase:
     costs: Mapping[str, Any] = field(default_factory=dict)  # int, or the symbolic cost as text
     cost_values: Mapping[str, int] = field(default_factory=dict)  # at this test's inputs
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # the object built through the API; then `heap_in` is its state just
+    # before the target call, and `inputs` the target's own arguments
+    construction: Construction | None = None
 
     @property
     def heap_out(self) -> dict[str, Any]:
@@ -67,6 +94,7 @@ class TestCase:
             "heap_final": dict(self.heap_final),
             **({"costs": dict(self.costs)} if self.costs else {}),
             **({"note": self.extra["note"]} if "note" in self.extra else {}),
+            **({"construction": self.construction.to_json()} if self.construction else {}),
         }
 
 

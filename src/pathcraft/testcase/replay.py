@@ -61,11 +61,32 @@ def run_case(module: Any, case: dict[str, Any], filename: str,
              lines: dict[int, int]) -> tuple[RealRun, Any, dict[str, Any]]:
     """Build the case's inputs, run it traced, snapshot the result and heap."""
     fn = resolve(module, case["function"])
-    objects = build_inputs(case.get("heap_in", {}), lambda name: getattr(module, name))
+    objects = inputs_of(module, case)
     args = {k: objects[v["$ref"]] if isinstance(v, dict) else v for k, v in case["inputs"].items()}
     run = record(fn, args, filename, lines)
     value, final = real_snapshot(run.value if run.kind == "return" else None, objects)
     return run, value, final
+
+
+def inputs_of(module: Any, case: dict[str, Any]) -> dict[str, Any]:
+    """The case's input objects by name, in the order of its input heap:
+    built field by field, or (`construction`) through the class's API, the
+    objects of the state then reached by their access paths."""
+    heap_in = case.get("heap_in", {})
+    made = case.get("construction")
+    if made is None:
+        return build_inputs(heap_in, lambda name: getattr(module, name))
+    bound = made["bindings"]
+    objects = build_inputs({n: d for n, d in heap_in.items() if n not in bound}, lambda name: getattr(module, name))
+    receiver = getattr(module, made["class"])(**made["constructor"])
+    for method, arguments in made["calls"]:
+        getattr(receiver, method)(**arguments)
+    for name, path in bound.items():
+        value = receiver
+        for step in path:
+            value = value[step] if isinstance(step, int) else getattr(value, step)
+        objects[name] = value
+    return {name: objects[name] for name in heap_in}
 
 
 def main(argv: list[str]) -> int:
