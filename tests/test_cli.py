@@ -37,9 +37,17 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def this_checkout() -> dict[str, str]:
+    """The environment with this checkout's `src` first on the import path:
+    a relative PYTHONPATH=src would mean another folder in a subprocess
+    running elsewhere, and an installed pathcraft would be tested instead."""
+    paths = [str(REPO / "src"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+
+
 def run_module(*args: str, cwd: Path | None = None,
                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    full_env = dict(os.environ)
+    full_env = this_checkout()
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-m", "pathcraft", *args], capture_output=True, text=True,
                           cwd=cwd, env=full_env, timeout=120)
@@ -534,3 +542,96 @@ def test_calls_of_an_unknown_function_exit_2(capsys: pytest.CaptureFixture[str])
     assert "calls:nosuch counts calls of 'nosuch', which is no function or method of" in one_line(err)
     code, _, _ = cli(capsys, "gen", f"{ARITH}::clamp", "--costs", "calls:clamp")
     assert code == 0
+
+
+# ------------------------------------------- paths that are no plain files
+
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+
+
+def _not_a_source(tmp: Path, kind: str) -> str:
+    """A path named like a module that is something else; returns its name."""
+    if kind == "self_loop":
+        (tmp / "loop.py").symlink_to("loop.py")
+        return "loop.py"
+    if kind == "cycle":
+        (tmp / "a.py").symlink_to("b.py")
+        (tmp / "b.py").symlink_to("a.py")
+        return "a.py"
+    if kind == "dangling":
+        (tmp / "gone.py").symlink_to("nowhere.py")
+        return "gone.py"
+    if kind == "directory":
+        (tmp / "x.py").mkdir()
+        return "x.py"
+    assert kind == "fifo"
+    os.mkfifo(tmp / "f.py")
+    return "f.py"
+
+
+NOT_A_SOURCE = {
+    "self_loop": "loop.py: is a symbolic link that loops (it leads back to itself)",
+    "cycle": "a.py: is a symbolic link that loops (it leads back to itself)",
+    "dangling": "gone.py: is a broken symbolic link (to 'nowhere.py', which does not exist)",
+    "directory": "x.py: is a directory, not a Python source file",
+    "fifo": "f.py: is a FIFO (named pipe), not a Python source file",
+}
+
+
+@pytest.mark.parametrize("kind", [pytest.param(k, marks=needs_fifo) if k == "fifo" else k for k in NOT_A_SOURCE])
+@pytest.mark.parametrize("command", [["gen"], ["gen", "::f"], ["clp"]])
+def test_a_target_that_is_no_source_file_says_what_it_is(tmp_path: Path, kind: str, command: list[str]) -> None:
+    """One line naming the file and what it is, exit 2; run as a subprocess
+    with a timeout, so that reading a FIFO (which would wait for a writer
+    forever) fails the test instead of hanging it."""
+    name = _not_a_source(tmp_path, kind)
+    target = name + (command[1] if len(command) > 1 else "")
+    result = run_module(command[0], target, cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert one_line(result.stderr) == f"pathcraft: {NOT_A_SOURCE[kind]}"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
+def test_an_unreadable_target_says_so(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    source = tmp_path / "secret.py"
+    source.write_text(MODULE)
+    source.chmod(0)
+    code, out, err = cli(capsys, "gen", "secret.py")
+    assert code == 2 and out == ""
+    assert one_line(err) == "pathcraft: secret.py: cannot read: permission denied"
+
+
+@needs_fifo
+def test_an_output_fifo_nobody_reads_is_refused(tmp_path: Path) -> None:
+    """Opening a FIFO to write waits for a reader: with none, exit 2 at once."""
+    (tmp_path / "mod.py").write_text(MODULE)
+    os.mkfifo(tmp_path / "out.py")
+    result = run_module("gen", "mod.py::good", "-o", "out.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert one_line(result.stderr) == "pathcraft: out.py: is a FIFO (named pipe) that no process reads; " \
+                                      "give a regular file"
+
+
+@needs_fifo
+def test_an_output_fifo_someone_reads_gets_the_tests(tmp_path: Path) -> None:
+    (tmp_path / "mod.py").write_text(MODULE)
+    os.mkfifo(tmp_path / "out.py")
+    reader = os.open(tmp_path / "out.py", os.O_RDONLY | os.O_NONBLOCK)  # the other end, open before pathcraft's
+    try:
+        result = run_module("gen", "mod.py::good", "-o", "out.py", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert os.read(reader, 1 << 16).decode().count("\ndef test_good_") == 2
+    finally:
+        os.close(reader)
+
+
+def test_an_output_symlink_loop_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mod.py").write_text(MODULE)
+    (tmp_path / "out.py").symlink_to("out.py")
+    code, _, err = cli(capsys, "gen", "mod.py::good", "-o", "out.py")
+    assert code == 2
+    assert one_line(err) == "pathcraft: out.py: is a symbolic link that loops (it leads back to itself)"

@@ -23,6 +23,7 @@ from rich.table import Table
 from pathcraft import __version__
 from pathcraft.config import load_config, settings_from
 from pathcraft.errors import PathcraftError
+from pathcraft.files import open_for_writing, output_problem
 from pathcraft.frontend import TranslationResult, translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate, parse_target
 from pathcraft.heap.assumptions import parse_assumptions
@@ -252,10 +253,11 @@ def _check_output(output: Path | None, source: str, verify: bool) -> None:
     """Refuse an output path that cannot work before any search starts."""
     if output is None:
         return
+    problem = output_problem(output)
+    if problem is not None:
+        raise PathcraftError(f"{output}: {problem}")
     if output.exists() and output.resolve() == Path(source).resolve():
         raise PathcraftError(f"{output}: is the input file; choose another output file")
-    if output.is_dir():
-        raise PathcraftError(f"{output}: is a directory; give a file name")
     if not output.parent.is_dir():
         raise PathcraftError(f"{output}: folder '{output.parent}' does not exist")
     if verify and not (output.is_file() or not output.exists()):
@@ -264,10 +266,7 @@ def _check_output(output: Path | None, source: str, verify: bool) -> None:
 
 def _open_output(output: Path | None, need_file: bool) -> tuple[TextIO, str | None, bool]:
     if output is not None:
-        try:
-            return open(output, "w", encoding="utf-8"), str(output), False
-        except OSError as exc:
-            raise PathcraftError(f"{output}: cannot write: {exc.strerror or exc}") from None
+        return open_for_writing(output), str(output), False
     if need_file:
         return _Tee(sys.stdout), None, True
     return sys.stdout, None, True

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import ast
 import builtins
-import tokenize
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import Final
 
-from pathcraft.errors import Location, PathcraftError, TargetError, UnsupportedError, at, unsupported
+from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
+from pathcraft.files import read_source
 from pathcraft.frontend.types import TypeSyntaxError, parse_type, type_scope
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo
 from pathcraft.ir.types import Type
@@ -91,13 +91,7 @@ class ModuleSource:
 
 def load_module(path: str) -> ModuleSource:
     file = Path(path)
-    if not file.is_file():
-        raise TargetError(f"{path}: {'no such file' if not file.exists() else 'not a regular file'}")
-    try:
-        with tokenize.open(file) as source:  # as Python reads it: a BOM, a coding cookie
-            text = source.read()
-    except (OSError, UnicodeDecodeError, SyntaxError) as exc:
-        raise TargetError(f"{path}: cannot read: {exc}") from None
+    text = read_source(file)  # as Python reads it: a BOM, a coding cookie
     try:
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
