@@ -635,3 +635,113 @@ def test_an_output_symlink_loop_is_refused(capsys: pytest.CaptureFixture[str], t
     code, _, err = cli(capsys, "gen", "mod.py::good", "-o", "out.py")
     assert code == 2
     assert one_line(err) == "pathcraft: out.py: is a symbolic link that loops (it leads back to itself)"
+
+
+# ------------------------------------------------------- deeply nested code
+
+SMALL = "\n\ndef small(x: int) -> int:\n    if x > 0:\n        return 1\n    return 0\n"
+
+
+def _ladder(branches: int, first: str = "x == 0") -> str:
+    """`if/elif` on `x` with `branches` branches; `first` is the first test."""
+    lines = ["def ladder(x: int) -> int:", f"    if {first}:", "        return 0"]
+    for i in range(1, branches):
+        lines += [f"    elif x == {i}:", f"        return {i}"]
+    return "\n".join(lines) + "\n    return -1\n" + SMALL
+
+
+def _chain(depth: int, step: str = "f{next}(x) + 1") -> str:
+    """f0 calls f1 ... calls f{depth-1}, which branches."""
+    parts = [f"def f{i}(x: int) -> int:\n    return {step.format(next=i + 1)}\n" for i in range(depth - 1)]
+    parts.append(f"def f{depth - 1}(x: int) -> int:\n    if x > 0:\n        return 1\n    return 0\n")
+    return "\n\n".join(parts) + SMALL
+
+
+LOOPS = '''\
+def count(n: int) -> int:
+    total = 0
+    i = 0
+    while i < n:
+        total += i
+        i += 1
+    return total
+
+
+def walk(n: int, x: int) -> int:
+    s = x
+    for i in range(n):
+        if s > 100:
+            s = s - i
+        else:
+            s = s + x
+    return s
+''' + SMALL
+
+
+def _clean(err: str) -> list[str]:
+    """The stderr lines, after checking none is a crash."""
+    assert "Traceback" not in err and "internal error" not in err and "RecursionError" not in err, err
+    return err.strip().splitlines()
+
+
+def _pytest_passes(test_file: Path) -> int:
+    """Runs a generated file with pytest; the number of tests that passed."""
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)],
+                            capture_output=True, text=True, cwd=test_file.parent, timeout=300,
+                            env={**os.environ, "PYTHONPATH": str(test_file.parent), "PYTHONDONTWRITEBYTECODE": "1"})
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return int(re.findall(r"(\d+) passed", result.stdout)[-1])
+
+
+def test_a_1000_branch_elif(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """1001 paths: a path budget stops the search cleanly; the function
+    beside it still gets its tests; what is written passes."""
+    (tmp_path / "ladder.py").write_text(_ladder(1000))
+    out_file = tmp_path / "test_ladder.py"
+    code, _, err = cli(capsys, "gen", str(tmp_path / "ladder.py"), "-o", str(out_file), "--max-paths", "40")
+    first, summary = _clean(err)
+    assert code == 0
+    assert first.startswith("pathcraft: ladder: path limit reached; kept 40 tests;")
+    assert re.match(r"pathcraft: wrote 42 tests for 2 functions to .* in [\d.]+ s$", summary)
+    assert _pytest_passes(out_file) == 42
+    code, out, err = cli(capsys, "gen", f"{tmp_path / 'ladder.py'}::ladder", "--max-paths", "3")
+    assert code == 0 and out.count("\ndef test_ladder_") == 3 and len(_clean(err)) == 1
+
+
+def test_the_last_branch_of_a_1000_branch_elif(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Every `elif` after the first is infeasible when the first test fails:
+    the second path runs through all 1000 branches to `return -1`."""
+    (tmp_path / "deepest.py").write_text(_ladder(1000, first="x >= 0"))
+    out_file = tmp_path / "test_deepest.py"
+    code, _, err = cli(capsys, "gen", f"{tmp_path / 'deepest.py'}::ladder", "-o", str(out_file))
+    assert code == 0 and len(_clean(err)) == 1
+    text = out_file.read_text()
+    assert "def test_ladder_2_returns_minus_1()" in text and text.count("\ndef test_") == 2
+    assert _pytest_passes(out_file) == 2
+
+
+def test_loops_run_a_hundred_times(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "loops.py").write_text(LOOPS)
+    out_file = tmp_path / "test_loops.py"
+    code, _, err = cli(capsys, "gen", str(tmp_path / "loops.py"), "-o", str(out_file), "--criterion", "loop-100",
+                       "--max-paths", "40")
+    lines = _clean(err)
+    assert code == 0 and len(lines) == 3  # the path limit, for count and for walk, then the summary
+    assert re.match(r"pathcraft: wrote 82 tests for 3 functions", lines[-1]), lines
+    text = out_file.read_text()
+    assert "assert loops.count(n=100) == 4950" in text and text.count("def test_small_") == 2
+    assert _pytest_passes(out_file) == text.count("\ndef test_")
+
+
+def test_a_300_deep_call_chain(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Each f{i} is a function of its own (2 tests each); f0's test runs the
+    whole chain."""
+    (tmp_path / "chain.py").write_text(_chain(300))
+    out_file = tmp_path / "test_chain.py"
+    code, _, err = cli(capsys, "gen", str(tmp_path / "chain.py"), "-o", str(out_file))
+    (summary,) = _clean(err)
+    assert code == 0 and summary.startswith("pathcraft: wrote 602 tests for 301 functions")
+    assert "assert chain.f0(x=2) == 300" in out_file.read_text()
+    assert _pytest_passes(out_file) == 602
+    code, out, err = cli(capsys, "gen", f"{tmp_path / 'chain.py'}::f0")
+    assert code == 0 and out.count("\ndef test_f0_") == 2 and _clean(err) == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from pathcraft.errors import PathcraftError, TargetError, UnsupportedError, at
@@ -31,6 +32,15 @@ class TranslationResult:
     program: Program
     targets: list[str]
     errors: dict[str, PathcraftError] = field(default_factory=dict)
+
+
+@dataclass
+class _Pending:
+    """A function being translated, and the callees still to translate."""
+
+    qualname: str
+    callees: Iterator[str]
+    waiting: str | None = None  # the callee being translated now
 
 
 class Frontend:
@@ -84,7 +94,31 @@ class Frontend:
         )
 
     def translate(self, qualname: str) -> None:
-        """Translate `qualname` and its callees; failures land in `errors`."""
+        """Translate `qualname` and its callees, depth first; failures land
+        in `errors`, and a caller of a function that cannot be analysed
+        (unless it is reached by method dispatch) cannot be either. The
+        walk keeps its own stack: call chains can be long."""
+        stack: list[_Pending] = []
+        self._start(qualname, stack)
+        while stack:
+            top = stack[-1]
+            waited = top.waiting
+            if waited is not None and waited in self.errors and waited not in self._soft:
+                err = self.errors[waited]
+                self.errors[top.qualname] = type(err)(
+                    f"calls {waited}(), which cannot be analysed: {err.message}", err.location
+                )
+                del self.done[top.qualname]
+                stack.pop()
+                continue
+            top.waiting = next(top.callees, None)
+            if top.waiting is None:
+                stack.pop()
+            else:
+                self._start(top.waiting, stack)
+
+    def _start(self, qualname: str, stack: list[_Pending]) -> None:
+        """Lower `qualname` unless done or failed; its callees come next."""
         if qualname in self.done or qualname in self.errors:
             return
         try:
@@ -93,15 +127,7 @@ class Frontend:
             self.errors[qualname] = exc
             return
         self.done[qualname] = callees
-        for callee in sorted(callees):
-            self.translate(callee)
-            if callee in self.errors and callee not in self._soft:
-                err = self.errors[callee]
-                self.errors[qualname] = type(err)(
-                    f"calls {callee}(), which cannot be analysed: {err.message}", err.location
-                )
-                del self.done[qualname]
-                return
+        stack.append(_Pending(qualname, iter(sorted(callees))))
 
     def _lower(self, qualname: str) -> set[str]:
         self._check_survives_import(qualname)

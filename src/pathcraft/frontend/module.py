@@ -322,15 +322,18 @@ def _module_level(body: list[ast.stmt]) -> list[ast.stmt]:
     """Statements that run when the module is imported (into `if` and
     `try`, not into functions or classes)."""
     out: list[ast.stmt] = []
-    for statement in body:
+    pending = list(reversed(body))  # a stack, not recursion: an elif chain nests deeply
+    while pending:
+        statement = pending.pop()
         out.append(statement)
+        inside: list[ast.stmt] = []
         if isinstance(statement, ast.If):
-            out += _module_level(statement.body) + _module_level(statement.orelse)
+            inside = statement.body + statement.orelse
         elif isinstance(statement, ast.Try):
-            out += _module_level(statement.body) + _module_level(statement.orelse) + \
-                _module_level(statement.finalbody)
+            inside = statement.body + statement.orelse + statement.finalbody
             for handler in statement.handlers:
-                out += _module_level(handler.body)
+                inside += handler.body
+        pending.extend(reversed(inside))
     return out
 
 
