@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -637,6 +638,31 @@ def test_an_output_symlink_loop_is_refused(capsys: pytest.CaptureFixture[str], t
     assert one_line(err) == "pathcraft: out.py: is a symbolic link that loops (it leads back to itself)"
 
 
+def test_ctrl_c_keeps_the_tests_written_so_far(tmp_path: Path) -> None:
+    """The work runs on a thread of its own (pathcraft.depth); Ctrl-C still
+    stops it, exit 130, and the line counts exactly the tests in the file."""
+    import signal
+
+    branches = "".join(f"    if x{i} > 0:\n        n += {1 << i}\n" for i in range(14))
+    params = ", ".join(f"x{i}: int" for i in range(14))
+    (tmp_path / "wide.py").write_text(f"def wide({params}) -> int:\n    n = 0\n{branches}    return n\n")
+    out_file = tmp_path / "test_wide.py"
+    process = subprocess.Popen([sys.executable, "-m", "pathcraft", "gen", "wide.py", "-o", str(out_file),
+                                "--max-paths", "20000"], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
+                               env=this_checkout())
+    try:
+        while process.poll() is None and "def test_" not in (out_file.read_text() if out_file.exists() else ""):
+            time.sleep(0.01)  # until the first test is written
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 130, err
+    written = out_file.read_text().count("\ndef test_wide_")
+    assert one_line(err) == f"pathcraft: interrupted; kept {written} tests"
+    compile(out_file.read_text(), str(out_file), "exec")
+
+
 # ------------------------------------------------------- deeply nested code
 
 SMALL = "\n\ndef small(x: int) -> int:\n    if x > 0:\n        return 1\n    return 0\n"
@@ -745,3 +771,73 @@ def test_a_300_deep_call_chain(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert _pytest_passes(out_file) == 602
     code, out, err = cli(capsys, "gen", f"{tmp_path / 'chain.py'}::f0")
     assert code == 0 and out.count("\ndef test_f0_") == 2 and _clean(err) == []
+
+
+DEEP_TERMS = "def total(x: int) -> int:\n    return " + " + ".join(["x"] * 1500) + """
+
+
+def grow(n: int, x: int) -> int:
+    s = x
+    for i in range(n):
+        s = s * 2 + x
+    return s
+""" + SMALL
+
+
+def test_deep_terms(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A 1500-term sum (a `BinOp` 1500 deep to lower) and terms 400 and 300
+    operators deep (a loop run 400 times, a call chain doubling its
+    result): deeper than Python's default recursion limit allows
+    pathcraft's recursive walks, fine on its deep stack."""
+    (tmp_path / "deep.py").write_text(DEEP_TERMS)
+    out_file = tmp_path / "test_deep.py"
+    code, _, err = cli(capsys, "gen", str(tmp_path / "deep.py"), "-o", str(out_file), "--criterion", "loop-400",
+                       "--max-paths", "4")
+    assert code == 0 and _clean(err)[-1].startswith("pathcraft: wrote 7 tests for 3 functions")
+    assert "assert deep.total(x=0) == 0" in out_file.read_text()
+    assert _pytest_passes(out_file) == 7
+    (tmp_path / "doubling.py").write_text(_chain(300, step="f{next}(x) * 2 + x"))
+    out_file = tmp_path / "test_doubling.py"
+    code, _, err = cli(capsys, "gen", f"{tmp_path / 'doubling.py'}::f0", "-o", str(out_file))
+    assert code == 0 and len(_clean(err)) == 1
+    assert _pytest_passes(out_file) == 2
+
+
+def test_past_the_recursion_limit_a_function_is_skipped_with_a_reason(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the limit left at Python's default (as if no deep stack could be
+    had), the deep functions are skipped, each with one line saying why and
+    where, counted as skipped; the small one still gets its tests."""
+    import pathcraft.depth
+
+    monkeypatch.setattr(pathcraft.depth, "RECURSION_LIMIT", 0)
+    monkeypatch.chdir(tmp_path)
+    Path("deep.py").write_text(DEEP_TERMS)
+    translation = r"deep\.py:1:1: too deeply nested for the translation \(Python's recursion limit of \d+ was reached\)"
+    search = r"pathcraft: grow: too deeply nested for [\w ]+ \(Python's recursion limit of \d+ was reached\); skipped"
+    code, _, err = cli(capsys, "gen", "deep.py::total")
+    (line,) = _clean(err)
+    assert code == 2 and re.fullmatch(translation, line), line
+    code, out, err = cli(capsys, "gen", "deep.py::grow", "--criterion", "loop-400", "--max-paths", "4")
+    (line,) = _clean(err)
+    assert code == 2 and re.fullmatch(search, line), line
+    code, _, err = cli(capsys, "gen", "deep.py", "-o", "test_deep.py", "--criterion", "loop-400",
+                       "--max-paths", "4")
+    first, second, summary = _clean(err)
+    assert code == 0
+    assert re.fullmatch(translation + r"  \(skipped total\)", first) and re.fullmatch(search, second)
+    assert re.fullmatch(r"pathcraft: wrote 2 tests for 1 function to test_deep\.py \(2 skipped\) in [\d.]+ s",
+                        summary)
+    assert _pytest_passes(tmp_path / "test_deep.py") == 2
+
+
+def test_a_module_too_deep_for_the_parser_says_so(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sum of 200000 terms: not even Python can compile the module, so
+    there is nothing to test; one line, exit 2."""
+    monkeypatch.chdir(tmp_path)
+    Path("huge.py").write_text("def total(x: int) -> int:\n    return " + " + ".join(["x"] * 200_000) + "\n")
+    code, out, err = cli(capsys, "gen", "huge.py")
+    (line,) = _clean(err)
+    assert code == 2 and out == ""
+    assert line.startswith("pathcraft: huge.py: too deeply nested for Python's parser (")

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from pathcraft.depth import too_deep
 from pathcraft.errors import PathcraftError, TargetError, UnsupportedError, at
 from pathcraft.frontend.builtins import builtin_predicates
 from pathcraft.frontend.lower import FunctionLowerer
@@ -126,8 +127,17 @@ class Frontend:
         except PathcraftError as exc:
             self.errors[qualname] = exc
             return
+        except RecursionError as exc:  # even the deep stack (pathcraft.depth) was not deep enough
+            node = self._node(qualname)
+            self.errors[qualname] = UnsupportedError(
+                too_deep(exc), at(self.module.path, node) if node is not None else None)
+            return
         self.done[qualname] = callees
         stack.append(_Pending(qualname, iter(sorted(callees))))
+
+    def _node(self, qualname: str) -> ast.AST | None:
+        owner, _, name = qualname.rpartition(".")
+        return self.module.method(owner, name) if owner else self.module.functions.get(qualname)
 
     def _lower(self, qualname: str) -> set[str]:
         self._check_survives_import(qualname)

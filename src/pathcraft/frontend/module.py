@@ -97,6 +97,8 @@ def load_module(path: str) -> ModuleSource:
     except SyntaxError as exc:
         location = Location(path, exc.lineno or 0, exc.offset or 0)
         raise PathcraftError(f"syntax error: {exc.msg}", location) from None
+    except RecursionError as exc:  # Python itself could not compile it either
+        raise PathcraftError(f"{path}: too deeply nested for Python's parser ({exc})") from None
     name, _root = import_name(file)
     module = ModuleSource(path=path, name=name, tree=tree)
     for node in ast.walk(tree):  # at module level or inside `try:` there

@@ -63,7 +63,6 @@ class PytestWriter:
         self.out.flush()
 
     def add(self, case: TestCase) -> None:
-        self.count += 1
         lines = ["", "", f"def {case.name}() -> None:"]
         constraint = " and ".join(case.constraints) if case.constraints else "True"
         lines += _comment("path:", constraint)
@@ -93,7 +92,9 @@ class PytestWriter:
             lines.append(f"    result = {call}")
             lines += [f"    {line}" for line in value_checks("result", case.value, case, self.alias)]
         lines += [f"    {line}" for line in checks]
-        self.out.write("\n".join(lines) + "\n")
+        text = "\n".join(lines) + "\n"
+        self.count += 1  # next to the write, so that an interruption finds both done or neither
+        self.out.write(text)
         self.out.flush()
 
     def close(self) -> None:
