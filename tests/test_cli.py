@@ -841,3 +841,25 @@ def test_a_module_too_deep_for_the_parser_says_so(capsys: pytest.CaptureFixture[
     (line,) = _clean(err)
     assert code == 2 and out == ""
     assert line.startswith("pathcraft: huge.py: too deeply nested for Python's parser (")
+
+
+def test_a_long_chain_of_new_objects_is_checked_in_short_steps(capsys: pytest.CaptureFixture[str],
+                                                               tmp_path: Path) -> None:
+    """The first path builds 200 nodes: checking the last through
+    `result.next.next...` would take expressions 200 attributes deep (and
+    quadratic text); the emitter names a node every few steps instead."""
+    (tmp_path / "nodes.py").write_text(
+        "class Node:\n    value: int\n    next: 'Node | None'\n\n\n"
+        "def build(n: int) -> Node | None:\n    head: Node | None = None\n    i = 0\n    while i < n:\n"
+        "        node = Node()\n        node.value = i\n        node.next = head\n        head = node\n"
+        "        i += 1\n    return head\n")
+    out_file = tmp_path / "test_nodes.py"
+    code, _, err = cli(capsys, "gen", f"{tmp_path / 'nodes.py'}::build", "-o", str(out_file),
+                       "--criterion", "loop-200", "--max-paths", "1")
+    assert code == 0 and len(_clean(err)) == 2
+    text = out_file.read_text()
+    assert "nodes.build(n=200)" in text and text.count(".value == ") == 200
+    from pathcraft.testcase.emit_pytest import MAX_STEPS
+
+    assert max(line.count(".next") for line in text.splitlines()) == MAX_STEPS + 1
+    assert _pytest_passes(out_file) == 1
