@@ -115,7 +115,15 @@ def too_deep(exc: RecursionError) -> str:
         if found is not None:
             stage = found
             break
-    return f"too deeply nested for {stage} (Python's recursion limit of {sys.getrecursionlimit()} was reached)"
+    return f"too deeply nested for {stage} ({_limit()} was reached)"
+
+
+def _limit() -> str:
+    """The limit that stopped a recursion: from Python 3.12 on, nested C
+    calls (a generator's frame, `==` on tuples) have a fixed bound of their
+    own, beside the frame limit."""
+    frames = f"Python's recursion limit of {sys.getrecursionlimit()}"
+    return frames if sys.version_info < (3, 12) else f"{frames} frames, or of nested C calls,"
 
 
 def _modules(tb: TracebackType | None) -> list[str]:
