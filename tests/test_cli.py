@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -37,9 +38,17 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def this_checkout() -> dict[str, str]:
+    """The environment with this checkout's `src` first on the import path:
+    a relative PYTHONPATH=src would mean another folder in a subprocess
+    running elsewhere, and an installed pathcraft would be tested instead."""
+    paths = [str(REPO / "src"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+
+
 def run_module(*args: str, cwd: Path | None = None,
                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    full_env = dict(os.environ)
+    full_env = this_checkout()
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-m", "pathcraft", *args], capture_output=True, text=True,
                           cwd=cwd, env=full_env, timeout=120)
@@ -534,3 +543,325 @@ def test_calls_of_an_unknown_function_exit_2(capsys: pytest.CaptureFixture[str])
     assert "calls:nosuch counts calls of 'nosuch', which is no function or method of" in one_line(err)
     code, _, _ = cli(capsys, "gen", f"{ARITH}::clamp", "--costs", "calls:clamp")
     assert code == 0
+
+
+# ------------------------------------------- paths that are no plain files
+
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+
+
+def _not_a_source(tmp: Path, kind: str) -> str:
+    """A path named like a module that is something else; returns its name."""
+    if kind == "self_loop":
+        (tmp / "loop.py").symlink_to("loop.py")
+        return "loop.py"
+    if kind == "cycle":
+        (tmp / "a.py").symlink_to("b.py")
+        (tmp / "b.py").symlink_to("a.py")
+        return "a.py"
+    if kind == "dangling":
+        (tmp / "gone.py").symlink_to("nowhere.py")
+        return "gone.py"
+    if kind == "directory":
+        (tmp / "x.py").mkdir()
+        return "x.py"
+    assert kind == "fifo"
+    os.mkfifo(tmp / "f.py")
+    return "f.py"
+
+
+NOT_A_SOURCE = {
+    "self_loop": "loop.py: is a symbolic link that loops (it leads back to itself)",
+    "cycle": "a.py: is a symbolic link that loops (it leads back to itself)",
+    "dangling": "gone.py: is a broken symbolic link (to 'nowhere.py', which does not exist)",
+    "directory": "x.py: is a directory, not a Python source file",
+    "fifo": "f.py: is a FIFO (named pipe), not a Python source file",
+}
+
+
+@pytest.mark.parametrize("kind", [pytest.param(k, marks=needs_fifo) if k == "fifo" else k for k in NOT_A_SOURCE])
+@pytest.mark.parametrize("command", [["gen"], ["gen", "::f"], ["clp"]])
+def test_a_target_that_is_no_source_file_says_what_it_is(tmp_path: Path, kind: str, command: list[str]) -> None:
+    """One line naming the file and what it is, exit 2; run as a subprocess
+    with a timeout, so that reading a FIFO (which would wait for a writer
+    forever) fails the test instead of hanging it."""
+    name = _not_a_source(tmp_path, kind)
+    target = name + (command[1] if len(command) > 1 else "")
+    result = run_module(command[0], target, cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert one_line(result.stderr) == f"pathcraft: {NOT_A_SOURCE[kind]}"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
+def test_an_unreadable_target_says_so(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    source = tmp_path / "secret.py"
+    source.write_text(MODULE)
+    source.chmod(0)
+    code, out, err = cli(capsys, "gen", "secret.py")
+    assert code == 2 and out == ""
+    assert one_line(err) == "pathcraft: secret.py: cannot read: permission denied"
+
+
+@needs_fifo
+def test_an_output_fifo_nobody_reads_is_refused(tmp_path: Path) -> None:
+    """Opening a FIFO to write waits for a reader: with none, exit 2 at once."""
+    (tmp_path / "mod.py").write_text(MODULE)
+    os.mkfifo(tmp_path / "out.py")
+    result = run_module("gen", "mod.py::good", "-o", "out.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert one_line(result.stderr) == "pathcraft: out.py: is a FIFO (named pipe) that no process reads; " \
+                                      "give a regular file"
+
+
+@needs_fifo
+def test_an_output_fifo_someone_reads_gets_the_tests(tmp_path: Path) -> None:
+    (tmp_path / "mod.py").write_text(MODULE)
+    os.mkfifo(tmp_path / "out.py")
+    reader = os.open(tmp_path / "out.py", os.O_RDONLY | os.O_NONBLOCK)  # the other end, open before pathcraft's
+    try:
+        result = run_module("gen", "mod.py::good", "-o", "out.py", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert os.read(reader, 1 << 16).decode().count("\ndef test_good_") == 2
+    finally:
+        os.close(reader)
+
+
+def test_an_output_symlink_loop_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mod.py").write_text(MODULE)
+    (tmp_path / "out.py").symlink_to("out.py")
+    code, _, err = cli(capsys, "gen", "mod.py::good", "-o", "out.py")
+    assert code == 2
+    assert one_line(err) == "pathcraft: out.py: is a symbolic link that loops (it leads back to itself)"
+
+
+def test_ctrl_c_keeps_the_tests_written_so_far(tmp_path: Path) -> None:
+    """The work runs on a thread of its own (pathcraft.depth); Ctrl-C still
+    stops it, exit 130, and the line counts exactly the tests in the file."""
+    import signal
+
+    branches = "".join(f"    if x{i} > 0:\n        n += {1 << i}\n" for i in range(14))
+    params = ", ".join(f"x{i}: int" for i in range(14))
+    (tmp_path / "wide.py").write_text(f"def wide({params}) -> int:\n    n = 0\n{branches}    return n\n")
+    out_file = tmp_path / "test_wide.py"
+    process = subprocess.Popen([sys.executable, "-m", "pathcraft", "gen", "wide.py", "-o", str(out_file),
+                                "--max-paths", "20000"], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
+                               env=this_checkout())
+    try:
+        while process.poll() is None and "def test_" not in (out_file.read_text() if out_file.exists() else ""):
+            time.sleep(0.01)  # until the first test is written
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 130, err
+    written = out_file.read_text().count("\ndef test_wide_")
+    assert one_line(err) == f"pathcraft: interrupted; kept {written} tests"
+    compile(out_file.read_text(), str(out_file), "exec")
+
+
+# ------------------------------------------------------- deeply nested code
+
+SMALL = "\n\ndef small(x: int) -> int:\n    if x > 0:\n        return 1\n    return 0\n"
+
+
+def _ladder(branches: int, first: str = "x == 0") -> str:
+    """`if/elif` on `x` with `branches` branches; `first` is the first test."""
+    lines = ["def ladder(x: int) -> int:", f"    if {first}:", "        return 0"]
+    for i in range(1, branches):
+        lines += [f"    elif x == {i}:", f"        return {i}"]
+    return "\n".join(lines) + "\n    return -1\n" + SMALL
+
+
+def _chain(depth: int, step: str = "f{next}(x) + 1") -> str:
+    """f0 calls f1 ... calls f{depth-1}, which branches."""
+    parts = [f"def f{i}(x: int) -> int:\n    return {step.format(next=i + 1)}\n" for i in range(depth - 1)]
+    parts.append(f"def f{depth - 1}(x: int) -> int:\n    if x > 0:\n        return 1\n    return 0\n")
+    return "\n\n".join(parts) + SMALL
+
+
+LOOPS = '''\
+def count(n: int) -> int:
+    total = 0
+    i = 0
+    while i < n:
+        total += i
+        i += 1
+    return total
+
+
+def walk(n: int, x: int) -> int:
+    s = x
+    for i in range(n):
+        if s > 100:
+            s = s - i
+        else:
+            s = s + x
+    return s
+''' + SMALL
+
+
+def _clean(err: str) -> list[str]:
+    """The stderr lines, after checking none is a crash."""
+    assert "Traceback" not in err and "internal error" not in err and "RecursionError" not in err, err
+    return err.strip().splitlines()
+
+
+def _pytest_passes(test_file: Path) -> int:
+    """Runs a generated file with pytest; the number of tests that passed."""
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)],
+                            capture_output=True, text=True, cwd=test_file.parent, timeout=300,
+                            env={**os.environ, "PYTHONPATH": str(test_file.parent), "PYTHONDONTWRITEBYTECODE": "1"})
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return int(re.findall(r"(\d+) passed", result.stdout)[-1])
+
+
+def test_a_1000_branch_elif(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """1001 paths: a path budget stops the search cleanly; the function
+    beside it still gets its tests; what is written passes."""
+    (tmp_path / "ladder.py").write_text(_ladder(1000))
+    out_file = tmp_path / "test_ladder.py"
+    code, _, err = cli(capsys, "gen", str(tmp_path / "ladder.py"), "-o", str(out_file), "--max-paths", "40")
+    first, summary = _clean(err)
+    assert code == 0
+    assert first.startswith("pathcraft: ladder: path limit reached; kept 40 tests;")
+    assert re.match(r"pathcraft: wrote 42 tests for 2 functions to .* in [\d.]+ s$", summary)
+    assert _pytest_passes(out_file) == 42
+    code, out, err = cli(capsys, "gen", f"{tmp_path / 'ladder.py'}::ladder", "--max-paths", "3")
+    assert code == 0 and out.count("\ndef test_ladder_") == 3 and len(_clean(err)) == 1
+
+
+def test_the_last_branch_of_a_1000_branch_elif(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Every `elif` after the first is infeasible when the first test fails:
+    the second path runs through all 1000 branches to `return -1`."""
+    (tmp_path / "deepest.py").write_text(_ladder(1000, first="x >= 0"))
+    out_file = tmp_path / "test_deepest.py"
+    code, _, err = cli(capsys, "gen", f"{tmp_path / 'deepest.py'}::ladder", "-o", str(out_file))
+    assert code == 0 and len(_clean(err)) == 1
+    text = out_file.read_text()
+    assert "def test_ladder_2_returns_minus_1()" in text and text.count("\ndef test_") == 2
+    assert _pytest_passes(out_file) == 2
+
+
+def test_loops_run_a_hundred_times(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "loops.py").write_text(LOOPS)
+    out_file = tmp_path / "test_loops.py"
+    code, _, err = cli(capsys, "gen", str(tmp_path / "loops.py"), "-o", str(out_file), "--criterion", "loop-100",
+                       "--max-paths", "40")
+    lines = _clean(err)
+    assert code == 0 and len(lines) == 3  # the path limit, for count and for walk, then the summary
+    assert re.match(r"pathcraft: wrote 82 tests for 3 functions", lines[-1]), lines
+    text = out_file.read_text()
+    assert "assert loops.count(n=100) == 4950" in text and text.count("def test_small_") == 2
+    assert _pytest_passes(out_file) == text.count("\ndef test_")
+
+
+def test_a_300_deep_call_chain(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Each f{i} is a function of its own (2 tests each); f0's test runs the
+    whole chain."""
+    (tmp_path / "chain.py").write_text(_chain(300))
+    out_file = tmp_path / "test_chain.py"
+    code, _, err = cli(capsys, "gen", str(tmp_path / "chain.py"), "-o", str(out_file))
+    (summary,) = _clean(err)
+    assert code == 0 and summary.startswith("pathcraft: wrote 602 tests for 301 functions")
+    assert "assert chain.f0(x=2) == 300" in out_file.read_text()
+    assert _pytest_passes(out_file) == 602
+    code, out, err = cli(capsys, "gen", f"{tmp_path / 'chain.py'}::f0")
+    assert code == 0 and out.count("\ndef test_f0_") == 2 and _clean(err) == []
+
+
+DEEP_TERMS = "def total(x: int) -> int:\n    return " + " + ".join(["x"] * 1500) + """
+
+
+def grow(n: int, x: int) -> int:
+    s = x
+    for i in range(n):
+        s = s * 2 + x
+    return s
+""" + SMALL
+
+
+def test_deep_terms(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A 1500-term sum (a `BinOp` 1500 deep to lower) and terms 400 and 300
+    operators deep (a loop run 400 times, a call chain doubling its
+    result): deeper than Python's default recursion limit allows
+    pathcraft's recursive walks, fine on its deep stack."""
+    (tmp_path / "deep.py").write_text(DEEP_TERMS)
+    out_file = tmp_path / "test_deep.py"
+    code, _, err = cli(capsys, "gen", str(tmp_path / "deep.py"), "-o", str(out_file), "--criterion", "loop-400",
+                       "--max-paths", "4")
+    assert code == 0 and _clean(err)[-1].startswith("pathcraft: wrote 7 tests for 3 functions")
+    found = re.search(r"assert deep\.total\(x=(-?\d+)\) == (-?\d+)", out_file.read_text())
+    assert found and int(found.group(2)) == 1500 * int(found.group(1)) != 0
+    assert _pytest_passes(out_file) == 7
+    (tmp_path / "doubling.py").write_text(_chain(300, step="f{next}(x) * 2 + x"))
+    out_file = tmp_path / "test_doubling.py"
+    code, _, err = cli(capsys, "gen", f"{tmp_path / 'doubling.py'}::f0", "-o", str(out_file))
+    assert code == 0 and len(_clean(err)) == 1
+    assert _pytest_passes(out_file) == 2
+
+
+def test_past_the_recursion_limit_a_function_is_skipped_with_a_reason(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the limit left at Python's default (as if no deep stack could be
+    had), the deep functions are skipped, each with one line saying why and
+    where, counted as skipped; the small one still gets its tests."""
+    import pathcraft.depth
+
+    monkeypatch.setattr(pathcraft.depth, "RECURSION_LIMIT", 0)
+    monkeypatch.chdir(tmp_path)
+    Path("deep.py").write_text(DEEP_TERMS)
+    limit = r"\(Python's recursion limit of \d+[\w ,]* was reached\)"  # 3.12 adds: frames, or of nested C calls,
+    translation = r"deep\.py:1:1: too deeply nested for the translation " + limit
+    search = r"pathcraft: grow: too deeply nested for [\w ]+ " + limit + "; skipped"
+    code, _, err = cli(capsys, "gen", "deep.py::total")
+    (line,) = _clean(err)
+    assert code == 2 and re.fullmatch(translation, line), line
+    code, out, err = cli(capsys, "gen", "deep.py::grow", "--criterion", "loop-1000", "--max-paths", "4")
+    (line,) = _clean(err)
+    assert code == 2 and re.fullmatch(search, line), line
+    code, _, err = cli(capsys, "gen", "deep.py", "-o", "test_deep.py", "--criterion", "loop-1000",
+                       "--max-paths", "4")
+    first, second, summary = _clean(err)
+    assert code == 0
+    assert re.fullmatch(translation + r"  \(skipped total\)", first) and re.fullmatch(search, second)
+    assert re.fullmatch(r"pathcraft: wrote 2 tests for 1 function to test_deep\.py \(2 skipped\) in [\d.]+ s",
+                        summary)
+    assert _pytest_passes(tmp_path / "test_deep.py") == 2
+
+
+def test_a_module_too_deep_for_the_parser_says_so(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sum of 200000 terms: not even Python can compile the module, so
+    there is nothing to test; one line, exit 2."""
+    monkeypatch.chdir(tmp_path)
+    Path("huge.py").write_text("def total(x: int) -> int:\n    return " + " + ".join(["x"] * 200_000) + "\n")
+    code, out, err = cli(capsys, "gen", "huge.py")
+    (line,) = _clean(err)
+    assert code == 2 and out == ""
+    assert line.startswith("pathcraft: huge.py: too deeply nested for Python's parser (")
+
+
+def test_a_long_chain_of_new_objects_is_checked_in_short_steps(capsys: pytest.CaptureFixture[str],
+                                                               tmp_path: Path) -> None:
+    """The first path builds 200 nodes: checking the last through
+    `result.next.next...` would take expressions 200 attributes deep (and
+    quadratic text); the emitter names a node every few steps instead."""
+    (tmp_path / "nodes.py").write_text(
+        "class Node:\n    value: int\n    next: 'Node | None'\n\n\n"
+        "def build(n: int) -> Node | None:\n    head: Node | None = None\n    i = 0\n    while i < n:\n"
+        "        node = Node()\n        node.value = i\n        node.next = head\n        head = node\n"
+        "        i += 1\n    return head\n")
+    out_file = tmp_path / "test_nodes.py"
+    code, _, err = cli(capsys, "gen", f"{tmp_path / 'nodes.py'}::build", "-o", str(out_file),
+                       "--criterion", "loop-200", "--max-paths", "1")
+    assert code == 0 and len(_clean(err)) == 2
+    text = out_file.read_text()
+    assert "nodes.build(n=200)" in text and text.count(".value == ") == 200
+    from pathcraft.testcase.emit_pytest import MAX_STEPS
+
+    assert max(line.count(".next") for line in text.splitlines()) == MAX_STEPS + 1
+    assert _pytest_passes(out_file) == 1

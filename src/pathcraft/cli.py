@@ -22,7 +22,9 @@ from rich.table import Table
 
 from pathcraft import __version__
 from pathcraft.config import Settings, load_config, settings_from
+from pathcraft.depth import run_deep, too_deep
 from pathcraft.errors import PathcraftError
+from pathcraft.files import open_for_writing, output_problem
 from pathcraft.frontend import TranslationResult, translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate, parse_target
 from pathcraft.heap.assumptions import parse_assumptions
@@ -181,7 +183,7 @@ def gen(
                                   frozenset(q for q in runnable if not program.takes_keywords(q)))
         else:
             writer = JsonWriter(stream, target, str(options.engine.criterion))
-        runs, all_cases, interrupted, elapsed = _run(program, runnable, options, writer)
+        runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(program, runnable, options, writer)
     except BrokenPipeError:
         # the reader went away (`pathcraft gen m.py | head`): not an error;
         # stdout goes to /dev/null so that the last flush does not fail too
@@ -191,10 +193,11 @@ def gen(
         if not keep_open:
             stream.close()
     if interrupted:
-        err.print(f"pathcraft: interrupted; kept {len(all_cases)} tests", markup=False)
+        # counted by the writer: the interruption may come between writing a test and listing it
+        err.print(f"pathcraft: interrupted; kept {writer.count} tests", markup=False)
         raise typer.Exit(130)
     if output is not None:
-        skipped = sum(1 for q in result.errors if q in result.targets)
+        skipped = sum(1 for q in result.errors if q in result.targets) + len(skipped_on_the_way)
         err.print(f"pathcraft: wrote {len(all_cases)} tests for {len(runs)} function"
                   f"{'' if len(runs) == 1 else 's'} to {output}"
                   f"{f' ({skipped} skipped)' if skipped else ''} in {elapsed:.1f} s", markup=False, soft_wrap=True)
@@ -207,7 +210,7 @@ def gen(
         _print_report(report, program.functions)
         if not report.ok:
             raise typer.Exit(1)
-    if result.errors and name:
+    if (result.errors or skipped_on_the_way) and name:
         raise typer.Exit(2)
 
 
@@ -240,19 +243,28 @@ def _runnable(result: TranslationResult, name: str | None, options: GenerateOpti
 
 
 def _run(program: Program, runnable: list[str], options: GenerateOptions,
-         writer: PytestWriter | JsonWriter) -> tuple[list[FunctionRun], list[TestCase], bool, float]:
+         writer: PytestWriter | JsonWriter) -> tuple[list[FunctionRun], list[TestCase], list[str], bool, float]:
     """Explore each function in turn, writing tests as they come; an
-    interruption keeps what was found."""
+    interruption keeps what was found. Also returns the functions skipped
+    on the way."""
     runs: list[FunctionRun] = []
     all_cases: list[TestCase] = []
+    skipped: list[str] = []
     interrupted = False
     started = time.perf_counter()
     try:
         for qualname in runnable:
+            before = len(all_cases)
             try:
                 run = _explore(program, qualname, options, writer, all_cases)
             except PathcraftError as exc:
                 _error(f"pathcraft: {qualname}: {exc}")
+                continue
+            except RecursionError as exc:  # even the deep stack was not deep enough
+                kept = len(all_cases) - before
+                _error(f"pathcraft: {qualname}: {too_deep(exc)}; skipped"
+                       + (f" (the {kept} tests found before are kept)" if kept else ""))
+                skipped.append(qualname)
                 continue
             runs.append(run)
             if run.stopped and run.stopped != "interrupted":
@@ -273,17 +285,18 @@ def _run(program: Program, runnable: list[str], options: GenerateOptions,
         if isinstance(writer, JsonWriter):
             writer.stats = {r.qualname: r.stats for r in runs}
         writer.close()
-    return runs, all_cases, interrupted, time.perf_counter() - started
+    return runs, all_cases, skipped, interrupted, time.perf_counter() - started
 
 
 def _check_output(output: Path | None, source: str, verify: bool) -> None:
     """Refuse an output path that cannot work before any search starts."""
     if output is None:
         return
+    problem = output_problem(output)
+    if problem is not None:
+        raise PathcraftError(f"{output}: {problem}")
     if output.exists() and output.resolve() == Path(source).resolve():
         raise PathcraftError(f"{output}: is the input file; choose another output file")
-    if output.is_dir():
-        raise PathcraftError(f"{output}: is a directory; give a file name")
     if not output.parent.is_dir():
         raise PathcraftError(f"{output}: folder '{output.parent}' does not exist")
     if verify and not (output.is_file() or not output.exists()):
@@ -292,10 +305,7 @@ def _check_output(output: Path | None, source: str, verify: bool) -> None:
 
 def _open_output(output: Path | None, need_file: bool) -> tuple[TextIO, str | None, bool]:
     if output is not None:
-        try:
-            return open(output, "w", encoding="utf-8"), str(output), False
-        except OSError as exc:
-            raise PathcraftError(f"{output}: cannot write: {exc.strerror or exc}") from None
+        return open_for_writing(output), str(output), False
     if need_file:
         return _Tee(sys.stdout), None, True
     return sys.stdout, None, True
@@ -428,12 +438,22 @@ def clp(
         _error(str(error))
     shown = [t for t in result.targets if t in result.program.functions]
     if shown:
-        sys.stdout.write(program_text(result.program, list(result.program.functions)))
+        try:
+            text = program_text(result.program, list(result.program.functions))
+        except RecursionError as exc:
+            raise fail(too_deep(exc))
+        sys.stdout.write(text)
     if result.errors:
         raise typer.Exit(2)
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command, on a thread deep enough for deeply nested code (see
+    `pathcraft.depth`)."""
+    return run_deep(lambda: _main(argv))
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         code = app(args=argv, standalone_mode=False)
     except typer.Exit as exit_:
@@ -449,6 +469,9 @@ def main(argv: list[str] | None = None) -> int:
             return int(exc.exit_code)
         if type(exc).__name__ == "Abort":
             return 130
+        if isinstance(exc, RecursionError):  # past the deep stack, and not within one function
+            _error(f"pathcraft: {too_deep(exc)}")
+            return 2
         _error(f"pathcraft: internal error: {type(exc).__name__}: {exc}")
         _error("please report this with the command and the input file")
         return 2

@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
-from pathlib import Path as FsPath
 from typing import Any
 
 from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition
@@ -21,6 +20,7 @@ from pathcraft.engine.state import SymbolicPath
 from pathcraft.errors import PathcraftError, TargetError, Unsupported
 from pathcraft.frontend.invariants import Checked, invariants_for, unwrap, verdict, wrap
 from pathcraft.ir.driver import SETUP_RAISED_PREDICATE
+from pathcraft.files import source_problem
 from pathcraft.ir.nodes import Program
 from pathcraft.solver import terms as T
 from pathcraft.solver.canonical import CanonicalModels
@@ -79,8 +79,9 @@ def parse_target(text: str) -> tuple[str, str | None]:
         raise TargetError(f"bad target '{text}': expected path/to/module.py or path/to/module.py::name")
     if sep and not name:
         raise TargetError(f"bad target '{text}': nothing after '::'")
-    if not FsPath(path).is_file():
-        raise TargetError(f"{path}: no such file")
+    problem = source_problem(path)
+    if problem is not None:
+        raise TargetError(f"{path}: {problem}")
     return path, (name or None)
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from pathcraft.depth import too_deep
 from pathcraft.errors import PathcraftError, TargetError, UnsupportedError, at
 from pathcraft.frontend.builtins import builtin_predicates
 from pathcraft.frontend.invariants import decorated_invariants
@@ -35,6 +37,15 @@ class TranslationResult:
     errors: dict[str, PathcraftError] = field(default_factory=dict)
     # `--objects constructed`: method targets whose objects stay free, and why
     free_objects: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class _Pending:
+    """A function being translated, and the callees still to translate."""
+
+    qualname: str
+    callees: Iterator[str]
+    waiting: str | None = None  # the callee being translated now
 
 
 class Frontend:
@@ -103,7 +114,31 @@ class Frontend:
         )
 
     def translate(self, qualname: str) -> None:
-        """Translate `qualname` and its callees; failures land in `errors`."""
+        """Translate `qualname` and its callees, depth first; failures land
+        in `errors`, and a caller of a function that cannot be analysed
+        (unless it is reached by method dispatch) cannot be either. The
+        walk keeps its own stack: call chains can be long."""
+        stack: list[_Pending] = []
+        self._start(qualname, stack)
+        while stack:
+            top = stack[-1]
+            waited = top.waiting
+            if waited is not None and waited in self.errors and waited not in self._soft:
+                err = self.errors[waited]
+                self.errors[top.qualname] = type(err)(
+                    f"calls {waited}(), which cannot be analysed: {err.message}", err.location
+                )
+                del self.done[top.qualname]
+                stack.pop()
+                continue
+            top.waiting = next(top.callees, None)
+            if top.waiting is None:
+                stack.pop()
+            else:
+                self._start(top.waiting, stack)
+
+    def _start(self, qualname: str, stack: list[_Pending]) -> None:
+        """Lower `qualname` unless done or failed; its callees come next."""
         if qualname in self.done or qualname in self.errors:
             return
         try:
@@ -111,16 +146,17 @@ class Frontend:
         except PathcraftError as exc:
             self.errors[qualname] = exc
             return
+        except RecursionError as exc:  # even the deep stack (pathcraft.depth) was not deep enough
+            node = self._node(qualname)
+            self.errors[qualname] = UnsupportedError(
+                too_deep(exc), at(self.module.path, node) if node is not None else None)
+            return
         self.done[qualname] = callees
-        for callee in sorted(callees):
-            self.translate(callee)
-            if callee in self.errors and callee not in self._soft:
-                err = self.errors[callee]
-                self.errors[qualname] = type(err)(
-                    f"calls {callee}(), which cannot be analysed: {err.message}", err.location
-                )
-                del self.done[qualname]
-                return
+        stack.append(_Pending(qualname, iter(sorted(callees))))
+
+    def _node(self, qualname: str) -> ast.AST | None:
+        owner, _, name = qualname.rpartition(".")
+        return self.module.method(owner, name) if owner else self.module.functions.get(qualname)
 
     def _lower(self, qualname: str) -> set[str]:
         owner: str | None = None

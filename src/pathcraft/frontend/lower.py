@@ -267,19 +267,33 @@ class FunctionLowerer:
         self.blocks.resume(ok)
 
     def stmt_If(self, s: ast.If) -> None:
-        self.blocks.emit(Mark(s.lineno))
-        then = self.blocks.new_block("then")
-        join = self.blocks.new_block("join")
-        other = self.blocks.new_block("else") if s.orelse else join
-        self.expressions.condition(s.test, then, other)
-        self.blocks.enter(then)
-        self.statements(s.body)
-        self.blocks.jump(join)
-        if s.orelse:
-            self.blocks.resume(other)
-            self.statements(s.orelse)
+        """`if/elif/else`. An `elif` is an `If` alone in the `orelse` of the
+        one before, so a 1000-branch chain is 1000 nested nodes: it is
+        walked in a loop, making the same blocks in the same order as
+        lowering each `elif` as a statement of its `else` would."""
+        joins: list[BlockBuilder] = []
+        node: ast.If | None = s
+        while node is not None:
+            self.blocks.emit(Mark(node.lineno))
+            then = self.blocks.new_block("then")
+            join = self.blocks.new_block("join")
+            other = self.blocks.new_block("else") if node.orelse else join
+            self.expressions.condition(node.test, then, other)
+            self.blocks.enter(then)
+            self.statements(node.body)
             self.blocks.jump(join)
-        self.blocks.resume(join)
+            joins.append(join)
+            orelse, node = node.orelse, None
+            if orelse:
+                self.blocks.resume(other)
+                if len(orelse) == 1 and isinstance(orelse[0], ast.If):
+                    if self.blocks.current is not None:  # else the elif is unreachable
+                        node = orelse[0]
+                else:
+                    self.statements(orelse)
+        for join in reversed(joins):
+            self.blocks.jump(join)
+            self.blocks.resume(join)
 
     def open_loop(self, s: ast.While | ast.For) -> tuple[BlockBuilder, ...]:
         """The blocks of a loop (header, body, exit, else), entered at the

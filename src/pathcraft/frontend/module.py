@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import ast
 import builtins
-import tokenize
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import Final
 
-from pathcraft.errors import Location, PathcraftError, TargetError, UnsupportedError, at, unsupported
+from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
+from pathcraft.files import read_source
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
 from pathcraft.frontend.types import TypeSyntaxError, parse_type, type_scope
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo
@@ -100,18 +100,14 @@ class ModuleSource:
 
 def load_module(path: str) -> ModuleSource:
     file = Path(path)
-    if not file.is_file():
-        raise TargetError(f"{path}: {'no such file' if not file.exists() else 'not a regular file'}")
-    try:
-        with tokenize.open(file) as source:  # as Python reads it: a BOM, a coding cookie
-            text = source.read()
-    except (OSError, UnicodeDecodeError, SyntaxError) as exc:
-        raise TargetError(f"{path}: cannot read: {exc}") from None
+    text = read_source(file)  # as Python reads it: a BOM, a coding cookie
     try:
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
         location = Location(path, exc.lineno or 0, exc.offset or 0)
         raise PathcraftError(f"syntax error: {exc.msg}", location) from None
+    except RecursionError as exc:  # Python itself could not compile it either
+        raise PathcraftError(f"{path}: too deeply nested for Python's parser ({exc})") from None
     name, _root = import_name(file)
     module = ModuleSource(path=path, name=name, tree=tree)
     for node in ast.walk(tree):  # at module level or inside `try:` there
@@ -347,15 +343,18 @@ def _module_level(body: list[ast.stmt]) -> list[ast.stmt]:
     """Statements that run when the module is imported (into `if` and
     `try`, not into functions or classes)."""
     out: list[ast.stmt] = []
-    for statement in body:
+    pending = list(reversed(body))  # a stack, not recursion: an elif chain nests deeply
+    while pending:
+        statement = pending.pop()
         out.append(statement)
+        inside: list[ast.stmt] = []
         if isinstance(statement, ast.If):
-            out += _module_level(statement.body) + _module_level(statement.orelse)
+            inside = statement.body + statement.orelse
         elif isinstance(statement, ast.Try):
-            out += _module_level(statement.body) + _module_level(statement.orelse) + \
-                _module_level(statement.finalbody)
+            inside = statement.body + statement.orelse + statement.finalbody
             for handler in statement.handlers:
-                out += _module_level(handler.body)
+                inside += handler.body
+        pending.extend(reversed(inside))
     return out
 
 

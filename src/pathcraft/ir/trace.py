@@ -17,12 +17,30 @@ class TraceTerm:
     children: tuple[TraceTerm, ...] = ()
 
     def __str__(self) -> str:
-        inner = ",".join(str(c) for c in self.children)
-        return f"{self.predicate}({self.rule},[{inner}])"
+        # iterative: a 300-deep call chain or a 100-times loop nests traces
+        # deeper than Python's recursion limit allows a recursive printer
+        parts: list[str] = []
+        stack: list[TraceTerm | str] = [self]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                parts.append(item)
+                continue
+            parts.append(f"{item.predicate}({item.rule},[")
+            stack.append("])")
+            for i in range(len(item.children) - 1, -1, -1):
+                stack.append(item.children[i])
+                if i:
+                    stack.append(",")
+        return "".join(parts)
 
     def rules_used(self) -> list[tuple[str, int]]:
-        """Every (predicate, rule) applied, in derivation order."""
-        out = [(self.predicate, self.rule)]
-        for child in self.children:
-            out.extend(child.rules_used())
+        """Every (predicate, rule) applied, in derivation order (iterative,
+        as `__str__`)."""
+        out: list[tuple[str, int]] = []
+        stack: list[TraceTerm] = [self]
+        while stack:
+            term = stack.pop()
+            out.append((term.predicate, term.rule))
+            stack.extend(reversed(term.children))
         return out

@@ -25,7 +25,7 @@ def simplify(t: Term, bounds: Bounds) -> Term:
         return lo if lo is not None and lo == hi and t.sort == "int" else t
     if not isinstance(t, App):
         return t
-    args = tuple(simplify(a, bounds) for a in t.args)
+    args = tuple([simplify(a, bounds) for a in t.args])  # a list, not a generator: see terms.value_of
     if t.op == "ite":
         truth = decide(args[0], bounds)
         if truth is not None:

@@ -100,7 +100,7 @@ def symbols(t: Term) -> frozenset[Sym]:
         return frozenset()
     found = t._symbols
     if found is None:
-        found = frozenset().union(*(symbols(a) for a in t.args))
+        found = frozenset().union(*[symbols(a) for a in t.args])  # a list: see value_of
         object.__setattr__(t, "_symbols", found)  # frozen: a cache, not a change of value
     return found
 
@@ -378,7 +378,10 @@ def value_of(t: Term, model: Model) -> Value:
     if spec.lazy:  # `ite` evaluates only the branch it takes: subterms are shared, so both could be exponential
         value = spec.py(*(partial(value_of, a, model) for a in t.args))
     else:
-        value = spec.py(*(value_of(a, model) for a in t.args))
+        # a list, not a generator: a generator's frames are run from C, and
+        # Python 3.12 bounds C recursion (a term 1000 operators deep) whatever
+        # the recursion limit
+        value = spec.py(*[value_of(a, model) for a in t.args])
     if t.sort in (INT, BOOL):  # a scalar comes out as its node's sort, whatever the model holds
         assert not isinstance(value, ArrayValue)
         return bool(value) if t.sort == BOOL else int(value)
@@ -482,7 +485,7 @@ def substitute(t: Term, mapping: Mapping[Sym, Term]) -> Term:
             return u
         found = done.get(u)
         if found is None:
-            found = apply(u.op, *(walk(a) for a in u.args))
+            found = apply(u.op, *[walk(a) for a in u.args])  # a list: see value_of
             done[u] = found
         return found
 

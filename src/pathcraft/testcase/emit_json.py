@@ -21,6 +21,11 @@ class JsonWriter:
     def add(self, case: TestCase) -> None:
         self.cases.append(case)
 
+    @property
+    def count(self) -> int:
+        """Test cases the document will hold."""
+        return len(self.cases)
+
     def close(self) -> None:
         document = {
             "target": self.target,

@@ -63,7 +63,6 @@ class PytestWriter:
         self.out.flush()
 
     def add(self, case: TestCase) -> None:
-        self.count += 1
         lines = ["", "", f"def {case.name}() -> None:"]
         constraint = " and ".join(case.constraints) if case.constraints else "True"
         lines += _comment("path:", constraint)
@@ -106,7 +105,9 @@ class PytestWriter:
             lines += [f"    {line}" for line in build_lines(case.heap_in, self.alias)]
         else:
             lines += [f"    {line}" for line in construction_lines(case, self.alias, body)]
-        self.out.write("\n".join(lines + body) + "\n")
+        text = "\n".join(lines + body) + "\n"
+        self.count += 1  # next to the write, so that an interruption finds both done or neither
+        self.out.write(text)
         self.out.flush()
 
     def close(self) -> None:
@@ -226,10 +227,18 @@ def scalar_check(expr: str, value: Any) -> str:
     return f"assert {expr} == {value!r}"
 
 
+MAX_STEPS = 10  # attributes or indices in one expression before an object is bound to its name
+
+
 def value_checks(expr: str, value: Any, case: TestCase, alias: str,
-                 seen: dict[str, str] | None = None) -> list[str]:
+                 seen: dict[str, str] | None = None, steps: int = 0) -> list[str]:
     """Assertions that `expr` holds `value`: identity for input objects,
-    field by field for objects the call created (no `__eq__` needed)."""
+    field by field for objects the call created (no `__eq__` needed).
+    `expr` is `steps` attributes or indices away from a name; past
+    `MAX_STEPS` the object gets a local of its own: a 300-node chain the
+    call built would otherwise be checked through `result.next.next...`,
+    300 steps deep (quadratic text, and more than pytest's assertion
+    rewriting can take)."""
     seen = {} if seen is None else seen
     if not isinstance(value, dict):
         return [scalar_check(expr, value)]
@@ -238,13 +247,17 @@ def value_checks(expr: str, value: Any, case: TestCase, alias: str,
         return [f"assert {expr} is {name}"]
     if name in seen:
         return [f"assert {expr} is {seen[name]}"]
+    out: list[str] = []
+    if steps > MAX_STEPS:
+        out.append(f"{name} = {expr}")
+        expr, steps = name, 0
     seen[name] = expr
     desc = case.heap_final[name]
     if "list" in desc:
-        return value_checks_list(expr, desc["list"], case, alias, seen)
-    out = [f"assert type({expr}) is {alias}.{desc['class']}"]
+        return out + value_checks_list(expr, desc["list"], case, alias, seen, steps)
+    out.append(f"assert type({expr}) is {alias}.{desc['class']}")
     for field, field_value in desc["fields"].items():
-        out += value_checks(f"{expr}.{field}", field_value, case, alias, seen)
+        out += value_checks(f"{expr}.{field}", field_value, case, alias, seen, steps + 1)
     return out
 
 
@@ -259,16 +272,16 @@ def heap_checks(case: TestCase, alias: str) -> list[str]:
             out += value_checks_list(name, desc["list"], case, alias, seen)
         else:
             for field, value in desc["fields"].items():
-                out += value_checks(f"{name}.{field}", value, case, alias, seen)
+                out += value_checks(f"{name}.{field}", value, case, alias, seen, 1)
     return out
 
 
 def value_checks_list(expr: str, items: list[Any], case: TestCase, alias: str,
-                      seen: dict[str, str]) -> list[str]:
+                      seen: dict[str, str], steps: int = 0) -> list[str]:
     """A list of plain values compares whole; one holding objects, item by item."""
     if not any(isinstance(v, dict) for v in items):
         return [f"assert {expr} == {items!r}"]
     out = [f"assert len({expr}) == {len(items)}"]
     for k, item in enumerate(items):
-        out += value_checks(f"{expr}[{k}]", item, case, alias, seen)
+        out += value_checks(f"{expr}[{k}]", item, case, alias, seen, steps + 1)
     return out

@@ -9,13 +9,13 @@ per case, the outcome and the path signature of the real run.
 from __future__ import annotations
 
 import ast
-import tokenize
 import importlib
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from pathcraft.files import read_source
 from pathcraft.testcase.heapdesc import build_inputs, real_snapshot
 from pathcraft.testcase.pathsig import RealRun, record, statement_lines
 
@@ -40,8 +40,7 @@ def resolve(module: Any, qualname: str) -> Any:
 def replay(module_path: str, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     module = load(module_path)
     filename = module.__file__
-    with tokenize.open(module_path) as source:  # as Python reads it: a BOM, a coding cookie
-        lines = statement_lines(ast.parse(source.read()))
+    lines = statement_lines(ast.parse(read_source(module_path)))  # as Python reads it: a BOM, a coding cookie
     results = []
     for case in cases:
         run, value, final = run_case(module, case, filename, lines)
