@@ -51,6 +51,11 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[-120:]
 
 
+def suite_dir(work_root: Path, tool: str, target_id: str) -> Path:
+    """Where one tool's files for one target go (``out/`` its tests, ``tests/`` their run)."""
+    return work_root / _safe(tool) / _safe(target_id)
+
+
 def run_one(
     adapter: ToolAdapter,
     target: Target,
@@ -69,7 +74,7 @@ def run_one(
     if target.error or target.range is None:
         rec["error"] = f"target not found: {target.error}"
         return rec
-    workdir = work_root / _safe(adapter.name) / _safe(target.id)
+    workdir = suite_dir(work_root, adapter.name, target.id)
     workdir.mkdir(parents=True, exist_ok=True)
     shim = write_support_files(workdir)
     try:
