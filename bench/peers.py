@@ -62,8 +62,14 @@ def run_one(
     budget: float,
     work_root: Path,
     test_timeout: float,
+    all_outcomes: bool = False,
 ) -> dict[str, Any]:
-    """Generate with one tool for one target and measure the tests."""
+    """Generate with one tool for one target and measure the tests.
+
+    ``all_outcomes`` keeps every test's outcome by node id in ``outcomes``
+    (the mutation benchmark reruns the passing ones); by default only the
+    tests that did not pass are kept.
+    """
     rec: dict[str, Any] = {
         "tool": adapter.name, "target": target.id, "file": str(target.file),
         "qualname": target.qualname, "module": target.module, "kind": target.kind,
@@ -95,6 +101,8 @@ def run_one(
                    collect_errors=data["collect_errors"],
                    test_run_wall=data["wall"], test_run_restarts=data["restarts"],
                    coverage=data["coverage"], callees=data["callees"])
+        if all_outcomes:
+            rec["outcomes"] = data["outcomes"]
         problem = run.error or ("; ".join(run.collect_errors) if run.collect_errors else None)
         if problem and not rec["error"]:
             rec["error"] = problem
