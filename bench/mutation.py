@@ -353,6 +353,11 @@ def markdown(data: dict[str, Any]) -> str:
         f"Command: `{meta['command']}`" + (f" (suites reused from `{meta['reused']}`)" if meta.get("reused") else ""),
         "",
     ]
+    if meta.get("merged"):
+        merged = meta["merged"]
+        lines += [f"{len(merged['targets'])} targets come from an earlier run, `{merged['file']}` (budget "
+                  f"{merged['budget']} s, per-test timeout {merged['test_timeout']} s): `{merged['command']}`.",
+                  ""]
     lines += [f"* {t} {meta['versions'].get(t, '')}".rstrip() for t in tools] + [""]
     head = ["target", "mutants"]
     for t in tools:
@@ -423,6 +428,29 @@ def _detected_by(rec: dict[str, Any] | None, label: str) -> bool:
         mut.get("outcomes", {}).get(label, "killed") in ("killed", "timeout")
 
 
+def merge_earlier(path: Path, data: dict[str, Any]) -> None:
+    """Add to ``data`` the targets of an earlier result file that were not run now.
+
+    A long benchmark can so be run in parts (``--merge`` the first part's
+    JSON into the second); the markdown names the earlier file and command.
+    """
+    old = json.loads(path.read_text())
+    meta = data["meta"]
+    now = {info["target"] for info in data["targets"]}
+    infos = {info["target"]: info for info in old["targets"]} | {info["target"]: info for info in data["targets"]}
+    order = [i["target"] for i in old["targets"]] + [t for t in meta["targets"] if t not in infos or t in now]
+    order = list(dict.fromkeys(order))
+    earlier = [t for t in order if t not in now]
+    data["targets"] = [infos[t] for t in order]
+    data["records"] = [r for r in old["records"] if r["target"] not in now] + data["records"]
+    meta["targets"] = order
+    meta["tools"] = list(dict.fromkeys(old["meta"]["tools"] + meta["tools"]))
+    meta["versions"] = old["meta"]["versions"] | meta["versions"]
+    meta["merged"] = {"file": path.name, "command": old["meta"]["command"], "targets": earlier,
+                      "wall": old["meta"].get("wall"), "test_timeout": old["meta"].get("test_timeout"),
+                      "budget": old["meta"].get("budget")}
+
+
 # --- command line -----------------------------------------------------------------------
 
 
@@ -431,8 +459,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--budget", type=float, default=20.0, help="generation seconds per (tool, target) (default 20)")
     p.add_argument("--grace", type=float, default=40.0,
                    help="seconds past the budget before a tool is killed (default 40)")
-    p.add_argument("--test-timeout", type=float, default=5.0,
-                   help="timeout of one generated test, seconds, unmutated and mutated (default 5)")
+    p.add_argument("--test-timeout", type=float, default=2.0,
+                   help="timeout of one generated test, seconds, unmutated and mutated (default 2: a mutant "
+                        "that loops costs that much, and the generated tests take milliseconds)")
     p.add_argument("--session-limit", type=float, default=900.0,
                    help="seconds for all the mutants of one (tool, target); the rest are 'not run' (default 900)")
     p.add_argument("--targets", action="append", default=[],
@@ -450,6 +479,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--date", default=dt.date.today().isoformat(), help="date in the output file names")
     p.add_argument("--keep-work", type=Path, default=None,
                    help="keep suites, copies and cosmic-ray sessions in this folder")
+    p.add_argument("--merge", type=Path, default=None,
+                   help="keep the targets of this earlier mutation-*.json that are not run now")
     p.add_argument("--reuse-work", type=Path, default=None,
                    help="take each tool's tests from this kept folder (of --keep-work here or in peers.py) "
                         "instead of generating them")
@@ -531,6 +562,8 @@ def main(argv: list[str] | None = None) -> int:
         "targets": infos,
         "records": records,
     }
+    if args.merge is not None:
+        merge_earlier(args.merge, data)
     data["summary"] = summarize(data)
     text = markdown(data)
     args.out_dir.mkdir(parents=True, exist_ok=True)

@@ -217,3 +217,20 @@ def test_main_scores_each_suite_on_the_mutants_inside_the_function(
     (again,) = json.loads((out / "mutation-again.json").read_text())["records"]
     assert again["status"] == "ok" and again["gen_wall"] == data["records"][1]["gen_wall"]
     assert again["mutation"]["outcomes"] == half["outcomes"]
+
+
+def test_merge_keeps_the_earlier_targets_not_run_again(tmp_path: Path) -> None:
+    earlier = {"meta": {"tools": ["pathcraft"], "versions": {"pathcraft": "0.1"}, "command": "first",
+                        "targets": ["a", "b"]},
+               "targets": [{"target": "a", "mutants": 1}, {"target": "b", "mutants": 2}],
+               "records": [_rec("pathcraft", "a", 10.0), _rec("pathcraft", "b", 20.0)]}
+    (tmp_path / "old.json").write_text(json.dumps(earlier))
+    data: dict[str, Any] = {"meta": {"tools": ["pathcraft"], "versions": {"pathcraft": "0.2"}, "targets": ["b", "c"]},
+                            "targets": [{"target": "b", "mutants": 3}, {"target": "c", "mutants": 4}],
+                            "records": [_rec("pathcraft", "b", 30.0), _rec("pathcraft", "c", 40.0)]}
+    mutation.merge_earlier(tmp_path / "old.json", data)
+    assert data["meta"]["targets"] == ["a", "b", "c"]
+    assert [i["mutants"] for i in data["targets"]] == [1, 3, 4]
+    assert sorted((r["target"], r["mutation"]["score"]) for r in data["records"]) == [
+        ("a", 10.0), ("b", 30.0), ("c", 40.0)]
+    assert data["meta"]["merged"]["targets"] == ["a"] and data["meta"]["versions"] == {"pathcraft": "0.2"}
