@@ -169,6 +169,25 @@ def test_the_mutant_command_runs_exactly_the_tests_that_passed(tmp_path: Path) -
     assert procs.run(cmd, timeout=60, cwd=tests, env=env).returncode == 1
 
 
+def test_a_test_failing_on_the_rerun_is_left_out(tmp_path: Path) -> None:
+    # test_once passed in the measured run but fails when rerun (it leaves a
+    # mark behind); the rerun drops it and keeps the others.
+    target = mutation.make_sandbox(make_target(FIXTURES / "tiny.py", "sign", "tiny.py::sign"), tmp_path / "src")
+    tests = tmp_path / "suite" / "tests"
+    tests.mkdir(parents=True)
+    mark = tmp_path / "mark"
+    mark.write_text("")
+    (tests / "test_a.py").write_text(
+        f"import os, tiny\n\ndef test_once():\n    assert not os.path.exists({str(mark)!r})\n\n"
+        "def test_pos():\n    assert tiny.sign(1) == 'pos'\n")
+    (tests / "conftest.py").write_text(CONFTEST)
+    base, cmd, env, dropped = mutation.rerun_passing(
+        target, tmp_path / "suite", ["test_a.py::test_once", "test_a.py::test_pos"], 5.0)
+    assert dropped == ["test_a.py::test_once"]
+    assert base.returncode == 0 and "1 passed, 1 deselected" in base.stdout
+    assert env["PYTHONHASHSEED"] == "0"
+
+
 def test_main_scores_each_suite_on_the_mutants_inside_the_function(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cache = tmp_path / "cache"
