@@ -350,9 +350,9 @@ def _cells(rec: dict[str, Any] | None) -> list[str]:
         return ["n/a", ""]
     mut = rec.get("mutation") or {}
     if not mut.get("usable"):
-        label = "timeout" if rec.get("status") == "timeout" else (
-            "fails" if rec.get("tests") else ("no-import" if rec.get("test_files") else "err"))
-        return [label, ""]
+        if rec.get("tests"):
+            return ["fails", ""]
+        return ["timeout" if rec.get("status") == "timeout" else "err", ""]
     if mut.get("score") is None:
         return ["–", ""]
     extra = f", {mut['error']} err" if mut.get("error") else ""
@@ -405,7 +405,8 @@ def markdown(data: dict[str, Any]) -> str:
             b = below[tid]
             row.append(f"**▼ {own - b['best_score']:+.0f}** ({b['best_peer']})")
         elif own is not None and info.get("mutants"):
-            row.append("≥")
+            peers = [score_of(by.get((t, tid))) for t in tools if t != "pathcraft"]
+            row.append("≥" if any(p is not None for p in peers) else "≥ (no peer suite)")
         else:
             row.append("")
         lines.append("| " + " | ".join(row) + " |")
@@ -510,6 +511,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--date", default=dt.date.today().isoformat(), help="date in the output file names")
     p.add_argument("--keep-work", type=Path, default=None,
                    help="keep suites, copies and cosmic-ray sessions in this folder")
+    p.add_argument("--report", type=Path, default=None,
+                   help="only write the markdown of this mutation-*.json again (next to it) and print it")
     p.add_argument("--merge", type=Path, default=None,
                    help="keep the targets of this earlier mutation-*.json that are not run now")
     p.add_argument("--reuse-work", type=Path, default=None,
@@ -527,6 +530,14 @@ def main(argv: list[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _exit_on_sigterm)
     say: Progress = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    if args.report is not None:
+        data = json.loads(args.report.read_text())
+        data["summary"] = summarize(data)
+        args.report.write_text(json.dumps(data, indent=1) + "\n")
+        text = markdown(data)
+        args.report.with_suffix(".md").write_text(text)
+        print(text)
+        return 0
     targets = load_manifest(args.manifest) if str(args.manifest) not in ("", ".") else []
     if str(args.examples) not in ("", "."):
         targets += example_targets(args.examples)
