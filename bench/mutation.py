@@ -389,6 +389,7 @@ def markdown(data: dict[str, Any]) -> str:
         lines += [f"{len(merged['targets'])} targets come from an earlier run, `{merged['file']}` (budget "
                   f"{merged['budget']} s, per-test timeout {merged['test_timeout']} s): `{merged['command']}`.",
                   ""]
+    lines += [f"{remark}\n" for remark in data.get("remarks") or []]
     lines += [f"* {t} {meta['versions'].get(t, '')}".rstrip() for t in tools] + [""]
     head = ["target", "mutants"]
     for t in tools:
@@ -438,6 +439,11 @@ def markdown(data: dict[str, Any]) -> str:
             if more > 0:
                 lines.append(f"* … {more} more")
             lines.append("")
+    notes: dict[str, str] = data.get("notes") or {}
+    if notes:
+        lines += ["## Why pathcraft's tests miss them", "",
+                  "Read off the surviving mutants and pathcraft's tests, by hand (kept in the JSON's `notes`):", ""]
+        lines += [f"* `{tid}`: {text}" for tid, text in notes.items()] + [""]
     errors = []
     for info in data["targets"]:
         if info.get("error"):
