@@ -51,14 +51,25 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[-120:]
 
 
+def suite_dir(work_root: Path, tool: str, target_id: str) -> Path:
+    """Where one tool's files for one target go (``out/`` its tests, ``tests/`` their run)."""
+    return work_root / _safe(tool) / _safe(target_id)
+
+
 def run_one(
     adapter: ToolAdapter,
     target: Target,
     budget: float,
     work_root: Path,
     test_timeout: float,
+    all_outcomes: bool = False,
 ) -> dict[str, Any]:
-    """Generate with one tool for one target and measure the tests."""
+    """Generate with one tool for one target and measure the tests.
+
+    ``all_outcomes`` keeps every test's outcome by node id in ``outcomes``
+    (the mutation benchmark reruns the passing ones); by default only the
+    tests that did not pass are kept.
+    """
     rec: dict[str, Any] = {
         "tool": adapter.name, "target": target.id, "file": str(target.file),
         "qualname": target.qualname, "module": target.module, "kind": target.kind,
@@ -69,7 +80,7 @@ def run_one(
     if target.error or target.range is None:
         rec["error"] = f"target not found: {target.error}"
         return rec
-    workdir = work_root / _safe(adapter.name) / _safe(target.id)
+    workdir = suite_dir(work_root, adapter.name, target.id)
     workdir.mkdir(parents=True, exist_ok=True)
     shim = write_support_files(workdir)
     try:
@@ -90,6 +101,8 @@ def run_one(
                    collect_errors=data["collect_errors"],
                    test_run_wall=data["wall"], test_run_restarts=data["restarts"],
                    coverage=data["coverage"], callees=data["callees"])
+        if all_outcomes:
+            rec["outcomes"] = data["outcomes"]
         problem = run.error or ("; ".join(run.collect_errors) if run.collect_errors else None)
         if problem and not rec["error"]:
             rec["error"] = problem

@@ -107,6 +107,21 @@ def test_import_root_of_packages(tmp_path: Path) -> None:
     assert import_root_of(tmp_path / "plain" / "mod.py") == ((tmp_path / "plain").resolve(), "mod")
 
 
+def test_package_folder_with_dashes_is_imported_under_an_identifier(tmp_path: Path) -> None:
+    # The Goodrich bundle: a package (it has __init__.py) whose folder name has
+    # dashes, with chapters importing ..exceptions.
+    bundle = tmp_path / "my-bundle"
+    (bundle / "ch07").mkdir(parents=True)
+    (bundle / "__init__.py").write_text("")
+    (bundle / "exceptions.py").write_text("class Empty(Exception):\n    pass\n")
+    (bundle / "ch07" / "__init__.py").write_text("")
+    (bundle / "ch07" / "stack.py").write_text("from ..exceptions import Empty\n\ndef pop() -> None:\n    raise Empty\n")
+    target = make_target(bundle / "ch07" / "stack.py", "pop", "stack")
+    assert target.module == "my_bundle.ch07.stack"
+    assert (target.import_root / "my_bundle").resolve() == bundle.resolve()
+    assert "imported as my_bundle.ch07.stack" in target.import_note
+
+
 def test_manifest_loading() -> None:
     targets = load_manifest(FIXTURES / "MANIFEST.tsv")
     assert [t.id for t in targets] == ["tiny.py::sign", "tiny.py::spin"]

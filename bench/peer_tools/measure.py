@@ -210,6 +210,21 @@ def base_env(target: Target, shim: Path, extra_path: list[Path] | None = None) -
     return env
 
 
+def tests_env(target: Target, shim: Path, events_path: Path | str, test_timeout: float) -> dict[str, str]:
+    """Environment of a run of generated tests under ``CONFTEST``.
+
+    ``events_path`` receives the event log (``os.devnull`` when nobody reads
+    it: the mutation benchmark runs the same tests once per mutant).
+    """
+    env = base_env(target, shim)
+    env["PEERS_EVENTS"] = str(events_path)
+    env["PEERS_TEST_TIMEOUT"] = str(test_timeout)
+    # The target's own folder, after the standard library (a corpus file must
+    # not shadow a stdlib module): pathcraft's tests import it by file name.
+    env["PEERS_APPEND_PATH"] = str(target.file.parent)
+    return env
+
+
 def run_tests(
     test_files: list[Path],
     target: Target,
@@ -239,12 +254,7 @@ def run_tests(
     shim = write_support_files(workdir)
     events_path = workdir / "test-events.jsonl"
     events_path.unlink(missing_ok=True)
-    env = base_env(target, shim)
-    env["PEERS_EVENTS"] = str(events_path)
-    env["PEERS_TEST_TIMEOUT"] = str(test_timeout)
-    # The target's own folder, after the standard library (a corpus file must
-    # not shadow a stdlib module): pathcraft's tests import it by file name.
-    env["PEERS_APPEND_PATH"] = str(target.file.parent)
+    env = tests_env(target, shim, events_path, test_timeout)
     env["COVERAGE_FILE"] = str(tests_dir / ".coverage")
 
     hung: list[str] = []

@@ -103,6 +103,14 @@ def importable_root(file: Path) -> tuple[Path, str, str]:
     root, module = import_root_of(file)
     if "." not in module:
         return root, module, ""
+    top_name, _, rest = module.partition(".")
+    if not top_name.isidentifier():
+        # The bundle's folder is itself a package (the corpus added an
+        # ``__init__.py`` to it) but its name has dashes: import it under an
+        # identifier through a link.
+        alias_dir, link = _alias_link(root / top_name, _identifier(top_name), root / top_name)
+        dotted = f"{link.name}.{rest}"
+        return alias_dir, dotted, f"imported as {dotted} via link {link} -> {root / top_name}"
     # Any module of the packages under root may be imported on the way
     # (ch08/tree.py imports ..ch07.linked_queue): take the deepest escape.
     extra = 0
@@ -117,15 +125,21 @@ def importable_root(file: Path) -> tuple[Path, str, str]:
     for _ in range(extra):
         names.insert(0, _identifier(top.name))
         top = top.parent
-    alias_dir = Path(tempfile.gettempdir()) / "pathcraft-peers-roots" / hashlib.sha1(
-        str(root).encode()).hexdigest()[:12]
-    alias_dir.mkdir(parents=True, exist_ok=True)
-    link = alias_dir / names[0]
     source = root.parents[extra - 2] if extra > 1 else root
-    if not link.is_symlink():
-        link.symlink_to(source, target_is_directory=True)
+    alias_dir, link = _alias_link(root, names[0], source)
     dotted = ".".join(names + [module])
     return alias_dir, dotted, f"imported as {dotted} via link {link} -> {source}"
+
+
+def _alias_link(key: Path, name: str, source: Path) -> tuple[Path, Path]:
+    """A temp folder (one per ``key``) holding the link ``name`` -> ``source``."""
+    alias_dir = Path(tempfile.gettempdir()) / "pathcraft-peers-roots" / hashlib.sha1(
+        str(key).encode()).hexdigest()[:12]
+    alias_dir.mkdir(parents=True, exist_ok=True)
+    link = alias_dir / name
+    if not link.is_symlink():
+        link.symlink_to(source, target_is_directory=True)
+    return alias_dir, link
 
 
 def _definitions(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
