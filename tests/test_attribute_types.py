@@ -135,3 +135,42 @@ def test_inputs_no_constraint_mentions_are_distinct_and_not_identities(tmp_path:
     assert len(set(scalars)) == len(scalars)
     assert not {0, 1, -1} & set(scalars)
     assert replay_mismatches(source, "add", cases) == []
+
+
+EDGES = '''
+def sign(x: int, y: int) -> int:
+    if x >= 0:
+        return 1
+    if y > 5:
+        return 2
+    return -1
+
+
+def mean(a: int, b: int) -> int:
+    if a < 0 or b < 0:
+        return -1
+    return (a + b) // 2
+
+
+def ratio(n: int, d: int) -> int:
+    if n % d > 1:
+        return n // d
+    return 0
+'''
+
+
+def test_a_symbol_only_compared_with_constants_sits_on_the_edge(tmp_path: Path) -> None:
+    """`x >= 0` is tested with x = 0 and x = -1 (telling `>=` from `>`),
+    two such symbols do not share a value, and a symbol in arithmetic
+    keeps a telling value (no 0 or 1 making `n % d` trivial)."""
+    source = tmp_path / "edges.py"
+    source.write_text(EDGES)
+    program = translate(str(source)).program
+    sign = [dict(c.inputs) for c in generate(program, "sign", GenerateOptions()).cases]
+    assert {s["x"] for s in sign} == {0, -1} and {6, 5} <= {s["y"] for s in sign}
+    means = [dict(c.inputs) for c in generate(program, "mean", GenerateOptions()).cases]
+    assert any(m["a"] >= 0 and m["b"] >= 0 and m["a"] != m["b"] for m in means)
+    ratios = [dict(c.inputs) for c in generate(program, "ratio", GenerateOptions()).cases if c.kind == "return"]
+    assert all(r["d"] not in (0, 1, -1) for r in ratios)
+    for name in ("sign", "mean", "ratio"):
+        assert replay_mismatches(source, name, generate(program, name, GenerateOptions()).cases) == []

@@ -20,7 +20,7 @@ from types import MappingProxyType
 
 from pathcraft.solver.path import PathNode, nodes
 from pathcraft.solver.sorts import ArrayValue
-from pathcraft.solver.terms import ARR_INT, BOOL, INT, Model, Sym, Term, Value, compile_term, symbols, within
+from pathcraft.solver.terms import ARR_INT, BOOL, INT, App, Model, Sym, Term, Value, compile_term, symbols, within
 from pathcraft.solver.z3backend import Z3Session, path_symbols
 
 # The empty model: `evaluate` reads every symbol it does not name as 0 / False.
@@ -99,7 +99,7 @@ def _smallest(constraints: list[Term]) -> Model | None:
     """The first assignment, in a fixed order, that satisfies every
     constraint: symbols no constraint mentions are 0 / False; the others,
     one group of constraints sharing symbols at a time, take ints in the
-    order of `_SMALL_INTS` (pairwise different if possible) and bools False
+    order of `_SMALL_INTS` (pairwise different, also from other groups' ints, if possible) and bools False
     first, earlier symbols (by name) varying slowest. Backtracking checks a constraint as soon as its last symbol
     has a value. None when a group has an array, or the budget runs out,
     or no small values fit."""
@@ -110,7 +110,8 @@ def _smallest(constraints: list[Term]) -> Model | None:
             if any(s.sort not in (INT, BOOL) for s in mentioned):
                 return None
             # pairwise different ints first (telling tests), then any
-            found = _backtrack(group, mentioned, budget, distinct=True) or \
+            used = {v for v in model.values() if not isinstance(v, bool)}
+            found = _backtrack(group, mentioned, budget, distinct=True, used=used) or \
                 _backtrack(group, mentioned, budget, distinct=False)
             if found is None:
                 return None
@@ -121,20 +122,25 @@ def _smallest(constraints: list[Term]) -> Model | None:
 
 
 def _backtrack(group: list[Term], order: list[Sym], budget: list[int],
-               distinct: bool) -> dict[str, int | bool] | None:
+               distinct: bool, used: set[int] | None = None) -> dict[str, int | bool] | None:
+    """`distinct`: ints pairwise different, and different from `used` (the
+    values earlier groups took)."""
     position = {sym: i for i, sym in enumerate(order)}
     due: list[list[Callable[[Model], Value]]] = [[] for _ in order]  # decided once symbol i has a value
     memo: dict[Term, Callable[[Model], Value]] = {}
     for constraint in group:
         due[max(position[sym] for sym in symbols(constraint))].append(compile_term(constraint, memo))
     assignment: dict[str, int | bool] = {}
+    edges = _edges(group)
 
     def extend(i: int) -> bool:
         if i == len(order):
             return True
         sym = order[i]
-        taken = {v for k, v in assignment.items() if not isinstance(v, bool)} if distinct else set()
-        for value in (_SMALL_INTS if sym.sort == INT else (False, True)):
+        taken = ({v for k, v in assignment.items() if not isinstance(v, bool)} | (used or set())) \
+            if distinct else set()
+        near = edges.get(sym, ())
+        for value in ((*near, *(v for v in _SMALL_INTS if v not in near)) if sym.sort == INT else (False, True)):
             if sym.sort == INT and value in taken:
                 continue
             budget[0] -= 1
@@ -147,6 +153,34 @@ def _backtrack(group: list[Term], order: list[Sym], budget: list[int],
         return False
 
     return assignment if extend(0) else None
+
+
+_ORDERINGS = ("lt", "le", "gt", "ge")
+
+
+def _edges(constraints: list[Term]) -> dict[Sym, tuple[int, ...]]:
+    """For a symbol the path only compares with constants (`x >= 0`,
+    `n < 5`), the values at the edge of those comparisons, tried first: a
+    test on the boundary tells `>=` from `>`, and `0` from `1`, as a value
+    in the middle of the range cannot. A symbol that also takes part in
+    arithmetic keeps the small telling values (an edge there makes `gcd`
+    1 and `x * y` 0)."""
+    found: dict[Sym, list[int]] = {}
+    mixed: set[Sym] = set()
+    for constraint in constraints:
+        simple = isinstance(constraint, App) and constraint.op in (*_ORDERINGS, "eq", "ne") \
+            and len(constraint.args) == 2 and any(isinstance(a, Sym) for a in constraint.args) \
+            and any(isinstance(a, int) and not isinstance(a, bool) for a in constraint.args)
+        if not simple:
+            mixed |= symbols(constraint)
+            continue
+        assert isinstance(constraint, App)
+        left, right = constraint.args
+        sym, bound = (left, right) if isinstance(left, Sym) else (right, left)
+        if constraint.op in _ORDERINGS and isinstance(sym, Sym) and sym.sort == INT and isinstance(bound, int):
+            values = found.setdefault(sym, [])
+            values.extend(v for v in (bound, bound - 1, bound + 1) if v not in values)
+    return {sym: tuple(values) for sym, values in found.items() if sym not in mixed}
 
 
 def _independent_groups(constraints: list[Term]) -> list[tuple[list[Term], list[Sym]]]:
