@@ -24,17 +24,14 @@ per mutant with a timeout; mutmut 3 runs pytest in its own process only).
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import os
 import platform
 import re
 import shlex
 import shutil
-import signal
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -46,13 +43,12 @@ from peer_tools import procs  # noqa: E402
 from peer_tools.adapters import AdapterOptions, Generation, ToolAdapter  # noqa: E402
 from peer_tools.measure import tests_env, write_support_files  # noqa: E402
 from peer_tools.mutants import CosmicRay, Mutant, diff_lines, list_mutants, run_session, tally  # noqa: E402
-from peer_tools.targets import Target, example_targets, filter_targets, load_manifest, make_target  # noqa: E402
+from peer_tools.targets import Target, make_target  # noqa: E402
 from peers import (  # noqa: E402
-    DEFAULT_CACHE,
-    DEFAULT_EXAMPLES,
-    DEFAULT_MANIFEST,
-    REPO,
+    add_run_arguments,
     build_tools,
+    chosen_targets,
+    exit_on_sigterm,
     run_one,
     suite_dir,
 )
@@ -494,27 +490,14 @@ def merge_earlier(path: Path, data: dict[str, Any]) -> None:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--budget", type=float, default=20.0, help="generation seconds per (tool, target) (default 20)")
-    p.add_argument("--grace", type=float, default=40.0,
-                   help="seconds past the budget before a tool is killed (default 40)")
-    p.add_argument("--test-timeout", type=float, default=2.0,
-                   help="timeout of one generated test, seconds, unmutated and mutated (default 2: a mutant "
-                        "that loops costs that much, and the generated tests take milliseconds)")
+    add_run_arguments(p, budget=20.0, grace=40.0, test_timeout=2.0,
+                      budget_help="generation seconds per (tool, target) (default 20)",
+                      test_timeout_help="timeout of one generated test, seconds, unmutated and mutated (default "
+                                        "2: a mutant that loops costs that much, and the generated tests take "
+                                        "milliseconds)",
+                      venvs="peers' and cosmic-ray's")
     p.add_argument("--session-limit", type=float, default=900.0,
                    help="seconds for all the mutants of one (tool, target); the rest are 'not run' (default 900)")
-    p.add_argument("--targets", action="append", default=[],
-                   help="keep targets whose id contains this substring (repeatable, comma-separated)")
-    p.add_argument("--tools", default="pathcraft,crosshair,pynguin")
-    p.add_argument("--manifest", type=Path, default=DEFAULT_MANIFEST)
-    p.add_argument("--examples", type=Path, default=DEFAULT_EXAMPLES,
-                   help="folder of the seed examples ('' to leave them out)")
-    p.add_argument("--out-dir", type=Path, default=REPO / "bench" / "results")
-    p.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE,
-                   help="virtual environments (peers, cosmic-ray) go to CACHE/venvs/<tool>")
-    p.add_argument("--venv-python", default=sys.executable,
-                   help="interpreter that creates the virtual environments")
-    p.add_argument("--seed", type=int, default=1, help="Pynguin's random seed")
-    p.add_argument("--date", default=dt.date.today().isoformat(), help="date in the output file names")
     p.add_argument("--keep-work", type=Path, default=None,
                    help="keep suites, copies and cosmic-ray sessions in this folder")
     p.add_argument("--report", type=Path, default=None,
@@ -527,14 +510,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def _exit_on_sigterm(signum: int, frame: Any) -> None:
-    raise SystemExit(128 + signum)
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    exit_on_sigterm()
     say: Progress = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
     if args.report is not None:
         data = json.loads(args.report.read_text())
@@ -544,10 +522,7 @@ def main(argv: list[str] | None = None) -> int:
         args.report.with_suffix(".md").write_text(text)
         print(text)
         return 0
-    targets = load_manifest(args.manifest) if str(args.manifest) not in ("", ".") else []
-    if str(args.examples) not in ("", "."):
-        targets += example_targets(args.examples)
-    targets = filter_targets(targets, [s for arg in args.targets for s in arg.split(",") if s])
+    targets = chosen_targets(args)
     if not targets:
         print("no targets", file=sys.stderr)
         return 2

@@ -224,13 +224,14 @@ def build_tools(names: list[str], options: AdapterOptions, extras: dict[str, lis
     return tools
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--budget", type=float, default=60.0, help="seconds per (tool, target) (default 60)")
-    p.add_argument("--grace", type=float, default=30.0,
-                   help="seconds past the budget before a tool is killed (default 30)")
-    p.add_argument("--test-timeout", type=float, default=10.0,
-                   help="timeout of one generated test, seconds (default 10)")
+def add_run_arguments(p: argparse.ArgumentParser, *, budget: float, grace: float, test_timeout: float,
+                      budget_help: str, test_timeout_help: str, venvs: str) -> None:
+    """The options every benchmark over the peer targets shares (this
+    script and bench/mutation.py), with each script's own defaults."""
+    p.add_argument("--budget", type=float, default=budget, help=budget_help)
+    p.add_argument("--grace", type=float, default=grace,
+                   help=f"seconds past the budget before a tool is killed (default {grace:g})")
+    p.add_argument("--test-timeout", type=float, default=test_timeout, help=test_timeout_help)
     p.add_argument("--targets", action="append", default=[],
                    help="keep targets whose id contains this substring (repeatable, comma-separated)")
     p.add_argument("--tools", default="pathcraft,crosshair,pynguin")
@@ -239,16 +240,37 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="folder of the seed examples ('' to leave them out)")
     p.add_argument("--out-dir", type=Path, default=REPO / "bench" / "results")
     p.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE,
-                   help="peers' virtual environments go to CACHE/venvs/<tool>")
+                   help=f"{venvs} virtual environments go to CACHE/venvs/<tool>")
     p.add_argument("--venv-python", default=sys.executable,
-                   help="interpreter that creates the peers' virtual environments")
+                   help=f"interpreter that creates the {venvs} virtual environments")
+    p.add_argument("--seed", type=int, default=1, help="Pynguin's random seed")
+    p.add_argument("--date", default=dt.date.today().isoformat(), help="date in the output file names")
+
+
+def chosen_targets(args: argparse.Namespace) -> list[Target]:
+    """The manifest's targets and the examples', filtered by --targets."""
+    targets = load_manifest(args.manifest) if str(args.manifest) not in ("", ".") else []
+    if str(args.examples) not in ("", "."):
+        targets += example_targets(args.examples)
+    return filter_targets(targets, [s for arg in args.targets for s in arg.split(",") if s])
+
+
+def exit_on_sigterm() -> None:
+    """SIGTERM unwinds through the runners, which kill their tools."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_run_arguments(p, budget=60.0, grace=30.0, test_timeout=10.0,
+                      budget_help="seconds per (tool, target) (default 60)",
+                      test_timeout_help="timeout of one generated test, seconds (default 10)", venvs="peers'")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--pathcraft-extra", action="append", default=[],
                    help='a second pathcraft configuration, e.g. "--criterion loop-3" (repeatable)')
     p.add_argument("--crosshair-extra", default="", help="extra arguments for crosshair cover")
     p.add_argument("--pynguin-extra", default="", help="extra arguments for pynguin")
-    p.add_argument("--seed", type=int, default=1, help="Pynguin's random seed")
-    p.add_argument("--date", default=dt.date.today().isoformat(), help="date in the output file names")
     p.add_argument("--reuse", type=Path, default=None,
                    help="take the records of the tools not run now from this earlier JSON "
                         "(e.g. rerun only pathcraft: --tools pathcraft --reuse bench/results/peers-D.json)")
@@ -256,19 +278,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def _exit_on_sigterm(signum: int, frame: Any) -> None:
-    raise SystemExit(128 + signum)  # unwinds through the runners, which kill their tools
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    targets = load_manifest(args.manifest) if str(args.manifest) not in ("", ".") else []
-    if str(args.examples) not in ("", "."):
-        targets += example_targets(args.examples)
-    patterns = [s for arg in args.targets for s in arg.split(",") if s]
-    targets = filter_targets(targets, patterns)
+    exit_on_sigterm()
+    targets = chosen_targets(args)
     if not targets:
         print("no targets", file=sys.stderr)
         return 2
