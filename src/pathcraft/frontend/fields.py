@@ -32,7 +32,7 @@ from pathcraft.ir.types import BOOL, INT, NONE, Type
 # Parses an annotation in the scope of a method; None for what the subset lacks.
 Annotation = Callable[[ast.expr, ast.FunctionDef | None], Type | None]
 
-_INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow,
+_INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod,  # not **: 2 ** -1 is a float
             ast.LShift, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor)
 _INT_CALLS = ("len", "int", "abs", "ord", "hash")
 
@@ -257,7 +257,7 @@ class _Typer:
         self.methods = methods  # where the first parameter is an instance of the class
         self.fields: Mapping[str, Type] = {}
         self.fields_of: Callable[[str], Mapping[str, Type]] = lambda owner: {}
-        self._locals: dict[tuple[int, int], dict[str, list[ast.expr | None]]] = {}
+        self._locals: dict[ast.FunctionDef, dict[str, list[ast.expr | None]]] = {}
 
     def site_type(self, site: _Site, current: Type | None) -> Inferred:
         if site.value is None:
@@ -353,8 +353,7 @@ class _Typer:
 
     def _local_values(self, fn: ast.FunctionDef) -> dict[str, list[ast.expr | None]]:
         """Each local name's assigned values (None: bound some other way)."""
-        key = (fn.lineno, fn.col_offset)
-        if key not in self._locals:
+        if fn not in self._locals:
             values: dict[str, list[ast.expr | None]] = {}
             for node in ast.walk(fn):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 \
@@ -380,8 +379,8 @@ class _Typer:
                     for part in ast.walk(target):
                         if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Store):
                             values.setdefault(part.id, []).append(None)
-            self._locals[key] = values
-        return self._locals[key]
+            self._locals[fn] = values
+        return self._locals[fn]
 
 
 def _int_list(value: ast.expr) -> bool:

@@ -30,9 +30,11 @@ from dataclasses import dataclass, replace
 from pathcraft.errors import PathcraftError
 from pathcraft.ir.nodes import (
     EXC_VAR,
+    Binary,
     Call,
     CallMethod,
     Const,
+    Expr,
     Goto,
     Mark,
     Predicate,
@@ -139,25 +141,19 @@ def unwrap(checked: Checked, trace: TraceTerm) -> TraceTerm:
     stack = [trace]
     while stack:
         term = stack.pop()
-        if not term.predicate.startswith(PREFIX) and term.predicate not in _copies(checked):
+        if not term.predicate.startswith(PREFIX):  # the wrapper and the invariant's copies have it
             return term
         stack.extend(reversed(term.children))
     return trace
 
 
-def _copies(checked: Checked) -> set[str]:
-    return {p for p in checked.program.predicates if p.startswith(PREFIX)}
-
-
-def _all(tests: tuple[str, ...]) -> Var | Const | Unary:
+def _all(tests: tuple[str, ...]) -> Expr:
     """The guard that every check in `tests` returned a true value."""
-    from pathcraft.ir.nodes import Binary
-
-    guard: Var | Const | Unary | Binary = Const(True)
+    guard: Expr = Const(True)
     for test in tests:
         truth = Unary("truth", Var(test))
         guard = truth if guard == Const(True) else Binary("and", guard, truth)
-    return guard  # type: ignore[return-value]  # Binary is an Expr too
+    return guard
 
 
 def _silent_copy(program: Program, invariant: str, predicates: dict[str, Predicate]) -> str:
