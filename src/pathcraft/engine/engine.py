@@ -42,8 +42,9 @@ from pathcraft.engine.state import (
     State,
     SymbolicPath,
 )
-from pathcraft.engine.values import UNDEFINED, Value
+from pathcraft.engine.values import UNDEFINED, Value, value_kind
 from pathcraft.errors import Unsupported
+from pathcraft.frontend.prelude import method_predicate
 from pathcraft.heap.base import HeapModel, attribute_error, is_scalar, uncertain_attribute
 from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
 from pathcraft.heap.factory import make_heap_model
@@ -370,8 +371,8 @@ class Run:
         receiver = self.evaluator.eval(instr.obj, frame.env, state.heap)
         cell = state.heap.cell(receiver) if isinstance(receiver, Addr) else None
         if isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, instr.method) \
-                or isinstance(cell, ListCell):
-            return [step(state, frame)]  # list methods: CallMethod decides
+                or value_kind(receiver, cell) is not None:
+            return [step(state, frame)]  # methods of builtin values: CallMethod decides
         if isinstance(cell, ObjectCell):
             uncertain = uncertain_attribute(self.program, cell, instr.method)
             if uncertain is not None:
@@ -385,10 +386,9 @@ class Run:
         args = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
         heap = state.heap
         cell = heap.cell(receiver) if isinstance(receiver, Addr) else None
-        if isinstance(cell, ListCell) and instr.method not in ("append", "pop", "copy"):
-            raise Unsupported(f"list.{instr.method}()")
-        if isinstance(receiver, Text):
-            raise Unsupported(f"str.{instr.method}()")
+        kind = value_kind(receiver, cell)
+        if kind is not None and (kind != "list" or instr.method not in ("append", "pop", "copy")):
+            return self.value_method(state, kind, receiver, instr.method, args)
         if isinstance(cell, ListCell):
             assert isinstance(receiver, Addr)
             return self.effects(frame, instr.target, self.heap.list_method(state, receiver, instr.method, args))
@@ -400,6 +400,10 @@ class Run:
             uncertain = uncertain_attribute(self.program, cell, instr.method)
             if uncertain is not None:
                 raise Unsupported(f"calling {uncertain}")
+        if qualname is None and instr.method == "__contains__":  # `x in c`: c is not a container
+            if isinstance(cell, ObjectCell):
+                raise Unsupported(f"'in' on class {cell.cls} (iteration protocol not modelled)")
+            return self.throw(state, ExcValue("TypeError", None))
         if qualname is None:
             return self.throw(state, attribute_error(receiver, heap, instr.method))
         info = self.program.functions.get(qualname)
@@ -416,6 +420,19 @@ class Run:
                 return self.throw(state, ExcValue("TypeError", f"{info.name}() missing argument '{param}'"))
             bound[param] = defaults[param]
         return list(self.invoke(state, info.entry, bound))
+
+    def value_method(self, state: State, kind: str, receiver: Value, method: str,
+                     args: tuple[Value, ...]) -> Successors:
+        """A method of a builtin value (`xs.index(x)`, `n.bit_length()`):
+        its prelude predicate (`frontend/prelude`), or a dropped path when
+        the model has none."""
+        predicate = self.program.predicates.get(method_predicate(kind, method))
+        if predicate is None:
+            raise Unsupported(f"{kind}.{method}()")
+        values = (receiver,) + args
+        if len(values) != len(predicate.params):
+            raise Unsupported(f"{kind}.{method}() with {len(args)} arguments")
+        return list(self.invoke(state, predicate.name, dict(zip(predicate.params, values))))
 
     # ---------------------------------------------------- leaving a frame
 

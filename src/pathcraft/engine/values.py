@@ -6,10 +6,10 @@ import builtins
 from collections.abc import Mapping
 from typing import Union
 
-from pathcraft.heap.cells import Addr
+from pathcraft.heap.cells import Addr, ListCell
 from pathcraft.ir.nodes import Text
 from pathcraft.ir.values import ExcValue
-from pathcraft.solver.terms import Term
+from pathcraft.solver.terms import BOOL, INT, App, Sym, Term, sort_of
 
 
 class _Undefined:
@@ -30,6 +30,23 @@ UNDEFINED = _Undefined()
 # What a variable holds: an int/bool term, None, a reference, a string,
 # a caught exception, or nothing yet.
 Value = Union[Term, None, Addr, Text, ExcValue, _Undefined]
+
+
+def value_kind(value: object, cell: object) -> str | None:
+    """The builtin type whose methods a value has (`list`, `int`, `str`
+    ...), or None for None, objects and caught exceptions. `cell` is the
+    heap cell of a reference. A bool has int's methods."""
+    if isinstance(cell, ListCell):
+        return "list"
+    if isinstance(value, Text):
+        return "str"
+    if isinstance(value, (int, bool, Sym, App)):
+        return KIND_OF_SORT.get(sort_of(value))
+    return None
+
+
+# the builtin type of each sort of scalar term
+KIND_OF_SORT = {INT: "int", BOOL: "int"}
 
 
 def exception_is_a(name: str, base: str, user_bases: Mapping[str, tuple[str, ...]]) -> bool:

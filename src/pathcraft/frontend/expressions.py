@@ -123,15 +123,28 @@ class ExpressionLowerer:
                 if i < last:
                     right = self.blocks.stable(right, node.lineno)
                     middle = self.blocks.new_block("cmp")
-                    self.blocks.branch(Binary(self.compare_op(op, node), left, right), middle, if_false)
+                    self.blocks.branch(self.compare(op, left, right, node), middle, if_false)
                     self.blocks.resume(middle)
                     if self.blocks.current is None:
                         return
                     left = right
                 else:
-                    self.blocks.branch(Binary(self.compare_op(op, node), left, right), if_true, if_false)
+                    self.blocks.branch(self.compare(op, left, right, node), if_true, if_false)
         else:
             self.blocks.branch(_truth(self.expr(node)), if_true, if_false)
+
+    def compare(self, op: ast.cmpop, left: Expr, right: Expr, node: ast.AST) -> Expr:
+        """`left OP right`; `x in c` is `c.__contains__(x)`, dispatched on
+        the container (a list's is in the prelude, a class may define its own)."""
+        if isinstance(op, (ast.In, ast.NotIn)):
+            item = self.blocks.stable(left, getattr(node, "lineno", 0))
+            container = self.blocks.stable(right, getattr(node, "lineno", 0))
+            tmp = self.blocks.temp()
+            self.calls.methods_called.add("__contains__")
+            self.blocks.emit(CallMethod(tmp, container, "__contains__", (item,), getattr(node, "lineno", 0)))
+            found = Unary("truth", Var(tmp))
+            return found if isinstance(op, ast.In) else Unary("not", found)
+        return Binary(self.compare_op(op, node), left, right)
 
     def compare_op(self, op: ast.cmpop, node: ast.AST) -> str:
         if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(node, ast.Compare):
@@ -201,7 +214,7 @@ class ExpressionLowerer:
         if isinstance(node, ast.Compare):
             if len(node.ops) == 1:
                 left = self.expr(node.left)
-                return Binary(self.compare_op(node.ops[0], node), left, self.expr(node.comparators[0]))
+                return self.compare(node.ops[0], left, self.expr(node.comparators[0]), node)
             return self.branching_value(node)
         if isinstance(node, (ast.BoolOp, ast.IfExp)):
             return self.branching_value(node)

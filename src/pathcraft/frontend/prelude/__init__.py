@@ -1,0 +1,86 @@
+"""Builtin methods and functions written in Python, lowered like user code.
+
+A method of a builtin value that the engine does not know natively
+(`list.index`, `list.insert`, ...) is the summary of what CPython does,
+written as plain Python in a module of this package and lowered by the
+frontend itself, so its branches are choice points of the execution like
+any other. Naming, per module of this package:
+
+* `def list__index(self, x)`: the method `index` of `list` values,
+  entered by the engine when `xs.index(x)` has a list receiver
+  (predicate `$list.index`); the kind is the receiver's (`list`, `int`,
+  `str`, ...: see `engine.values.value_kind`);
+* `def fn__any(xs)`: the builtin function `any`, called by the frontend
+  as predicate `$any`.
+
+The copies are silent: builtin predicates without line marks, so the
+prelude's own lines never reach a trace, coverage or a test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+
+from pathcraft.ir.nodes import Call, Goto, Mark, Predicate
+
+PREFIX = "$"
+MODULES = ("lists",)
+
+
+def method_predicate(kind: str, method: str) -> str:
+    """The entry predicate of `kind.method` (it may not exist)."""
+    return f"{PREFIX}{kind}.{method}"
+
+
+def function_predicate(name: str) -> str:
+    """The entry predicate of the prelude's builtin function `name`."""
+    return f"{PREFIX}{name}"
+
+
+def _public_name(function: str) -> str:
+    kind, _, name = function.partition("__")
+    return function_predicate(name) if kind == "fn" else method_predicate(kind, name)
+
+
+@cache
+def prelude_predicates() -> dict[str, Predicate]:
+    """Every prelude predicate, lowered once per process (predicates are
+    frozen, so every program can share them)."""
+    from pathcraft.frontend.lower import FunctionLowerer
+    from pathcraft.frontend.module import function_info, load_module
+
+    out: dict[str, Predicate] = {}
+    for module_name in MODULES:
+        module = load_module(str(Path(__file__).with_name(f"{module_name}.py")))
+        signatures = {name: function_info(module, fn, name) for name, fn in module.functions.items()}
+        lowered: dict[str, Predicate] = {}
+        for name, fn in module.functions.items():
+            lowered.update(FunctionLowerer(module, fn, signatures[name], signatures, None).lower())
+        rename = {}
+        for pred in lowered.values():  # blocks are named after their entry: `$list.index:loop4`
+            entry, public = signatures[pred.function].entry, _public_name(pred.function)
+            rename[pred.name] = public if pred.name == entry else public + ":" + pred.name[len(entry) + 1:]
+        for pred in lowered.values():
+            out[rename[pred.name]] = _silent(pred, rename, _public_name(pred.function))
+    return out
+
+
+def _silent(pred: Predicate, rename: dict[str, str], function: str) -> Predicate:
+    """`pred` renamed into the prelude's namespace, without line marks."""
+    rules = []
+    for rule in pred.rules:
+        body = []
+        for instr in rule.body:
+            if isinstance(instr, Mark):
+                continue
+            if isinstance(instr, Goto):
+                instr = replace(instr, block=rename[instr.block])
+            elif isinstance(instr, Call) and instr.predicate in rename:
+                instr = replace(instr, predicate=rename[instr.predicate])
+            body.append(instr)
+        rules.append(replace(rule, body=tuple(body), lines=()))
+    return replace(pred, name=rename[pred.name], function=function,
+                   rules=tuple(rules), marks=(), builtin=True, is_entry=False,
+                   handler=rename[pred.handler] if pred.handler else None)
