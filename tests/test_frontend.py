@@ -122,11 +122,11 @@ def _error_of(tmp_path: Path, source: str, name: str = "f") -> PathcraftError:
 UNSUPPORTED = [
     ("lambda", "def f(x: int) -> int:\n    g = lambda y: y\n    return x\n", 2, 9, "lambda"),
     ("dict", "def f(x: int) -> int:\n    d = {1: x}\n    return x\n", 2, 9, "dict"),
-    ("float", "def f(x: int) -> int:\n    return x + 1.5\n", 2, 16, "float"),
+    ("complex", "def f(x: int) -> int:\n    return x + 1.5j\n", 2, 16, "complex"),
     ("listcomp", "def f(x: int) -> int:\n    y = [i for i in range(x)]\n    return x\n", 2, 9,
      "list comprehension"),
     ("yield_value", "def f(x: int) -> int:\n    y = yield x\n    return y\n", 2, 9, "yield"),
-    ("truediv", "def f(x: int) -> int:\n    return x / 2\n", 2, 12, "'/'"),
+    ("float_list", "def f(xs: list[float]) -> int:\n    return 1\n", 1, 11, "lists of floats"),
     ("shift", "def f(x: int) -> int:\n    return x << 2\n", 2, 12, "'<<'"),
     ("with", "def f(x: int) -> int:\n    with x:\n        pass\n    return x\n", 2, 5, "with"),
     ("nested_def", "def f(x: int) -> int:\n    def g() -> int:\n        return 1\n    return x\n", 2, 5,

@@ -20,7 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pathcraft.errors import construct_name, unknown_name, unsupported
+from pathcraft.frontend import mathmod
 from pathcraft.frontend.blocks import BlockBuilder
+from pathcraft.frontend.mathmod import is_math
 from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
 from pathcraft.frontend.sink import BlockSink
@@ -44,13 +46,12 @@ from pathcraft.ir.nodes import (
 )
 
 _ARITH = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul"}
-_DIVISION = {ast.FloorDiv: ("floordiv", "int_floordiv"), ast.Mod: ("mod", "int_mod")}
+_DIVISION = {ast.FloorDiv: ("floordiv", "int_floordiv"), ast.Mod: ("mod", "int_mod"), ast.Div: ("truediv", "truediv")}
 _COMPARE = {
     ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge",
     ast.Is: "is", ast.IsNot: "isnot",
 }
 _OPERATOR_TEXT = {
-    ast.Div: "operator '/' (true division gives float)",
     ast.LShift: "operator '<<'",
     ast.RShift: "operator '>>'",
     ast.BitAnd: "operator '&'",
@@ -160,6 +161,10 @@ class ExpressionLowerer:
     # ----------------------------------------------------------- expressions
 
     def expr(self, node: ast.expr, discard: bool = False) -> Expr:
+        if isinstance(node, ast.Attribute) and is_math(node.value, self.module.imported, self.local_names):
+            if node.attr not in mathmod.CONSTANTS:
+                raise self.error(node, f"math.{node.attr}")
+            return Const(mathmod.CONSTANTS[node.attr])
         if isinstance(node, ast.Attribute):
             obj = self.expr(node.value)
             tmp = self.blocks.temp()
@@ -187,7 +192,7 @@ class ExpressionLowerer:
             self.blocks.emit(RepeatList(tmp, value, times, None, node.lineno))
             return Var(tmp)
         if isinstance(node, ast.Constant):
-            if isinstance(node.value, bool) or isinstance(node.value, int) or node.value is None:
+            if isinstance(node.value, (bool, int, float)) or node.value is None:
                 return Const(node.value)
             if isinstance(node.value, str):
                 return Const(Text(node.value))
@@ -238,17 +243,15 @@ class ExpressionLowerer:
             return Binary(_ARITH[type(op)], left, right)
         if isinstance(op, ast.Pow):
             if isinstance(right, Const) and type(right.value) is int and 0 <= right.value <= 8:
-                result: Expr = Const(1)
-                for _ in range(right.value):  # x ** 3 is x * x * x
-                    result = left if result == Const(1) else Binary("mul", result, left)
-                return result if right.value else Const(1)
+                return Binary("pow", left, right)  # x ** 3 is x * x * x on ints (the evaluator)
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, "int_pow", (left, right), node.lineno))
             return Var(tmp)
         if type(op) in _DIVISION:
             pure, predicate = _DIVISION[type(op)]
             formatting = isinstance(left, Const) and isinstance(left.value, Text)  # "%d items" % n
-            if isinstance(right, Const) and isinstance(right.value, int) and right.value and not formatting:
+            if isinstance(right, Const) and isinstance(right.value, (int, float)) and right.value != 0 \
+                    and not formatting:
                 return Binary(pure, left, right)
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, predicate, (left, right), node.lineno))
@@ -341,11 +344,16 @@ class ExpressionLowerer:
                 self.blocks.emit(Call(tmp, name, (acc, value), node.lineno))
                 acc = Var(tmp)
             return acc
-        if name in ("int", "bool") and len(node.args) == 1:
-            return Unary("int" if name == "int" else "truth", self.expr(node.args[0]))
+        if name in ("int", "round") and len(node.args) == 1:  # on a float: may raise (nan, inf)
+            tmp = self.blocks.temp()
+            self.blocks.emit(Call(tmp, "to_int" if name == "int" else "round", (self.expr(node.args[0]),),
+                                  node.lineno))
+            return Var(tmp)
+        if name in ("float", "bool") and len(node.args) == 1:
+            return Unary(name if name == "float" else "truth", self.expr(node.args[0]))
         if name in self.module.classes or self.module.is_exception(name):
             raise self.error(node, f"call of class {name}")
-        if name in ("min", "max", "abs", "int", "bool", "len", "range"):
+        if name in ("min", "max", "abs", "int", "bool", "float", "round", "len", "range"):
             raise self.error(node, f"{name}() with these arguments")
         if isinstance(getattr(builtins, name, None), (type, types.BuiltinFunctionType)):
             raise self.error(node, f"call of builtin '{name}'")
@@ -366,6 +374,8 @@ class ExpressionLowerer:
             matches = bool(wanted & {"int", "object"})
         elif declared.kind == "bool":
             matches = bool(wanted & {"bool", "int", "object"})
+        elif declared.kind == "float":
+            matches = bool(wanted & {"float", "object"})
         elif declared.kind == "list":
             matches = bool(wanted & {"list", "object"})
         elif declared.kind == "obj":
@@ -378,6 +388,13 @@ class ExpressionLowerer:
         return Const(matches)
 
     def method_call(self, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:
+        if is_math(func.value, self.module.imported, self.local_names):
+            lowered = None if node.keywords else mathmod.lower_call(
+                func.attr, [self.blocks.stable(self.expr(a), node.lineno) for a in node.args],
+                self.blocks.emit, self.blocks.temp, node.lineno)
+            if lowered is None:
+                raise self.error(node, f"math.{func.attr}() with these arguments")
+            return lowered
         if node.keywords:
             raise self.error(node, "keyword arguments in a method call")
         if any(isinstance(a, ast.Starred) for a in node.args):
@@ -461,5 +478,5 @@ def _may_raise(node: ast.expr) -> bool:
     """Can evaluating `node` raise or run code (a call, an index, an
     attribute read, `//`, `%`, `**`)? Names and constants cannot."""
     return any(isinstance(n, (ast.Call, ast.Subscript, ast.Attribute)) or
-               isinstance(n, ast.BinOp) and isinstance(n.op, (ast.FloorDiv, ast.Mod, ast.Pow))
+               isinstance(n, ast.BinOp) and isinstance(n.op, (ast.FloorDiv, ast.Mod, ast.Pow, ast.Div))
                for n in ast.walk(node))

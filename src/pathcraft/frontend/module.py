@@ -43,7 +43,7 @@ class ModuleSource:
     tree: ast.Module
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
-    constants: dict[str, int | bool] = field(default_factory=dict)
+    constants: dict[str, int | bool | float] = field(default_factory=dict)
     exception_bases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     class_infos: dict[str, ClassInfo] = field(default_factory=dict)
     class_errors: dict[str, PathcraftError] = field(default_factory=dict)
@@ -137,7 +137,7 @@ def load_module(path: str) -> ModuleSource:
         elif isinstance(node, ast.Assign) and len(node.targets) == 1:
             target, value = node.targets[0], node.value
             if isinstance(target, ast.Name) and isinstance(value, ast.Constant):
-                if isinstance(value.value, (int, bool)):
+                if isinstance(value.value, (int, bool, float)):
                     module.constants[target.id] = value.value
     _find_exceptions(module)
     for name in module.user_classes:

@@ -97,6 +97,8 @@ class LazyHeap:
             return Sym(label, INT)
         if kind.kind == "bool":
             return Sym(label, BOOL)
+        if kind.kind == "float":
+            return Sym(label, T.FLOAT)
         return Lazy(kind, label)
 
     def _fresh_lists(self, heap: Heap, kind: Type, label: str) -> list[tuple[Heap, object]]:

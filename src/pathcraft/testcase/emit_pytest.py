@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from pathcraft import __version__
+from pathcraft.solver.fpsem import float_literal
 from pathcraft.testcase.model import TestCase
 
 WIDTH = 88  # comments and the docstring
@@ -139,6 +140,8 @@ def _folder(source: str) -> str:
 def render(value: Any) -> str:
     if isinstance(value, dict):
         return str(value["$ref"])
+    if isinstance(value, float):
+        return float_literal(value)  # nan and the infinities as `float('nan')`: the file imports
     return repr(value)
 
 
@@ -224,7 +227,10 @@ def construction_lines(case: TestCase, alias: str, body: list[str]) -> list[str]
 def scalar_check(expr: str, value: Any) -> str:
     if value is None or isinstance(value, bool):
         return f"assert {expr} is {value!r}"
-    return f"assert {expr} == {value!r}"
+    if isinstance(value, float) and (value != value or value == 0):
+        # nan equals nothing, and 0.0 == -0.0: the repr tells them (and a float from an int) apart
+        return f"assert repr({expr}) == {repr(value)!r}"
+    return f"assert {expr} == {render(value)}"
 
 
 MAX_STEPS = 10  # attributes or indices in one expression before an object is bound to its name
@@ -280,7 +286,7 @@ def value_checks_list(expr: str, items: list[Any], case: TestCase, alias: str,
                       seen: dict[str, str], steps: int = 0) -> list[str]:
     """A list of plain values compares whole; one holding objects, item by item."""
     if not any(isinstance(v, dict) for v in items):
-        return [f"assert {expr} == {items!r}"]
+        return [f"assert {expr} == [{', '.join(render(v) for v in items)}]"]
     out = [f"assert len({expr}) == {len(items)}"]
     for k, item in enumerate(items):
         out += value_checks(f"{expr}[{k}]", item, case, alias, seen, steps + 1)
