@@ -29,6 +29,7 @@ FUNCTIONS = [
     "celsius_to_fahrenheit", "safe_ratio", "ratio", "clamp", "average", "sign", "income_tax", "mean",
     "percent", "nearest", "distance", "at_least", "whole_steps", "leftover", "discount",
     "hypotenuse", "root_or_zero", "nearly_equal", "bucket", "pages", "doubled_finite", "circle_area",
+    "count_above", "repeat",
 ]
 METHODS = ["Account.withdraw"]
 

@@ -102,6 +102,10 @@ class Evaluator:
         return self._binary(e.op, self.eval(e.left, env, heap), self.eval(e.right, env, heap), heap)
 
     def _unary(self, e: Unary, v: Value, heap: Heap) -> Value:
+        if e.op == "index":  # a `range()` argument: ints pass, a float is refused as Python does
+            if floats.is_float(v):
+                raise Raised(ExcValue("TypeError", "'float' object cannot be interpreted as an integer"))
+            return v
         if isinstance(v, Text):
             if e.op in ("not", "truth") and v.value is not None:
                 return (not v.value) if e.op == "not" else bool(v.value)

@@ -54,8 +54,14 @@ from pathcraft.ir.nodes import (
     Return,
     SetField,
     Text,
+    Unary,
     Var,
 )
+
+
+def _index(e: Expr) -> Expr:
+    """A `range()` argument: an int passes, a float raises TypeError (the engine)."""
+    return e if isinstance(e, Const) else Unary("index", e)
 
 
 @dataclass
@@ -343,7 +349,8 @@ class FunctionLowerer:
             return
         target = self.target_name(s.target)
         self.blocks.emit(Mark(s.lineno))
-        args = [self.blocks.stable(self.expressions.expr(a), s.lineno, across_statements=True) for a in it.args]
+        args = [self.blocks.stable(_index(self.expressions.expr(a)), s.lineno, across_statements=True)
+                for a in it.args]
         start, stop, step = (Const(0), args[0], Const(1)) if len(args) == 1 else \
             (args[0], args[1], Const(1)) if len(args) == 2 else tuple(args)
         if isinstance(step, Const) and isinstance(step.value, Text):
