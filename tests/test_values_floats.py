@@ -29,12 +29,14 @@ FUNCTIONS = [
     "celsius_to_fahrenheit", "safe_ratio", "ratio", "clamp", "average", "sign", "income_tax", "mean",
     "percent", "nearest", "distance", "at_least", "whole_steps", "leftover", "discount",
     "hypotenuse", "root_or_zero", "nearly_equal", "bucket", "pages", "doubled_finite", "circle_area",
-    "count_above", "repeat",
+    "count_above", "repeat", "with_vat", "rounded_mean", "to_kelvin", "scaled", "ring_area", "side",
+    "nearest_to",
 ]
-METHODS = ["Account.withdraw"]
+METHODS = ["Account.withdraw"]  # a declared float field
+INFERRED = ["Meter.add"]  # a field typed from `self.reading = 0.0` (heap_enum reads annotations only: replay)
 
 
-@pytest.mark.parametrize("name", FUNCTIONS + METHODS)
+@pytest.mark.parametrize("name", FUNCTIONS + METHODS + INFERRED)
 def test_replay(name: str) -> None:
     cases = generated(FLOATS, name, "loop-2")
     assert cases, "no test case generated"
@@ -160,6 +162,16 @@ def test_comparisons_are_exact_across_int_and_float(op: str) -> None:
         assert _z3_value(App("f" + op, (x, y), "bool")) is expected, (op, x, y)
 
 
+def test_round_to_digits_rounds_the_exact_decimal_value() -> None:
+    """`round(2.675, 2)` is 2.67 (the double is below 2.675); ties go to even;
+    a zero keeps the sign."""
+    for x in (*SAMPLES, 2.675, 0.125, -0.4, 1234.5, 1 / 3, 123.456):
+        for n in (-2, 0, 1, 2, 5):
+            expected = round(x, n)
+            assert _same(T.apply("fround_digits", x, n), expected), (x, n)
+            assert _same(_z3_value(App("fround_digits", (x, n), "float")), expected), (x, n)
+
+
 def test_int_conversions_round_half_even_like_python() -> None:
     for i in (*INTS, 2 ** 53 + 3, 2 ** 1000 + 1):
         assert _same(_z3_value(App("i2f", (i,), "float")), float(i)), i
@@ -193,3 +205,28 @@ def test_solver_finds_exact_models() -> None:
     assert verdict == "sat" and model is not None
     value = model["x"]
     assert isinstance(value, float) and value * 3 > 0.3 and value < 0.1000001
+
+
+def _translated(tmp_path: Path, source: str, name: str = "f") -> object:
+    from pathcraft.frontend import translate
+    path = tmp_path / "mod.py"
+    path.write_text(source, encoding="utf-8")
+    result = translate(str(path), [name])
+    return result.errors.get(name) or result.program.functions[name]
+
+
+def test_annotations(tmp_path: Path) -> None:
+    """`int | float` takes floats; lists of floats (nested too) are refused with their reason."""
+    info = _translated(tmp_path, "def f(x: int | float) -> float:\n    return x / 2\n")
+    assert [str(t) for t in getattr(info, "param_types")] == ["float"]
+    for annotation in ("list[float]", "list[list[float]]"):
+        error = _translated(tmp_path, f"def f(xs: {annotation}) -> int:\n    return 1\n")
+        assert "lists of floats" in str(error)
+
+
+def test_float_of_a_literal_string_is_a_constant(tmp_path: Path) -> None:
+    path = tmp_path / "lit.py"
+    path.write_text("def f(x: float) -> bool:\n    return x < float('inf') and x > float('-inf')\n",
+                    encoding="utf-8")
+    cases = generated(path, "f", "loop-2")
+    assert cases and replay_mismatches(path, "f", cases) == []

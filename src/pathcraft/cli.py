@@ -180,7 +180,9 @@ def gen(
         if settings.format == "pytest":
             writer = PytestWriter(stream, program.module, path, runnable, str(options.engine.criterion),
                                   frozenset(program.exception_bases), frozenset(program.classes),
-                                  frozenset(q for q in runnable if not program.takes_keywords(q)))
+                                  frozenset(q for q in runnable if not program.takes_keywords(q)),
+                                  floats=any(t.kind == "float" for q in runnable
+                                             for t in program.functions[q].param_types))
         else:
             writer = JsonWriter(stream, target, str(options.engine.criterion))
         runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(program, runnable, options, writer)
@@ -222,7 +224,7 @@ def _runnable(result: TranslationResult, name: str | None, options: GenerateOpti
     for qualname in runnable:
         inferred = program.functions[qualname].inferred
         if inferred:
-            _error(f"pathcraft: {qualname}: no annotations; types inferred from use: {', '.join(inferred)}")
+            _error(f"pathcraft: {qualname}: types inferred from use: {', '.join(inferred)}")
     for qualname in runnable:
         info = program.functions[qualname]
         parse_assumptions(list(options.assume) + list(info.assumptions), info.params)

@@ -155,6 +155,6 @@ class Evaluator:
             for _ in range(right):
                 result = _term(left) if result is None else T.mul(result, _term(left))
             return 1 if result is None else result
-        if op == "truediv" or floats.is_float(left) or floats.is_float(right):
+        if op in ("truediv", "round_digits") or floats.is_float(left) or floats.is_float(right):
             return floats.binary(op, _term(left), _term(right), self.domain)
         return T.apply(op, _term(left), _term(right))  # arithmetic, comparisons, and/or

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 
+from pathcraft.ir.builtin_names import NUMBER_CONVERSIONS
 from pathcraft.ir.nodes import (
     Assign, Binary, Const, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
 )
@@ -23,14 +24,8 @@ ZERO_DIVISION_FLOAT_FLOORDIV = "float floor division by zero"
 NAN_TO_INT = "cannot convert float NaN to integer"
 INF_TO_INT = "cannot convert float infinity to integer"
 
-# the predicate a builtin call becomes when an operand is a float (`engine.Run.execute` picks it)
-FLOAT_BUILTINS = {"abs": "float_abs", "int_floordiv": "float_floordiv", "int_mod": "float_mod",
-                  "truediv": "float_truediv", "to_int": "float_to_int", "round": "float_round",
-                  "floor": "float_floor", "ceil": "float_ceil"}
-# `int(x)`, `round(x)`, `math.floor(x)`, `math.ceil(x)`: on an int or bool the engine computes them in
-# place (`+x`), without a predicate
-NUMBER_CONVERSIONS = frozenset({"to_int", "round", "floor", "ceil"})
 MATH_DOMAIN = "math domain error"
+ROUND_DIGITS = 5  # `round(x, n)` with n known at run time: a rule for each of 0..4, the rest dropped
 
 
 def float_modulo_message() -> str:
@@ -179,6 +174,11 @@ def _float_predicates() -> list[Predicate]:
                            (inf, Raise("OverflowError", INF_TO_INT, 0))))
     # entered only through FLOAT_BUILTINS / NUMBER_CONVERSIONS: never with an int
     preds += [_pred(name, ("a",), (None, Return(Unary("int", a), 0))) for name in sorted(NUMBER_CONVERSIONS)]
+    digits = [_pred("round_digits", ("a", "b"), *(
+        (Binary("eq", b, Const(k)), Return(Binary("round_digits", a, Const(k)), 0)) for k in range(ROUND_DIGITS)),
+        (Unary("not", Binary("and", Binary("ge", b, Const(0)), Binary("lt", b, Const(ROUND_DIGITS)))),
+         Raise(UNSUPPORTED, f"round() to a number of digits outside 0..{ROUND_DIGITS - 1}", 0)))]
+    preds += digits
     negative = Binary("lt", a, Const(0))
     preds.append(_pred("sqrt", ("a",), (negative, Raise("ValueError", MATH_DOMAIN, 0)),
                        (Unary("not", negative), Return(Unary("sqrt", Unary("float", a)), 0))))

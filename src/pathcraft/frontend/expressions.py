@@ -26,6 +26,7 @@ from pathcraft.frontend.mathmod import is_math
 from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
 from pathcraft.frontend.sink import BlockSink
+from pathcraft.ir.builtin_names import function_predicate
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -170,6 +171,8 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()
             self.blocks.emit(GetField(tmp, obj, self.attr(node.attr), node.lineno))
             return Var(tmp)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            return self.slice(node, node.slice)
         if isinstance(node, ast.Subscript):
             lst = self.expr(node.value)
             index = self.index(node.slice)
@@ -202,6 +205,8 @@ class ExpressionLowerer:
         if isinstance(node, ast.Name):
             if node.id in self.local_names:
                 return Var(node.id)
+            if self.module.from_math.get(node.id) in mathmod.CONSTANTS:
+                return Const(mathmod.CONSTANTS[self.module.from_math[node.id]])
             if node.id in self.module.constants:
                 return Const(self.module.constants[node.id])
             raise unknown_name(self.module.path, node, node.id)
@@ -226,6 +231,20 @@ class ExpressionLowerer:
         if isinstance(node, ast.Call):
             return self.call(node, discard)
         raise self.error(node, construct_name(node))
+
+    def slice(self, node: ast.Subscript, part: ast.Slice) -> Expr:
+        """`x[a:b:c]` read: `x.__getslice__(a, has_a, b, has_b, c)`, a
+        prelude method per sequence kind (a flag for each bound left out)."""
+        seq = self.blocks.stable(self.expr(node.value), node.lineno)
+        args: list[Expr] = []
+        for bound in (part.lower, part.upper):
+            args += [Const(0), Const(False)] if bound is None else \
+                [self.blocks.stable(self.expr(bound), node.lineno), Const(True)]
+        args.append(Const(1) if part.step is None else self.blocks.stable(self.expr(part.step), node.lineno))
+        tmp = self.blocks.temp()
+        self.calls.methods_called.add("__getslice__")
+        self.blocks.emit(CallMethod(tmp, seq, "__getslice__", tuple(args), node.lineno))
+        return Var(tmp)
 
     def attr(self, name: str) -> str:
         """An attribute name as stored: private names are mangled in a class."""
@@ -311,6 +330,13 @@ class ExpressionLowerer:
         name = func.id
         if name in self.module.class_infos or name in self.module.class_errors:
             return self.construct(name, node)
+        if name in self.module.from_math and name not in self.local_names and name not in self.functions:
+            lowered = None if node.keywords else mathmod.lower_call(
+                self.module.from_math[name], [self.blocks.stable(self.expr(a), node.lineno) for a in node.args],
+                self.blocks.emit, self.blocks.temp, node.lineno)
+            if lowered is None:
+                raise self.error(node, f"math.{self.module.from_math[name]}() with these arguments")
+            return lowered
         if name == "len" and len(node.args) == 1 and not node.keywords:
             lst = self.expr(node.args[0])
             tmp = self.blocks.temp()
@@ -331,6 +357,11 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, "abs", (self.expr(node.args[0]),), node.lineno))
             return Var(tmp)
+        if name in ("any", "all") and len(node.args) == 1 and not isinstance(
+                node.args[0], (ast.GeneratorExp, ast.ListComp)):
+            tmp = self.blocks.temp()
+            self.blocks.emit(Call(tmp, function_predicate(name), (self.expr(node.args[0]),), node.lineno))
+            return Var(tmp)
         if name in ("sum", "min", "max") and len(node.args) == 1 and not isinstance(
                 node.args[0], (ast.GeneratorExp, ast.ListComp)):
             tmp = self.blocks.temp()
@@ -344,11 +375,27 @@ class ExpressionLowerer:
                 self.blocks.emit(Call(tmp, name, (acc, value), node.lineno))
                 acc = Var(tmp)
             return acc
+        if name == "round" and len(node.args) == 2:
+            digits = _int_literal(node.args[1])
+            value = self.expr(node.args[0])
+            if digits is not None and -20 <= digits <= 20:
+                return Binary("round_digits", value, Const(digits))
+            if digits is not None:
+                raise self.error(node, "round() to digits other than a small int")
+            tmp = self.blocks.temp()  # a digit count known at run time: a rule per small count
+            self.blocks.emit(Call(tmp, "round_digits", (value, self.expr(node.args[1])), node.lineno))
+            return Var(tmp)
         if name in ("int", "round") and len(node.args) == 1:  # on a float: may raise (nan, inf)
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, "to_int" if name == "int" else "round", (self.expr(node.args[0]),),
                                   node.lineno))
             return Var(tmp)
+        if name == "float" and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str) and "float" not in self.local_names:
+            try:  # `float("inf")`: a literal, converted now exactly as Python would
+                return Const(float(node.args[0].value))
+            except ValueError:
+                raise self.error(node, "float() of a string that is no number") from None
         if name in ("float", "bool") and len(node.args) == 1:
             return Unary(name if name == "float" else "truth", self.expr(node.args[0]))
         if name in self.module.classes or self.module.is_exception(name):
@@ -459,6 +506,15 @@ class ExpressionLowerer:
             else:
                 raise self.error(node, f"missing argument '{param}' to {callee.name}()")
         return out
+
+
+def _int_literal(node: ast.expr) -> int | None:
+    """The value of an int literal (`2`, `-1`), or None."""
+    negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+    inner = node.operand if isinstance(node, ast.UnaryOp) and negative else node
+    if isinstance(inner, ast.Constant) and type(inner.value) is int:
+        return -inner.value if negative else inner.value
+    return None
 
 
 def _single_item_list(node: ast.expr) -> bool:

@@ -280,6 +280,8 @@ class _Typer:
                 return NONE
             if isinstance(value, bool):
                 return BOOL
+            if isinstance(value, float):
+                return FLOAT
             return INT if isinstance(value, int) else UNKNOWN
         if isinstance(node, ast.Name):
             return self._name_type(node.id, fn, seen, owner)
@@ -323,6 +325,11 @@ class _Typer:
     def _binop(self, op: ast.operator, left: Type, right: Type) -> Inferred:
         if isinstance(op, _INT_OPS) and left in (INT, BOOL) and right in (INT, BOOL):
             return INT
+        numbers = (INT, BOOL, FLOAT)
+        if isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Div)) \
+                and left in numbers and right in numbers \
+                and (FLOAT in (left, right) or isinstance(op, ast.Div)):
+            return FLOAT
         if isinstance(op, ast.Add) and left == right == Type("list", elem=INT):
             return left
         return UNKNOWN

@@ -17,7 +17,7 @@ from typing import Final
 from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
 from pathcraft.files import read_source
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
-from pathcraft.frontend.types import TypeSyntaxError, parse_type, type_scope
+from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo
 from pathcraft.ir.types import Type
 
@@ -48,6 +48,7 @@ class ModuleSource:
     class_infos: dict[str, ClassInfo] = field(default_factory=dict)
     class_errors: dict[str, PathcraftError] = field(default_factory=dict)
     imported: set[str] = field(default_factory=set)
+    from_math: dict[str, str] = field(default_factory=dict)  # `from math import sqrt as root`: root -> sqrt
     class_defaults: dict[str, dict[str, object]] = field(default_factory=dict)
     dataclasses: dict[str, tuple[tuple[str, int | bool | None | _NoDefault], ...]] = field(default_factory=dict)
     type_aliases: dict[str, ast.expr] = field(default_factory=dict)  # `type X = ...` (3.12+)
@@ -126,6 +127,8 @@ def load_module(path: str) -> ModuleSource:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
                 module.imported.add((alias.asname or alias.name).split(".")[0])
+                if isinstance(node, ast.ImportFrom) and node.module == "math" and not node.level:
+                    module.from_math[alias.asname or alias.name] = alias.name
         if type(node).__name__ == "TypeAlias":  # `type X = ...`, an ast node of 3.12+
             alias_name, alias_value = getattr(node, "name"), getattr(node, "value")
             if isinstance(alias_name, ast.Name) and not getattr(node, "type_params", None):
@@ -445,6 +448,8 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
             raise unsupported(module.path, arg.annotation, "parameter type 'None'")
         names.append(arg.arg)
         types.append(kind)
+        if bare_lists(arg.annotation):
+            inferred_names.append(f"{arg.arg}: {kind} (a bare list: its items taken as int)")
     if owner is not None and not names:
         raise unsupported(module.path, fn, "method without 'self' (static methods)")
     defaults: list[tuple[str, int | bool | None]] = []

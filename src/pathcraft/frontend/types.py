@@ -41,6 +41,8 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
             return BOOL
         if node.id == "float":
             return FLOAT
+        if node.id in BARE_LISTS:  # items of any type: int is the simplest (announced: see bare_lists)
+            return Type("list", elem=INT)
         if node.id in classes:
             return Type("obj", node.id)
         if node.id == "Self" and owner is not None:
@@ -55,6 +57,8 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
         return parse_type(ast.Name(node.attr), classes, owner, aliases)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         left, right = parse_type(node.left, classes, owner, aliases), parse_type(node.right, classes, owner, aliases)
+        if {left.kind, right.kind} == {"int", "float"} and not (left.optional or right.optional):
+            return FLOAT  # a float is a value of `int | float`: the tests pass floats
         if right.kind == "none" and left.is_ref:
             return left.nullable()
         if left.kind == "none" and right.is_ref:
@@ -69,12 +73,23 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
             return inner.nullable()
         if head in ("list", "List"):
             elem = parse_type(node.slice, classes, owner, aliases)
-            if elem.kind == "list":
-                raise TypeSyntaxError(f"type '{ast.unparse(node)}' (nested lists)")
-            if elem.kind == "float":
+            inner = elem
+            while inner.kind == "list" and inner.elem is not None:
+                inner = inner.elem
+            if inner.kind == "float":
                 raise TypeSyntaxError(f"type '{ast.unparse(node)}' (lists of floats)")
             return Type("list", elem=elem)
     raise TypeSyntaxError(f"type '{ast.unparse(node)}'")
+
+
+BARE_LISTS = ("list", "List")
+
+
+def bare_lists(node: ast.expr) -> bool:
+    """Does the annotation say `list` without its item type? (pathcraft
+    then takes the items as ints, and says so.)"""
+    subscripted = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Subscript)}
+    return any(isinstance(n, ast.Name) and n.id in BARE_LISTS and id(n) not in subscripted for n in ast.walk(node))
 
 
 def type_scope(aliases: Mapping[str, ast.expr], *generic: ast.AST | None) -> dict[str, ast.expr]:

@@ -117,7 +117,10 @@ def _smallest(constraints: list[Term]) -> Model | None:
     try:
         for group, mentioned in _independent_groups(constraints):
             if floatsearch.involves_float(group):
-                found_floats = floatsearch.search(group, mentioned)
+                # the first small values in order; else 2.0 / 2 everywhere with one or two symbols changed
+                start = {s.name: 2.0 if s.sort == FLOAT else (False if s.sort == BOOL else 2) for s in mentioned}
+                found_floats = floatsearch.search(group, mentioned, budget=3000) or \
+                    floatsearch.search(group, mentioned, budget=3000, seed=start)
                 if found_floats is None:
                     return None
                 model.update(found_floats)  # type: ignore[arg-type]  # no arrays in a float group

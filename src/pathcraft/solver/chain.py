@@ -244,7 +244,7 @@ class FloatProbeLayer(_Layer):
         relevant = [*SlicingCacheLayer._slice(query.path, query.condition), query.condition]
         if floatsearch.involves_float(relevant):
             wanted = sorted({s for t in relevant for s in symbols(t)}, key=lambda s: (s.name, s.sort))
-            found = floatsearch.search(sorted(relevant, key=repr), wanted)
+            found = floatsearch.search(sorted(relevant, key=repr), wanted, seed=query.model)
             if found is not None:
                 self.hits += 1
                 return Answer(SAT, {**query.model, **found}, self.name)

@@ -66,6 +66,12 @@ def binary(op: str, a: Term, b: Term, domain: list[Term]) -> Term:
     true division."""
     if op in COMPARE:
         return fold_float(COMPARE[op], _exact_float(a), _exact_float(b))
+    if op == "round_digits":  # `round(a, b)`, b an int constant
+        if is_float(a):
+            return fold_float("fround_digits", a, b)
+        if isinstance(b, int) and b >= 0:
+            return as_int(a)  # an int rounded to digits after the point is itself
+        raise Unsupported("round() of an int to negative digits")
     if op in ("and", "or"):
         return and_(a, b) if op == "and" else or_(a, b)
     if op == "truediv" and not is_float(a) and not is_float(b):

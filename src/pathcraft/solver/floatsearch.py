@@ -13,6 +13,7 @@ readable (2.0, 0.5, 1.5 before 1e-308), the same order every time.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable
 
@@ -24,7 +25,7 @@ from pathcraft.solver.terms import App, Model, Sym, Term, Value, compile_term, s
 SMALL_FLOATS = (2.0, 0.5, 1.5, -2.0, 1.0, -1.0, 3.0, -0.5, 2.5, 0.0, 4.0, -1.5, 10.0, 0.25, -3.0, 100.0)
 SPECIAL_FLOATS = (-0.0, math.inf, -math.inf, math.nan)
 SMALL_INTS = (2, 3, -2, 1, -1, 0, 4, -3, 5)
-BUDGET = 4000  # assignments tried per search
+BUDGET = 6000  # assignments tried per search
 MAX_DERIVED = 48  # values derived from the constants, per search
 
 
@@ -106,11 +107,20 @@ def int_candidates(terms: list[Term]) -> list[int]:
 
 
 def search(constraints: list[Term], order: list[Sym], fixed: Model | None = None,
-           budget: int = BUDGET) -> dict[str, Value] | None:
+           budget: int = BUDGET, seed: Model | None = None) -> dict[str, Value] | None:
     """Values for `order` (ints, bools and floats; `fixed` gives the rest)
-    that satisfy every constraint, by backtracking over the candidates,
-    earlier symbols varying slowest; None if none is found within `budget`."""
+    that satisfy every constraint; None if none is found within `budget`.
+    With a `seed` (a model of all but the newest constraint, say), one
+    symbol, then two, are changed from it first; then backtracking over
+    the candidates, earlier symbols varying slowest."""
     fixed = fixed or {}
+    if any(s.sort not in (INT, BOOL, FLOAT) for s in order):
+        return None
+    left = [budget]
+    if seed is not None:
+        found = _near(constraints, order, fixed, seed, left)
+        if found is not None:
+            return found
     position = {sym: i for i, sym in enumerate(order)}
     due: list[list[Callable[[Model], Value]]] = [[] for _ in order]
     memo: dict[Term, Callable[[Model], Value]] = {}
@@ -120,16 +130,9 @@ def search(constraints: list[Term], order: list[Sym], fixed: Model | None = None
             due[max(mine)].append(compile_term(constraint, memo))
     floats, ints = float_candidates(constraints), int_candidates(constraints)
     assignment: dict[str, Value] = dict(fixed)
-    left = [budget]
 
     def values(sym: Sym) -> Iterable[Value]:
-        if sym.sort == FLOAT:
-            return floats
-        if sym.sort == INT:
-            return ints
-        if sym.sort == BOOL:
-            return (False, True)
-        return ()
+        return _values(sym, floats, ints)
 
     def extend(i: int) -> bool:
         if i == len(order):
@@ -145,8 +148,37 @@ def search(constraints: list[Term], order: list[Sym], fixed: Model | None = None
         assignment.pop(sym.name, None)
         return False
 
-    if any(s.sort not in (INT, BOOL, FLOAT) for s in order):
-        return None
     if not extend(0):
         return None
     return {s.name: assignment[s.name] for s in order}
+
+
+def _values(sym: Sym, floats: list[float], ints: list[int]) -> Iterable[Value]:
+    if sym.sort == FLOAT:
+        return floats
+    if sym.sort == INT:
+        return ints
+    return (False, True)
+
+
+def _near(constraints: list[Term], order: list[Sym], fixed: Model, seed: Model,
+          left: list[int]) -> dict[str, Value] | None:
+    """The seed with one symbol changed, then two, to a candidate value."""
+    memo: dict[Term, Callable[[Model], Value]] = {}
+    checks = [compile_term(c, memo) for c in constraints]
+    floats, ints = float_candidates(constraints), int_candidates(constraints)
+    base: dict[str, Value] = {**fixed}
+    for sym in order:
+        found = seed.get(sym.name)
+        base[sym.name] = found if found is not None else (0.0 if sym.sort == FLOAT else
+                                                          (False if sym.sort == BOOL else 0))
+    for size in (1, 2):
+        for group in itertools.combinations(order, size):
+            for values in itertools.product(*(_values(s, floats, ints) for s in group)):
+                left[0] -= 1
+                if left[0] < 0:
+                    return None
+                trial = {**base, **{s.name: v for s, v in zip(group, values)}}
+                if all(check(trial) for check in checks):
+                    return {s.name: trial[s.name] for s in order}
+    return None

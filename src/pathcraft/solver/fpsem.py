@@ -86,6 +86,10 @@ def py_sqrt(x: float) -> float:
     return math.sqrt(x) if not x < 0 else math.nan
 
 
+def py_round_digits(x: float, n: int) -> float:
+    return round(x, n)
+
+
 def py_int_truediv(x: int, y: int) -> float:
     """`int / int`, correctly rounded (Python does not convert first);
     total: 0 divisor or too large a quotient give nan / inf."""
@@ -182,6 +186,25 @@ def z3_ceil(z3: Any, x: Any) -> Any:
 
 def z3_sqrt(z3: Any, x: Any) -> Any:
     return z3.fpSqrt(_rne(z3, x), x, x.ctx)
+
+
+def z3_round_digits(z3: Any, x: Any, n: Any) -> Any:
+    """`round(x, n)` for a constant n: the exact value of x scaled by 10**n,
+    rounded half-even to an integer, scaled back and rounded once to the
+    nearest double (CPython rounds the exact decimal value: `round(2.675, 2)`
+    is 2.67); nan and the infinities unchanged, a zero result keeps x's sign."""
+    ctx = x.ctx
+    digits = n.as_long()
+    scale = z3.RealVal(10 ** digits, ctx) if digits >= 0 else z3.RealVal(1, ctx) / z3.RealVal(10 ** -digits, ctx)
+    scaled = z3.fpToReal(x, ctx) * scale
+    low = z3.ToInt(scaled)  # floor
+    frac = scaled - z3.ToReal(low)
+    half = z3.RealVal(1, ctx) / z3.RealVal(2, ctx)
+    up = z3.Or(frac > half, z3.And(frac == half, low % 2 == 1))
+    whole = z3.If(up, low + 1, low)
+    value = z3_from_real(z3, z3.ToReal(whole) / scale)
+    zero = _copysign_zero(z3, x)
+    return z3.If(z3.Or(z3.fpIsNaN(x, ctx), z3.fpIsInf(x, ctx)), x, z3.If(whole == 0, zero, value))
 
 
 def z3_isnan(z3: Any, x: Any) -> Any:

@@ -150,6 +150,7 @@ _TABLE = (
     Op("i2f", 1, _float, _fp.py_to_float, _fp.z3_to_float, "call", "float"),
     Op("ftrunc", 1, _int, _fp.py_trunc, _fp.z3_trunc, "call", "int"),
     Op("fround", 1, _int, _fp.py_round, _fp.z3_round, "call", "round"),
+    Op("fround_digits", 2, _float, _fp.py_round_digits, _fp.z3_round_digits, "call", "round"),
     Op("ffloor", 1, _int, _fp.py_floor, _fp.z3_floor, "call", "math.floor"),
     Op("fceil", 1, _int, _fp.py_ceil, _fp.z3_ceil, "call", "math.ceil"),
     Op("fsqrt", 1, _float, _fp.py_sqrt, _fp.z3_sqrt, "call", "math.sqrt"),
@@ -167,4 +168,4 @@ OPS: Mapping[str, Op] = MappingProxyType({op.name: op for op in _TABLE})
 
 # the operators over floats (their folding constructor is `terms.fold_float`)
 FLOAT_OPS = ("fadd", "fsub", "fmul", "fdiv", "ffloordiv", "fmod", "idiv", "fneg", "fabs", "i2f", "ftrunc", "fround",
-             "ffloor", "fceil", "fsqrt", "fisnan", "fisinf", "feq", "fne", "flt", "fle", "fgt", "fge")
+             "fround_digits", "ffloor", "fceil", "fsqrt", "fisnan", "fisinf", "feq", "fne", "flt", "fle", "fgt", "fge")

@@ -23,6 +23,10 @@ WIDTH = 88  # comments and the docstring
 LINE_LIMIT = 100  # no generated line is longer (where we can split it)
 
 
+FLOAT_INPUTS = ("Float inputs are short numbers (2.0, 0.5, 1.5 ...) or values built from the code's constants; "
+                "nan, inf and -0.0 appear only where a path needs one.")
+
+
 def _comment(label: str, text: str) -> list[str]:
     lines = textwrap.wrap(text, WIDTH - 6 - len(label), break_long_words=False, break_on_hyphens=False)
     out = []
@@ -36,8 +40,10 @@ class PytestWriter:
 
     def __init__(self, out: TextIO, module: str, source: str, functions: list[str],
                  criterion: str, user_exceptions: frozenset[str] = frozenset(),
-                 classes: frozenset[str] = frozenset(), positional: frozenset[str] = frozenset()) -> None:
-        """`positional`: functions to call with positional arguments only."""
+                 classes: frozenset[str] = frozenset(), positional: frozenset[str] = frozenset(),
+                 floats: bool = False) -> None:
+        """`positional`: functions to call with positional arguments only;
+        `floats`: some function takes a float (the header says how they are chosen)."""
         self.out = out
         self.positional = positional
         self.module = module
@@ -50,7 +56,7 @@ class PytestWriter:
                  "Each test follows one execution path; its comment gives the path constraint and the trace "
                  f"term. Run with the module's import root on the import path, e.g.  "
                  f"PYTHONPATH={_folder(source)} pytest <this file>. Expected messages and paths are those of "
-                 f"Python {python}.")
+                 f"Python {python}." + (f" {FLOAT_INPUTS}" if floats else ""))
         text = textwrap.wrap(about, WIDTH - 4, break_long_words=False, break_on_hyphens=False)
         header = [
             '"""' + text[0], *text[1:], '"""',
@@ -191,14 +197,30 @@ def build_lines(heap_in: Mapping[str, Any], alias: str) -> list[str]:
     for name, desc in heap_in.items():
         if "class" in desc:
             lines.append(f"{name} = object.__new__({alias}.{desc['class']})")
-    for name, desc in heap_in.items():
-        if "list" in desc:
-            lines.append(f"{name} = [{', '.join(render(v) for v in desc['list'])}]")
+    for name in _lists_in_order(heap_in):
+        lines.append(f"{name} = [{', '.join(render(v) for v in heap_in[name]['list'])}]")
     for name, desc in heap_in.items():
         if "class" in desc:
             for field, value in desc["fields"].items():
                 lines.append(f"{name}.{field} = {render(value)}")
     return lines
+
+
+def _lists_in_order(heap_in: Mapping[str, Any]) -> list[str]:
+    """The input lists, each after the lists it holds (`g = [g_0, g_1]`
+    needs its rows first). Lists cannot hold themselves in the typed
+    subset; a cycle would keep the rest in snapshot order."""
+    lists = [name for name, desc in heap_in.items() if "list" in desc]
+    done: list[str] = []
+    pending = list(lists)
+    while pending:
+        ready = [n for n in pending if all(
+            not (isinstance(v, dict) and v.get("$ref") in pending and v["$ref"] != n) for v in heap_in[n]["list"])]
+        if not ready:
+            ready = pending[:1]
+        done.extend(ready)
+        pending = [n for n in pending if n not in ready]
+    return done
 
 
 def construction_lines(case: TestCase, alias: str, body: list[str]) -> list[str]:

@@ -1,0 +1,29 @@
+"""Names of the predicates that stand for builtin methods and functions
+written in the prelude (`frontend/prelude`): the frontend emits calls to
+them and the engine dispatches to them, so both read the names here."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+PREFIX = "$"
+
+# the builtin predicate (`frontend/builtins.py`) a call becomes when an operand is a float
+FLOAT_BUILTINS = MappingProxyType({
+    "abs": "float_abs", "int_floordiv": "float_floordiv", "int_mod": "float_mod", "truediv": "float_truediv",
+    "to_int": "float_to_int", "round": "float_round", "floor": "float_floor", "ceil": "float_ceil",
+})
+# `int(x)`, `round(x)`, `math.floor(x)`, `math.ceil(x)`: on an int or bool the engine computes them in
+# place (`+x`), without a predicate
+NUMBER_CONVERSIONS = frozenset({"to_int", "round", "floor", "ceil"})
+
+
+def method_predicate(kind: str, method: str) -> str:
+    """The entry predicate of method `method` of builtin type `kind`
+    (`$list.index`); it may not exist."""
+    return f"{PREFIX}{kind}.{method}"
+
+
+def function_predicate(name: str) -> str:
+    """The entry predicate of the prelude's builtin function `name` (`$any`)."""
+    return f"{PREFIX}{name}"
