@@ -97,8 +97,8 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
         (elem,) = typing.get_args(tp)
         elem, _ = _unwrap(elem)
         name = f"l{len(heap)}"
-        if elem in (int, bool):
-            values = (False, True) if elem is bool else bounds.ints
+        if elem in (int, bool, float):
+            values = (False, True) if elem is bool else (bounds.floats if elem is float else bounds.ints)
             for n in range(bounds.max_list + 1):
                 for items in itertools.product(values, repeat=n):
                     yield {"$ref": name}, {**heap, name: {"list": list(items)}}, []

@@ -72,13 +72,7 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
                 raise TypeSyntaxError(f"type '{ast.unparse(node)}' (Optional of a non-reference)")
             return inner.nullable()
         if head in ("list", "List"):
-            elem = parse_type(node.slice, classes, owner, aliases)
-            inner = elem
-            while inner.kind == "list" and inner.elem is not None:
-                inner = inner.elem
-            if inner.kind == "float":
-                raise TypeSyntaxError(f"type '{ast.unparse(node)}' (lists of floats)")
-            return Type("list", elem=elem)
+            return Type("list", elem=parse_type(node.slice, classes, owner, aliases))
     raise TypeSyntaxError(f"type '{ast.unparse(node)}'")
 
 

@@ -63,6 +63,8 @@ class LazyHeap:
     def materialize(self, heap: Heap, kind: Type, label: str) -> list[tuple[Heap, object]]:
         """The choices for an input reference of type `kind`."""
         choices: list[tuple[Heap, object]] = []
+        if kind.kind == "float" and not kind.optional:  # an item of a list of floats: a symbol
+            return [(heap, self.fresh_value(kind, label))]
         if kind.optional or kind.kind == "none":
             choices.append((heap, None))
         if kind.kind == "obj":
