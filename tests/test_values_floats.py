@@ -33,7 +33,8 @@ FUNCTIONS = [
     "nearest_to",
 ]
 # list[float]: an input list of each length, its items symbols
-LISTS = ["list_mean", "list_largest", "list_scale", "list_first_negative", "list_spread", "list_half_sum"]
+LISTS = ["list_mean", "list_largest", "list_scale", "list_first_negative", "list_spread", "list_half_sum",
+         "list_signs"]
 METHODS = ["Account.withdraw"]  # a declared float field
 INFERRED = ["Meter.add"]  # a field typed from `self.reading = 0.0` (heap_enum reads annotations only: replay)
 
@@ -76,7 +77,7 @@ def test_emitted_file_imports_and_passes(tmp_path: Path) -> None:
     checked through its repr; the file runs green under pytest."""
     out = io.StringIO()
     writer = PytestWriter(out, "floats", str(FLOATS), FUNCTIONS, "loop-2")
-    for name in ("sign", "percent", "safe_ratio", "mean"):
+    for name in ("sign", "percent", "safe_ratio", "mean", "list_signs"):
         for case in generated(FLOATS, name, "loop-2"):
             writer.add(case)
     writer.close()

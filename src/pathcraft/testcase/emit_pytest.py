@@ -249,10 +249,15 @@ def construction_lines(case: TestCase, alias: str, body: list[str]) -> list[str]
 def scalar_check(expr: str, value: Any) -> str:
     if value is None or isinstance(value, bool):
         return f"assert {expr} is {value!r}"
-    if isinstance(value, float) and (value != value or value == 0):
+    if _by_repr(value):
         # nan equals nothing, and 0.0 == -0.0: the repr tells them (and a float from an int) apart
         return f"assert repr({expr}) == {repr(value)!r}"
     return f"assert {expr} == {render(value)}"
+
+
+def _by_repr(value: Any) -> bool:
+    """A float `==` cannot check: nan, or a zero (whose sign matters)."""
+    return isinstance(value, float) and (value != value or value == 0)
 
 
 MAX_STEPS = 10  # attributes or indices in one expression before an object is bound to its name
@@ -307,7 +312,7 @@ def heap_checks(case: TestCase, alias: str) -> list[str]:
 def value_checks_list(expr: str, items: list[Any], case: TestCase, alias: str,
                       seen: dict[str, str], steps: int = 0) -> list[str]:
     """A list of plain values compares whole; one holding objects, item by item."""
-    if not any(isinstance(v, dict) for v in items):
+    if not any(isinstance(v, dict) or _by_repr(v) for v in items):
         return [f"assert {expr} == [{', '.join(render(v) for v in items)}]"]
     out = [f"assert len({expr}) == {len(items)}"]
     for k, item in enumerate(items):
