@@ -38,6 +38,7 @@ class CanonicalModels:
         self.timeout_ms = timeout_ms
         self.rlimit = rlimit
         self._session: Z3Session | None = None  # a fresh Z3 context costs ~15 ms: only when needed
+        self._floats: dict[Term, bool] = {}  # does a constraint involve floats? (`floatsearch.involves_float`)
 
     def model(self, store: PathNode | None, inputs: Iterable[Sym]) -> Model | None:
         """A model of the path constraints `store`: the first assignment of
@@ -46,7 +47,7 @@ class CanonicalModels:
         in [-b, b] for the first bound `b` that allows one (then unbounded);
         None if Z3 finds none in its limits."""
         inputs = list(inputs)
-        found = _smallest([node.constraint for node in nodes(store)])
+        found = _smallest([node.constraint for node in nodes(store)], self._floats)
         if found is not None:
             return _telling(found, store, inputs)
         wanted = sorted(set(path_symbols(store, [])) | set(inputs), key=lambda s: (s.name, s.sort))
@@ -104,7 +105,7 @@ class _Exhausted(Exception):
     pass
 
 
-def _smallest(constraints: list[Term]) -> Model | None:
+def _smallest(constraints: list[Term], floats: dict[Term, bool] | None = None) -> Model | None:
     """The first assignment, in a fixed order, that satisfies every
     constraint: symbols no constraint mentions are 0 / False; the others,
     one group of constraints sharing symbols at a time, take ints in the
@@ -116,7 +117,7 @@ def _smallest(constraints: list[Term]) -> Model | None:
     budget = [_BUDGET]
     try:
         for group, mentioned in _independent_groups(constraints):
-            if floatsearch.involves_float(group):
+            if floatsearch.involves_float(group, floats):
                 # the first small values in order; else 2.0 / 2 everywhere with one or two symbols changed
                 start = {s.name: 2.0 if s.sort == FLOAT else (False if s.sort == BOOL else 2) for s in mentioned}
                 found_floats = floatsearch.search(group, mentioned, budget=3000) or \

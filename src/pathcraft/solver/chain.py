@@ -240,9 +240,15 @@ class FloatProbeLayer(_Layer):
 
     name = "probe"
 
+    def __init__(self, inner: Solver) -> None:
+        super().__init__(inner)
+        self._floats: dict[Term, bool] = {}  # does a constraint involve floats?
+
     def check(self, query: Query) -> Answer:
+        if not floatsearch.involves_float([query.condition, *iter_newest_first(query.path)], self._floats):
+            return self.inner.check(query)
         relevant = [*SlicingCacheLayer._slice(query.path, query.condition), query.condition]
-        if floatsearch.involves_float(relevant):
+        if floatsearch.involves_float(relevant, self._floats):
             wanted = sorted({s for t in relevant for s in symbols(t)}, key=lambda s: (s.name, s.sort))
             found = floatsearch.search(sorted(relevant, key=repr), wanted, seed=query.model)
             if found is not None:

@@ -29,8 +29,17 @@ BUDGET = 6000  # assignments tried per search
 MAX_DERIVED = 48  # values derived from the constants, per search
 
 
-def involves_float(terms: Iterable[Term]) -> bool:
-    """Does any of `terms` have a float symbol or operator?"""
+def involves_float(terms: Iterable[Term], memo: dict[Term, bool] | None = None) -> bool:
+    """Does any of `terms` have a float symbol or operator? `memo` keeps
+    the answer per term (a path's constraints are asked about again and again)."""
+    if memo is not None:
+        for t in terms:
+            found = memo.get(t)
+            if found is None:
+                found = memo[t] = involves_float((t,))
+            if found:
+                return True
+        return False
     seen: set[int] = set()
     stack = list(terms)
     while stack:
