@@ -64,3 +64,14 @@ def test_equality_of_two_lists_drops_the_path_instead_of_comparing_identity(tmp_
     run = generate(program, "f", GenerateOptions.of())
     assert all(c.value == 1 for c in run.cases)  # only the aliased inputs (the same list) remain
     assert any("two lists" in note for note in run.notes)
+
+
+def test_a_method_an_item_lacks_is_not_claimed_past_its_arguments(tmp_path: Path) -> None:
+    """`g[a].link(g[b])` on an int item: Python looks `link` up before it
+    indexes `g[b]`; with no model of int.link those paths are dropped,
+    never an IndexError test the real code fails (a corpus sweep found it)."""
+    source = tmp_path / "graph_links.py"
+    source.write_text("def connect(graph, a, b):\n    graph[a].link(graph[b])\n")
+    cases = generated(source, "connect")
+    assert cases and all(c.exc_type == "IndexError" for c in cases)  # only graph[a] out of range remains
+    assert replay_mismatches(source, "connect", cases) == []

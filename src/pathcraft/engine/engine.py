@@ -399,9 +399,11 @@ class Run:
         there; the call itself (dispatch, arity) happens at CallMethod."""
         receiver = self.evaluator.eval(instr.obj, frame.env, state.heap)
         cell = state.heap.cell(receiver) if isinstance(receiver, Addr) else None
+        kind = value_kind(receiver, cell)
         if isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, instr.method) \
-                or value_kind(receiver, cell) is not None:
-            return [step(state, frame)]  # methods of builtin values: CallMethod decides
+                or kind == "list" and instr.method in ("append", "pop", "copy") \
+                or kind is not None and method_predicate(kind, instr.method) in self.program.predicates:
+            return [step(state, frame)]  # there: CallMethod dispatches
         if isinstance(cell, ObjectCell):
             uncertain = uncertain_attribute(self.program, cell, instr.method)
             if uncertain is not None:
