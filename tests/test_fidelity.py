@@ -373,3 +373,27 @@ def test_values_the_model_does_not_compute_are_never_asserted(tmp_path: Path, na
     cases = generate(translate(str(source), [name]).program, name, GenerateOptions()).cases
     assert all(c.value != [None] for c in cases)
     assert replay_mismatches(source, name, cases) == []
+
+
+def test_truth_of_an_object_whose_class_defines_len_or_bool_drops_the_path(tmp_path: Path) -> None:
+    """`not self` calls `__bool__`/`__len__` when the class defines one (a
+    stdlib sweep found `_pydecimal.Decimal._iseven` claiming an
+    AttributeError past it): not followed, so the path is dropped."""
+    source = tmp_path / "boxes.py"
+    source.write_text(
+        "class Box:\n"
+        "    def __init__(self, n: int) -> None:\n"
+        "        self.n = n\n\n"
+        "    def __len__(self) -> int:\n"
+        "        return self.n\n\n"
+        "    def empty(self) -> bool:\n"
+        "        return not self\n\n"
+        "    def size_or_zero(self, other: 'Box | None') -> int:\n"
+        "        if other:\n"
+        "            return 1\n"
+        "        return 0\n"
+    )
+    program = translate(str(source), ["Box.empty", "Box.size_or_zero"]).program
+    assert generate(program, "Box.empty", GenerateOptions.of()).cases == []
+    kept = generate(program, "Box.size_or_zero", GenerateOptions.of()).cases
+    assert [c.value for c in kept] == [0]  # other is None; a Box's truth is not guessed
