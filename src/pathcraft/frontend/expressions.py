@@ -23,6 +23,7 @@ from pathcraft.errors import construct_name, unknown_name, unsupported
 from pathcraft.frontend import mathmod
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend.builtins import PRINT
+from pathcraft.frontend.generators import CONSUMERS
 from pathcraft.frontend.mathmod import is_math
 from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
@@ -99,6 +100,8 @@ class ExpressionLowerer:
         self.reassigned = plainly_assigned(fn)
         # lowers a list comprehension (the statement lowerer's job: it is a loop)
         self.comprehension: Callable[[ast.ListComp], Expr] | None = None
+        # lowers `sum(... for ...)` and the like (a consumer of a generator expression)
+        self.generator: Callable[[str, ast.GeneratorExp], Expr] | None = None
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)
@@ -356,6 +359,9 @@ class ExpressionLowerer:
             self.calls.callees.add(name)
             self.blocks.emit(Call(target, self.functions[name].entry, tuple(args), node.lineno))
             return Var(target) if target else Const(None)
+        if name in CONSUMERS and len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp) \
+                and not node.keywords and self.generator is not None:
+            return self.generator(name, node.args[0])
         if name == "print":
             return self.print_call(node)
         if name == "sorted" and len(node.args) == 1 and not isinstance(node.args[0], ast.GeneratorExp) \
