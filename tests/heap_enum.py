@@ -1,7 +1,7 @@
 """Small inputs for the enumeration oracle, objects and lists included.
 
-Enumerates every input within bounds: ints from a small range, lists of
-int up to a length, and object graphs of at most `max_objects` objects in
+Enumerates every input within bounds: ints from a small range, strs up to
+a length over a small alphabet, lists of int up to a length, and object graphs of at most `max_objects` objects in
 which each reference slot is None (when the type allows), any existing
 object of a compatible class (aliasing and cycles) or a new object. Types
 come from the real code's annotations (`typing.get_type_hints`), not from
@@ -25,6 +25,15 @@ class Bounds:
     max_objects: int = 3
     max_list: int = 3
     max_object_list: int = 2
+    # str inputs: every string up to this length over the alphabet (digits,
+    # both cases, a space)
+    max_str: int = 3
+    alphabet: str = "aB1 z"
+
+
+def strings(bounds: Bounds) -> list[str]:
+    return ["".join(chars) for n in range(bounds.max_str + 1)
+            for chars in itertools.product(bounds.alphabet, repeat=n)]
 
 
 def _unwrap(tp: Any) -> tuple[Any, bool]:
@@ -78,6 +87,10 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
     if tp is int:
         for i in bounds.ints:
             yield i, heap, []
+        return
+    if tp is str:
+        for s in strings(bounds):
+            yield s, heap, []
         return
     if optional:
         yield None, heap, []

@@ -17,11 +17,12 @@ import z3
 import pathcraft.solver
 from pathcraft.solver import terms as T
 from pathcraft.solver.ops import OPS
-from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, INT, App, ArrayValue, Sym, Term
+from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, INT, STR, App, ArrayValue, Sym, Term
 from pathcraft.solver.z3backend import Z3Translator
 
 X, Y, Z = Sym("x", INT), Sym("y", INT), Sym("z", INT)
 P, Q = Sym("p", BOOL), Sym("q", BOOL)
+S, U = Sym("s", STR), Sym("u", STR)
 A, B = Sym("a", ARR_INT), Sym("b", ARR_BOOL)
 
 
@@ -405,6 +406,12 @@ _SAMPLE_ARGS: dict[str, tuple[Term, ...]] = {
     "eq": (X, Y), "ne": (X, Y), "lt": (X, Y), "le": (X, Y), "gt": (X, Y), "ge": (X, Y),
     "not": (P,), "and": (P, Q), "or": (P, Q), "ite": (P, X, Y),
     "select": (A, X), "store": (A, X, Y), "karray": (P,),
+    # strings (tests/test_values_strings.py tests their meaning)
+    "concat": (S, U), "strlen": (S,), "substr": (S, X, Y), "contains": (S, U), "prefixof": (S, U),
+    "suffixof": (S, U), "indexof": (S, U), "str_of_nat": (X,), "nat_of_str": (S,), "ord": (S,), "chr": (X,),
+    "lower": (S,), "upper": (S,),
+    **{name: (S,) for name in ("isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "printable",
+                               "word", "intlike")},
 }
 
 

@@ -180,7 +180,8 @@ def gen(
         if settings.format == "pytest":
             writer = PytestWriter(stream, program.module, path, runnable, str(options.engine.criterion),
                                   frozenset(program.exception_bases), frozenset(program.classes),
-                                  frozenset(q for q in runnable if not program.takes_keywords(q)))
+                                  frozenset(q for q in runnable if not program.takes_keywords(q)),
+                                  string_inputs=_string_inputs(program, runnable))
         else:
             writer = JsonWriter(stream, target, str(options.engine.criterion))
         runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(program, runnable, options, writer)
@@ -383,6 +384,13 @@ def _print_costs(cases: list[TestCase], names: list[str]) -> None:
     err.print(table)
 
 
+def _string_inputs(program: Program, functions: list[str]) -> bool:
+    """Does a parameter, or a field of a class, of these functions hold a str?"""
+    fields = any(t.kind == "str" for info in program.classes.values() for _, t in info.fields)
+    return fields or any(t.kind == "str" for q in functions if q in program.functions
+                         for t in program.functions[q].param_types)
+
+
 def _verify(path: str, out_format: str, test_file: str | None, cases: list[TestCase],
             program: Program) -> VerifyReport:
     if out_format == "json" or test_file is None:
@@ -393,7 +401,8 @@ def _verify(path: str, out_format: str, test_file: str | None, cases: list[TestC
             with open(temp_file, "w", encoding="utf-8") as fh:
                 writer = PytestWriter(fh, module, path, functions, "", frozenset(program.exception_bases),
                                       frozenset(program.classes),
-                                      frozenset(q for q in functions if not program.takes_keywords(q)))
+                                      frozenset(q for q in functions if not program.takes_keywords(q)),
+                                      string_inputs=_string_inputs(program, functions))
                 for case in cases:
                     writer.add(case)
                 writer.close()

@@ -84,6 +84,7 @@ Successors = list[State | SymbolicPath]
 _PROTOCOL = {"len": "__len__", "get": "__getitem__", "set": "__setitem__", "iter": "__iter__"}
 
 # builtin predicates over ints: entered only when every operand is an int or bool
+_SCALAR_SORTS = {"int": T.INT, "bool": T.BOOL, "str": T.STR}  # parameters that are one symbol
 _INT_BUILTINS = frozenset({"int_mod", "int_floordiv", "int_pow", "abs", "min", "max"})
 
 
@@ -140,8 +141,8 @@ class Run:
         self.controls = controls
         self.stats = stats
         self.inputs = tuple(
-            Sym(p, T.BOOL if t.kind == "bool" else T.INT)
-            for p, t in zip(function.params, function.param_types) if t.kind in ("int", "bool")
+            Sym(p, _SCALAR_SORTS[t.kind])
+            for p, t in zip(function.params, function.param_types) if t.kind in _SCALAR_SORTS
         )
 
     # -------------------------------------------------------------- driving
@@ -192,8 +193,11 @@ class Run:
         for name, kind in zip(self.function.params, self.function.param_types):
             extended: list[tuple[Heap, dict[str, Value]]] = []
             for heap, env in bindings:
-                if kind.kind in ("int", "bool"):
-                    value: Value = Sym(name, T.BOOL if kind.kind == "bool" else T.INT)
+                if kind.kind in _SCALAR_SORTS:
+                    symbol = Sym(name, _SCALAR_SORTS[kind.kind])
+                    if kind.kind == "str":  # inputs are printable ASCII (solver/strings.py)
+                        heap = heap.constrain(T.apply("printable", symbol))
+                    value: Value = symbol
                     extended.append((heap.with_root(name, value), {**env, name: value}))
                     continue
                 for h, v in self.heap_model.materialize(heap, kind, name):
@@ -335,7 +339,7 @@ class Run:
         message = instr.message
         if instr.message_var is not None:
             text = frame.env.get(instr.message_var)
-            message = text.value if isinstance(text, Text) else None
+            message = text.value if isinstance(text, Text) else text if isinstance(text, str) else None
         if instr.exc_type == "$unsupported":
             raise Unsupported(message or "construct")
         return ExcValue(instr.exc_type, message)

@@ -23,7 +23,9 @@ from pathcraft.errors import construct_name, unknown_name, unsupported
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
+from pathcraft.frontend.builtin_names import function_predicate
 from pathcraft.frontend.sink import BlockSink
+from pathcraft.frontend.strbuiltins import CONVERSIONS
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -165,6 +167,8 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()
             self.blocks.emit(GetField(tmp, obj, self.attr(node.attr), node.lineno))
             return Var(tmp)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            return self.slice(node, node.slice)
         if isinstance(node, ast.Subscript):
             lst = self.expr(node.value)
             index = self.index(node.slice)
@@ -225,6 +229,24 @@ class ExpressionLowerer:
     def attr(self, name: str) -> str:
         """An attribute name as stored: private names are mangled in a class."""
         return mangle(name, self.owner) if self.owner else name
+
+    def slice(self, node: ast.Subscript, part: ast.Slice) -> Expr:
+        """`s[a:b]` (of a string: the engine drops it for a list) and
+        `s[::-1]` (`$reversed`, see `frontend/strbuiltins.py`)."""
+        seq = self.blocks.stable(self.expr(node.value), node.lineno)
+        tmp = self.blocks.temp()
+        step = part.step
+        if step is not None and part.lower is None and part.upper is None and isinstance(step, ast.UnaryOp) \
+                and isinstance(step.op, ast.USub) and isinstance(step.operand, ast.Constant) \
+                and step.operand.value == 1 and type(step.operand.value) is int:
+            self.blocks.emit(Call(tmp, function_predicate("reversed"), (seq,), node.lineno))
+            return Var(tmp)
+        if step is not None and not (isinstance(step, ast.Constant) and step.value in (None, 1)):
+            raise self.error(step, "slice with a step other than 1 or [::-1]")
+        bounds = tuple(Const(None) if p is None else self.blocks.stable(self.expr(p), node.lineno)
+                       for p in (part.lower, part.upper))
+        self.blocks.emit(ListOp("slice", tmp, seq, bounds, node.lineno))
+        return Var(tmp)
 
     def index(self, node: ast.expr) -> Expr:
         """A list index, evaluated once and now (`a[i] += x` uses it twice)."""
@@ -341,8 +363,12 @@ class ExpressionLowerer:
                 self.blocks.emit(Call(tmp, name, (acc, value), node.lineno))
                 acc = Var(tmp)
             return acc
+        if name == "int" and len(node.args) == 1 and not _surely_number(node.args[0]):
+            return self.conversion(name, node)
         if name in ("int", "bool") and len(node.args) == 1:
             return Unary("int" if name == "int" else "truth", self.expr(node.args[0]))
+        if name in CONVERSIONS and len(node.args) == 1:
+            return self.conversion(name, node)
         if name in self.module.classes or self.module.is_exception(name):
             raise self.error(node, f"call of class {name}")
         if name in ("min", "max", "abs", "int", "bool", "len", "range"):
@@ -350,6 +376,14 @@ class ExpressionLowerer:
         if isinstance(getattr(builtins, name, None), (type, types.BuiltinFunctionType)):
             raise self.error(node, f"call of builtin '{name}'")
         raise unknown_name(self.module.path, func, name)
+
+    def conversion(self, name: str, node: ast.Call) -> Expr:
+        """`str(x)`, `int(x)`, `ord(x)`, `chr(x)`: dispatched on the type of
+        `x` at run time (`frontend/strbuiltins.py`)."""
+        arg = self.expr(node.args[0])
+        tmp = self.blocks.temp()
+        self.blocks.emit(Call(tmp, function_predicate(name), (arg,), node.lineno))
+        return Var(tmp)
 
     def isinstance_of(self, node: ast.Call) -> Expr:
         """`isinstance(p, T)` on a parameter the function never reassigns:
@@ -368,6 +402,8 @@ class ExpressionLowerer:
             matches = bool(wanted & {"bool", "int", "object"})
         elif declared.kind == "list":
             matches = bool(wanted & {"list", "object"})
+        elif declared.kind == "str":
+            matches = bool(wanted & {"str", "object"})
         elif declared.kind == "obj":
             matches = "object" in wanted or any(
                 w in self.module.class_infos and self.module.is_subclass(str(declared.cls), w) for w in wanted)
@@ -442,6 +478,15 @@ class ExpressionLowerer:
             else:
                 raise self.error(node, f"missing argument '{param}' to {callee.name}()")
         return out
+
+
+def _surely_number(node: ast.expr) -> bool:
+    """Is `node` an int or bool whatever the types of the names in it (a
+    literal, arithmetic, a comparison)? Then `int(node)` needs no dispatch."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int)
+    return isinstance(node, (ast.BinOp, ast.Compare)) and not isinstance(getattr(node, "op", None), ast.Add) \
+        or isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.Not))
 
 
 def _single_item_list(node: ast.expr) -> bool:

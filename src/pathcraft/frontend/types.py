@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-from pathcraft.ir.types import BOOL, INT, NONE, Type
+from pathcraft.ir.types import BOOL, INT, NONE, STR, Type
 
 
 class TypeSyntaxError(ValueError):
@@ -39,6 +39,8 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
             return INT
         if node.id == "bool":
             return BOOL
+        if node.id == "str":
+            return STR
         if node.id in classes:
             return Type("obj", node.id)
         if node.id == "Self" and owner is not None:
@@ -69,6 +71,8 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
             elem = parse_type(node.slice, classes, owner, aliases)
             if elem.kind == "list":
                 raise TypeSyntaxError(f"type '{ast.unparse(node)}' (nested lists)")
+            if elem.kind == "str":
+                raise TypeSyntaxError(f"type '{ast.unparse(node)}' (lists of str)")
             return Type("list", elem=elem)
     raise TypeSyntaxError(f"type '{ast.unparse(node)}'")
 

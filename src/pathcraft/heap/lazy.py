@@ -89,6 +89,8 @@ class LazyHeap:
         for klass in reversed(self.program.mro(cls)):
             for name, ftype in self.program.classes[klass].fields:
                 fields[name] = self.fresh_value(ftype, f"{label}.{name}")
+                if ftype.kind == "str":  # string inputs are printable ASCII (solver/strings.py)
+                    heap = heap.constrain(T.apply("printable", fields[name]))  # type: ignore[arg-type]  # a Sym
         return heap.allocate(ObjectCell(cls, fields, "input", label), initial=True)
 
     @staticmethod
@@ -97,6 +99,8 @@ class LazyHeap:
             return Sym(label, INT)
         if kind.kind == "bool":
             return Sym(label, BOOL)
+        if kind.kind == "str":
+            return Sym(label, T.STR)
         return Lazy(kind, label)
 
     def _fresh_lists(self, heap: Heap, kind: Type, label: str) -> list[tuple[Heap, object]]:

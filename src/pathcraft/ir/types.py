@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Type:
-    kind: str  # "int" | "bool" | "none" | "obj" | "list"
+    kind: str  # "int" | "bool" | "str" | "none" | "obj" | "list"
     cls: str | None = None
     optional: bool = False
     elem: Type | None = None
@@ -34,6 +34,7 @@ class Type:
 
 INT = Type("int")
 BOOL = Type("bool")
+STR = Type("str")
 NONE = Type("none", optional=True)
 
 

@@ -13,6 +13,7 @@ INT = "int"
 BOOL = "bool"
 ARR_INT = "arr_int"  # list contents: arrays from int indices to ints / bools
 ARR_BOOL = "arr_bool"
+STR = "str"  # Python str values: Z3's String sort (sequences of code points)
 
 
 def sort_of(t: object) -> str:
@@ -22,6 +23,8 @@ def sort_of(t: object) -> str:
         return BOOL
     if isinstance(t, int):
         return INT
+    if isinstance(t, str):
+        return STR
     sort = getattr(t, "sort")
     assert isinstance(sort, str)
     return sort
@@ -53,4 +56,4 @@ class ArrayValue:
         return ArrayValue(self.default, tuple((k, x) for k, x in self.entries if k != i) + ((i, v),))
 
 
-Value = Union[int, bool, ArrayValue]
+Value = Union[int, bool, str, ArrayValue]

@@ -20,9 +20,9 @@ from types import MappingProxyType
 from typing import Union
 
 from pathcraft.solver import ops as _ops
-from pathcraft.solver.sorts import ARR_BOOL, ARR_INT, BOOL, INT, ArrayValue, Value, array_sort, element_sort
+from pathcraft.solver.sorts import ARR_BOOL, ARR_INT, BOOL, INT, STR, ArrayValue, Value, array_sort, element_sort
 
-__all__ = ["ARR_BOOL", "ARR_INT", "BOOL", "INT", "ArrayValue", "Value", "array_sort", "element_sort"]
+__all__ = ["ARR_BOOL", "ARR_INT", "BOOL", "INT", "STR", "ArrayValue", "Value", "array_sort", "element_sort"]
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -71,7 +71,7 @@ class App:
         )
 
 
-Term = Union[int, bool, Sym, App]
+Term = Union[int, bool, str, Sym, App]  # a Python str is a constant of sort STR
 
 
 def _same_args(a: tuple[Term, ...], b: tuple[Term, ...]) -> bool:
@@ -80,7 +80,7 @@ def _same_args(a: tuple[Term, ...], b: tuple[Term, ...]) -> bool:
 
 
 def is_const(t: Term) -> bool:
-    return isinstance(t, (int, bool))
+    return isinstance(t, (int, bool, str))
 
 
 def sort_of(t: Term) -> str:
@@ -88,6 +88,8 @@ def sort_of(t: Term) -> str:
         return BOOL
     if isinstance(t, int):
         return INT
+    if isinstance(t, str):
+        return STR
     return t.sort
 
 
@@ -113,11 +115,23 @@ def _app(op: str, args: tuple[Term, ...]) -> App:
     return App(op, args, _ops.OPS[op].sort(args))
 
 
-def _const(op: str, *args: int | bool) -> int | bool:
+def _const(op: str, *args: int | bool | str) -> int | bool | str:
     """`op` folded over constants with the table's Python semantics."""
     value = _ops.OPS[op].py(*args)
     assert not isinstance(value, ArrayValue)  # only scalar operators fold constants
     return value
+
+
+def _folding(op: str) -> Callable[..., Term]:
+    """The constructor of an operator without rewrites of its own (the
+    string operators): folded when every argument is a constant."""
+    def build(*args: Term) -> Term:
+        if all(is_const(a) for a in args):
+            value = _const(op, *args)  # type: ignore[arg-type]  # constants
+            sort = _ops.OPS[op].sort(args)
+            return bool(value) if sort == BOOL else int(value) if sort == INT else value
+        return _app(op, args)
+    return build
 
 
 # ------------------------------------------------------------------ coercion
@@ -127,7 +141,7 @@ def as_int(t: Term) -> Term:
     """Python's view of a bool as 0/1 in arithmetic."""
     if isinstance(t, bool):
         return int(t)
-    if isinstance(t, int):
+    if isinstance(t, (int, str)):
         return t
     if t.sort == BOOL:
         return ite(t, 1, 0)
@@ -140,8 +154,12 @@ def truthy(t: Term) -> Term:
         return t
     if isinstance(t, int):
         return t != 0
+    if isinstance(t, str):
+        return t != ""
     if t.sort == BOOL:
         return t
+    if t.sort == STR:
+        return ne(t, "")
     return ne(t, 0)
 
 
@@ -258,6 +276,12 @@ def karray(v: Term) -> Term:
 
 def relation(op: str, a: Term, b: Term) -> Term:
     """`a op b` for a comparison `op` (eq, ne, lt, le, gt, ge)."""
+    if sort_of(a) == STR or sort_of(b) == STR:  # strings: by code point (the caller checks both are)
+        if isinstance(a, str) and isinstance(b, str):
+            return _const(op, a, b)
+        if a == b:
+            return op in ("eq", "le", "ge")
+        return _app(op, (a, b))
     if sort_of(a) == BOOL and sort_of(b) == BOOL and op in ("eq", "ne"):
         if isinstance(a, int) and isinstance(b, int):
             return _const(op, a, b)
@@ -365,15 +389,13 @@ def value_of(t: Term, model: Model) -> Value:
     """The value of `t` (an array term too) when each symbol takes its value
     in `model` (0 / False / an all-0 or all-False array for symbols the
     model leaves free)."""
-    if isinstance(t, (bool, int)):
+    if isinstance(t, (bool, int, str)):
         return t
     if isinstance(t, Sym):
         found = model.get(t.name)
         if found is not None:
             return found
-        if t.sort in (ARR_INT, ARR_BOOL):
-            return ArrayValue(False if t.sort == ARR_BOOL else 0)
-        return False if t.sort == BOOL else 0
+        return _default(t.sort)
     spec = _ops.OPS[t.op]
     if spec.lazy:  # `ite` evaluates only the branch it takes: subterms are shared, so both could be exponential
         value = spec.py(*(partial(value_of, a, model) for a in t.args))
@@ -383,9 +405,16 @@ def value_of(t: Term, model: Model) -> Value:
         # the recursion limit
         value = spec.py(*[value_of(a, model) for a in t.args])
     if t.sort in (INT, BOOL):  # a scalar comes out as its node's sort, whatever the model holds
-        assert not isinstance(value, ArrayValue)
+        assert not isinstance(value, (ArrayValue, str))
         return bool(value) if t.sort == BOOL else int(value)
     return value
+
+
+def _default(sort: str) -> Value:
+    """The value of a symbol a model leaves free."""
+    if sort in (ARR_INT, ARR_BOOL):
+        return ArrayValue(False if sort == ARR_BOOL else 0)
+    return False if sort == BOOL else "" if sort == STR else 0
 
 
 def compile_term(t: Term, memo: dict[Term, Callable[[Model], Value]] | None = None) -> Callable[[Model], Value]:
@@ -397,13 +426,12 @@ def compile_term(t: Term, memo: dict[Term, Callable[[Model], Value]] | None = No
     if found is not None:
         return found
     run: Callable[[Model], Value]
-    if isinstance(t, (bool, int)):
+    if isinstance(t, (bool, int, str)):
         constant: Value = t
         run = lambda model: constant  # noqa: E731
     elif isinstance(t, Sym):
         name = t.name
-        default: Value = ArrayValue(False if t.sort == ARR_BOOL else 0) if t.sort in (ARR_INT, ARR_BOOL) \
-            else (False if t.sort == BOOL else 0)
+        default = _default(t.sort)
         run = lambda model: model.get(name, default)  # noqa: E731
     else:
         spec = _ops.OPS[t.op]
@@ -429,7 +457,7 @@ def compile_term(t: Term, memo: dict[Term, Callable[[Model], Value]] | None = No
 def evaluate(t: Term, model: Model) -> int | bool:
     """The value of the int or bool term `t` in `model` (see `value_of`)."""
     value = value_of(t, model)
-    if isinstance(value, ArrayValue):
+    if isinstance(value, (ArrayValue, str)):
         raise TypeError(f"{show(t)} is an array: use value_of")
     return value
 
@@ -441,7 +469,7 @@ def show(t: Term, parent: int = 0) -> str:
     """Python-syntax rendering, for comments in generated tests. `parent`
     is the precedence of the context: parenthesise what binds looser (and
     comparisons inside comparisons, which Python would chain)."""
-    if isinstance(t, (bool, int)):
+    if isinstance(t, (bool, int, str)):
         return repr(t)
     if isinstance(t, Sym):
         return t.name
@@ -522,8 +550,11 @@ def rename_apart(t: Term, how: Renaming, avoid: Iterable[Sym] = ()) -> Term:
 
 
 # The folding constructor of each operator of the table (`ops.OPS`).
-_FOLD: Mapping[str, Callable[..., Term]] = MappingProxyType({
+_NATIVE: Mapping[str, Callable[..., Term]] = MappingProxyType({
     "add": add, "sub": sub, "mul": mul, "floordiv": floordiv, "mod": mod, "neg": neg,
     "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
     "not": not_, "and": and_, "or": or_, "ite": ite, "select": select, "store": store, "karray": karray,
 })
+# the others (string operators) fold constants only
+_FOLD: Mapping[str, Callable[..., Term]] = MappingProxyType(
+    {**_NATIVE, **{op: _folding(op) for op in _ops.OPS if op not in _NATIVE}})

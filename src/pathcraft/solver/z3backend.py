@@ -16,7 +16,8 @@ import z3
 
 from pathcraft.solver.ops import OPS
 from pathcraft.solver.path import PathNode, nodes
-from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, App, ArrayValue, Sym, Term, Value, symbols
+from pathcraft.solver.strings import read_string, z3_string
+from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, STR, App, ArrayValue, Sym, Term, Value, symbols
 
 
 class Z3Translator:
@@ -33,6 +34,8 @@ class Z3Translator:
             if sym.sort in (ARR_INT, ARR_BOOL):
                 elem = z3.BoolSort(self.ctx) if sym.sort == ARR_BOOL else z3.IntSort(self.ctx)
                 found = z3.Array(sym.name, z3.IntSort(self.ctx), elem)
+            elif sym.sort == STR:
+                found = z3.String(sym.name, self.ctx)
             else:
                 maker = z3.Bool if sym.sort == BOOL else z3.Int
                 found = maker(sym.name, self.ctx)
@@ -44,6 +47,8 @@ class Z3Translator:
             return z3.BoolVal(t, self.ctx)
         if isinstance(t, int):
             return z3.IntVal(t, self.ctx)
+        if isinstance(t, str):
+            return z3_string(z3, t, self.ctx)
         if isinstance(t, Sym):
             return self.var(t)
         found = self._cache.get(t)
@@ -115,6 +120,8 @@ class Z3Session:
             value = model.eval(self.translate.var(sym), model_completion=True)
             if sym.sort in (ARR_INT, ARR_BOOL):
                 out[sym.name] = _array_value(value, model)
+            elif sym.sort == STR:
+                out[sym.name] = read_string(z3, value)
             else:
                 out[sym.name] = z3.is_true(value) if sym.sort == BOOL else value.as_long()
         return out

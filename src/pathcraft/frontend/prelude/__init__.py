@@ -23,20 +23,12 @@ from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
+from pathcraft.frontend.builtin_names import PREFIX, function_predicate, method_predicate
 from pathcraft.ir.nodes import Call, Goto, Mark, Predicate
 
-PREFIX = "$"
-MODULES = ("lists",)
+__all__ = ["PREFIX", "MODULES", "function_predicate", "method_predicate", "prelude_predicates"]
 
-
-def method_predicate(kind: str, method: str) -> str:
-    """The entry predicate of `kind.method` (it may not exist)."""
-    return f"{PREFIX}{kind}.{method}"
-
-
-def function_predicate(name: str) -> str:
-    """The entry predicate of the prelude's builtin function `name`."""
-    return f"{PREFIX}{name}"
+MODULES = ("lists", "strings")
 
 
 def _public_name(function: str) -> str:
