@@ -12,6 +12,9 @@ import z3
 from heap_enum import Bounds, strings
 from oracle import generated, missed_heap_paths, replay_mismatches
 
+from pathcraft.engine.strings import UNKNOWN_TEXT, Mismatch, percent_format
+from pathcraft.errors import Unsupported
+from pathcraft.ir.nodes import Text
 from pathcraft.solver import terms as T
 from pathcraft.solver.strings import CLASSES, read_string, z3_string
 from pathcraft.solver.terms import INT, STR, App, Sym
@@ -22,9 +25,11 @@ FUNCTIONS = [
     "is_palindrome", "count_vowels", "capitalize_first", "is_identifier", "caesar_char", "route",
     "reverse", "first_digit", "parse_level", "after", "label", "compare_words", "describe", "last_char",
     "Greeter.greet", "normalize", "shout", "domain", "is_mirror", "title_word", "strip_prefix", "censor",
-    "spaces", "slug", "tail",
+    "spaces", "slug", "tail", "progress", "badge", "greeting",
 ]
-TWO_STRINGS = {"after", "compare_words", "strip_prefix"}  # enumerated over shorter strings
+# enumerated over strings up to 2 long: two strings, or a string and an int or bool
+TWO_STRINGS = {"after", "compare_words", "strip_prefix"}
+SHORT_STRINGS = {"badge", "greeting"}
 S, U, N = Sym("s", STR), Sym("u", STR), Sym("n", INT)
 
 
@@ -105,6 +110,28 @@ def test_python_meaning_agrees_with_z3(op: str, args: tuple[T.Term, ...]) -> Non
             assert solver.check() == z3.unsat, (op, model)
 
 
+def test_percent_format_is_pythons_or_unknown() -> None:
+    """`fmt % arg` as the engine computes it: Python's text, or Python's
+    TypeError, or a text not computed (never another text or error)."""
+    formats = ["%d", "%s", "%i", "a%db", "%%%d%%", "%d%%", "%5d", "%x", "%r", "%s%s", "abc", "%.2f", "%%",
+               "x%%y", "%-3s", "%c", "%(a)s", "%", "%d %"]
+    for fmt, arg in itertools.product(formats, [3, -2, True, "ab", None, ""]):
+        try:
+            real: object = fmt % arg  # type: ignore[str-format]  # what the format does with it is the point
+        except TypeError:
+            real = TypeError
+        except (ValueError, OverflowError):
+            real = ValueError
+        try:
+            got: object = percent_format(Text(fmt), arg)
+        except Mismatch:
+            got = TypeError
+        except Unsupported:
+            continue
+        assert got in (real, UNKNOWN_TEXT), (fmt, arg, got, real)
+        assert real is not ValueError, (fmt, arg)
+
+
 def test_enumerated_strings() -> None:
     found = strings(Bounds(max_str=2, alphabet="ab"))
     assert found == ["", "a", "b", "aa", "ab", "ba", "bb"]
@@ -123,7 +150,7 @@ def test_replay(name: str) -> None:
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_enumeration(name: str) -> None:
     cases = generated(FIXTURE, name, "loop-2")
-    bounds = Bounds(max_str=2) if name in TWO_STRINGS else Bounds()
+    bounds = Bounds(max_str=2) if name in TWO_STRINGS | SHORT_STRINGS else Bounds()
     missed, count = missed_heap_paths(FIXTURE, name, cases, k=2, bounds=bounds)
     assert count > 0
     assert missed == []

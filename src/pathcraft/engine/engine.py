@@ -42,6 +42,7 @@ from pathcraft.engine.state import (
     State,
     SymbolicPath,
 )
+from pathcraft.engine.strings import Mismatch, percent_format
 from pathcraft.engine.values import UNDEFINED, Value, value_kind
 from pathcraft.errors import Unsupported
 from pathcraft.frontend.prelude import method_predicate
@@ -323,7 +324,11 @@ class Run:
         TypeError; strings otherwise, lists and objects (which may define
         the operator) drop the path."""
         if instr.predicate == "int_mod" and isinstance(args[0], Text):
-            env = frame.env if instr.target is None else {**frame.env, instr.target: Text(None)}
+            try:
+                text = percent_format(args[0], args[1])
+            except Mismatch:
+                return self.throw(state, ExcValue("TypeError", None))
+            env = frame.env if instr.target is None else {**frame.env, instr.target: text}
             return [step(state, frame, env=env)]
         if any(a is None for a in args) and not any(isinstance(a, (Text, Addr)) for a in args):
             return self.throw(state, ExcValue("TypeError", None))

@@ -3,13 +3,15 @@
 A string literal travels as `Text` (it may end up in a message or a
 result untouched); where it meets an operation it becomes a constant term
 of sort STR (`as_str`), so constants fold and symbolic strings (inputs,
-what is computed from them) reach Z3's string theory. The engine keeps
-strings ASCII (see `solver/strings.py`): a non-ASCII literal meeting an
-operation drops the path. `Text(None)` (an f-string, `%` formatting: text
+what is computed from them) reach Z3's string theory. Character classes
+and `lower`/`upper` are stated over ASCII (see `solver/strings.py`): a
+non-ASCII literal reaching one drops the path. `Text(None)` (an f-string, `%` formatting: text
 not computed) drops the path wherever an operation needs its text.
 """
 
 from __future__ import annotations
+
+import re
 
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import HeapResult
@@ -28,7 +30,11 @@ _ON_STRINGS = frozenset({
     "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "intlike", "lower", "upper",
 })
 _ON_INTS = frozenset({"chr", "str_of_nat"})
-UNARY = _ON_STRINGS | _ON_INTS | {"isstr", "isbool", "isint"}
+UNARY = _ON_STRINGS | _ON_INTS | {"isstr", "isbool", "isint", "format"}
+UNKNOWN_TEXT = Text(None)
+# stated over ASCII (solver/strings.py)
+_ASCII = frozenset({"isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "intlike", "lower", "upper",
+                    "nat_of_str"})
 
 
 def is_str(value: object) -> bool:
@@ -47,17 +53,36 @@ def is_bool(value: object) -> bool:
 
 
 def as_str(value: object) -> Term:
-    """A string value as a term of sort STR."""
+    """A string value as a term of sort STR. Code points above Z3's
+    alphabet (0x2FFFF) drop the path."""
     if isinstance(value, Text):
         if value.value is None:
             raise Unsupported("operations on a string whose text is not computed (f-string, %)")
         value = value.value
     if isinstance(value, str):
-        if not value.isascii():
-            raise Unsupported("a non-ASCII string in an operation")
+        if any(ord(c) > 0x2FFFF for c in value):
+            raise Unsupported("a string beyond Z3's alphabet (code points above 0x2FFFF)")
         return value
     assert isinstance(value, (Sym, App)) and value.sort == STR, value
     return value
+
+
+def ascii_only(t: Term) -> Term:
+    """`t`, after checking that no constant in it is outside ASCII: the
+    character classes and `lower`/`upper` are stated over ASCII (inputs
+    are; `chr` beyond 127 drops the path), so a non-ASCII literal that
+    reaches one drops the path instead."""
+    seen: set[int] = set()
+    todo = [t]
+    while todo:
+        u = todo.pop()
+        if isinstance(u, str):
+            if not u.isascii():
+                raise Unsupported("a non-ASCII string in a character class, lower() or upper()")
+        elif isinstance(u, App) and id(u) not in seen:
+            seen.add(id(u))
+            todo.extend(u.args)
+    return t
 
 
 class Mismatch(Exception):
@@ -73,8 +98,11 @@ def _type_error(*values: object) -> Exception:
     return Mismatch()
 
 
-def binary(op: str, left: object, right: object) -> Term:
-    """`left op right` where an operand is a string."""
+def binary(op: str, left: object, right: object) -> Term | Text:
+    """`left op right` where an operand is a string. Concatenating a string
+    whose text is not computed gives another."""
+    if op == "add" and is_str(left) and is_str(right) and UNKNOWN_TEXT in (left, right):
+        return UNKNOWN_TEXT
     if op in ("eq", "ne"):
         if is_str(left) and is_str(right):
             return T.relation(op, as_str(left), as_str(right))
@@ -85,8 +113,10 @@ def binary(op: str, left: object, right: object) -> Term:
         if left is None or right is None:
             return op == "isnot"
         raise Unsupported("'is' between strings (identity of strings)")
+    if op in ("mul", "mod"):  # "ab" * 3, "%d" % n: not modelled (a TypeError only for some operands)
+        raise Unsupported(f"operator {'*' if op == 'mul' else '%'} on a string")
     if not (is_str(left) and is_str(right)):
-        raise _type_error(left, right)  # "a" + 1, "a" < 1; "a" * 3 is not modelled
+        raise _type_error(left, right)  # "a" + 1, "a" < 1
     a, b = as_str(left), as_str(right)
     if op == "add":
         return T.apply("concat", a, b)
@@ -97,8 +127,11 @@ def binary(op: str, left: object, right: object) -> Term:
     raise Unsupported(f"operator {op} on strings")
 
 
-def unary(op: str, value: object) -> Term:
-    """The string operator `op` (or a type test) applied to `value`."""
+def unary(op: str, value: object) -> Term | Text:
+    """The string operator `op` (or a type test, or `format`: the text of
+    an f-string field) applied to `value`."""
+    if op == "format":
+        return _format(value)
     if op == "isstr":
         return is_str(value)
     if op == "isbool":
@@ -112,7 +145,8 @@ def unary(op: str, value: object) -> Term:
         return T.apply(op, T.as_int(value))
     if not is_str(value):
         raise Unsupported(f"{op} of a value other than a string")
-    return T.apply(op, as_str(value))
+    s = as_str(value)
+    return T.apply(op, ascii_only(s) if op in _ASCII else s)
 
 
 def _slice(heap: Heap, s: Term, n: Term, bounds: tuple[object, ...]) -> list[HeapResult]:
@@ -134,6 +168,67 @@ def _slice(heap: Heap, s: Term, n: Term, bounds: tuple[object, ...]) -> list[Hea
 
     start, stop = position(bounds[0], 0), position(bounds[1], n)
     return [HeapResult(heap, T.apply("substr", s, start, T.sub(stop, start)))]
+
+
+def _format(value: object) -> Term | Text:
+    """`format(value, "")` for an int, bool, str or None (as an `ite` term:
+    no fork); the text of anything else is not computed."""
+    if is_str(value):
+        return UNKNOWN_TEXT if value == UNKNOWN_TEXT else as_str(value)
+    if value is None:
+        return "None"
+    if is_bool(value):
+        assert isinstance(value, (bool, Sym, App))
+        return T.ite(value, "True", "False")
+    if is_int(value):
+        assert isinstance(value, (int, Sym, App))
+        digits = T.apply("str_of_nat", value)
+        negative = T.apply("concat", "-", T.apply("str_of_nat", T.neg(value)))
+        return T.ite(T.ge(value, 0), digits, negative)
+    return UNKNOWN_TEXT
+
+
+# a conversion of printf-style formatting: flags, width, precision, length, type
+_CONVERSION = re.compile(r"%(\(?)[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(.?)", re.DOTALL)
+_NUMERIC = frozenset("diouxXeEfFgG")
+_KINDS = _NUMERIC | frozenset("crsa%")
+
+
+def percent_format(fmt: Text, arg: object) -> Term | Text:
+    """`fmt % arg` for one argument that is not a list or object (tuples
+    and dicts are outside the subset). One plain `%s`, `%d` or `%i` (and
+    any `%%`) is computed; no conversion, or more than one, is Python's
+    TypeError (`Mismatch`), as is a numeric conversion of a string or None;
+    anything else gives a string whose text is not computed."""
+    if fmt.value is None or isinstance(arg, Addr) or isinstance(arg, Text) and arg == UNKNOWN_TEXT:
+        return UNKNOWN_TEXT
+    found = _CONVERSION.findall(fmt.value)
+    if any(mapping for mapping, _ in found):  # "%(key)s" takes a mapping
+        return UNKNOWN_TEXT
+    if any(kind == "" or kind not in _KINDS for _, kind in found):
+        raise Unsupported("a format with an incomplete or unknown conversion (ValueError)")
+    kinds = [kind for _, kind in found if kind != "%"]
+    if len(kinds) != 1:
+        raise Mismatch()  # not enough arguments, or not all converted
+    kind = kinds[0]
+    if kind == "c":  # OverflowError or ValueError for some ints
+        raise Unsupported("a %c format")
+    if kind in _NUMERIC and not (is_int(arg) or is_bool(arg)):
+        raise Mismatch()  # "%d" % "a"
+    plain = [m.group(0) for m in _CONVERSION.finditer(fmt.value) if m.group(0) != "%%"]
+    if plain != ["%" + kind] or kind not in "sdi":
+        return UNKNOWN_TEXT
+    if kind in "di":
+        assert isinstance(arg, (int, bool, Sym, App))
+        arg = T.as_int(arg)
+    text = _format(arg)
+    if text == UNKNOWN_TEXT:
+        return UNKNOWN_TEXT
+    assert isinstance(text, (str, Sym, App))
+    out: Term = ""
+    for token in re.split(r"(%%|%[sdi])", fmt.value):
+        out = T.apply("concat", out, "%" if token == "%%" else text if token.startswith("%") else token)
+    return out
 
 
 def sequence_op(heap: Heap, op: str, subject: object, args: tuple[object, ...]) -> list[HeapResult]:

@@ -197,7 +197,7 @@ class ExpressionLowerer:
                 return Const(Text(node.value))
             raise self.error(node, construct_name(node))
         if isinstance(node, ast.JoinedStr):
-            return Const(Text(None))
+            return self.fstring(node)
         if isinstance(node, ast.Name):
             if node.id in self.local_names:
                 return Var(node.id)
@@ -225,6 +225,27 @@ class ExpressionLowerer:
         if isinstance(node, ast.Call):
             return self.call(node, discard)
         raise self.error(node, construct_name(node))
+
+    def fstring(self, node: ast.JoinedStr) -> Expr:
+        """`f"..."`: literal parts and `{name}` fields (no conversion, no
+        format spec) concatenated, each field formatted by the engine (an
+        int, bool, str or None has its text computed; anything else makes
+        the whole string one whose text is not computed); any other field
+        makes the string not computed, and its expression is not run."""
+        parts: list[Expr] = []
+        for value in node.values:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                parts.append(Const(Text(value.value)))
+            elif isinstance(value, ast.FormattedValue) and value.conversion == -1 and value.format_spec is None \
+                    and isinstance(value.value, ast.Name) \
+                    and (value.value.id in self.local_names or value.value.id in self.module.constants):
+                parts.append(Unary("format", self.expr(value.value)))
+            else:
+                return Const(Text(None))
+        result: Expr = parts[0] if parts else Const(Text(""))
+        for part in parts[1:]:
+            result = Binary("add", result, part)
+        return result
 
     def attr(self, name: str) -> str:
         """An attribute name as stored: private names are mangled in a class."""

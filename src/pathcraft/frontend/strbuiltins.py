@@ -43,8 +43,11 @@ def _methods() -> list[Predicate]:
     for method, op in (("startswith", "prefixof"), ("endswith", "suffixof"), ("__contains__", "contains"),
                        ("find", "indexof")):
         out.append(_pred(method_predicate("str", method), ("self", "x"), (None, Return(Binary(op, _S, _X), 0))))
-    for method in ("isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "lower", "upper"):
-        out.append(_pred(method_predicate("str", method), ("self",), (None, Return(Unary(method, _S), 0))))
+    # on ASCII (see engine/strings.py), isdecimal and isnumeric are isdigit
+    for method, op in (*((m, m) for m in ("isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower",
+                                          "lower", "upper")),
+                       ("isdecimal", "isdigit"), ("isnumeric", "isdigit")):
+        out.append(_pred(method_predicate("str", method), ("self",), (None, Return(Unary(op, _S), 0))))
     found = Binary("indexof", _S, _X)
     out.append(_pred(
         method_predicate("str", "index"), ("self", "x"),
