@@ -29,6 +29,7 @@ class Bounds:
     # both cases, a space)
     max_str: int = 3
     alphabet: str = "aB1 z"
+    max_str_item: int = 1  # the strings of a list[str]
 
 
 def strings(bounds: Bounds) -> list[str]:
@@ -98,6 +99,12 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
         (elem,) = typing.get_args(tp)
         elem, _ = _unwrap(elem)
         name = f"l{len(heap)}"
+        if elem is str:
+            items_of = strings(Bounds(max_str=bounds.max_str_item, alphabet=bounds.alphabet))
+            for n in range(bounds.max_object_list + 1):
+                for items in itertools.product(items_of, repeat=n):
+                    yield {"$ref": name}, {**heap, name: {"list": list(items)}}, []
+            return
         if elem in (int, bool):
             values = (False, True) if elem is bool else bounds.ints
             for n in range(bounds.max_list + 1):

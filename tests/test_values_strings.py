@@ -25,11 +25,11 @@ FUNCTIONS = [
     "is_palindrome", "count_vowels", "capitalize_first", "is_identifier", "caesar_char", "route",
     "reverse", "first_digit", "parse_level", "after", "label", "compare_words", "describe", "last_char",
     "Greeter.greet", "normalize", "shout", "domain", "is_mirror", "title_word", "strip_prefix", "censor",
-    "spaces", "slug", "tail", "progress", "badge", "greeting",
+    "spaces", "slug", "tail", "progress", "badge", "greeting", "longest", "count_starting", "shout_all",
 ]
 # enumerated over strings up to 2 long: two strings, or a string and an int or bool
 TWO_STRINGS = {"after", "compare_words", "strip_prefix"}
-SHORT_STRINGS = {"badge", "greeting"}
+SHORT_STRINGS = {"badge", "greeting", "count_starting"}
 S, U, N = Sym("s", STR), Sym("u", STR), Sym("n", INT)
 
 
@@ -161,3 +161,22 @@ def test_a_string_parameter_is_no_longer_refused() -> None:
 
     result = translate(str(FIXTURE))
     assert not result.errors
+
+
+def test_string_inputs_are_readable_and_said_in_the_header(tmp_path: Path) -> None:
+    """Canonical strings: lowercase words without a repeated letter when the
+    path allows (a reversed "aa" tells nothing); the header says inputs are
+    printable ASCII."""
+    from pathcraft.cli import main
+    from pathcraft.testcase.emit_pytest import STRING_DOMAIN
+
+    for case in generated(FIXTURE, "reverse", "loop-2"):
+        s = dict(case.inputs)["s"]
+        assert s.isalpha() or s == "", s
+        assert len(set(s)) == len(s), s
+    out = tmp_path / "test_out.py"
+    assert main(["gen", f"{FIXTURE}::reverse", "-o", str(out)]) == 0
+    assert " ".join(STRING_DOMAIN.split()) in " ".join(out.read_text().split())
+    out_ints = tmp_path / "test_ints.py"
+    assert main(["gen", f"{FIXTURE}::label", "-o", str(out_ints)]) == 0
+    assert "printable ASCII" not in out_ints.read_text()

@@ -385,10 +385,13 @@ def _print_costs(cases: list[TestCase], names: list[str]) -> None:
 
 
 def _string_inputs(program: Program, functions: list[str]) -> bool:
-    """Does a parameter, or a field of a class, of these functions hold a str?"""
-    fields = any(t.kind == "str" for info in program.classes.values() for _, t in info.fields)
-    return fields or any(t.kind == "str" for q in functions if q in program.functions
-                         for t in program.functions[q].param_types)
+    """Does a parameter of these functions, or a field of a class they take,
+    hold a str (or a list of str)?"""
+    types = [t for q in functions if q in program.functions for t in program.functions[q].param_types]
+    classes = {t.cls if t.kind == "obj" else t.elem.cls if t.elem is not None else None for t in types}
+    fields = [t for cls in sorted(c for c in classes if c in program.classes)
+              for klass in program.mro(cls) for _, t in program.classes[klass].fields]
+    return any(t.kind == "str" or t.elem is not None and t.elem.kind == "str" for t in types + fields)
 
 
 def _verify(path: str, out_format: str, test_file: str | None, cases: list[TestCase],

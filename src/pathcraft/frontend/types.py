@@ -71,8 +71,6 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
             elem = parse_type(node.slice, classes, owner, aliases)
             if elem.kind == "list":
                 raise TypeSyntaxError(f"type '{ast.unparse(node)}' (nested lists)")
-            if elem.kind == "str":
-                raise TypeSyntaxError(f"type '{ast.unparse(node)}' (lists of str)")
             return Type("list", elem=elem)
     raise TypeSyntaxError(f"type '{ast.unparse(node)}'")
 

@@ -112,6 +112,12 @@ class LazyHeap:
             cell = ListCell(elem, "input", label, length=length, data=data)
             return [heap.constrain(T.relation("ge", length, 0)).allocate(cell, initial=True)]
         out: list[tuple[Heap, object]] = []
+        if elem.kind == "str":  # as many strings as the length, each printable ASCII (solver/strings.py)
+            for n in range(self.max_list_length + 1):
+                strings = tuple(Sym(f"{label}[{k}]", T.STR) for k in range(n))
+                constrained = heap.constrain(*(T.apply("printable", s) for s in strings))
+                out.append(constrained.allocate(ListCell(elem, "input", label, items=strings), initial=True))
+            return out
         for n in range(self.max_list_length + 1):
             items = tuple(Lazy(elem, f"{label}[{k}]") for k in range(n))
             out.append(heap.allocate(ListCell(elem, "input", label, items=items), initial=True))
