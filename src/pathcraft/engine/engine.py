@@ -436,6 +436,8 @@ class Run:
         its prelude predicate (`frontend/prelude`), or a dropped path when
         the model has none."""
         predicate = self.program.predicates.get(method_predicate(kind, method))
+        if predicate is None or len(predicate.params) != len(args) + 1:  # `s.split()` is `$str.split__0`
+            predicate = self.program.predicates.get(method_predicate(kind, f"{method}__{len(args)}")) or predicate
         if predicate is None:
             raise Unsupported(f"{kind}.{method}()")
         values = (receiver,) + args

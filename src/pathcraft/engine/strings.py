@@ -27,7 +27,7 @@ STRING_INDEX = "string index out of range"
 # take an int (`chr`, `str_of_nat`)
 _ON_STRINGS = frozenset({
     "concat", "strlen", "contains", "prefixof", "suffixof", "indexof", "nat_of_str", "ord",
-    "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "intlike", "lower", "upper",
+    "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "intlike", "lower", "upper", "printable",
 })
 _ON_INTS = frozenset({"chr", "str_of_nat"})
 UNARY = _ON_STRINGS | _ON_INTS | {"isstr", "isbool", "isint", "format"}

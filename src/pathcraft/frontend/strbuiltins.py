@@ -48,6 +48,12 @@ def _methods() -> list[Predicate]:
                                           "lower", "upper")),
                        ("isdecimal", "isdigit"), ("isnumeric", "isdigit")):
         out.append(_pred(method_predicate("str", method), ("self",), (None, Return(Unary(op, _S), 0))))
+    # `s.split()`: on printable ASCII the only whitespace is the space
+    out.append(_pred(
+        method_predicate("str", "split__0"), ("self",),
+        (Unary("printable", _S), Goto(method_predicate("str", "_split_spaces"), (_S,))),
+        (_not(Unary("printable", _S)), Raise(UNSUPPORTED, "split() of a string with tabs, newlines or non-ASCII", 0)),
+    ))
     found = Binary("indexof", _S, _X)
     out.append(_pred(
         method_predicate("str", "index"), ("self", "x"),

@@ -63,7 +63,7 @@ class CanonicalModels:
 
 
 def _readable(wanted: Iterable[Sym], bound: int, telling: bool) -> list[Term]:
-    """Strings of lowercase letters, at most `bound + 1` long: tried before
+    """Strings of lowercase letters and spaces, at most `bound + 1` long: tried before
     any printable string (the input domain). `telling`: moreover not empty,
     different from each other, and without a repeated letter (a test of
     `reverse` on "aa" tells nothing)."""

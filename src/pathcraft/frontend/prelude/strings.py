@@ -56,3 +56,44 @@ def str__replace(self: str, old: str, new: str) -> str:
         rest = rest[i + len(old):]
         i = rest.find(old)
     return out + rest
+
+
+def str__split(self: str, sep: str) -> list[str]:
+    if sep == "":
+        raise ValueError("empty separator")
+    out = []
+    rest = self
+    i = rest.find(sep)
+    while i >= 0:
+        out.append(rest[:i])
+        rest = rest[i + len(sep):]
+        i = rest.find(sep)
+    out.append(rest)
+    return out
+
+
+def str__join(self: str, items: list[str]) -> str:
+    out = ""
+    first = True
+    for item in items:
+        if not first:
+            out = out + self
+        out = out + item
+        first = False
+    return out
+
+
+def str___split_spaces(self: str) -> list[str]:
+    """`self.split()` for a string whose only whitespace is the space (see
+    `frontend/strbuiltins.py`)."""
+    out = []
+    rest = self
+    i = rest.find(" ")
+    while i >= 0:
+        if i > 0:
+            out.append(rest[:i])
+        rest = rest[i + 1:]
+        i = rest.find(" ")
+    if rest != "":
+        out.append(rest)
+    return out
