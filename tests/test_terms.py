@@ -411,7 +411,7 @@ _SAMPLE_ARGS: dict[str, tuple[Term, ...]] = {
     "suffixof": (S, U), "indexof": (S, U), "str_of_nat": (X,), "nat_of_str": (S,), "ord": (S,), "chr": (X,),
     "lower": (S,), "upper": (S,),
     **{name: (S,) for name in ("isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "printable",
-                               "word", "intlike")},
+                               "word", "phrase", "intlike")},
 }
 
 

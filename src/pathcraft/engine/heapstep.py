@@ -18,7 +18,6 @@ from pathcraft.engine.evaluate import Evaluator
 from pathcraft.engine.state import State
 from pathcraft.engine.strings import is_str, sequence_op
 from pathcraft.engine.values import Value
-from pathcraft.errors import Unsupported
 from pathcraft.heap.base import HeapModel, HeapResult
 from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
 from pathcraft.ir.nodes import Expr, FunctionInfo, GetField, ListOp, NewList, NewObject, Program, RepeatList, SetField
@@ -73,8 +72,6 @@ class HeapExecutor:
         subject = ev(instr.lst)
         if is_str(subject):  # len(s), s[i], s[a:b], for c in s
             return self.apply(state, sequence_op(heap, instr.op, subject, args))
-        if instr.op == "slice":
-            raise Unsupported("slices of lists")
         return self.apply(state, model.list_op(heap, instr.op, subject, args))
 
     def list_method(self, state: State, receiver: Addr, method: str, args: tuple[Value, ...]) -> list[Effect]:

@@ -149,9 +149,11 @@ def unary(op: str, value: object) -> Term | Text:
     return T.apply(op, ascii_only(s) if op in _ASCII else s)
 
 
-def _slice(heap: Heap, s: Term, n: Term, bounds: tuple[object, ...]) -> list[HeapResult]:
-    """`s[a:b]`: each bound None (the end), or from the end when negative,
-    then clamped into [0, len(s)] (an `ite` term: no fork)."""
+def _slice(heap: Heap, s: Term, n: Term, args: tuple[object, ...]) -> list[HeapResult]:
+    """`s[a:b]` (args `a, has_a, b, has_b`, see `$str.__getslice__`): each
+    bound left out is the end, a negative one counts from the end, then
+    it is clamped into [0, len(s)] (an `ite` term: no fork)."""
+    bounds = (args[0] if args[1] else None, args[2] if args[3] else None)
     if any(not (b is None or is_int(b) or is_bool(b)) for b in bounds):
         if any(isinstance(b, Addr) for b in bounds):
             raise Unsupported("a slice bound that is a list or object")

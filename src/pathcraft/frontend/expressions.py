@@ -16,16 +16,17 @@ from __future__ import annotations
 import ast
 import builtins
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from pathcraft.errors import construct_name, unknown_name, unsupported
 from pathcraft.frontend.blocks import BlockBuilder
+from pathcraft.frontend.builtins import PRINT
 from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
-from pathcraft.frontend.builtin_names import function_predicate
 from pathcraft.frontend.sink import BlockSink
 from pathcraft.frontend.strbuiltins import CONVERSIONS
+from pathcraft.ir.builtin_names import function_predicate
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -96,6 +97,8 @@ class ExpressionLowerer:
         self.owner = owner
         self.calls = calls
         self.reassigned = plainly_assigned(fn)
+        # lowers a list comprehension (the statement lowerer's job: it is a loop)
+        self.comprehension: Callable[[ast.ListComp], Expr] | None = None
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)
@@ -224,6 +227,8 @@ class ExpressionLowerer:
             return self.branching_value(node)
         if isinstance(node, ast.Call):
             return self.call(node, discard)
+        if isinstance(node, ast.ListComp) and self.comprehension is not None:
+            return self.comprehension(node)
         raise self.error(node, construct_name(node))
 
     def fstring(self, node: ast.JoinedStr) -> Expr:
@@ -247,27 +252,23 @@ class ExpressionLowerer:
             result = Binary("add", result, part)
         return result
 
+    def slice(self, node: ast.Subscript, part: ast.Slice) -> Expr:
+        """`x[a:b:c]` read: `x.__getslice__(a, has_a, b, has_b, c)`, a
+        prelude method per sequence kind (a flag for each bound left out)."""
+        seq = self.blocks.stable(self.expr(node.value), node.lineno)
+        args: list[Expr] = []
+        for bound in (part.lower, part.upper):
+            args += [Const(0), Const(False)] if bound is None else \
+                [self.blocks.stable(self.expr(bound), node.lineno), Const(True)]
+        args.append(Const(1) if part.step is None else self.blocks.stable(self.expr(part.step), node.lineno))
+        tmp = self.blocks.temp()
+        self.calls.methods_called.add("__getslice__")
+        self.blocks.emit(CallMethod(tmp, seq, "__getslice__", tuple(args), node.lineno))
+        return Var(tmp)
+
     def attr(self, name: str) -> str:
         """An attribute name as stored: private names are mangled in a class."""
         return mangle(name, self.owner) if self.owner else name
-
-    def slice(self, node: ast.Subscript, part: ast.Slice) -> Expr:
-        """`s[a:b]` (of a string: the engine drops it for a list) and
-        `s[::-1]` (`$reversed`, see `frontend/strbuiltins.py`)."""
-        seq = self.blocks.stable(self.expr(node.value), node.lineno)
-        tmp = self.blocks.temp()
-        step = part.step
-        if step is not None and part.lower is None and part.upper is None and isinstance(step, ast.UnaryOp) \
-                and isinstance(step.op, ast.USub) and isinstance(step.operand, ast.Constant) \
-                and step.operand.value == 1 and type(step.operand.value) is int:
-            self.blocks.emit(Call(tmp, function_predicate("reversed"), (seq,), node.lineno))
-            return Var(tmp)
-        if step is not None and not (isinstance(step, ast.Constant) and step.value in (None, 1)):
-            raise self.error(step, "slice with a step other than 1 or [::-1]")
-        bounds = tuple(Const(None) if p is None else self.blocks.stable(self.expr(p), node.lineno)
-                       for p in (part.lower, part.upper))
-        self.blocks.emit(ListOp("slice", tmp, seq, bounds, node.lineno))
-        return Var(tmp)
 
     def index(self, node: ast.expr) -> Expr:
         """A list index, evaluated once and now (`a[i] += x` uses it twice)."""
@@ -365,14 +366,21 @@ class ExpressionLowerer:
             self.calls.callees.add(name)
             self.blocks.emit(Call(target, self.functions[name].entry, tuple(args), node.lineno))
             return Var(target) if target else Const(None)
+        if name == "print":
+            return self.print_call(node)
         if node.keywords:
             raise self.error(node, f"keyword arguments to {name}()")
         if name == "abs" and len(node.args) == 1:
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, "abs", (self.expr(node.args[0]),), node.lineno))
             return Var(tmp)
+        if name in ("any", "all") and len(node.args) == 1 and not isinstance(
+                node.args[0], ast.GeneratorExp):
+            tmp = self.blocks.temp()
+            self.blocks.emit(Call(tmp, function_predicate(name), (self.expr(node.args[0]),), node.lineno))
+            return Var(tmp)
         if name in ("sum", "min", "max") and len(node.args) == 1 and not isinstance(
-                node.args[0], (ast.GeneratorExp, ast.ListComp)):
+                node.args[0], ast.GeneratorExp):
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, f"list_{name}", (self.expr(node.args[0]),), node.lineno))
             return Var(tmp)
@@ -405,6 +413,22 @@ class ExpressionLowerer:
         tmp = self.blocks.temp()
         self.blocks.emit(Call(tmp, function_predicate(name), (arg,), node.lineno))
         return Var(tmp)
+
+    def print_call(self, node: ast.Call) -> Expr:
+        """`print(a, b, sep=..., end=..., flush=...)`: the arguments are
+        evaluated and printed, the output not asserted; a `file=` would
+        write elsewhere (not modelled)."""
+        for keyword in node.keywords:
+            if keyword.arg not in ("sep", "end", "flush"):
+                raise self.error(keyword.value if keyword.arg else node, "print() to a file or with **kwargs")
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            raise self.error(node, "*args in a call")
+        values = [self.blocks.stable(self.expr(a), node.lineno) for a in node.args]
+        for keyword in node.keywords:
+            values.append(self.blocks.stable(self.expr(keyword.value), node.lineno))
+        for value in values:
+            self.blocks.emit(Call(None, PRINT, (value,), node.lineno))
+        return Const(None)
 
     def isinstance_of(self, node: ast.Call) -> Expr:
         """`isinstance(p, T)` on a parameter the function never reassigns:

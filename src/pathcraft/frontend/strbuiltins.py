@@ -13,7 +13,7 @@ Messages are asserted only where CPython's is a constant.
 from __future__ import annotations
 
 from pathcraft.frontend.builtins import UNSUPPORTED
-from pathcraft.frontend.builtin_names import function_predicate, method_predicate
+from pathcraft.ir.builtin_names import function_predicate, method_predicate
 from pathcraft.ir.nodes import (
     Binary, Const, Expr, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Text, Unary, Var,
 )
@@ -127,25 +127,37 @@ def _conversions() -> list[Predicate]:
 REVERSED_UP_TO = 4  # `s[::-1]` for strings up to this long (Z3 has no reverse)
 
 
-def _reversed() -> list[Predicate]:
-    """`s[::-1]`: one rule per length of `s` (each builds the reversed
-    string from its characters); longer strings drop the path."""
-    name = function_predicate("reversed")
-    entry = _pred(name, ("x",),
-                  (Unary("isstr", _X), Goto(f"{name}:str", (_X,))),
-                  (_not(Unary("isstr", _X)), Raise(UNSUPPORTED, "[::-1] of a list", 0)))
-    n = Unary("strlen", _X)
+def _slices() -> list[Predicate]:
+    """`s[a:b:c]` (`x.__getslice__(a, has_a, b, has_b, c)`, see the
+    expression lowerer): a step of 1 is a substring (the engine's `slice`
+    on strings); `s[::-1]` one rule per length of `s` (each builds the
+    reversed string from its characters: Z3 has no reverse), longer
+    strings and other steps drop the path."""
+    name = method_predicate("str", "__getslice__")
+    reverse = method_predicate("str", "__reversed_slice__")
+    params = ("self", "a", "has_a", "b", "has_b", "c")
+    c, whole = Var("c"), _and(_not(Var("has_a")), _not(Var("has_b")))
+    backwards = _and(Binary("eq", c, Const(-1)), whole)
+    entry = Predicate(name, name, params, (
+        Rule(1, Binary("eq", c, Const(1)), (
+            ListOp("slice", "r", _S, (Var("a"), Var("has_a"), Var("b"), Var("has_b")), 0), Return(Var("r"), 0))),
+        Rule(2, backwards, (Goto(reverse, (_S,)),)),
+        Rule(3, Binary("eq", c, Const(0)), (Raise("ValueError", "slice step cannot be zero", 0),)),
+        Rule(4, _and(_and(Binary("ne", c, Const(1)), Binary("ne", c, Const(0))), _not(backwards)),
+             (Raise(UNSUPPORTED, "a string slice with a step other than 1 or [::-1]", 0),)),
+    ), builtin=True)
+    n = Unary("strlen", _S)
     rules = []
     for k in range(REVERSED_UP_TO + 1):
-        body: list[Instr] = [ListOp("get", f"c{i}", _X, (Const(i),), 0) for i in range(k)]
+        body: list[Instr] = [ListOp("get", f"c{i}", _S, (Const(i),), 0) for i in range(k)]
         result: Expr = Const(Text(""))
         for i in range(k):
             result = Var(f"c{i}") if i == 0 else Binary("add", Var(f"c{i}"), result)
         rules.append(Rule(k + 1, Binary("eq", n, Const(k)), (*body, Return(result, 0))))
     rules.append(Rule(REVERSED_UP_TO + 2, Binary("gt", n, Const(REVERSED_UP_TO)),
                       (Raise(UNSUPPORTED, f"[::-1] of a string longer than {REVERSED_UP_TO}", 0),)))
-    return [entry, Predicate(f"{name}:str", name, ("x",), tuple(rules), builtin=True)]
+    return [entry, Predicate(reverse, reverse, ("self",), tuple(rules), builtin=True)]
 
 
 def str_predicates() -> dict[str, Predicate]:
-    return {p.name: p for p in (*_methods(), *_conversions(), *_reversed())}
+    return {p.name: p for p in (*_methods(), *_conversions(), *_slices())}

@@ -51,27 +51,31 @@ class CanonicalModels:
         wanted = sorted(set(path_symbols(store, [])) | set(inputs), key=lambda s: (s.name, s.sort))
         if self._session is None:
             self._session = Z3Session(self.timeout_ms, self.rlimit)
-        tiers: list[tuple[int | None, bool]] = [(bound, False) for bound in (*self.bounds, None)]
+        # (int box, strings: "telling" words, "word"s, "phrase"s, or any)
+        tiers: list[tuple[int | None, str]] = [(bound, "word") for bound in (*self.bounds, None)]
         if self.bounds and any(s.sort == STR for s in wanted):
-            tiers.insert(0, (self.bounds[0], True))
-        for bound, telling in tiers:
-            extra = [*within(wanted, bound), *_readable(wanted, bound, telling)] if bound is not None else []
+            tiers[0:0] = [(self.bounds[0], "telling")]
+            tiers[-1:-1] = [(self.bounds[-1], "phrase")]
+        for bound, strings in tiers:
+            extra = [*within(wanted, bound), *_readable(wanted, bound, strings)] if bound is not None else []
             verdict, model = self._session.check(store, extra, wanted)
             if verdict == "sat" and model is not None:
                 return _telling(model, store, inputs)
         return None
 
 
-def _readable(wanted: Iterable[Sym], bound: int, telling: bool) -> list[Term]:
-    """Strings of lowercase letters and spaces, at most `bound + 1` long: tried before
-    any printable string (the input domain). `telling`: moreover not empty,
-    different from each other, and without a repeated letter (a test of
-    `reverse` on "aa" tells nothing)."""
+def _readable(wanted: Iterable[Sym], bound: int, kind: str) -> list[Term]:
+    """Strings of lowercase letters (`kind` "word"; "phrase": and spaces),
+    at most `bound + 1` long: tried before any printable string (the input
+    domain). "telling": words moreover not empty, different from each
+    other, and without a repeated letter (a test of `reverse` on "aa"
+    tells nothing)."""
+    telling = kind == "telling"
     out: list[Term] = []
     strings = [s for s in wanted if s.sort == STR]
     for sym in strings:
         length = apply("strlen", sym)
-        out += [apply("word", sym), apply("le", length, bound + 1)]
+        out += [apply("phrase" if kind == "phrase" else "word", sym), apply("le", length, bound + 1)]
         if telling:
             out.append(apply("ge", length, 1))
             for i, j in itertools.combinations(range(bound + 1), 2):

@@ -82,8 +82,9 @@ CLASSES: Mapping[str, Any] = MappingProxyType({
     "islower": lambda s: any(_lower(c) for c in s) and not any(_upper(c) for c in s),
     # the domain of a string input
     "printable": lambda s: _only(s, *PRINTABLE),
-    # canonical models try these first: readable words (and spaces)
-    "word": lambda s: all(_lower(c) or c == " " for c in s),
+    # canonical models try these first: readable words, then with spaces
+    "word": lambda s: _only(s, "a", "z"),
+    "phrase": lambda s: all(_lower(c) or c == " " for c in s),
     # a superset of what int() accepts (spaces, a sign, digits and
     # underscores): a string outside it is certainly a ValueError
     "intlike": lambda s: _intlike(s),
@@ -146,6 +147,8 @@ def _regex(z3: Any, ctx: Any, name: str) -> Any:
     if name == "printable":
         return z3.Star(_union(z3, ctx, PRINTABLE))
     if name == "word":
+        return z3.Star(_union(z3, ctx, _LOWER))
+    if name == "phrase":
         return z3.Star(_union(z3, ctx, _LOWER, (" ", " ")))
     assert name == "intlike", name
     spaces = z3.Star(_union(z3, ctx, *_SPACES))

@@ -26,10 +26,10 @@ from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
-from pathcraft.frontend.builtin_names import PREFIX, function_predicate, method_predicate
+from pathcraft.frontend.lower import FunctionLowerer
+from pathcraft.frontend.module import function_info, load_module
+from pathcraft.ir.builtin_names import function_predicate, method_predicate
 from pathcraft.ir.nodes import Call, Goto, Mark, Predicate
-
-__all__ = ["PREFIX", "MODULES", "function_predicate", "method_predicate", "prelude_predicates"]
 
 MODULES = ("lists", "strings")
 
@@ -43,9 +43,6 @@ def _public_name(function: str) -> str:
 def prelude_predicates() -> dict[str, Predicate]:
     """Every prelude predicate, lowered once per process (predicates are
     frozen, so every program can share them)."""
-    from pathcraft.frontend.lower import FunctionLowerer
-    from pathcraft.frontend.module import function_info, load_module
-
     out: dict[str, Predicate] = {}
     for module_name in MODULES:
         module = load_module(str(Path(__file__).with_name(f"{module_name}.py")))
