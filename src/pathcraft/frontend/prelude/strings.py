@@ -97,3 +97,27 @@ def str___split_spaces(self: str) -> list[str]:
     if rest != "":
         out.append(rest)
     return out
+
+
+def str__strip__1(self: str, chars: str) -> str:
+    i = 0
+    j = len(self)
+    while i < j and self[i] in chars:
+        i += 1
+    while j > i and self[j - 1] in chars:
+        j -= 1
+    return self[i:j]
+
+
+def str__lstrip__1(self: str, chars: str) -> str:
+    i = 0
+    while i < len(self) and self[i] in chars:
+        i += 1
+    return self[i:]
+
+
+def str__rstrip__1(self: str, chars: str) -> str:
+    j = len(self)
+    while j > 0 and self[j - 1] in chars:
+        j -= 1
+    return self[:j]
