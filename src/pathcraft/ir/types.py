@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Type:
-    kind: str  # "int" | "bool" | "float" | "none" | "obj" | "list"
+    kind: str  # "int" | "bool" | "float" | "str" | "none" | "obj" | "list"
     cls: str | None = None
     optional: bool = False
     elem: Type | None = None
@@ -35,6 +35,7 @@ class Type:
 INT = Type("int")
 BOOL = Type("bool")
 FLOAT = Type("float")
+STR = Type("str")
 NONE = Type("none", optional=True)
 
 
