@@ -127,7 +127,7 @@ UNSUPPORTED = [
      "list comprehension"),
     ("yield_value", "def f(x: int) -> int:\n    y = yield x\n    return y\n", 2, 9, "yield"),
     ("truediv", "def f(x: int) -> int:\n    return x / 2\n", 2, 12, "'/'"),
-    ("shift", "def f(x: int) -> int:\n    return x << 2\n", 2, 12, "'<<'"),
+    ("matmul", "def f(x: int) -> int:\n    return x @ 2\n", 2, 12, "'@'"),
     ("with", "def f(x: int) -> int:\n    with x:\n        pass\n    return x\n", 2, 5, "with"),
     ("nested_def", "def f(x: int) -> int:\n    def g() -> int:\n        return 1\n    return x\n", 2, 5,
      "nested function"),
@@ -233,7 +233,7 @@ def good(x: int) -> int:
 
 
 def bad(x: int) -> int:
-    return x << 2
+    return x @ 2
 
 
 def caller(x: int) -> int:
@@ -251,11 +251,11 @@ def test_module_with_one_unsupported_function_translates_the_others(tmp_path: Pa
     assert result.targets == ["good", "bad", "caller", "other"]
     assert set(result.errors) == {"bad", "caller"}
     assert set(result.program.functions) == {"good", "other"}
-    assert str(result.errors["bad"]) == f"{path}:6:12: unsupported operator '<<'"
+    assert str(result.errors["bad"]) == f"{path}:6:12: unsupported operator '@'"
 
 
 def test_caller_of_unsupported_function_is_reported(tmp_path: Path) -> None:
     path = _write(tmp_path, MODULE)
     error = translate(str(path), ["caller"]).errors["caller"]
     assert isinstance(error, UnsupportedError)
-    assert "calls bad()" in error.message and "'<<'" in error.message
+    assert "calls bad()" in error.message and "'@'" in error.message

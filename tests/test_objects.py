@@ -344,7 +344,7 @@ def test_a_method_that_cannot_be_analysed_is_no_setup_call_and_no_error(tmp_path
         "    def bump(self) -> None:\n"
         "        self.n += 1\n\n"
         "    def shift(self) -> None:\n"
-        "        self.n = self.n << 1\n\n"
+        "        self.n = self.n @ 1\n\n"
         "    def get(self) -> int:\n"
         "        if self.n > 1:\n"
         "            return 2\n"

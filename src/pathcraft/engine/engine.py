@@ -44,6 +44,7 @@ from pathcraft.engine.state import (
 )
 from pathcraft.engine.values import UNDEFINED, Value, value_kind
 from pathcraft.errors import Unsupported
+from pathcraft.frontend.bitops import BIT_PREDICATES
 from pathcraft.frontend.prelude import method_predicate
 from pathcraft.heap.base import HeapModel, attribute_error, is_scalar, uncertain_attribute
 from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
@@ -84,7 +85,7 @@ Successors = list[State | SymbolicPath]
 _PROTOCOL = {"len": "__len__", "get": "__getitem__", "set": "__setitem__", "iter": "__iter__"}
 
 # builtin predicates over ints: entered only when every operand is an int or bool
-_INT_BUILTINS = frozenset({"int_mod", "int_floordiv", "int_pow", "abs", "min", "max"})
+_INT_BUILTINS = frozenset({"int_mod", "int_floordiv", "int_pow", "abs", "min", "max"}) | BIT_PREDICATES
 
 
 class Engine:

@@ -107,7 +107,7 @@ class Evaluator:
             return T.truthy(_term(v))
         if e.op == "int":
             return T.as_int(_term(v))
-        raise AssertionError(e.op)
+        return T.apply(e.op, _term(v))  # an operator of the term table (`bit_length`)
 
     def _binary(self, op: str, left: Value, right: Value, heap: Heap) -> Value:
         if isinstance(left, Text) or isinstance(right, Text):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sys
 
+from pathcraft.frontend.bitops import bit_predicates
+from pathcraft.frontend.prelude import method_predicate
 from pathcraft.ir.nodes import (
     Assign, Binary, Const, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
 )
@@ -71,6 +73,7 @@ def builtin_predicates() -> dict[str, Predicate]:
         ),
     ]
     preds.extend(_power())
+    preds.extend(bit_predicates(lambda method: method_predicate("int", method)))
     preds.extend(_fold("list_sum", "add"))
     preds.extend(_fold("list_min", "lt"))
     preds.extend(_fold("list_max", "gt"))

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pathcraft.errors import construct_name, unknown_name, unsupported
+from pathcraft.frontend import bitops
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
@@ -51,13 +52,7 @@ _COMPARE = {
 }
 _OPERATOR_TEXT = {
     ast.Div: "operator '/' (true division gives float)",
-    ast.LShift: "operator '<<'",
-    ast.RShift: "operator '>>'",
-    ast.BitAnd: "operator '&'",
-    ast.BitOr: "operator '|'",
-    ast.BitXor: "operator '^'",
     ast.MatMult: "operator '@'",
-    ast.Invert: "operator '~'",
     ast.In: "operator 'in'",
     ast.NotIn: "operator 'not in'",
 }
@@ -210,6 +205,8 @@ class ExpressionLowerer:
                 return Unary("int", operand)
             if isinstance(node.op, ast.Not):
                 return Unary("not", operand)
+            if isinstance(node.op, ast.Invert):
+                return bitops.invert(operand)
             raise self.error(node, _OPERATOR_TEXT.get(type(node.op), "unary operator"))
         if isinstance(node, ast.Compare):
             if len(node.ops) == 1:
@@ -245,6 +242,8 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, "int_pow", (left, right), node.lineno))
             return Var(tmp)
+        if isinstance(op, bitops.BIT_OPERATORS):
+            return bitops.lower_binop(self.blocks, op, left, right, node.lineno)
         if type(op) in _DIVISION:
             pure, predicate = _DIVISION[type(op)]
             formatting = isinstance(left, Const) and isinstance(left.value, Text)  # "%d items" % n
@@ -461,5 +460,5 @@ def _may_raise(node: ast.expr) -> bool:
     """Can evaluating `node` raise or run code (a call, an index, an
     attribute read, `//`, `%`, `**`)? Names and constants cannot."""
     return any(isinstance(n, (ast.Call, ast.Subscript, ast.Attribute)) or
-               isinstance(n, ast.BinOp) and isinstance(n.op, (ast.FloorDiv, ast.Mod, ast.Pow))
+               isinstance(n, ast.BinOp) and isinstance(n.op, (ast.FloorDiv, ast.Mod, ast.Pow, ast.LShift, ast.RShift))
                for n in ast.walk(node))
