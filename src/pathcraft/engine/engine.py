@@ -428,6 +428,8 @@ class Run:
         its prelude predicate (`frontend/prelude`), or a dropped path when
         the model has none."""
         predicate = self.program.predicates.get(method_predicate(kind, method))
+        if predicate is None and kind == "tuple" and not method.startswith("__"):  # a tuple's are index, count
+            return self.throw(state, ExcValue("AttributeError", f"'tuple' object has no attribute '{method}'"))
         if predicate is None:
             raise Unsupported(f"{kind}.{method}()")
         values = (receiver,) + args

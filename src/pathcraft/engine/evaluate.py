@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from pathcraft.engine import tuples
 from pathcraft.engine.values import UNDEFINED, Value, exception_is_a, unbound_local
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import HeapModel
@@ -66,14 +67,17 @@ class Evaluator:
         return T.truthy(_term(value))
 
     def ref_truth(self, value: object, heap: Heap) -> Term:
-        """`bool(x)` for None, objects (always true: no `__bool__` or
-        `__len__` in the subset) and lists (true when not empty)."""
+        """`bool(x)` for None, objects (true; a class defining `__bool__` or
+        `__len__` drops the path: not modelled) and lists (true when not empty)."""
         if value is None:
             return False
         assert isinstance(value, Addr)
         cell = heap.cell(value)
         if isinstance(cell, ListCell):
             return T.relation("gt", cell.size(), 0)
+        if isinstance(cell, ObjectCell) and any(self.program.resolve_method(cell.cls, m)
+                                                for m in ("__bool__", "__len__")):
+            raise Unsupported(f"truth of a {cell.cls} object (its __bool__ or __len__ is not modelled)")
         return True
 
     def eval(self, e: Expr, env: Mapping[str, Value], heap: Heap) -> Value:
@@ -120,6 +124,11 @@ class Evaluator:
                 same = self.heap_model.ref_eq(heap, left, right)
                 return same if op == "is" else T.not_(same)
             raise Unsupported("'is' between int/bool values")
+        if op in ("eq", "ne", *tuples.ORDERINGS) and tuples.involves_tuple(heap, left, right):
+            compared = tuples.relation(op, left, right, heap, self.program.compares_by_value)
+            if compared is None:
+                raise Raised(ExcValue("TypeError", None))
+            return compared
         if op in ("eq", "ne") and (is_ref(left) or is_ref(right)):
             for side in (left, right):
                 cell = heap.cell(side) if isinstance(side, Addr) else None

@@ -17,6 +17,7 @@ from pathcraft.engine.control import SearchControl
 from pathcraft.engine.evaluate import Evaluator
 from pathcraft.engine.state import State
 from pathcraft.engine.values import Value
+from pathcraft.heap import tuples
 from pathcraft.heap.base import HeapModel, HeapResult
 from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
 from pathcraft.ir.nodes import Expr, FunctionInfo, GetField, ListOp, NewList, NewObject, Program, RepeatList, SetField
@@ -59,6 +60,8 @@ class HeapExecutor:
             return self._allocated(replace(state, heap=heap, costs=costs), addr)
         if isinstance(instr, NewList):
             heap, addr = model.new_list(heap, tuple(ev(i) for i in instr.items))
+            if instr.is_tuple:
+                heap = tuples.new_tuple(heap, addr)
             costs = state.costs.allocate(self.sizes.list_size(len(instr.items)))
             return self._allocated(replace(state, heap=heap, costs=costs), addr)
         if isinstance(instr, GetField):
@@ -68,11 +71,20 @@ class HeapExecutor:
         if isinstance(instr, RepeatList):
             return self.apply(state, model.repeat_list(heap, ev(instr.value), ev(instr.count)), allocates=True)
         args = tuple(ev(a) for a in instr.args)
-        return self.apply(state, model.list_op(heap, instr.op, ev(instr.lst), args))
+        if instr.op == "unpack":
+            count = args[0]
+            assert isinstance(count, int)
+            return self.apply(state, tuples.unpack(heap, ev(instr.lst), count))
+        return self.apply(state, self.list_op(heap, instr.op, ev(instr.lst), args))
+
+    def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]:
+        if isinstance(lst, Addr) and tuples.is_tuple(heap, lst):
+            return tuples.tuple_op(self.heap_model, heap, op, lst, args)
+        return self.heap_model.list_op(heap, op, lst, args)
 
     def list_method(self, state: State, receiver: Addr, method: str, args: tuple[Value, ...]) -> list[Effect]:
         """`lst.append(x)`, `lst.pop()`, `lst.copy()`."""
-        results = self.heap_model.list_op(state.heap, method, receiver, args)
+        results = self.list_op(state.heap, method, receiver, args)
         if method == "append":
             state = replace(state, costs=state.costs.allocate(self.sizes.slot))
         return self.apply(state, results, allocates=method == "copy")
@@ -141,6 +153,10 @@ def concrete_bindings(info: FunctionInfo, inputs: Mapping[str, object],
         heap = heap.with_cell(addrs[name], cell, initial=True)
     env: dict[str, Value] = {}
     for name in info.params:
-        env[name] = value(inputs[name])
+        raw = inputs[name]
+        if isinstance(raw, tuple):  # a tuple is a value in test cases, a cell in the heap
+            heap, env[name] = heap.allocate(ListCell(None, "input", name, items=raw, is_tuple=True), initial=True)
+        else:
+            env[name] = value(raw)
         heap = heap.with_root(name, env[name])
     return heap, env

@@ -166,10 +166,12 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()
             self.blocks.emit(ListOp("get", tmp, lst, (index,), node.lineno))
             return Var(tmp)
-        if isinstance(node, ast.List):
+        if isinstance(node, (ast.List, ast.Tuple)):
+            if any(isinstance(e, ast.Starred) for e in node.elts):
+                raise self.error(node, "starred item in a list or tuple")
             items = tuple(self.blocks.stable(self.expr(e), node.lineno) for e in node.elts)
             tmp = self.blocks.temp()
-            self.blocks.emit(NewList(tmp, items, None, node.lineno))
+            self.blocks.emit(NewList(tmp, items, None, node.lineno, is_tuple=isinstance(node, ast.Tuple)))
             return Var(tmp)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and (
             _single_item_list(node.left) or _single_item_list(node.right)
@@ -323,6 +325,8 @@ class ExpressionLowerer:
             return Var(target) if target else Const(None)
         if node.keywords:
             raise self.error(node, f"keyword arguments to {name}()")
+        if name == "divmod" and len(node.args) == 2:
+            return self.divmod(node)
         if name == "abs" and len(node.args) == 1:
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, "abs", (self.expr(node.args[0]),), node.lineno))
@@ -350,6 +354,16 @@ class ExpressionLowerer:
             raise self.error(node, f"call of builtin '{name}'")
         raise unknown_name(self.module.path, func, name)
 
+    def divmod(self, node: ast.Call) -> Expr:
+        """`divmod(a, b)`: `(a // b, a % b)`, ZeroDivisionError as `//`'s."""
+        a, b = (self.blocks.stable(self.expr(arg), node.lineno) for arg in node.args)
+        quotient = self.blocks.temp()
+        self.blocks.emit(Call(quotient, "int_floordiv", (a, b), node.lineno))
+        remainder = self.blocks.stable(Binary("mod", a, b), node.lineno)  # b != 0 from here on
+        tmp = self.blocks.temp()
+        self.blocks.emit(NewList(tmp, (Var(quotient), remainder), None, node.lineno, is_tuple=True))
+        return Var(tmp)
+
     def isinstance_of(self, node: ast.Call) -> Expr:
         """`isinstance(p, T)` on a parameter the function never reassigns:
         decided by the parameter's annotation (a None check for `C | None`)."""
@@ -365,8 +379,8 @@ class ExpressionLowerer:
             matches = bool(wanted & {"int", "object"})
         elif declared.kind == "bool":
             matches = bool(wanted & {"bool", "int", "object"})
-        elif declared.kind == "list":
-            matches = bool(wanted & {"list", "object"})
+        elif declared.kind in ("list", "tuple"):
+            matches = bool(wanted & {declared.kind, "object"})
         elif declared.kind == "obj":
             matches = "object" in wanted or any(
                 w in self.module.class_infos and self.module.is_subclass(str(declared.cls), w) for w in wanted)

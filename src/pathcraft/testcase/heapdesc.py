@@ -5,7 +5,8 @@ A *snapshot* describes objects and lists by name:
     {"x": {"class": "Cell", "fields": {"f": 1, "next": {"$ref": "y"}}},
      "a": {"list": [1, 2]}}
 
-values being ints, bools, None or `{"$ref": name}`. The engine side builds
+values being ints, bools, None, `{"$ref": name}` or tuples of those
+(a tuple is a value: written as a literal, never named). The engine side builds
 snapshots of a path's input heap (as materialized) and final heap from its
 symbolic heap and a model; the replay side builds the real input objects
 from the input snapshot and takes a snapshot of the real objects after the
@@ -67,6 +68,8 @@ class SymbolicSnapshot:
         self.key: dict[int, ObjectKey] = {}
         self.members: dict[ObjectKey, list[int]] = {}
         for addr_id in sorted(heap.initial):
+            if _is_tuple(heap.initial[addr_id]):
+                continue
             key = object_key(heap, addr_id, model)
             self.key[addr_id] = key
             self.members.setdefault(key, []).append(addr_id)
@@ -92,6 +95,13 @@ class SymbolicSnapshot:
             if v.value is None:  # an f-string or a %-formatted string: never asserted as something else
                 raise Unsupported("a string whose text is not computed, in the result or a changed object")
             return v.value
+        if isinstance(v, Addr) and _is_tuple(self.heap.cells[v.id]):
+            cell = self.heap.cells[v.id]
+            assert isinstance(cell, ListCell)
+            items = self._items(cell, "tuple")
+            if any(isinstance(item, dict) for item in items):
+                raise Unsupported("a tuple holding objects or lists")
+            return tuple(items)
         if isinstance(v, Addr):
             key = self._key(v)
             name = self.names.get(key) or self._new_names.get(v.id)
@@ -161,6 +171,8 @@ class SymbolicSnapshot:
             v = self.heap.current(queue.popleft())
             if not isinstance(v, Addr):
                 continue
+            if _is_tuple(self.heap.cells[v.id]):
+                continue  # a value: it holds no object (see `value`)
             key = self._key(v)
             if key in seen:
                 continue
@@ -182,6 +194,25 @@ class SymbolicSnapshot:
         for name, blank in self.blanks.items():
             objects.setdefault(name, blank)
         return self.value(result), objects
+
+
+def _is_tuple(cell: object) -> bool:
+    return isinstance(cell, ListCell) and cell.is_tuple
+
+
+def json_value(v: Json) -> Json:
+    """A value for JSON documents, where a tuple would come back a list:
+    `{"$tuple": [...]}`."""
+    if isinstance(v, tuple):
+        return {"$tuple": [json_value(x) for x in v]}
+    return v
+
+
+def real_value(v: Json, objects: Mapping[str, Any]) -> Any:
+    """An argument from a JSON document (`json_value`): objects by name."""
+    if isinstance(v, dict):
+        return tuple(real_value(x, objects) for x in v["$tuple"]) if "$tuple" in v else objects[v["$ref"]]
+    return v
 
 
 # --------------------------------------------------------------- real side
@@ -270,4 +301,5 @@ def changed(before: Mapping[str, Json], after: Mapping[str, Json]) -> dict[str, 
 _MISSING = object()
 
 
-__all__ = ["SymbolicSnapshot", "Term", "build_inputs", "changed", "identifier", "real_snapshot"]
+__all__ = ["SymbolicSnapshot", "Term", "build_inputs", "changed", "identifier", "json_value", "real_snapshot",
+           "real_value"]

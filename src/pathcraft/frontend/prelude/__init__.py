@@ -26,7 +26,7 @@ from pathlib import Path
 from pathcraft.ir.nodes import Call, Goto, Mark, Predicate
 
 PREFIX = "$"
-MODULES = ("lists",)
+MODULES = ("lists", "tuples")
 
 
 def method_predicate(kind: str, method: str) -> str:
