@@ -20,7 +20,7 @@ TUPLES = Path(__file__).resolve().parent / "fixtures" / "values" / "tuples.py"
 FUNCTIONS = [
     "min_max", "split_minutes", "sort_pair", "manhattan", "quadrant", "earlier", "total", "has_zero",
     "second", "ratio", "swap_order", "mutate", "fib_pair", "count_in", "unpack_any", "pairs_sum",
-    "nested", "append_to", "grow_list", "flag_value",
+    "nested", "append_to", "grow_list", "flag_value", "split_off", "bucket", "pair_node",
 ]
 BOX = Bounds(ints=tuple(range(-2, 3)), max_list=2)
 

@@ -98,10 +98,7 @@ class SymbolicSnapshot:
         if isinstance(v, Addr) and _is_tuple(self.heap.cells[v.id]):
             cell = self.heap.cells[v.id]
             assert isinstance(cell, ListCell)
-            items = self._items(cell, "tuple")
-            if any(isinstance(item, dict) for item in items):
-                raise Unsupported("a tuple holding objects or lists")
-            return tuple(items)
+            return tuple(self._items(cell, "tuple"))
         if isinstance(v, Addr):
             key = self._key(v)
             name = self.names.get(key) or self._new_names.get(v.id)
@@ -171,8 +168,10 @@ class SymbolicSnapshot:
             v = self.heap.current(queue.popleft())
             if not isinstance(v, Addr):
                 continue
-            if _is_tuple(self.heap.cells[v.id]):
-                continue  # a value: it holds no object (see `value`)
+            cell = self.heap.cells[v.id]
+            if isinstance(cell, ListCell) and cell.is_tuple:  # a value, not named: what it holds may be
+                queue.extend(self.heap.current(c) for c in cell.items or ())
+                continue
             key = self._key(v)
             if key in seen:
                 continue
@@ -251,6 +250,9 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
     seen: set[int] = set()
     while queue:
         v = queue.popleft()
+        if isinstance(v, tuple):  # a value, not named: what it holds may be
+            queue.extend(v)
+            continue
         if not _is_object(v) or id(v) in seen:
             continue
         seen.add(id(v))
@@ -264,6 +266,8 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
             queue.extend(value for _, value in sorted(vars(v).items()))
 
     def value(v: Any) -> Json:
+        if isinstance(v, tuple):
+            return tuple(value(x) for x in v)
         if _is_object(v):
             return {"$ref": names[id(v)]}
         return v
