@@ -15,12 +15,14 @@ from oracle import generated, missed_heap_paths, replay_mismatches
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
 from pathcraft.testcase.emit_pytest import render
+from pathcraft.testcase.verify import check_replay
 
 TUPLES = Path(__file__).resolve().parent / "fixtures" / "values" / "tuples.py"
 FUNCTIONS = [
     "min_max", "split_minutes", "sort_pair", "manhattan", "quadrant", "earlier", "total", "has_zero",
     "second", "ratio", "swap_order", "mutate", "fib_pair", "count_in", "unpack_any", "pairs_sum",
     "nested", "append_to", "grow_list", "flag_value", "split_off", "bucket", "pair_node",
+    "closest", "enumerate_points", "first_pair_sum",
 ]
 BOX = Bounds(ints=tuple(range(-2, 3)), max_list=2)
 
@@ -72,3 +74,11 @@ def test_min_max_returns_the_sorted_pair() -> None:
     for case in run.cases:
         a, b = dict(case.inputs)["a"], dict(case.inputs)["b"]
         assert case.value == (min(a, b), max(a, b))
+
+
+def test_verify_replays_tuples_through_json() -> None:
+    """`--verify` hands the cases to a subprocess as JSON, where a tuple
+    would come back a list: inputs, list items and results survive."""
+    cases = [c for name in ("sort_pair", "first_pair_sum", "pair_node", "earlier") for c in generated(TUPLES, name)]
+    checks = check_replay(str(TUPLES), cases)
+    assert [c.detail for c in checks if not (c.outcome_ok and c.path_ok)] == []

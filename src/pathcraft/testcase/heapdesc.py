@@ -140,6 +140,8 @@ class SymbolicSnapshot:
     def _blank(self, item: Lazy, label: str) -> Json:
         """An element the path never read: None when allowed, else an object
         with no field set (any value takes the same path)."""
+        if item.type.kind == "tuple" and not item.type.optional:  # a tuple of the declared shape
+            return tuple(False if t.kind == "bool" else 0 for t in item.type.items or ())
         if item.type.optional or item.type.kind != "obj":
             return None
         name = self._blank_names.get(label)
@@ -200,15 +202,21 @@ def _is_tuple(cell: object) -> bool:
 
 
 def json_value(v: Json) -> Json:
-    """A value for JSON documents, where a tuple would come back a list:
-    `{"$tuple": [...]}`."""
+    """A value or snapshot for JSON documents, where a tuple would come
+    back a list: `{"$tuple": [...]}`, at any depth."""
     if isinstance(v, tuple):
         return {"$tuple": [json_value(x) for x in v]}
+    if isinstance(v, list):
+        return [json_value(x) for x in v]
+    if isinstance(v, dict):
+        return {k: json_value(x) for k, x in v.items()}
     return v
 
 
 def real_value(v: Json, objects: Mapping[str, Any]) -> Any:
-    """An argument from a JSON document (`json_value`): objects by name."""
+    """A value of a snapshot (`json_value`'s encoding or not): objects by name."""
+    if isinstance(v, tuple):
+        return tuple(real_value(x, objects) for x in v)
     if isinstance(v, dict):
         return tuple(real_value(x, objects) for x in v["$tuple"]) if "$tuple" in v else objects[v["$ref"]]
     return v
@@ -229,7 +237,7 @@ def build_inputs(snapshot: Mapping[str, Json], classes: Callable[[str], type]) -
             objects[name] = []
 
     def real(v: Json) -> Any:
-        return objects[v["$ref"]] if isinstance(v, dict) else v
+        return real_value(v, objects)
 
     for name, desc in snapshot.items():
         if "class" in desc:
