@@ -81,6 +81,8 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
         return
     if optional:
         yield None, heap, []
+    if tp is list:  # a bare `list`: pathcraft takes its items as ints
+        tp = list[int]
     if typing.get_origin(tp) is tuple:  # a value, not a heap object: `tuple[int, bool]`, `tuple[int, ...]`
         args = typing.get_args(tp)
         shapes = [args[:1] * n for n in range(bounds.max_list + 1)] if args[-1:] == (Ellipsis,) else [args]
@@ -122,7 +124,8 @@ def _object_list(elem: type, n: int, heap: dict[str, Any], bounds: Bounds,
             for more, h3, slots2 in rec(k + 1, items + [value], h2):
                 yield more, h3, slots + slots2
 
-    for items, h, slots in rec(0, [], heap):
+    reserved = {**heap, name: {"list": []}}  # the items' own names (nested lists) come after this one
+    for items, h, slots in rec(0, [], reserved):
         yield {"$ref": name}, {**h, name: {"list": items}}, slots
 
 

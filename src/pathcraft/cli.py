@@ -222,7 +222,7 @@ def _runnable(result: TranslationResult, name: str | None, options: GenerateOpti
     for qualname in runnable:
         inferred = program.functions[qualname].inferred
         if inferred:
-            _error(f"pathcraft: {qualname}: no annotations; types inferred from use: {', '.join(inferred)}")
+            _error(f"pathcraft: {qualname}: types inferred from use: {', '.join(inferred)}")
     for qualname in runnable:
         info = program.functions[qualname]
         parse_assumptions(list(options.assume) + list(info.assumptions), info.params)

@@ -45,10 +45,10 @@ from pathcraft.engine.state import (
 from pathcraft.engine.values import UNDEFINED, Value, value_kind
 from pathcraft.errors import Unsupported
 from pathcraft.frontend.bitops import BIT_PREDICATES
-from pathcraft.frontend.prelude import method_predicate
 from pathcraft.heap.base import HeapModel, attribute_error, is_scalar, uncertain_attribute
 from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
 from pathcraft.heap.factory import make_heap_model
+from pathcraft.ir.builtin_names import method_predicate
 from pathcraft.ir.nodes import (
     EXC_VAR,
     Assign,
@@ -388,7 +388,8 @@ class Run:
         heap = state.heap
         cell = heap.cell(receiver) if isinstance(receiver, Addr) else None
         kind = value_kind(receiver, cell)
-        if kind is not None and (kind != "list" or instr.method not in ("append", "pop", "copy")):
+        native = instr.method in ("append", "copy") or instr.method == "pop" and not args  # the heap's own
+        if kind is not None and (kind != "list" or not native):
             return self.value_method(state, kind, receiver, instr.method, args)
         if isinstance(cell, ListCell):
             assert isinstance(receiver, Addr)

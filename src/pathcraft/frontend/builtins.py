@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 from pathcraft.frontend.bitops import bit_predicates
-from pathcraft.frontend.prelude import method_predicate
+from pathcraft.ir.builtin_names import method_predicate
 from pathcraft.ir.nodes import (
     Assign, Binary, Const, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
 )

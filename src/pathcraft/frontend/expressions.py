@@ -25,6 +25,7 @@ from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
 from pathcraft.frontend.sink import BlockSink
+from pathcraft.ir.builtin_names import function_predicate
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -160,6 +161,8 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()
             self.blocks.emit(GetField(tmp, obj, self.attr(node.attr), node.lineno))
             return Var(tmp)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            return self.slice(node, node.slice)
         if isinstance(node, ast.Subscript):
             lst = self.expr(node.value)
             index = self.index(node.slice)
@@ -220,6 +223,20 @@ class ExpressionLowerer:
         if isinstance(node, ast.Call):
             return self.call(node, discard)
         raise self.error(node, construct_name(node))
+
+    def slice(self, node: ast.Subscript, part: ast.Slice) -> Expr:
+        """`x[a:b:c]` read: `x.__getslice__(a, has_a, b, has_b, c)`, a
+        prelude method per sequence kind (a flag for each bound left out)."""
+        seq = self.blocks.stable(self.expr(node.value), node.lineno)
+        args: list[Expr] = []
+        for bound in (part.lower, part.upper):
+            args += [Const(0), Const(False)] if bound is None else \
+                [self.blocks.stable(self.expr(bound), node.lineno), Const(True)]
+        args.append(Const(1) if part.step is None else self.blocks.stable(self.expr(part.step), node.lineno))
+        tmp = self.blocks.temp()
+        self.calls.methods_called.add("__getslice__")
+        self.blocks.emit(CallMethod(tmp, seq, "__getslice__", tuple(args), node.lineno))
+        return Var(tmp)
 
     def attr(self, name: str) -> str:
         """An attribute name as stored: private names are mangled in a class."""
@@ -330,6 +347,11 @@ class ExpressionLowerer:
         if name == "abs" and len(node.args) == 1:
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, "abs", (self.expr(node.args[0]),), node.lineno))
+            return Var(tmp)
+        if name in ("any", "all") and len(node.args) == 1 and not isinstance(
+                node.args[0], (ast.GeneratorExp, ast.ListComp)):
+            tmp = self.blocks.temp()
+            self.blocks.emit(Call(tmp, function_predicate(name), (self.expr(node.args[0]),), node.lineno))
             return Var(tmp)
         if name in ("sum", "min", "max") and len(node.args) == 1 and not isinstance(
                 node.args[0], (ast.GeneratorExp, ast.ListComp)):

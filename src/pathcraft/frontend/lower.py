@@ -58,6 +58,9 @@ from pathcraft.ir.nodes import (
 )
 
 
+_ITERATORS = ("enumerate", "reversed", "zip")
+
+
 @dataclass
 class _Loop:
     header: str
@@ -356,8 +359,12 @@ class FunctionLowerer:
         if s.type_comment:
             raise self.error(s, "type comment")
         it = s.iter
-        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
-                and not it.keywords and 1 <= len(it.args) <= 3):
+        called = it.func.id if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) \
+            and it.func.id not in self.expressions.local_names and it.func.id not in self.module.functions else None
+        if called in _ITERATORS and isinstance(it, ast.Call):
+            self.for_iterator(s, it, called)
+            return
+        if not (called == "range" and isinstance(it, ast.Call) and not it.keywords and 1 <= len(it.args) <= 3):
             self.for_list(s)
             return
         target = self.target_name(s.target)
@@ -405,6 +412,58 @@ class FunctionLowerer:
         body.instrs.append(Assign(counter, Binary("add", Var(counter), Const(1)), s.lineno))
         self.blocks.enter(body)
         self.store(s.target, Var(item), s.lineno)
+        self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
+        self.loop_else(s, orelse, after)
+
+    def for_iterator(self, s: ast.For, it: ast.Call, called: str) -> None:
+        """`for i, x in enumerate(xs[, start])`, `for x in reversed(xs)`,
+        `for a, b in zip(xs, ys)`: an index walks the sequences, their
+        lengths read on every step as the iterators do; `reversed` starts
+        at the end and stops below 0 or past a list that shrank."""
+        arity = {"enumerate": (1, 2), "reversed": (1, 1), "zip": (2, 2)}[called]
+        if it.keywords or not arity[0] <= len(it.args) <= arity[1] or any(
+                isinstance(a, ast.Starred) for a in it.args):
+            raise self.error(it, f"{called}() with these arguments")
+        names = 1 if called == "reversed" else 2
+        if names == 2 and not (isinstance(s.target, (ast.Tuple, ast.List)) and len(s.target.elts) == 2):
+            raise self.error(s.target, f"loop over {called}() into one name (a tuple per item)")
+        self.blocks.emit(Mark(s.lineno))
+        seqs = [self.blocks.stable(self.expressions.expr(a), s.lineno, across_statements=True)
+                for a in it.args[:2 if called == "zip" else 1]]
+        start: Expr = Const(0)
+        if called == "enumerate" and len(it.args) == 2:
+            start = self.blocks.stable(self.expressions.expr(it.args[1]), s.lineno, across_statements=True)
+        lengths = [self.blocks.temp("n") for _ in seqs]
+        for seq, length in zip(seqs, lengths):
+            self.blocks.emit(ListOp("iter", length, seq, (), s.lineno))  # TypeError when not iterable
+        counter = self.blocks.temp("it")
+        first = Binary("sub", Var(lengths[0]), Const(1)) if called == "reversed" else Const(0)
+        self.blocks.emit(Assign(counter, first, s.lineno))
+        header, body, after, orelse = self.open_loop(s)
+        more: Expr | None = None
+        for seq, length in zip(seqs, lengths):
+            self.blocks.emit(ListOp("len", length, seq, (), s.lineno))
+            test = Binary("lt", Var(counter), Var(length))
+            if called == "reversed":
+                test = Binary("and", Binary("ge", Var(counter), Const(0)), test)
+            more = test if more is None else Binary("and", more, test)
+        assert more is not None
+        self.blocks.branch(more, body, orelse)
+        items = [self.blocks.temp() for _ in seqs]
+        for seq, item in zip(seqs, items):
+            body.instrs.append(ListOp("get", item, seq, (Var(counter),), s.lineno))
+        position = self.blocks.temp("i")
+        body.instrs.append(Assign(position, Binary("add", Var(counter), start), s.lineno))
+        step = -1 if called == "reversed" else 1
+        body.instrs.append(Assign(counter, Binary("add", Var(counter), Const(step)), s.lineno))
+        self.blocks.enter(body)
+        if called == "reversed":
+            self.store(s.target, Var(items[0]), s.lineno)
+        else:
+            assert isinstance(s.target, (ast.Tuple, ast.List))
+            values = [Var(position), Var(items[0])] if called == "enumerate" else [Var(i) for i in items]
+            for element, value in zip(s.target.elts, values):
+                self.store(element, value, s.lineno)
         self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
         self.loop_else(s, orelse, after)
 

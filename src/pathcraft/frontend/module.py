@@ -17,7 +17,7 @@ from typing import Final
 from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
 from pathcraft.files import read_source
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
-from pathcraft.frontend.types import TypeSyntaxError, parse_type, type_scope
+from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo
 from pathcraft.ir.types import Type
 
@@ -445,6 +445,8 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
             raise unsupported(module.path, arg.annotation, "parameter type 'None'")
         names.append(arg.arg)
         types.append(kind)
+        if bare_lists(arg.annotation):
+            inferred_names.append(f"{arg.arg}: {kind} (a bare list: its items taken as int)")
     if owner is not None and not names:
         raise unsupported(module.path, fn, "method without 'self' (static methods)")
     defaults: list[tuple[str, int | bool | None]] = []

@@ -39,6 +39,8 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
             return INT
         if node.id == "bool":
             return BOOL
+        if node.id in BARE_LISTS:  # items of any type: int is the simplest (announced: see bare_lists)
+            return Type("list", elem=INT)
         if node.id in classes:
             return Type("obj", node.id)
         if node.id == "Self" and owner is not None:
@@ -66,13 +68,20 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
                 raise TypeSyntaxError(f"type '{ast.unparse(node)}' (Optional of a non-reference)")
             return inner.nullable()
         if head in ("list", "List"):
-            elem = parse_type(node.slice, classes, owner, aliases)
-            if elem.kind == "list":
-                raise TypeSyntaxError(f"type '{ast.unparse(node)}' (nested lists)")
-            return Type("list", elem=elem)
+            return Type("list", elem=parse_type(node.slice, classes, owner, aliases))
         if head in ("tuple", "Tuple"):
             return _tuple_type(node, classes, owner, aliases)
     raise TypeSyntaxError(f"type '{ast.unparse(node)}'")
+
+
+BARE_LISTS = ("list", "List")
+
+
+def bare_lists(node: ast.expr) -> bool:
+    """Does the annotation say `list` without its item type? (pathcraft
+    then takes the items as ints, and says so.)"""
+    subscripted = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Subscript)}
+    return any(isinstance(n, ast.Name) and n.id in BARE_LISTS and id(n) not in subscripted for n in ast.walk(node))
 
 
 def type_scope(aliases: Mapping[str, ast.expr], *generic: ast.AST | None) -> dict[str, ast.expr]:

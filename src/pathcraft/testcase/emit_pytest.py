@@ -188,14 +188,30 @@ def build_lines(heap_in: Mapping[str, Any], alias: str) -> list[str]:
     for name, desc in heap_in.items():
         if "class" in desc:
             lines.append(f"{name} = object.__new__({alias}.{desc['class']})")
-    for name, desc in heap_in.items():
-        if "list" in desc:
-            lines.append(f"{name} = [{', '.join(render(v) for v in desc['list'])}]")
+    for name in _lists_in_order(heap_in):
+        lines.append(f"{name} = [{', '.join(render(v) for v in heap_in[name]['list'])}]")
     for name, desc in heap_in.items():
         if "class" in desc:
             for field, value in desc["fields"].items():
                 lines.append(f"{name}.{field} = {render(value)}")
     return lines
+
+
+def _lists_in_order(heap_in: Mapping[str, Any]) -> list[str]:
+    """The input lists, each after the lists it holds (`g = [g_0, g_1]`
+    needs its rows first). Lists cannot hold themselves in the typed
+    subset; a cycle would keep the rest in snapshot order."""
+    lists = [name for name, desc in heap_in.items() if "list" in desc]
+    done: list[str] = []
+    pending = list(lists)
+    while pending:
+        ready = [n for n in pending if all(
+            not (isinstance(v, dict) and v.get("$ref") in pending and v["$ref"] != n) for v in heap_in[n]["list"])]
+        if not ready:
+            ready = pending[:1]
+        done.extend(ready)
+        pending = [n for n in pending if n not in ready]
+    return done
 
 
 def construction_lines(case: TestCase, alias: str, body: list[str]) -> list[str]:

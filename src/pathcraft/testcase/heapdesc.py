@@ -139,16 +139,17 @@ class SymbolicSnapshot:
 
     def _blank(self, item: Lazy, label: str) -> Json:
         """An element the path never read: None when allowed, else an object
-        with no field set (any value takes the same path)."""
-        if item.type.kind == "tuple" and not item.type.optional:  # a tuple of the declared shape
+        with no field set, an empty list, or a tuple of zeros of the declared
+        shape (any value takes the same path)."""
+        if item.type.kind == "tuple" and not item.type.optional:
             return tuple(False if t.kind == "bool" else 0 for t in item.type.items or ())
-        if item.type.optional or item.type.kind != "obj":
+        if item.type.optional or item.type.kind not in ("obj", "list"):
             return None
         name = self._blank_names.get(label)
         if name is None:
             name = identifier(label, self.taken)
             self._blank_names[label] = name
-            self.blanks[name] = {"class": item.type.cls, "fields": {}}
+            self.blanks[name] = {"class": item.type.cls, "fields": {}} if item.type.kind == "obj" else {"list": []}
         return {"$ref": name}
 
     def inputs(self) -> dict[str, Json]:

@@ -23,20 +23,12 @@ from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
+from pathcraft.frontend.lower import FunctionLowerer
+from pathcraft.frontend.module import function_info, load_module
+from pathcraft.ir.builtin_names import function_predicate, method_predicate
 from pathcraft.ir.nodes import Call, Goto, Mark, Predicate
 
-PREFIX = "$"
 MODULES = ("lists", "tuples")
-
-
-def method_predicate(kind: str, method: str) -> str:
-    """The entry predicate of `kind.method` (it may not exist)."""
-    return f"{PREFIX}{kind}.{method}"
-
-
-def function_predicate(name: str) -> str:
-    """The entry predicate of the prelude's builtin function `name`."""
-    return f"{PREFIX}{name}"
 
 
 def _public_name(function: str) -> str:
@@ -48,9 +40,6 @@ def _public_name(function: str) -> str:
 def prelude_predicates() -> dict[str, Predicate]:
     """Every prelude predicate, lowered once per process (predicates are
     frozen, so every program can share them)."""
-    from pathcraft.frontend.lower import FunctionLowerer
-    from pathcraft.frontend.module import function_info, load_module
-
     out: dict[str, Predicate] = {}
     for module_name in MODULES:
         module = load_module(str(Path(__file__).with_name(f"{module_name}.py")))

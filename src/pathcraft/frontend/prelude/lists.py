@@ -27,3 +27,141 @@ def list__count(self: list[int], item: int) -> int:
         if x == item:
             n += 1
     return n
+
+
+def list__pop(self: list[int], index: int) -> int:
+    """`pop(index)` (`pop()` is the heap's own operation)."""
+    n = len(self)
+    if n == 0:
+        raise IndexError("pop from empty list")
+    if index < 0:
+        index += n
+    if index < 0 or index >= n:
+        raise IndexError("pop index out of range")
+    item = self[index]
+    while index < n - 1:
+        self[index] = self[index + 1]
+        index += 1
+    self.pop()
+    return item
+
+
+def list__insert(self: list[int], index: int, item: int) -> None:
+    n = len(self)
+    if index < 0:
+        index += n
+        if index < 0:
+            index = 0
+    if index > n:
+        index = n
+    self.append(item)
+    i = n
+    while i > index:
+        self[i] = self[i - 1]
+        i -= 1
+    self[index] = item
+
+
+def list__remove(self: list[int], item: int) -> None:
+    n = len(self)
+    i = 0
+    while i < n:
+        if self[i] == item:
+            while i < n - 1:
+                self[i] = self[i + 1]
+                i += 1
+            self.pop()
+            return
+        i += 1
+    raise ValueError("list.remove(x): x not in list")
+
+
+def list__extend(self: list[int], other: list[int]) -> None:
+    n = len(other)  # `xs.extend(xs)` adds each item once
+    i = 0
+    while i < n:
+        self.append(other[i])
+        i += 1
+
+
+def list__reverse(self: list[int]) -> None:
+    i = 0
+    j = len(self) - 1
+    while i < j:
+        self[i], self[j] = self[j], self[i]
+        i += 1
+        j -= 1
+
+
+def list__clear(self: list[int]) -> None:
+    while len(self) > 0:
+        self.pop()
+
+
+def list____getslice__(self: list[int], start: int, has_start: bool, stop: int, has_stop: bool,
+                       step: int) -> list[int]:
+    """`self[start:stop:step]`, bounds clipped as `slice.indices` does
+    (the frontend passes a flag for each bound the slice leaves out)."""
+    n = len(self)
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    out = []
+    if step > 0:
+        lo = 0
+        if has_start:
+            lo = start
+            if lo < 0:
+                lo += n
+                if lo < 0:
+                    lo = 0
+            if lo > n:
+                lo = n
+        hi = n
+        if has_stop:
+            hi = stop
+            if hi < 0:
+                hi += n
+                if hi < 0:
+                    hi = 0
+            if hi > n:
+                hi = n
+        while lo < hi:
+            out.append(self[lo])
+            lo += step
+        return out
+    lo = n - 1
+    if has_start:
+        lo = start
+        if lo < 0:
+            lo += n
+            if lo < 0:
+                lo = -1
+        if lo >= n:
+            lo = n - 1
+    hi = -1
+    if has_stop:
+        hi = stop
+        if hi < 0:
+            hi += n
+            if hi < 0:
+                hi = -1
+        if hi >= n:
+            hi = n - 1
+    while lo > hi:
+        out.append(self[lo])
+        lo += step
+    return out
+
+
+def fn__any(items: list[int]) -> bool:
+    for x in items:
+        if x:
+            return True
+    return False
+
+
+def fn__all(items: list[int]) -> bool:
+    for x in items:
+        if not x:
+            return False
+    return True
