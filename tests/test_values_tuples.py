@@ -46,6 +46,7 @@ def test_enumeration(name: str) -> None:
 def test_tuples_are_written_as_tuple_literals() -> None:
     cases = generated(TUPLES, "sort_pair")
     assert all(isinstance(dict(c.inputs)["p"], tuple) and isinstance(c.value, tuple) for c in cases)
+    assert all(c.name.endswith("_returns_tuple") for c in cases)
     assert render((1, -2)) == "(1, -2)" and render((3,)) == "(3,)"
 
 
