@@ -22,7 +22,7 @@ FUNCTIONS = [
     "min_max", "split_minutes", "sort_pair", "manhattan", "quadrant", "earlier", "total", "has_zero",
     "second", "ratio", "swap_order", "mutate", "fib_pair", "count_in", "unpack_any", "pairs_sum",
     "nested", "append_to", "grow_list", "flag_value", "split_off", "bucket", "pair_node",
-    "closest", "enumerate_points", "first_pair_sum",
+    "closest", "enumerate_points", "first_pair_sum", "maybe_sum", "Robot.move",
 ]
 BOX = Bounds(ints=tuple(range(-2, 3)), max_list=2)
 
