@@ -2,13 +2,20 @@
 
 Python's ints are unbounded two's complement. On operands that fit in
 signed 64 bits, `&`, `|` and `^` give exactly the signed 64-bit result, so
-Z3 computes them on 64-bit vectors; the builtin predicates that apply
+Z3 computes them bit by bit on 64 bits; the builtin predicates that apply
 them (`frontend/bitops.py`) guard both operands with that range, which
 becomes part of the path constraint. Shifts by a symbolic count multiply
 or divide by a power of two picked from the counts 0..MAX_SHIFT (the
 guard bounds the count), and `bit_length`/`bit_count` are sums over the
 64 bits. The Python side is total (the guards exclude what it does not
 define), because terms are evaluated under arbitrary models.
+
+In Z3 an operand's bits are Booleans tied to it by a linear definition
+(`x == b0 + 2*b1 + ... - 2**63*b63`), which the translator asserts with
+every constraint that uses them (`z3.bits(x)`: see `z3backend`): linear
+arithmetic over Booleans, which Z3 decides far better than its bridge
+between ints and bit-vectors (`int2bv`), on which it mostly answers
+unknown.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ WIDTH = 64
 LOW: int = -(1 << (WIDTH - 1))  # what fits in signed 64 bits
 HIGH: int = (1 << (WIDTH - 1)) - 1
 MAX_SHIFT = 64  # the largest symbolic shift count the solver sees
+BIT_OPERATORS = frozenset({"bitand", "bitor", "bitxor", "bit_count"})  # their Z3 form uses an operand's bits
 
 
 def py_and(x: int, y: int) -> int:
@@ -49,10 +57,20 @@ def py_bit_count(x: int) -> int:
     return bin(int(x)).count("1")
 
 
+def _weighted(z3: Any, bits: list[Any], signed: bool) -> Any:
+    """The int whose bits (two's complement when `signed`) are `bits`."""
+    ctx = bits[0].ctx
+    zero = z3.IntVal(0, ctx)
+    terms = [z3.If(b, z3.IntVal(2 ** k, ctx), zero) for k, b in enumerate(bits)]
+    if signed:
+        terms[-1] = z3.If(bits[-1], z3.IntVal(-(2 ** (WIDTH - 1)), ctx), zero)
+    return z3.Sum(terms)
+
+
 def _bitwise(z3: Any, how: str, x: Any, y: Any) -> Any:
-    a, b = z3.Int2BV(x, WIDTH), z3.Int2BV(y, WIDTH)
-    result = a & b if how == "and" else a | b if how == "or" else a ^ b
-    return z3.BV2Int(result, is_signed=True)
+    combine = z3.And if how == "and" else z3.Or if how == "or" else z3.Xor
+    a, b = z3.bits(x, True), z3.bits(y, True)
+    return _weighted(z3, [combine(p, q) for p, q in zip(a, b)], True)
 
 
 def z3_and(z3: Any, x: Any, y: Any) -> Any:
@@ -96,6 +114,13 @@ def z3_bit_length(z3: Any, x: Any) -> Any:
 
 
 def z3_bit_count(z3: Any, x: Any) -> Any:
-    """The ones of |x| (|x| < 2 ** 64), bit by bit."""
-    bits = z3.Int2BV(_magnitude(z3, x), WIDTH)
-    return z3.Sum([z3.BV2Int(z3.Extract(k, k, bits)) for k in range(WIDTH)])
+    """The ones of |x| (|x| < 2 ** 64)."""
+    one, zero = z3.IntVal(1, x.ctx), z3.IntVal(0, x.ctx)
+    return z3.Sum([z3.If(b, one, zero) for b in z3.bits(_magnitude(z3, x), False)])
+
+
+def define_bits(z3: Any, x: Any, signed: bool, name: str) -> tuple[list[Any], Any]:
+    """Fresh Booleans for the WIDTH bits of `x` and the linear constraint
+    that makes them its bits (unsigned: `0 <= x < 2**WIDTH`)."""
+    bits = [z3.Bool(f"{name}_{k}", x.ctx) for k in range(WIDTH)]
+    return bits, x == _weighted(z3, bits, signed)
