@@ -67,17 +67,19 @@ class Evaluator:
         return T.truthy(_term(value))
 
     def ref_truth(self, value: object, heap: Heap) -> Term:
-        """`bool(x)` for None, objects (true; a class defining `__bool__` or
-        `__len__` drops the path: not modelled) and lists (true when not empty)."""
+        """`bool(x)` for None, objects (true, unless the class defines
+        `__bool__` or `__len__`: then the path is dropped) and lists (true
+        when not empty)."""
         if value is None:
             return False
         assert isinstance(value, Addr)
         cell = heap.cell(value)
         if isinstance(cell, ListCell):
             return T.relation("gt", cell.size(), 0)
-        if isinstance(cell, ObjectCell) and any(self.program.resolve_method(cell.cls, m)
-                                                for m in ("__bool__", "__len__")):
-            raise Unsupported(f"truth of a {cell.cls} object (its __bool__ or __len__ is not modelled)")
+        if isinstance(cell, ObjectCell):
+            for method in ("__bool__", "__len__"):
+                if self.program.resolve_method(cell.cls, method) or self.program.class_binds(cell.cls, method):
+                    raise Unsupported(f"the truth of a {cell.cls} (its {method} is not followed there)")
         return True
 
     def eval(self, e: Expr, env: Mapping[str, Value], heap: Heap) -> Value:
@@ -130,10 +132,12 @@ class Evaluator:
                 raise Raised(ExcValue("TypeError", None))
             return compared
         if op in ("eq", "ne") and (is_ref(left) or is_ref(right)):
-            for side in (left, right):
-                cell = heap.cell(side) if isinstance(side, Addr) else None
+            cells = [heap.cell(side) if isinstance(side, Addr) else None for side in (left, right)]
+            for cell in cells:
                 if isinstance(cell, ObjectCell) and self.program.compares_by_value(cell.cls):
                     raise Unsupported(f"'==' on {cell.cls} objects (its __eq__ is not modelled)")
+            if isinstance(cells[0], ListCell) and isinstance(cells[1], ListCell) and left != right:
+                raise Unsupported("'==' between two lists (compares their items)")
             same = self.heap_model.ref_eq(heap, left, right)  # identity: the default object __eq__
             return same if op == "eq" else T.not_(same)
         if is_ref(left) or is_ref(right):  # arithmetic or ordering with None / objects
