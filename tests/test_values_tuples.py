@@ -83,3 +83,13 @@ def test_verify_replays_tuples_through_json() -> None:
     cases = [c for name in ("sort_pair", "first_pair_sum", "pair_node", "earlier") for c in generated(TUPLES, name)]
     checks = check_replay(str(TUPLES), cases)
     assert [c.detail for c in checks if not (c.outcome_ok and c.path_ok)] == []
+
+
+def test_len_of_a_string_drops_the_path_instead_of_a_type_error() -> None:
+    """A string reached through a tuple has a length (not modelled here):
+    the path is dropped, never a TypeError Python would not raise."""
+    result = translate(str(TUPLES), ["label_length"])
+    run = generate(result.program, "label_length", GenerateOptions.of())
+    assert [c.kind for c in run.cases] == ["return"] and run.cases[0].value <= 0
+    assert "len on a string" in run.notes
+    assert replay_mismatches(TUPLES, "label_length", run.cases) == []

@@ -17,10 +17,13 @@ from pathcraft.engine.control import SearchControl
 from pathcraft.engine.evaluate import Evaluator
 from pathcraft.engine.state import State
 from pathcraft.engine.values import Value
+from pathcraft.errors import Unsupported
 from pathcraft.heap import tuples
 from pathcraft.heap.base import HeapModel, HeapResult
 from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
-from pathcraft.ir.nodes import Expr, FunctionInfo, GetField, ListOp, NewList, NewObject, Program, RepeatList, SetField
+from pathcraft.ir.nodes import (
+    Expr, FunctionInfo, GetField, ListOp, NewList, NewObject, Program, RepeatList, SetField, Text,
+)
 from pathcraft.ir.values import ExcValue
 
 HeapInstr = NewObject | NewList | GetField | SetField | RepeatList | ListOp
@@ -78,6 +81,8 @@ class HeapExecutor:
         return self.apply(state, self.list_op(heap, instr.op, ev(instr.lst), args))
 
     def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]:
+        if isinstance(lst, Text):  # a string has a length, items, an iterator: not modelled here
+            raise Unsupported(f"{op} on a string")
         if isinstance(lst, Addr) and tuples.is_tuple(heap, lst):
             return tuples.tuple_op(self.heap_model, heap, op, lst, args)
         return self.heap_model.list_op(heap, op, lst, args)
