@@ -34,7 +34,13 @@ _MAX_CONSTANT_SHIFT = 1024
 
 def invert(operand: Expr) -> Expr:
     """`~x` is `-x - 1` on every int."""
-    return Binary("sub", Unary("neg", operand), Const(1))
+    return Binary("sub", Unary("neg", int_operand(operand)), Const(1))
+
+
+def int_operand(e: Expr) -> Expr:
+    """`e` as an operand of a bitwise operator: an int or bool passes; a
+    float raises TypeError, None too (the evaluator's `bitint`)."""
+    return Unary("bitint", e)
 
 
 def lower_binop(blocks: BlockSink, op: ast.operator, left: Expr, right: Expr, line: int) -> Expr:
@@ -43,11 +49,11 @@ def lower_binop(blocks: BlockSink, op: ast.operator, left: Expr, right: Expr, li
     if isinstance(op, (ast.LShift, ast.RShift)):
         count = _constant(right)
         if count is not None and 0 <= count <= _MAX_CONSTANT_SHIFT:
-            return Binary("mul" if isinstance(op, ast.LShift) else "floordiv", left, Const(2 ** count))
+            return Binary("mul" if isinstance(op, ast.LShift) else "floordiv", int_operand(left), Const(2 ** count))
     else:
         for value, constant in ((left, _constant(right)), (right, _constant(left))):
             if constant is not None and constant >= 0 and len(_runs(constant)) <= _MAX_RUNS:
-                value = blocks.stable(value, line)
+                value = blocks.stable(int_operand(value), line)
                 masked = _masked(value, constant)
                 if isinstance(op, ast.BitAnd):
                     return masked

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Type:
-    kind: str  # "int" | "bool" | "none" | "obj" | "list" | "tuple"
+    kind: str  # "int" | "bool" | "float" | "none" | "obj" | "list" | "tuple"
     cls: str | None = None
     optional: bool = False
     elem: Type | None = None
@@ -38,6 +38,7 @@ class Type:
 
 INT = Type("int")
 BOOL = Type("bool")
+FLOAT = Type("float")
 NONE = Type("none", optional=True)
 
 
