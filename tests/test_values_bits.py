@@ -156,3 +156,19 @@ def test_z3_decides_bitwise_queries_within_the_rlimit() -> None:
     assert model["x"] > 3 and model["x"] & (model["x"] - 1) == 0
     verdict, _ = session.check(None, [*fits, T.gt(X, 0), T.gt(Y, 0), T.gt(T.bitand(X, Y), X)], [X, Y])
     assert verdict == "unsat"
+
+
+def test_a_float_operand_raises_type_error(tmp_path: Path) -> None:
+    """`x & 3`, `x << 1`, `~x` on a float: TypeError (its type only), never
+    the int arithmetic the linear forms would compute."""
+    source = tmp_path / "floaty.py"
+    source.write_text("def f(x: float, k: int) -> int:\n"
+                      "    if k > 0:\n"
+                      "        return x & 3\n"
+                      "    if k < 0:\n"
+                      "        return x << 1\n"
+                      "    return ~x\n")
+    result = translate(str(source), ["f"])
+    run = generate(result.program, "f", GenerateOptions.of())
+    assert {(c.kind, c.exc_type, c.exc_message) for c in run.cases} == {("raise", "TypeError", None)}
+    assert replay_mismatches(source, "f", run.cases) == []
