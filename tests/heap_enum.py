@@ -107,6 +107,14 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
         yield None, heap, []
     if tp is list:  # a bare `list`: pathcraft takes its items as ints
         tp = list[int]
+    if typing.get_origin(tp) is tuple:  # a value, not a heap object: `tuple[int, bool]`, `tuple[int, ...]`
+        args = typing.get_args(tp)
+        shapes = [args[:1] * n for n in range(bounds.max_list + 1)] if args[-1:] == (Ellipsis,) else [args]
+        for shape in shapes:
+            domains = [(False, True) if t is bool else bounds.ints for t in shape]
+            for items in itertools.product(*domains):
+                yield tuple(items), heap, []
+        return
     if typing.get_origin(tp) is list:
         (elem,) = typing.get_args(tp)
         elem, _ = _unwrap(elem)

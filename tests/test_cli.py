@@ -28,7 +28,7 @@ def good(x: int) -> int:
 
 
 def bad(x: int) -> int:
-    return x << 2
+    return x @ 2
 """
 
 
@@ -152,13 +152,13 @@ def _bad_inputs(tmp: Path) -> dict[str, tuple[list[str], str]]:
     """name -> (argv, regex the stderr line must match). Files are relative
     to `tmp` (the cwd) so that messages stay short."""
     (tmp / "syn.py").write_text("def f(x: int) -> int:\n    y = )\n")
-    (tmp / "uns.py").write_text("def f(x: int) -> int:\n    return x << 2\n")
+    (tmp / "uns.py").write_text("def f(x: int) -> int:\n    return x @ 2\n")
     (tmp / "ok.py").write_text("def f(x: int) -> int:\n    return x\n")
     return {
         "missing_file": (["gen", "nope.py::f"], r"nope\.py: no such file"),
         "missing_function": (["gen", "ok.py::g"], r"ok\.py: no function named 'g'"),
         "syntax_error": (["gen", "syn.py::f"], r"syn\.py:2:9: syntax error: unmatched '\)'"),
-        "unsupported": (["gen", "uns.py::f"], r"uns\.py:2:12: unsupported operator '<<'"),
+        "unsupported": (["gen", "uns.py::f"], r"uns\.py:2:12: unsupported operator '@'"),
         "bad_criterion": (["gen", "ok.py::f", "--criterion", "loop-x"], r"bad criterion 'loop-x'"),
         "no_py": (["gen", "ok::f"], r"bad target 'ok::f'"),
     }
@@ -232,7 +232,7 @@ def test_module_target_skips_unsupported_function(capsys: pytest.CaptureFixture[
     code, _, err = cli(capsys, "gen", "mixed.py", "-o", "test_mixed.py")
     assert code == 0
     line, summary = err.strip().splitlines()
-    assert line.startswith("mixed.py:8:12: unsupported operator '<<'") and "bad" in line
+    assert line.startswith("mixed.py:8:12: unsupported operator '@'") and "bad" in line
     assert summary.startswith("pathcraft: wrote 2 tests for 1 function to test_mixed.py (1 skipped)")
     text = (tmp_path / "test_mixed.py").read_text()
     assert len(re.findall(r"^def test_good_\d+_\w+\(", text, re.MULTILINE)) == 2

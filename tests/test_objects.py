@@ -344,7 +344,7 @@ def test_a_method_that_cannot_be_analysed_is_no_setup_call_and_no_error(tmp_path
         "    def bump(self) -> None:\n"
         "        self.n += 1\n\n"
         "    def shift(self) -> None:\n"
-        "        self.n = self.n << 1\n\n"
+        "        self.n = self.n @ 1\n\n"
         "    def get(self) -> int:\n"
         "        if self.n > 1:\n"
         "            return 2\n"
@@ -392,3 +392,23 @@ def test_class_invariants_wrap_the_target_call_of_a_driver(capsys: pytest.Captur
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
     assert run.returncode == 0, run.stdout[-3000:]
+
+
+def test_truth_of_an_object_with_len_is_not_assumed(tmp_path: Path) -> None:
+    """`while node:` on a class defining `__len__` calls it: not modelled,
+    so those paths are dropped (never a test claiming the object is true)."""
+    source = tmp_path / "sized.py"
+    source.write_text(
+        "class Bag:\n"
+        "    n: int\n\n"
+        "    def __len__(self) -> int:\n"
+        "        return self.n\n\n\n"
+        "def f(b: Bag | None) -> int:\n"
+        "    if b:\n"
+        "        return 1\n"
+        "    return 0\n"
+    )
+    result = translate(str(source), ["f"])
+    run = generate(result.program, "f", GenerateOptions.of())
+    assert [c.value for c in run.cases] == [0] and dict(run.cases[0].inputs)["b"] is None
+    assert any("__len__" in note for note in run.notes)

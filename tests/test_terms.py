@@ -406,6 +406,8 @@ _SAMPLE_ARGS: dict[str, tuple[Term, ...]] = {
     "eq": (X, Y), "ne": (X, Y), "lt": (X, Y), "le": (X, Y), "gt": (X, Y), "ge": (X, Y),
     "not": (P,), "and": (P, Q), "or": (P, Q), "ite": (P, X, Y),
     "select": (A, X), "store": (A, X, Y), "karray": (P,),
+    "bitand": (X, Y), "bitor": (X, Y), "bitxor": (X, Y), "shl": (X, Y), "shr": (X, Y),
+    "bit_length": (X,), "bit_count": (X,),
     # floats (tests/test_values_floats.py checks their meaning)
     **{op: (Sym("fx", "float"), Sym("fy", "float"))[:OPS[op].arity] for op in FLOAT_OPS},
     "idiv": (X, Y), "i2f": (X,),

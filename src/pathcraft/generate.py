@@ -267,7 +267,7 @@ def _worst(engine: Engine, paths: list[SymbolicPath], cost: str) -> list[tuple[S
 
 def outcome_words(case: TestCase) -> str:
     """`returns_20`, `returns_minus_1`, `returns_none`, `raises_value_error`,
-    `returns_vector`: test names that say what the test checks."""
+    `returns_vector`, `returns_tuple`: test names that say what the test checks."""
     import re
 
     if case.kind == "raise":
@@ -280,6 +280,8 @@ def outcome_words(case: TestCase) -> str:
         return f"returns_{re.sub(r'(?<!^)(?=[A-Z])', '_', kind).lower()}"
     if value is None or isinstance(value, bool):
         return f"returns_{str(value).lower()}"
+    if isinstance(value, tuple):
+        return "returns_tuple"
     if isinstance(value, int):
         return f"returns_{'minus_' if value < 0 else ''}{abs(value)}" if abs(value) < 10**6 else "returns_int"
     return "returns"

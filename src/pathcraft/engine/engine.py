@@ -45,6 +45,7 @@ from pathcraft.engine.state import (
 from pathcraft.engine.strings import Mismatch, percent_format
 from pathcraft.engine.values import UNDEFINED, Value, value_kind
 from pathcraft.errors import Unsupported
+from pathcraft.frontend.bitops import BIT_PREDICATES
 from pathcraft.heap.base import HeapModel, attribute_error, is_scalar, uncertain_attribute
 from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
 from pathcraft.heap.factory import make_heap_model
@@ -91,7 +92,7 @@ _PROTOCOL = {"len": "__len__", "get": "__getitem__", "set": "__setitem__", "iter
 
 # builtin predicates over ints: entered only when every operand is an int or bool (or a float, for
 # those `FLOAT_BUILTINS` replaces or that compare only)
-_INT_BUILTINS = frozenset({"int_mod", "int_floordiv", "int_pow", "abs", "min", "max"})
+_INT_BUILTINS = frozenset({"int_mod", "int_floordiv", "int_pow", "abs", "min", "max"}) | BIT_PREDICATES
 
 
 class Engine:
@@ -327,6 +328,8 @@ class Run:
             if callee.name == function_predicate("int") and floats.is_float(args[0]):
                 callee = self.program.predicate("float_to_int")  # `int(x)` the frontend could not type
             if any(floats.is_float(a) for a in args):
+                if callee.name in BIT_PREDICATES:  # & | ^ << >> on a float
+                    return self.throw(state, ExcValue("TypeError", None))
                 if callee.name == "int_pow":
                     raise Unsupported("'**' on floats (libm's pow is not modelled)")
                 callee = self.program.predicate(FLOAT_BUILTINS.get(callee.name, callee.name))
@@ -513,6 +516,8 @@ class Run:
         predicate = self.program.predicates.get(method_predicate(kind, method))
         if predicate is None or len(predicate.params) != len(args) + 1:  # `s.split()` is `$str.split__0`
             predicate = self.program.predicates.get(method_predicate(kind, f"{method}__{len(args)}")) or predicate
+        if predicate is None and kind == "tuple" and not method.startswith("__"):  # a tuple's are index, count
+            return self.throw(state, ExcValue("AttributeError", f"'tuple' object has no attribute '{method}'"))
         if predicate is None:
             raise Unsupported(f"{kind}.{method}()")
         values = (receiver,) + args

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pathcraft.engine import strings
+from pathcraft.engine import strings, tuples
 from pathcraft.engine.values import UNDEFINED, Value, exception_is_a, unbound_local
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import HeapModel
@@ -108,6 +108,10 @@ class Evaluator:
         return self._binary(e.op, self.eval(e.left, env, heap), self.eval(e.right, env, heap), heap)
 
     def _unary(self, e: Unary, v: Value, heap: Heap) -> Value:
+        if e.op == "bitint" and (floats.is_float(v) or strings.is_str(v)):  # an operand of & | ^ ~ << >>
+            raise Raised(ExcValue("TypeError", None))
+        if e.op == "bitint" and not is_ref(v) and not isinstance(v, Text):
+            return v
         if e.op == "index":  # a `range()` argument: ints pass, a float or a str is refused as Python does
             if floats.is_float(v):
                 raise Raised(ExcValue("TypeError", "'float' object cannot be interpreted as an integer"))
@@ -138,7 +142,7 @@ class Evaluator:
             return T.truthy(_term(v))
         if e.op == "int":
             return T.as_int(_term(v))
-        raise AssertionError(e.op)
+        return T.apply(e.op, _term(v))  # an operator of the term table (`bit_length`)
 
     def _binary(self, op: str, left: Value, right: Value, heap: Heap) -> Value:
         if isinstance(left, Text) and isinstance(right, Text) and op in ("is", "isnot") \
@@ -154,6 +158,11 @@ class Evaluator:
                 same = self.heap_model.ref_eq(heap, left, right)
                 return same if op == "is" else T.not_(same)
             raise Unsupported("'is' between int/bool values")
+        if op in ("eq", "ne", *tuples.ORDERINGS) and tuples.involves_tuple(heap, left, right):
+            compared = tuples.relation(op, left, right, heap, self.program.compares_by_value)
+            if compared is None:
+                raise Raised(ExcValue("TypeError", None))
+            return compared
         if op in ("eq", "ne") and (is_ref(left) or is_ref(right)):
             cells = [heap.cell(side) if isinstance(side, Addr) else None for side in (left, right)]
             for cell in cells:

@@ -18,9 +18,13 @@ from pathcraft.engine.evaluate import Evaluator
 from pathcraft.engine.state import State
 from pathcraft.engine.strings import is_str, sequence_op
 from pathcraft.engine.values import Value
+from pathcraft.errors import Unsupported
+from pathcraft.heap import tuples
 from pathcraft.heap.base import HeapModel, HeapResult
 from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
-from pathcraft.ir.nodes import Expr, FunctionInfo, GetField, ListOp, NewList, NewObject, Program, RepeatList, SetField
+from pathcraft.ir.nodes import (
+    Expr, FunctionInfo, GetField, ListOp, NewList, NewObject, Program, RepeatList, SetField, Text,
+)
 from pathcraft.ir.values import ExcValue
 
 HeapInstr = NewObject | NewList | GetField | SetField | RepeatList | ListOp
@@ -60,6 +64,8 @@ class HeapExecutor:
             return self._allocated(replace(state, heap=heap, costs=costs), addr)
         if isinstance(instr, NewList):
             heap, addr = model.new_list(heap, tuple(ev(i) for i in instr.items))
+            if instr.is_tuple:
+                heap = tuples.new_tuple(heap, addr)
             costs = state.costs.allocate(self.sizes.list_size(len(instr.items)))
             return self._allocated(replace(state, heap=heap, costs=costs), addr)
         if isinstance(instr, GetField):
@@ -69,14 +75,25 @@ class HeapExecutor:
         if isinstance(instr, RepeatList):
             return self.apply(state, model.repeat_list(heap, ev(instr.value), ev(instr.count)), allocates=True)
         args = tuple(ev(a) for a in instr.args)
+        if instr.op == "unpack":
+            count = args[0]
+            assert isinstance(count, int)
+            return self.apply(state, tuples.unpack(heap, ev(instr.lst), count))
         subject = ev(instr.lst)
         if is_str(subject):  # len(s), s[i], s[a:b], for c in s
             return self.apply(state, sequence_op(heap, instr.op, subject, args))
-        return self.apply(state, model.list_op(heap, instr.op, subject, args))
+        return self.apply(state, self.list_op(heap, instr.op, subject, args))
+
+    def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]:
+        if isinstance(lst, Text):  # a string whose text is not computed: not modelled here
+            raise Unsupported(f"{op} on a string")
+        if isinstance(lst, Addr) and tuples.is_tuple(heap, lst):
+            return tuples.tuple_op(self.heap_model, heap, op, lst, args)
+        return self.heap_model.list_op(heap, op, lst, args)
 
     def list_method(self, state: State, receiver: Addr, method: str, args: tuple[Value, ...]) -> list[Effect]:
         """`lst.append(x)`, `lst.pop()`, `lst.copy()`."""
-        results = self.heap_model.list_op(state.heap, method, receiver, args)
+        results = self.list_op(state.heap, method, receiver, args)
         if method == "append":
             state = replace(state, costs=state.costs.allocate(self.sizes.slot))
         return self.apply(state, results, allocates=method == "copy")
@@ -145,6 +162,10 @@ def concrete_bindings(info: FunctionInfo, inputs: Mapping[str, object],
         heap = heap.with_cell(addrs[name], cell, initial=True)
     env: dict[str, Value] = {}
     for name in info.params:
-        env[name] = value(inputs[name])
+        raw = inputs[name]
+        if isinstance(raw, tuple):  # a tuple is a value in test cases, a cell in the heap
+            heap, env[name] = heap.allocate(ListCell(None, "input", name, items=raw, is_tuple=True), initial=True)
+        else:
+            env[name] = value(raw)
         heap = heap.with_root(name, env[name])
     return heap, env

@@ -37,7 +37,7 @@ def value_kind(value: object, cell: object) -> str | None:
     ...), or None for None, objects and caught exceptions. `cell` is the
     heap cell of a reference. A bool has int's methods."""
     if isinstance(cell, ListCell):
-        return "list"
+        return "tuple" if cell.is_tuple else "list"
     if isinstance(value, (Text, str)):
         return "str"
     if isinstance(value, (int, bool, float, Sym, App)):

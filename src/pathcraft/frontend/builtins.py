@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sys
 
+from pathcraft.frontend.bitops import bit_predicates
+from pathcraft.ir.builtin_names import method_predicate
 from pathcraft.ir.builtin_names import NUMBER_CONVERSIONS
 from pathcraft.ir.nodes import (
     Assign, Binary, Const, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
@@ -95,6 +97,7 @@ def builtin_predicates() -> dict[str, Predicate]:
     # the engine checks that printing runs no code of the module (a __str__)
     preds.append(_pred(PRINT, ("a",), (None, Return(Const(None), 0))))
     preds.extend(_power())
+    preds.extend(bit_predicates(lambda method: method_predicate("int", method)))
     preds.extend(_fold("list_sum", "add"))
     preds.extend(_fold("list_min", "lt"))
     preds.extend(_fold("list_max", "gt"))

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from pathcraft.errors import construct_name, unknown_name, unsupported
+from pathcraft.frontend import bitops
 from pathcraft.frontend import mathmod
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend.builtins import PRINT
@@ -56,13 +57,7 @@ _COMPARE = {
     ast.Is: "is", ast.IsNot: "isnot",
 }
 _OPERATOR_TEXT = {
-    ast.LShift: "operator '<<'",
-    ast.RShift: "operator '>>'",
-    ast.BitAnd: "operator '&'",
-    ast.BitOr: "operator '|'",
-    ast.BitXor: "operator '^'",
     ast.MatMult: "operator '@'",
-    ast.Invert: "operator '~'",
     ast.In: "operator 'in'",
     ast.NotIn: "operator 'not in'",
 }
@@ -186,10 +181,12 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()
             self.blocks.emit(ListOp("get", tmp, lst, (index,), node.lineno))
             return Var(tmp)
-        if isinstance(node, ast.List):
+        if isinstance(node, (ast.List, ast.Tuple)):
+            if any(isinstance(e, ast.Starred) for e in node.elts):
+                raise self.error(node, "starred item in a list or tuple")
             items = tuple(self.blocks.stable(self.expr(e), node.lineno) for e in node.elts)
             tmp = self.blocks.temp()
-            self.blocks.emit(NewList(tmp, items, None, node.lineno))
+            self.blocks.emit(NewList(tmp, items, None, node.lineno, is_tuple=isinstance(node, ast.Tuple)))
             return Var(tmp)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and (
             _single_item_list(node.left) or _single_item_list(node.right)
@@ -227,6 +224,8 @@ class ExpressionLowerer:
                 return Unary("int", operand)
             if isinstance(node.op, ast.Not):
                 return Unary("not", operand)
+            if isinstance(node.op, ast.Invert):
+                return bitops.invert(operand)
             raise self.error(node, _OPERATOR_TEXT.get(type(node.op), "unary operator"))
         if isinstance(node, ast.Compare):
             if len(node.ops) == 1:
@@ -296,6 +295,8 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, "int_pow", (left, right), node.lineno))
             return Var(tmp)
+        if isinstance(op, bitops.BIT_OPERATORS):
+            return bitops.lower_binop(self.blocks, op, left, right, node.lineno)
         if type(op) in _DIVISION:
             pure, predicate = _DIVISION[type(op)]
             formatting = isinstance(left, Const) and isinstance(left.value, Text)  # "%d items" % n
@@ -408,6 +409,8 @@ class ExpressionLowerer:
             return Var(tmp)
         if node.keywords:
             raise self.error(node, f"keyword arguments to {name}()")
+        if name == "divmod" and len(node.args) == 2:
+            return self.divmod(node)
         if name == "abs" and len(node.args) == 1:
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, "abs", (self.expr(node.args[0]),), node.lineno))
@@ -473,6 +476,16 @@ class ExpressionLowerer:
         self.blocks.emit(Call(tmp, function_predicate(name), (arg,), node.lineno))
         return Var(tmp)
 
+    def divmod(self, node: ast.Call) -> Expr:
+        """`divmod(a, b)`: `(a // b, a % b)`, ZeroDivisionError as `//`'s."""
+        a, b = (self.blocks.stable(self.expr(arg), node.lineno) for arg in node.args)
+        quotient = self.blocks.temp()
+        self.blocks.emit(Call(quotient, "int_floordiv", (a, b), node.lineno))
+        remainder = self.blocks.stable(Binary("mod", a, b), node.lineno)  # b != 0 from here on
+        tmp = self.blocks.temp()
+        self.blocks.emit(NewList(tmp, (Var(quotient), remainder), None, node.lineno, is_tuple=True))
+        return Var(tmp)
+
     def print_call(self, node: ast.Call) -> Expr:
         """`print(a, b, sep=..., end=..., flush=...)`: the arguments are
         evaluated and printed, the output not asserted; a `file=` would
@@ -506,10 +519,8 @@ class ExpressionLowerer:
             matches = bool(wanted & {"bool", "int", "object"})
         elif declared.kind == "float":
             matches = bool(wanted & {"float", "object"})
-        elif declared.kind == "list":
-            matches = bool(wanted & {"list", "object"})
-        elif declared.kind == "str":
-            matches = bool(wanted & {"str", "object"})
+        elif declared.kind in ("list", "tuple", "str"):
+            matches = bool(wanted & {declared.kind, "object"})
         elif declared.kind == "obj":
             matches = "object" in wanted or any(
                 w in self.module.class_infos and self.module.is_subclass(str(declared.cls), w) for w in wanted)
@@ -626,5 +637,6 @@ def _may_raise(node: ast.expr) -> bool:
     """Can evaluating `node` raise or run code (a call, an index, an
     attribute read, `//`, `%`, `**`)? Names and constants cannot."""
     return any(isinstance(n, (ast.Call, ast.Subscript, ast.Attribute)) or
-               isinstance(n, ast.BinOp) and isinstance(n.op, (ast.FloorDiv, ast.Mod, ast.Pow, ast.Div))
+               isinstance(n, ast.BinOp) and isinstance(n.op, (ast.FloorDiv, ast.Mod, ast.Pow, ast.Div, ast.LShift,
+                                                              ast.RShift))
                for n in ast.walk(node))

@@ -386,12 +386,31 @@ class FunctionLowerer:
             lst = self.expressions.expr(target.value)
             index = self.expressions.index(target.slice)
             self.blocks.emit(ListOp("set", None, lst, (index, value), line))
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            self.unpack(target, value, line)
         else:
             self.blocks.emit(Assign(self.target_name(target), value, line))
 
+    def unpack(self, target: ast.Tuple | ast.List, value: Expr, line: int) -> None:
+        """`a, b = value` for a tuple or list value: its length checked
+        (ValueError), then the items read and stored left to right."""
+        if any(isinstance(e, ast.Starred) for e in target.elts):
+            raise self.error(target, "starred assignment target")
+        sequence = self.blocks.stable(value, line)
+        self.blocks.emit(ListOp("unpack", None, sequence, (Const(len(target.elts)),), line))
+        items = []
+        for k in range(len(target.elts)):
+            item = self.blocks.temp()
+            self.blocks.emit(ListOp("get", item, sequence, (Const(k),), line))
+            items.append(item)
+        for name_node, item in zip(target.elts, items):
+            self.store(name_node, Var(item), line)
+
     def tuple_assign(self, target: ast.Tuple, value: ast.expr, s: ast.stmt) -> None:
-        if not isinstance(value, ast.Tuple) or len(value.elts) != len(target.elts):
-            raise self.error(value, "tuple unpacking of anything but a tuple of the same length")
+        if not isinstance(value, ast.Tuple) or len(value.elts) != len(target.elts) \
+                or any(isinstance(e, ast.Starred) for e in value.elts):
+            self.store(target, self.expressions.expr(value), s.lineno)
+            return
         temps = []
         for elt in value.elts:
             tmp = self.blocks.temp()

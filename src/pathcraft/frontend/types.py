@@ -75,6 +75,8 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
             return inner.nullable()
         if head in ("list", "List"):
             return Type("list", elem=parse_type(node.slice, classes, owner, aliases))
+        if head in ("tuple", "Tuple"):
+            return _tuple_type(node, classes, owner, aliases)
     raise TypeSyntaxError(f"type '{ast.unparse(node)}'")
 
 
@@ -104,3 +106,14 @@ def type_scope(aliases: Mapping[str, ast.expr], *generic: ast.AST | None) -> dic
                 bound = bound.elts[0] if bound.elts else None
             scope[param.name] = bound if bound is not None else ast.Name("Any")
     return scope
+
+
+def _tuple_type(node: ast.Subscript, classes: set[str], owner: str | None,
+                aliases: Mapping[str, ast.expr] | None) -> Type:
+    """`tuple[int, bool]` (fixed length) or `tuple[int, ...]`, of ints and bools."""
+    elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    variadic = len(elts) == 2 and isinstance(elts[1], ast.Constant) and elts[1].value is Ellipsis
+    kinds = [parse_type(e, classes, owner, aliases) for e in (elts[:1] if variadic else elts)]
+    if not all(k.kind in ("int", "bool") and not k.optional for k in kinds):
+        raise TypeSyntaxError(f"type '{ast.unparse(node)}' (tuples of other than ints and bools)")
+    return Type("tuple", elem=kinds[0]) if variadic else Type("tuple", items=tuple(kinds))

@@ -59,7 +59,7 @@ def type_name(value: object, heap: Heap) -> str:
         return "NoneType"
     if isinstance(value, Addr):
         cell = heap.cell(value)
-        return cell.cls if isinstance(cell, ObjectCell) else "list"
+        return cell.cls if isinstance(cell, ObjectCell) else "tuple" if cell.is_tuple else "list"
     if isinstance(value, Text):
         return "str"
     if isinstance(value, bool) or (isinstance(value, (Sym, App)) and T.sort_of(value) == BOOL):

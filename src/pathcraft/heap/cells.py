@@ -50,6 +50,7 @@ class ListCell:
     items: tuple[object, ...] | None = None  # concrete length
     length: Term | None = None  # symbolic length (array shape)
     data: Term | None = None  # array term (array shape)
+    is_tuple: bool = False  # an immutable sequence: a tuple (see `heap/tuples.py`)
 
     @property
     def is_array(self) -> bool:

@@ -30,6 +30,7 @@ from pathcraft.heap.base import (
     uncertain_attribute,
 )
 from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
+from pathcraft.heap.tuples import fresh_tuple
 from pathcraft.ir.nodes import Program
 from pathcraft.ir.types import Type
 from pathcraft.ir.values import ExcValue
@@ -78,10 +79,12 @@ class LazyHeap:
         elif kind.kind == "list":
             if self.aliasing:
                 for addr, cell in heap.input_objects():
-                    if isinstance(cell, ListCell) and cell.elem == kind.elem \
+                    if isinstance(cell, ListCell) and cell.elem == kind.elem and not cell.is_tuple \
                             and self.allowed_alias(label, cell.label):
                         choices.append((heap, addr))
             choices.extend(self._fresh_lists(heap, kind, label))
+        elif kind.kind == "tuple":
+            choices.append(fresh_tuple(heap, kind, label))
         return choices
 
     def _fresh_object(self, heap: Heap, cls: str, label: str) -> tuple[Heap, Addr]:

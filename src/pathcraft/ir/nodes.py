@@ -193,12 +193,14 @@ class CheckMethod:
 
 @dataclass(frozen=True)
 class NewList:
-    """`new_array` from a literal `[a, b, ...]` (`elem` when known)."""
+    """`new_array` from a literal `[a, b, ...]` (`elem` when known), or a
+    tuple `(a, b, ...)` (`is_tuple`)."""
 
     target: str
     items: tuple[Expr, ...]
     elem: Type | None
     line: int
+    is_tuple: bool = False
 
 
 @dataclass(frozen=True)
@@ -215,7 +217,8 @@ class RepeatList:
 @dataclass(frozen=True)
 class ListOp:
     """`len` (`length`), `get` (`get_elem`), `set` (`set_elem`), `append`,
-    `pop`, `copy` on the list `lst`."""
+    `pop`, `copy` on the list `lst`; `unpack` (args: the count of names)
+    checks that a list or tuple has that many items."""
 
     op: str
     target: str | None

@@ -205,7 +205,8 @@ def _heap_goal(instr: object, names: _Names, heap: int) -> str:
         return f"set_field({h0},{e(instr.obj)},{instr.field},{e(instr.value)},{h1})"
     if isinstance(instr, NewList):
         items = _args([e(i) for i in instr.items])
-        return f"new_array({h0},{items},{names.define(instr.target)},{h1})"
+        maker = "new_tuple" if instr.is_tuple else "new_array"
+        return f"{maker}({h0},{items},{names.define(instr.target)},{h1})"
     if isinstance(instr, RepeatList):
         value, count = e(instr.value), e(instr.count)
         return f"new_array({h0},{count},{value},{names.define(instr.target)},{h1})"

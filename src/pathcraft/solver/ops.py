@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from pathcraft.solver import bitops as _bits
 from pathcraft.solver import fpsem as _fp
 from pathcraft.solver import strings as _s
 from pathcraft.solver.sorts import BOOL, FLOAT, INT, STR, ArrayValue, Value, array_sort, element_sort, sort_of
@@ -49,7 +50,7 @@ class Op:
     z3: Callable[..., Any]
     notation: str
     text: str = ""
-    precedence: int = 8
+    precedence: float = 8
     negated: str | None = None
     lazy: bool = False
 
@@ -98,7 +99,7 @@ def _z3_floordiv(z3: Any, x: Any, y: Any) -> Any:
     return (x - _z3_mod(z3, x, y)) / y
 
 
-def _arith(name: str, py: Callable[..., Value], z3: Callable[..., Any], text: str, precedence: int) -> Op:
+def _arith(name: str, py: Callable[..., Value], z3: Callable[..., Any], text: str, precedence: float) -> Op:
     return Op(name, 2, _int, py, z3, "infix", text, precedence)
 
 
@@ -140,6 +141,15 @@ _TABLE = (
     Op("store", 3, _same_array, lambda a, i, v: a.set(int(i), v),
        lambda z3, a, i, v: z3.Store(a, i, v), "call", "store"),
     Op("karray", 1, _array_of, ArrayValue, lambda z3, v: z3.K(z3.IntSort(v.ctx), v), "fill"),
+    # bitwise operators: exact on unbounded ints in Python; Z3 sees & | ^ on
+    # signed 64 bits and counts up to MAX_SHIFT, the bounds their guards state
+    _arith("bitor", _bits.py_or, _bits.z3_or, "|", 4.25),
+    _arith("bitxor", _bits.py_xor, _bits.z3_xor, "^", 4.5),
+    _arith("bitand", _bits.py_and, _bits.z3_and, "&", 4.75),
+    _arith("shl", _bits.py_shl, _bits.z3_shl, "<<", 4.9),
+    _arith("shr", _bits.py_shr, _bits.z3_shr, ">>", 4.9),
+    Op("bit_length", 1, _int, _bits.py_bit_length, _bits.z3_bit_length, "call", "int.bit_length"),
+    Op("bit_count", 1, _int, _bits.py_bit_count, _bits.z3_bit_count, "call", "int.bit_count"),
     # floats (`solver/floats.py` builds them; an int operand is converted first, except in comparisons)
     _farith("fadd", operator.add, _fp.z3_add, "+", 5),
     _farith("fsub", operator.sub, _fp.z3_sub, "-", 5),

@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Union
 
 from pathcraft.solver import ops as _ops
+from pathcraft.solver.bitops import MAX_SHIFT
 from pathcraft.solver.fpsem import float_literal, same_float
 from pathcraft.solver.sorts import ARR_BOOL, ARR_INT, BOOL, FLOAT, INT, STR, ArrayValue, Value, array_sort, element_sort
 
@@ -250,6 +251,88 @@ def ite(c: Term, a: Term, b: Term) -> Term:
     return _app("ite", (c, a, b))
 
 
+# ---------------------------------------------------------------- bitwise
+
+
+def bitand(a: Term, b: Term) -> Term:
+    """`a & b`; on two bools it is `and` (Python keeps the bool)."""
+    if sort_of(a) == BOOL and sort_of(b) == BOOL:
+        return and_(a, b)
+    a, b = as_int(a), as_int(b)
+    if isinstance(a, int) and isinstance(b, int):
+        return _const("bitand", a, b)
+    for x, y in ((a, b), (b, a)):
+        if type(x) is int and x in (0, -1):
+            return 0 if x == 0 else y
+    if a == b:
+        return a
+    return _app("bitand", (a, b))
+
+
+def bitor(a: Term, b: Term) -> Term:
+    """`a | b`; on two bools it is `or`."""
+    if sort_of(a) == BOOL and sort_of(b) == BOOL:
+        return or_(a, b)
+    a, b = as_int(a), as_int(b)
+    if isinstance(a, int) and isinstance(b, int):
+        return _const("bitor", a, b)
+    for x, y in ((a, b), (b, a)):
+        if type(x) is int and x in (0, -1):
+            return y if x == 0 else -1
+    if a == b:
+        return a
+    return _app("bitor", (a, b))
+
+
+def bitxor(a: Term, b: Term) -> Term:
+    """`a ^ b`; on two bools it is `!=`."""
+    if sort_of(a) == BOOL and sort_of(b) == BOOL:
+        return ne(a, b)
+    a, b = as_int(a), as_int(b)
+    if isinstance(a, int) and isinstance(b, int):
+        return _const("bitxor", a, b)
+    for x, y in ((a, b), (b, a)):
+        if type(x) is int and x == 0:
+            return y
+    if a == b:
+        return 0
+    return _app("bitxor", (a, b))
+
+
+def shl(a: Term, b: Term) -> Term:
+    """`a << b`; the caller guarantees `0 <= b <= MAX_SHIFT`."""
+    a, b = as_int(a), as_int(b)
+    if isinstance(b, int):
+        return mul(a, 2 ** b) if 0 <= b <= MAX_SHIFT else 0
+    if type(a) is int and a == 0:
+        return 0
+    return _app("shl", (a, b))
+
+
+def shr(a: Term, b: Term) -> Term:
+    """`a >> b`; the caller guarantees `0 <= b <= MAX_SHIFT`."""
+    a, b = as_int(a), as_int(b)
+    if isinstance(b, int):
+        return floordiv(a, 2 ** b) if 0 <= b <= MAX_SHIFT else 0
+    if type(a) is int and a in (0, -1):
+        return a
+    return _app("shr", (a, b))
+
+
+def bit_length(a: Term) -> Term:
+    a = as_int(a)
+    if isinstance(a, int):
+        return _const("bit_length", a)
+    return _app("bit_length", (a,))
+
+
+def bit_count(a: Term) -> Term:
+    a = as_int(a)
+    if isinstance(a, int):
+        return _const("bit_count", a)
+    return _app("bit_count", (a,))
+
+
 # ------------------------------------------------------------------ arrays
 
 
@@ -476,7 +559,7 @@ def evaluate(t: Term, model: Model) -> int | bool | float:
 # ----------------------------------------------------------------- printing
 
 
-def show(t: Term, parent: int = 0) -> str:
+def show(t: Term, parent: float = 0) -> str:
     """Python-syntax rendering, for comments in generated tests. `parent`
     is the precedence of the context: parenthesise what binds looser (and
     comparisons inside comparisons, which Python would chain)."""
@@ -580,6 +663,8 @@ _NATIVE: Mapping[str, Callable[..., Term]] = MappingProxyType({
     "add": add, "sub": sub, "mul": mul, "floordiv": floordiv, "mod": mod, "neg": neg,
     "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
     "not": not_, "and": and_, "or": or_, "ite": ite, "select": select, "store": store, "karray": karray,
+    "bitand": bitand, "bitor": bitor, "bitxor": bitxor, "shl": shl, "shr": shr,
+    "bit_length": bit_length, "bit_count": bit_count,
     **{op: partial(fold_float, op) for op in _ops.FLOAT_OPS},
 })
 # the others (string operators) fold constants only

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from typing import Any
 
 import z3
 
+from pathcraft.solver.bitops import BIT_OPERATORS, define_bits
 from pathcraft.solver import fpsem
 from pathcraft.solver.ops import OPS
 from pathcraft.solver.path import PathNode, nodes
@@ -21,13 +23,35 @@ from pathcraft.solver.strings import read_string, z3_string
 from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, FLOAT, STR, App, ArrayValue, Sym, Term, Value, symbols
 
 
+class _WithBits:
+    """The `z3` module as the operator table's Z3 column sees it, plus
+    `bits(x, signed)`: Booleans defined as the bits of `x` (`bitops`)."""
+
+    def __init__(self, translator: Z3Translator, used: list[int]) -> None:
+        self._translator = translator
+        self._used = used
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(z3, name)
+
+    def bits(self, x: z3.ExprRef, signed: bool) -> list[z3.BoolRef]:
+        return self._translator.bits(x, signed, self._used)
+
+
 class Z3Translator:
-    """Terms to Z3 expressions, memoised per term node."""
+    """Terms to Z3 expressions, memoised per term node. Some operators
+    introduce auxiliary Booleans (an operand's bits) defined by
+    constraints of their own: `asserted(t)` is the expression of `t` with
+    the definitions it relies on, the form to add to a solver."""
 
     def __init__(self, ctx: z3.Context) -> None:
         self.ctx = ctx
         self._cache: dict[Term, z3.ExprRef] = {}
         self._vars: dict[str, z3.ExprRef] = {}
+        self._bits: dict[tuple[int, bool], int] = {}  # (operand's ast id, signed) -> definition number
+        self._definitions: list[tuple[list[z3.BoolRef], z3.BoolRef]] = []
+        self._uses: dict[Term, tuple[int, ...]] = {}  # definitions a translated term relies on
+        self._has_bits: dict[Term, bool] = {}
 
     def var(self, sym: Sym) -> z3.ExprRef:
         found = self._vars.get(sym.name)
@@ -63,7 +87,45 @@ class Z3Translator:
         return found
 
     def _translate(self, t: App) -> z3.ExprRef:
-        return OPS[t.op].z3(z3, *(self(x) for x in t.args))
+        args = [self(x) for x in t.args]
+        used: list[int] = []
+        found = OPS[t.op].z3(_WithBits(self, used), *args)
+        for x in t.args:
+            used.extend(self._uses.get(x, ()))
+        if used:
+            self._uses[t] = tuple(sorted(set(used)))
+        return found
+
+    def bits(self, x: z3.ExprRef, signed: bool, used: list[int]) -> list[z3.BoolRef]:
+        key = (x.get_id(), signed)
+        number = self._bits.get(key)
+        if number is None:
+            number = len(self._definitions)
+            self._definitions.append(define_bits(z3, x, signed, f"bit!{number}"))
+            self._bits[key] = number
+        used.append(number)
+        return self._definitions[number][0]
+
+    def uses_bits(self, t: Term) -> bool:
+        """Does `t` hold an operator that defines auxiliary Booleans? (Read
+        from the term: translating it here would create Z3's terms in
+        another order, and Z3's answers depend on that order.)"""
+        if not isinstance(t, App):
+            return False
+        found = self._has_bits.get(t)
+        if found is None:  # memoised: terms share subterms
+            found = t.op in BIT_OPERATORS or any(self.uses_bits(a) for a in t.args)
+            self._has_bits[t] = found
+        return found
+
+    def definitions(self, t: Term) -> list[z3.BoolRef]:
+        """The definitions of the auxiliary Booleans `t`'s expression uses."""
+        self(t)
+        return [self._definitions[n][1] for n in self._uses.get(t, ())] if isinstance(t, App) else []
+
+    def asserted(self, t: Term) -> z3.ExprRef:
+        expr, defined = self(t), self.definitions(t)
+        return z3.And(expr, *defined) if defined else expr
 
 
 class Z3Session:
@@ -73,6 +135,7 @@ class Z3Session:
         self.ctx = z3.Context()
         self.solver = z3.Solver(ctx=self.ctx)
         self.solver.set("timeout", timeout_ms)
+        self.timeout_ms = timeout_ms
         self.rlimit = rlimit
         self.translate = Z3Translator(self.ctx)
         self._stack: list[PathNode] = []
@@ -91,7 +154,7 @@ class Z3Session:
             del self._stack[keep:]
         for node in wanted[keep:]:
             self.solver.push()
-            self.solver.add(self.translate(node.constraint))
+            self.solver.add(self.translate.asserted(node.constraint))
             self._stack.append(node)
 
     def check(
@@ -99,27 +162,41 @@ class Z3Session:
         rlimit: int | None = None,
     ) -> tuple[str, dict[str, Value] | None]:
         """'sat' with a model of `wanted`, 'unsat', or 'unknown' (`rlimit`
-        overrides the session's resource limit for this check)."""
+        overrides the session's resource limit for this check). A query
+        with bitwise operators goes to a solver of its own, not scoped:
+        Z3 preprocesses the bits' definitions only outside incremental
+        mode, and answers unknown on most such queries inside it."""
+        extra = list(extra)
+        limit = self.rlimit if rlimit is None else rlimit
+        terms = [node.constraint for node in nodes(path)] + extra
+        if any(self.translate.uses_bits(t) for t in terms):
+            solver = z3.Solver(ctx=self.ctx)
+            solver.set("timeout", self.timeout_ms)
+            solver.set("rlimit", limit)
+            solver.add(*[self.translate.asserted(t) for t in terms])
+            return self._checked(solver, wanted)
         self._sync(path)
-        self.solver.set("rlimit", self.rlimit if rlimit is None else rlimit)
+        self.solver.set("rlimit", limit)
         self.solver.push()
         try:
             for term in extra:
-                self.solver.add(self.translate(term))
-            started = time.perf_counter()
-            result = self.solver.check()
-            self.seconds += time.perf_counter() - started
-            self.calls += 1
-            if result == z3.sat:
-                return "sat", self._model(wanted)
-            if result == z3.unsat:
-                return "unsat", None
-            return "unknown", None
+                self.solver.add(self.translate.asserted(term))
+            return self._checked(self.solver, wanted)
         finally:
             self.solver.pop()
 
-    def _model(self, wanted: Iterable[Sym]) -> dict[str, Value]:
-        model = self.solver.model()
+    def _checked(self, solver: z3.Solver, wanted: Iterable[Sym]) -> tuple[str, dict[str, Value] | None]:
+        started = time.perf_counter()
+        result = solver.check()
+        self.seconds += time.perf_counter() - started
+        self.calls += 1
+        if result == z3.sat:
+            return "sat", self._model(solver.model(), wanted)
+        if result == z3.unsat:
+            return "unsat", None
+        return "unknown", None
+
+    def _model(self, model: z3.ModelRef, wanted: Iterable[Sym]) -> dict[str, Value]:
         out: dict[str, Value] = {}
         for sym in wanted:
             value = model.eval(self.translate.var(sym), model_completion=True)

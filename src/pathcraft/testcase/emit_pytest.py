@@ -104,7 +104,7 @@ class PytestWriter:
             else:
                 body.append(opening)
             body.append(f"        {call}")
-        elif not isinstance(case.value, dict):
+        elif not _holds_ref(case.value):
             body.append(f"    {scalar_check(call, case.value)}")
         else:
             body.append(f"    result = {call}")
@@ -279,6 +279,11 @@ def value_checks(expr: str, value: Any, case: TestCase, alias: str,
     300 steps deep (quadratic text, and more than pytest's assertion
     rewriting can take)."""
     seen = {} if seen is None else seen
+    if isinstance(value, tuple) and _holds_ref(value):  # a tuple holding objects: item by item
+        checks = [f"assert type({expr}) is tuple", f"assert len({expr}) == {len(value)}"]
+        for k, item in enumerate(value):
+            checks += value_checks(f"{expr}[{k}]", item, case, alias, seen, steps + 1)
+        return checks
     if not isinstance(value, dict):
         return [scalar_check(expr, value)]
     name = value["$ref"]
@@ -318,9 +323,16 @@ def heap_checks(case: TestCase, alias: str) -> list[str]:
 def value_checks_list(expr: str, items: list[Any], case: TestCase, alias: str,
                       seen: dict[str, str], steps: int = 0) -> list[str]:
     """A list of plain values compares whole; one holding objects, item by item."""
-    if not any(isinstance(v, dict) or _by_repr(v) for v in items):
+    if not _holds_ref(items) and not any(_by_repr(v) for v in items):
         return [f"assert {expr} == [{', '.join(render(v) for v in items)}]"]
     out = [f"assert len({expr}) == {len(items)}"]
     for k, item in enumerate(items):
         out += value_checks(f"{expr}[{k}]", item, case, alias, seen, steps + 1)
     return out
+
+
+def _holds_ref(value: Any) -> bool:
+    """Does a value (a list's items, a tuple) hold an object or list?"""
+    if isinstance(value, dict):
+        return True
+    return isinstance(value, (list, tuple)) and any(_holds_ref(v) for v in value)

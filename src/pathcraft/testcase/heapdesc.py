@@ -5,7 +5,8 @@ A *snapshot* describes objects and lists by name:
     {"x": {"class": "Cell", "fields": {"f": 1, "next": {"$ref": "y"}}},
      "a": {"list": [1, 2]}}
 
-values being ints, bools, None or `{"$ref": name}`. The engine side builds
+values being ints, bools, None, `{"$ref": name}` or tuples of those
+(a tuple is a value: written as a literal, never named). The engine side builds
 snapshots of a path's input heap (as materialized) and final heap from its
 symbolic heap and a model; the replay side builds the real input objects
 from the input snapshot and takes a snapshot of the real objects after the
@@ -68,6 +69,8 @@ class SymbolicSnapshot:
         self.key: dict[int, ObjectKey] = {}
         self.members: dict[ObjectKey, list[int]] = {}
         for addr_id in sorted(heap.initial):
+            if _is_tuple(heap.initial[addr_id]):
+                continue
             key = object_key(heap, addr_id, model)
             self.key[addr_id] = key
             self.members.setdefault(key, []).append(addr_id)
@@ -93,6 +96,10 @@ class SymbolicSnapshot:
             if v.value is None:  # an f-string or a %-formatted string: never asserted as something else
                 raise Unsupported("a string whose text is not computed, in the result or a changed object")
             return v.value
+        if isinstance(v, Addr) and _is_tuple(self.heap.cells[v.id]):
+            cell = self.heap.cells[v.id]
+            assert isinstance(cell, ListCell)
+            return tuple(self._items(cell, "tuple"))
         if isinstance(v, Addr):
             key = self._key(v)
             name = self.names.get(key) or self._new_names.get(v.id)
@@ -137,7 +144,10 @@ class SymbolicSnapshot:
 
     def _blank(self, item: Lazy, label: str) -> Json:
         """An element the path never read: None when allowed, else an object
-        with no field set or an empty list (any value takes the same path)."""
+        with no field set, an empty list, or a tuple of zeros of the declared
+        shape (any value takes the same path)."""
+        if item.type.kind == "tuple" and not item.type.optional:
+            return tuple(False if t.kind == "bool" else 0 for t in item.type.items or ())
         if item.type.optional or item.type.kind not in ("obj", "list"):
             return None
         name = self._blank_names.get(label)
@@ -166,6 +176,10 @@ class SymbolicSnapshot:
             v = self.heap.current(queue.popleft())
             if not isinstance(v, Addr):
                 continue
+            cell = self.heap.cells[v.id]
+            if isinstance(cell, ListCell) and cell.is_tuple:  # a value, not named: what it holds may be
+                queue.extend(self.heap.current(c) for c in cell.items or ())
+                continue
             key = self._key(v)
             if key in seen:
                 continue
@@ -189,6 +203,31 @@ class SymbolicSnapshot:
         return self.value(result), objects
 
 
+def _is_tuple(cell: object) -> bool:
+    return isinstance(cell, ListCell) and cell.is_tuple
+
+
+def json_value(v: Json) -> Json:
+    """A value or snapshot for JSON documents, where a tuple would come
+    back a list: `{"$tuple": [...]}`, at any depth."""
+    if isinstance(v, tuple):
+        return {"$tuple": [json_value(x) for x in v]}
+    if isinstance(v, list):
+        return [json_value(x) for x in v]
+    if isinstance(v, dict):
+        return {k: json_value(x) for k, x in v.items()}
+    return v
+
+
+def real_value(v: Json, objects: Mapping[str, Any]) -> Any:
+    """A value of a snapshot (`json_value`'s encoding or not): objects by name."""
+    if isinstance(v, tuple):
+        return tuple(real_value(x, objects) for x in v)
+    if isinstance(v, dict):
+        return tuple(real_value(x, objects) for x in v["$tuple"]) if "$tuple" in v else objects[v["$ref"]]
+    return v
+
+
 # --------------------------------------------------------------- real side
 
 
@@ -204,7 +243,7 @@ def build_inputs(snapshot: Mapping[str, Json], classes: Callable[[str], type]) -
             objects[name] = []
 
     def real(v: Json) -> Any:
-        return objects[v["$ref"]] if isinstance(v, dict) else v
+        return real_value(v, objects)
 
     for name, desc in snapshot.items():
         if "class" in desc:
@@ -225,6 +264,9 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
     seen: set[int] = set()
     while queue:
         v = queue.popleft()
+        if isinstance(v, tuple):  # a value, not named: what it holds may be
+            queue.extend(v)
+            continue
         if not _is_object(v) or id(v) in seen:
             continue
         seen.add(id(v))
@@ -238,6 +280,8 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
             queue.extend(value for _, value in sorted(vars(v).items()))
 
     def value(v: Any) -> Json:
+        if isinstance(v, tuple):
+            return tuple(value(x) for x in v)
         if _is_object(v):
             return {"$ref": names[id(v)]}
         return v
@@ -275,4 +319,5 @@ def changed(before: Mapping[str, Json], after: Mapping[str, Json]) -> dict[str, 
 _MISSING = object()
 
 
-__all__ = ["SymbolicSnapshot", "Term", "build_inputs", "changed", "identifier", "real_snapshot"]
+__all__ = ["SymbolicSnapshot", "Term", "build_inputs", "changed", "identifier", "json_value", "real_snapshot",
+           "real_value"]

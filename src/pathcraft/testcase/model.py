@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver.terms import App, Sym, Term, show, symbols
-from pathcraft.testcase.heapdesc import SymbolicSnapshot, changed
+from pathcraft.testcase.heapdesc import SymbolicSnapshot, changed, json_value
 from pathcraft.ir.trace import Event
 from pathcraft.testcase.pathsig import normalize
 
@@ -76,22 +76,22 @@ class TestCase:
 
     def outcome_json(self) -> dict[str, Any]:
         if self.kind == "return":
-            return {"kind": "return", "value": self.value}
+            return {"kind": "return", "value": json_value(self.value)}
         return {"kind": "raise", "type": self.exc_type, "message": self.exc_message}
 
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "function": self.qualname,
-            "inputs": dict(self.inputs),
+            "inputs": {name: json_value(v) for name, v in self.inputs},
             "outcome": self.outcome_json(),
             "trace": self.trace,
             "constraints": list(self.constraints),
             "path": [list(e) for e in self.path],
             "steps": self.steps,
-            "heap_in": dict(self.heap_in),
-            "heap_out": self.heap_out,
-            "heap_final": dict(self.heap_final),
+            "heap_in": json_value(dict(self.heap_in)),
+            "heap_out": json_value(self.heap_out),
+            "heap_final": json_value(dict(self.heap_final)),
             **({"costs": dict(self.costs)} if self.costs else {}),
             **({"note": self.extra["note"]} if "note" in self.extra else {}),
             **({"construction": self.construction.to_json()} if self.construction else {}),

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pathcraft.files import read_source
-from pathcraft.testcase.heapdesc import build_inputs, real_snapshot
+from pathcraft.testcase.heapdesc import build_inputs, real_snapshot, real_value
 from pathcraft.testcase.pathsig import RealRun, record, statement_lines
 
 
@@ -62,7 +62,7 @@ def run_case(module: Any, case: dict[str, Any], filename: str,
     """Build the case's inputs, run it traced, snapshot the result and heap."""
     fn = resolve(module, case["function"])
     objects = inputs_of(module, case)
-    args = {k: objects[v["$ref"]] if isinstance(v, dict) else v for k, v in case["inputs"].items()}
+    args = {k: real_value(v, objects) for k, v in case["inputs"].items()}
     run = record(fn, args, filename, lines)
     value, final = real_snapshot(run.value if run.kind == "return" else None, objects)
     return run, value, final

@@ -1,0 +1,84 @@
+"""Tuples: immutable sequence cells.
+
+A tuple is a `ListCell` with `is_tuple` set, so length, indexing (negative
+indices too), iteration and `in` are the list machinery's. What differs is
+what Python refuses: item assignment raises TypeError, list methods raise
+AttributeError, and an index out of range says "tuple". Identity (`is`)
+between equal tuples is not promised, as in CPython. Input tuples hold ints
+and bools: `tuple[int, bool]` one symbol per item, `tuple[int, ...]` an
+array with a symbolic length, like `list[int]`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Protocol
+
+from pathcraft.errors import Unsupported
+from pathcraft.heap.base import HeapResult
+from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
+from pathcraft.ir.nodes import Text
+from pathcraft.ir.types import Type
+from pathcraft.ir.values import ExcValue
+from pathcraft.solver import terms as T
+from pathcraft.solver.terms import BOOL, INT, Sym
+
+ITEM_ASSIGNMENT = "'tuple' object does not support item assignment"
+INDEX_OUT_OF_RANGE = "tuple index out of range"
+
+
+class ListOps(Protocol):
+    def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]: ...
+
+
+def is_tuple(heap: Heap, value: object) -> bool:
+    if not isinstance(value, Addr):
+        return False
+    cell = heap.cells.get(value.id)
+    return isinstance(cell, ListCell) and cell.is_tuple
+
+
+def fresh_tuple(heap: Heap, kind: Type, label: str) -> tuple[Heap, Addr]:
+    """An input tuple of type `kind` (items of int or bool)."""
+    if kind.items is not None:
+        items = tuple(Sym(f"{label}[{k}]", BOOL if t.kind == "bool" else INT) for k, t in enumerate(kind.items))
+        return heap.allocate(ListCell(None, "input", label, items=items, is_tuple=True), initial=True)
+    assert kind.elem is not None
+    length = Sym(f"len({label})", INT)
+    data = Sym(label, T.array_sort(kind.elem.kind))
+    cell = ListCell(kind.elem, "input", label, length=length, data=data, is_tuple=True)
+    return heap.constrain(T.relation("ge", length, 0)).allocate(cell, initial=True)
+
+
+def new_tuple(heap: Heap, addr: Addr) -> Heap:
+    """The list just allocated at `addr`, made a tuple."""
+    cell = heap.cell(addr)
+    assert isinstance(cell, ListCell)
+    return heap.with_cell(addr, replace(cell, is_tuple=True))
+
+
+def tuple_op(model: ListOps, heap: Heap, op: str, tup: Addr, args: tuple[object, ...]) -> list[HeapResult]:
+    """A list operation on a tuple: what a list does, or what Python raises."""
+    if op in ("len", "iter"):
+        return model.list_op(heap, op, tup, args)
+    if op == "get":
+        return [replace(r, exc=ExcValue("IndexError", INDEX_OUT_OF_RANGE))
+                if r.exc is not None and r.exc.type == "IndexError" else r
+                for r in model.list_op(heap, op, tup, args)]
+    if op == "set":
+        return [HeapResult(heap, exc=ExcValue("TypeError", ITEM_ASSIGNMENT))]
+    return [HeapResult(heap, exc=ExcValue("AttributeError", f"'tuple' object has no attribute '{op}'"))]
+
+
+def unpack(heap: Heap, value: object, count: int) -> list[HeapResult]:
+    """`a, b = value`: the length check of unpacking a list or tuple into
+    `count` names (the items are read after it). Python's messages differ
+    between versions: only the exception type is promised."""
+    cell = heap.cells.get(value.id) if isinstance(value, Addr) else None
+    if isinstance(cell, ObjectCell) or isinstance(value, Text):
+        raise Unsupported("unpacking a string or an object (its iteration is not modelled)")
+    if not isinstance(cell, ListCell):
+        return [HeapResult(heap, exc=ExcValue("TypeError", None))]  # None, an int: not iterable
+    size = cell.size()
+    return [HeapResult(heap, constraint=T.eq(size, count)),
+            HeapResult(heap, constraint=T.ne(size, count), exc=ExcValue("ValueError", None))]
