@@ -25,6 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from pathcraft.cost.models import Costs
+from pathcraft.engine import dicts
 from pathcraft.engine.branch import Brancher
 from pathcraft.engine.control import SearchControl, Verdict
 from pathcraft.engine.evaluate import Evaluator, Raised
@@ -45,9 +46,9 @@ from pathcraft.engine.state import (
 from pathcraft.engine.values import UNDEFINED, Value, value_kind
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import HeapModel, attribute_error, is_scalar, uncertain_attribute
-from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
+from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.factory import make_heap_model
-from pathcraft.ir.builtin_names import method_predicate
+from pathcraft.ir.builtin_names import NEW_DICT, NEW_SET, method_predicate
 from pathcraft.ir.nodes import (
     EXC_VAR,
     Assign,
@@ -279,6 +280,13 @@ class Run:
             return self.call_method(state, frame, instr)
         if isinstance(instr, CheckMethod):
             return self.check_method(state, frame, instr)
+        if isinstance(instr, ListOp) and dicts.is_dict_like(state.heap, self.evaluator.eval(instr.lst, frame.env,
+                                                                                         state.heap)):
+            return self.dict_op(state, frame, instr)
+        if isinstance(instr, Call) and instr.predicate in (NEW_DICT, NEW_SET):
+            parts = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
+            built = dicts.build(state.heap, instr.predicate, parts)
+            return self.effects(frame, instr.target, self.heap.apply(state, built))
         if isinstance(instr, ListOp) and instr.op in _PROTOCOL:
             subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
             cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
@@ -311,6 +319,19 @@ class Run:
         if isinstance(instr, Raise):
             return self.throw(state, self._raised(instr, frame))
         raise AssertionError(f"unknown instruction {instr!r}")
+
+    def dict_op(self, state: State, frame: Frame, instr: ListOp) -> Successors:
+        """`d[k]`, `d[k] = v`, `del d[k]`, `len(d)` or a loop's step over a
+        dict, set or view (`engine/dicts.py`); the loop's site is its line
+        and the number of calls below it (blocks are tail-called frames)."""
+        subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
+        assert isinstance(subject, Addr)
+        args = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
+        depth, stack = 0, state.stack
+        while stack is not None:
+            depth, stack = depth + (not stack.top.via_tail), stack.rest
+        results = dicts.list_op(state.heap, instr.op, subject, args, (instr.line, depth), frame.pred.builtin)
+        return self.effects(frame, instr.target, self.heap.apply(state, results))
 
     def non_int_operands(self, state: State, frame: Frame, instr: Call, args: list[Value]) -> Successors:
         """`%`, `//`, `**`, `abs`, `min`, `max` on what is not an int: the
@@ -386,6 +407,10 @@ class Run:
         args = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
         heap = state.heap
         cell = heap.cell(receiver) if isinstance(receiver, Addr) else None
+        if isinstance(cell, (DictCell, ViewCell)):
+            assert isinstance(receiver, Addr)
+            results = dicts.method(heap, receiver, instr.method, args)
+            return self.effects(frame, instr.target, self.heap.apply(state, results))
         kind = value_kind(receiver, cell)
         native = instr.method in ("append", "copy") or instr.method == "pop" and not args  # the heap's own
         if kind is not None and (kind != "list" or not native):

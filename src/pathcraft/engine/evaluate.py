@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathcraft.engine.values import UNDEFINED, Value, exception_is_a, unbound_local
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import HeapModel
-from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
+from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.ir.nodes import Binary, CheckExceptionType, Const, Expr, Guard, Program, Text, Unary, Var
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
@@ -74,6 +74,10 @@ class Evaluator:
         cell = heap.cell(value)
         if isinstance(cell, ListCell):
             return T.relation("gt", cell.size(), 0)
+        if isinstance(cell, ViewCell):
+            cell = heap.cell(cell.of)
+        if isinstance(cell, DictCell):
+            return cell.size() > 0
         return True
 
     def eval(self, e: Expr, env: Mapping[str, Value], heap: Heap) -> Value:
@@ -125,6 +129,8 @@ class Evaluator:
                 cell = heap.cell(side) if isinstance(side, Addr) else None
                 if isinstance(cell, ObjectCell) and self.program.compares_by_value(cell.cls):
                     raise Unsupported(f"'==' on {cell.cls} objects (its __eq__ is not modelled)")
+                if isinstance(cell, (DictCell, ViewCell)):
+                    raise Unsupported("'==' on dicts and sets (compared by value)")
             same = self.heap_model.ref_eq(heap, left, right)  # identity: the default object __eq__
             return same if op == "eq" else T.not_(same)
         if is_ref(left) or is_ref(right):  # arithmetic or ordering with None / objects

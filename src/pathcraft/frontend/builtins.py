@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 
+from pathcraft.ir.builtin_names import NEW_DICT, NEW_SET
 from pathcraft.ir.nodes import (
     Assign, Binary, Const, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
 )
@@ -74,6 +75,8 @@ def builtin_predicates() -> dict[str, Predicate]:
     preds.extend(_fold("list_sum", "add"))
     preds.extend(_fold("list_min", "lt"))
     preds.extend(_fold("list_max", "gt"))
+    # built by the engine itself (`engine/dicts.py`): no rules to enter
+    preds.extend(Predicate(name, name, (), (), builtin=True) for name in (NEW_DICT, NEW_SET))
     return {p.name: p for p in preds}
 
 

@@ -24,7 +24,7 @@ from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
 from pathcraft.frontend.sink import BlockSink
-from pathcraft.ir.builtin_names import function_predicate
+from pathcraft.ir.builtin_names import NEW_DICT, NEW_SET, function_predicate
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -179,6 +179,8 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()
             self.blocks.emit(NewList(tmp, items, None, node.lineno))
             return Var(tmp)
+        if isinstance(node, (ast.Dict, ast.Set)):
+            return self.dict_or_set(node)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and (
             _single_item_list(node.left) or _single_item_list(node.right)
         ):
@@ -224,6 +226,24 @@ class ExpressionLowerer:
         if isinstance(node, ast.Call):
             return self.call(node, discard)
         raise self.error(node, construct_name(node))
+
+    def dict_or_set(self, node: ast.Dict | ast.Set) -> Expr:
+        """`{k: v, ...}` as `$dict(k, v, ...)`, `{a, ...}` as `$set(a, ...)`:
+        built by the engine, keys and values evaluated in Python's order."""
+        parts: list[ast.expr] = []
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values):
+                if key is None:
+                    raise self.error(value, "'**' in a dict literal")
+                parts += [key, value]
+        else:
+            parts = list(node.elts)
+        if any(isinstance(p, ast.Starred) for p in parts):
+            raise self.error(node, "'*' in a set literal")
+        args = tuple(self.blocks.stable(self.expr(p), node.lineno) for p in parts)
+        tmp = self.blocks.temp()
+        self.blocks.emit(Call(tmp, NEW_DICT if isinstance(node, ast.Dict) else NEW_SET, args, node.lineno))
+        return Var(tmp)
 
     def slice(self, node: ast.Subscript, part: ast.Slice) -> Expr:
         """`x[a:b:c]` read: `x.__getslice__(a, has_a, b, has_b, c)`, a
@@ -331,6 +351,9 @@ class ExpressionLowerer:
             self.calls.methods_called.add("__len__")
             self.blocks.emit(ListOp("len", tmp, lst, (), node.lineno))
             return Var(tmp)
+        if name in ("dict", "set") and not node.args and not node.keywords and name not in self.functions:
+            return self.dict_or_set(ast.Dict([], [], lineno=node.lineno) if name == "dict" else
+                                    ast.Set([], lineno=node.lineno))
         if name == "isinstance" and len(node.args) == 2 and not node.keywords:
             return self.isinstance_of(node)
         if name in self.functions:
@@ -388,8 +411,8 @@ class ExpressionLowerer:
             matches = bool(wanted & {"int", "object"})
         elif declared.kind == "bool":
             matches = bool(wanted & {"bool", "int", "object"})
-        elif declared.kind == "list":
-            matches = bool(wanted & {"list", "object"})
+        elif declared.kind in ("list", "dict", "set"):
+            matches = bool(wanted & {declared.kind, "object"})
         elif declared.kind == "obj":
             matches = "object" in wanted or any(
                 w in self.module.class_infos and self.module.is_subclass(str(declared.cls), w) for w in wanted)

@@ -37,6 +37,7 @@ from pathcraft.frontend.expressions import CallsMade, ExpressionLowerer
 from pathcraft.frontend.module import ModuleSource
 from pathcraft.frontend.names import assigned_names
 from pathcraft.frontend.sink import FunctionBlocks
+from pathcraft.ir.builtin_names import LOOP_KEY, LOOP_STEP, LOOP_VALUE
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -59,6 +60,15 @@ from pathcraft.ir.nodes import (
 
 
 _ITERATORS = ("enumerate", "reversed", "zip")
+_STEP = Const(Text(LOOP_STEP))  # marks a loop's own `len` and `get` (see ir/builtin_names)
+
+
+def _dict_items(s: ast.For) -> bool:
+    """`for a, b in EXPR.items():` (two names for each entry of a dict)."""
+    it = s.iter
+    return isinstance(s.target, (ast.Tuple, ast.List)) and len(s.target.elts) == 2 \
+        and isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" \
+        and not it.args and not it.keywords
 
 
 @dataclass
@@ -386,13 +396,23 @@ class FunctionLowerer:
         length = self.blocks.temp("n")
         self.blocks.emit(ListOp("iter", length, lst, (), s.lineno))  # TypeError when not iterable
         header, body, after, orelse = self.open_loop(s)
-        self.blocks.emit(ListOp("len", length, lst, (), s.lineno))
+        self.blocks.emit(ListOp("len", length, lst, (_STEP,), s.lineno))
         self.blocks.branch(Binary("lt", Var(counter), Var(length)), body, orelse)
-        item = self.blocks.temp()
-        body.instrs.append(ListOp("get", item, lst, (Var(counter),), s.lineno))
-        body.instrs.append(Assign(counter, Binary("add", Var(counter), Const(1)), s.lineno))
-        self.blocks.enter(body)
-        self.store(s.target, Var(item), s.lineno)
+        if _dict_items(s):  # `for k, v in d.items()`: the key and the value of each entry
+            assert isinstance(s.target, (ast.Tuple, ast.List))
+            parts = [self.blocks.temp(), self.blocks.temp()]
+            for part, flag in zip(parts, (LOOP_KEY, LOOP_VALUE)):
+                body.instrs.append(ListOp("get", part, lst, (Var(counter), Const(Text(flag))), s.lineno))
+            body.instrs.append(Assign(counter, Binary("add", Var(counter), Const(1)), s.lineno))
+            self.blocks.enter(body)
+            for element, part in zip(s.target.elts, parts):
+                self.store(element, Var(part), s.lineno)
+        else:
+            item = self.blocks.temp()
+            body.instrs.append(ListOp("get", item, lst, (Var(counter), _STEP), s.lineno))
+            body.instrs.append(Assign(counter, Binary("add", Var(counter), Const(1)), s.lineno))
+            self.blocks.enter(body)
+            self.store(s.target, Var(item), s.lineno)
         self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
         self.loop_else(s, orelse, after)
 
@@ -423,7 +443,7 @@ class FunctionLowerer:
         header, body, after, orelse = self.open_loop(s)
         more: Expr | None = None
         for seq, length in zip(seqs, lengths):
-            self.blocks.emit(ListOp("len", length, seq, (), s.lineno))
+            self.blocks.emit(ListOp("len", length, seq, (_STEP,), s.lineno))
             test = Binary("lt", Var(counter), Var(length))
             if called == "reversed":
                 test = Binary("and", Binary("ge", Var(counter), Const(0)), test)
@@ -432,7 +452,7 @@ class FunctionLowerer:
         self.blocks.branch(more, body, orelse)
         items = [self.blocks.temp() for _ in seqs]
         for seq, item in zip(seqs, items):
-            body.instrs.append(ListOp("get", item, seq, (Var(counter),), s.lineno))
+            body.instrs.append(ListOp("get", item, seq, (Var(counter), _STEP), s.lineno))
         position = self.blocks.temp("i")
         body.instrs.append(Assign(position, Binary("add", Var(counter), start), s.lineno))
         step = -1 if called == "reversed" else 1
@@ -447,6 +467,15 @@ class FunctionLowerer:
                 self.store(element, value, s.lineno)
         self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
         self.loop_else(s, orelse, after)
+
+    def stmt_Delete(self, s: ast.Delete) -> None:
+        """`del d[k]` (dicts; `del` of list items and names is refused or dropped)."""
+        self.blocks.emit(Mark(s.lineno))
+        for target in s.targets:
+            if not isinstance(target, ast.Subscript) or isinstance(target.slice, ast.Slice):
+                raise self.error(target, f"del of {construct_name(target)}")
+            obj = self.blocks.stable(self.expressions.expr(target.value), s.lineno)
+            self.blocks.emit(ListOp("del", None, obj, (self.expressions.index(target.slice),), s.lineno))
 
     def stmt_Break(self, s: ast.Break) -> None:
         self.blocks.emit(Mark(s.lineno))

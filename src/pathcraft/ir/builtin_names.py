@@ -16,3 +16,16 @@ def method_predicate(kind: str, method: str) -> str:
 def function_predicate(name: str) -> str:
     """The entry predicate of the prelude's builtin function `name` (`$any`)."""
     return f"{PREFIX}{name}"
+
+
+# Native builtins the engine runs itself (no rules): `{k: v, ...}` as
+# `$dict(k1, v1, k2, v2, ...)`, `{a, b}` and `set()` as `$set(a, b)`.
+NEW_DICT = f"{PREFIX}dict"
+NEW_SET = f"{PREFIX}set"
+
+# The text a `for` loop's own `len` and `get` carry as their last argument
+# (lists ignore it): a dict tells its loop's steps from `len(d)` and `d[k]`.
+# `for k, v in d.items()` reads each part with its own `get`.
+LOOP_STEP = f"{PREFIX}step"
+LOOP_KEY = f"{PREFIX}key"
+LOOP_VALUE = f"{PREFIX}value"

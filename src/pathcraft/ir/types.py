@@ -1,5 +1,5 @@
 """Types of the subset: `int`, `bool`, `None`, user classes `C`,
-`C | None`, and `list[T]` of those."""
+`C | None`, `list[T]`, `dict[K, V]` and `set[K]` of those."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Type:
-    kind: str  # "int" | "bool" | "none" | "obj" | "list"
+    kind: str  # "int" | "bool" | "none" | "obj" | "list" | "dict" | "set"
     cls: str | None = None
     optional: bool = False
-    elem: Type | None = None
+    elem: Type | None = None  # items of a list or set, values of a dict
+    key: Type | None = None  # keys of a dict
 
     def __str__(self) -> str:
         if self.kind == "none":
@@ -20,16 +21,20 @@ class Type:
             base = str(self.cls)
         elif self.kind == "list":
             base = f"list[{self.elem}]"
+        elif self.kind == "dict":
+            base = f"dict[{self.key}, {self.elem}]"
+        elif self.kind == "set":
+            base = f"set[{self.elem}]"
         else:
             base = self.kind
         return f"{base} | None" if self.optional else base
 
     @property
     def is_ref(self) -> bool:
-        return self.kind in ("obj", "list", "none")
+        return self.kind in ("obj", "list", "none", "dict", "set")
 
     def nullable(self) -> Type:
-        return Type(self.kind, self.cls, True, self.elem)
+        return Type(self.kind, self.cls, True, self.elem, self.key)
 
 
 INT = Type("int")

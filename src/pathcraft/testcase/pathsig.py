@@ -26,7 +26,7 @@ from pathcraft.ir.trace import Event
 
 _SIMPLE = (
     ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise, ast.Assert,
-    ast.Pass, ast.Break, ast.Continue, ast.Expr,
+    ast.Pass, ast.Break, ast.Continue, ast.Expr, ast.Delete,
 )
 
 
