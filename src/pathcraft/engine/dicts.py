@@ -63,7 +63,7 @@ def list_op(heap: Heap, op: str, addr: Addr, args: tuple[object, ...], site: tup
     part = loop_part(args)
     name = type_name(addr, heap)
     if op == "iter":
-        return [dicts.iter_start(heap, addr, site)]
+        return dicts.iter_start(heap, addr, site)
     if op == "len":
         if part is not None:
             return [dicts.iter_more(heap, addr, site)]

@@ -365,6 +365,9 @@ class Run:
         """Step past a heap instruction once per outcome (or throw)."""
         out: Successors = []
         for effect in effects:
+            if effect.exc is not None and effect.exc.type == "$unsupported":  # an outcome not modelled
+                self.stats.note_unsupported(Unsupported(effect.exc.message or "construct"))
+                continue
             if effect.exc is not None:
                 out.extend(self.throw(effect.state, effect.exc))
                 continue

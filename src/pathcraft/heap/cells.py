@@ -79,6 +79,8 @@ class DictCell:
     values: tuple[object, ...] | None = ()
     version: int = 0
     iters: Mapping[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # site -> (version, size)
+    # a set's keys ever added (CPython's slots, hence its order, depend on them)
+    added: tuple[object, ...] = ()
 
     @property
     def is_set(self) -> bool:

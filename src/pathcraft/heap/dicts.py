@@ -15,7 +15,8 @@ does); None and strings with a known text compare by value; lists, dicts and
 sets raise `TypeError: unhashable type`; objects (hashed by identity) drop
 the path.
 
-Iteration walks the entries by position. Python raises RuntimeError on the
+Iteration walks the entries by position; a set only where CPython's order is
+certain (see `set_orders`). Python raises RuntimeError on the
 next step of a loop whose dict changed size, and misbehaves when its keys
 changed at the same size: a loop records the dict's size and version when it
 starts (`DictCell.iters`), the first raises, the second drops the path.
@@ -23,6 +24,7 @@ starts (`DictCell.iters`), the first raises, the second drops the path.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -205,7 +207,8 @@ def write(heap: Heap, addr: Addr, key: object, value: object = None, keep: bool 
     missing = found[-1][1] if found[-1][0] is None else None
     if missing is not None:
         grown = replace(cell, keys=cell.keys + (key,), version=cell.version + 1,
-                        values=None if values is None else values + (value,))
+                        values=None if values is None else values + (value,),
+                        added=cell.added + (key,) if values is None else ())
         out.append(HeapResult(heap.with_cell(addr, grown), value if keep else None, missing))
     return out
 
@@ -272,13 +275,44 @@ def underlying(heap: Heap, addr: Addr) -> tuple[Addr, DictCell, str]:
     return addr, cell, "keys"
 
 
-def iter_start(heap: Heap, addr: Addr, site: Site) -> HeapResult:
+def iter_start(heap: Heap, addr: Addr, site: Site) -> list[HeapResult]:
     """A `for` loop starts walking the dict (or view) at `addr`."""
     of, cell, _ = underlying(heap, addr)
-    if cell.is_set and cell.size() > 1:
-        raise Unsupported("iteration over a set (its order is CPython's hash order)")
     iters = {**cell.iters, site: (cell.version, cell.size())}
-    return HeapResult(heap.with_cell(of, replace(cell, iters=iters)), cell.size())
+    if not cell.is_set or cell.size() < 2:
+        return [HeapResult(heap.with_cell(of, replace(cell, iters=iters)), cell.size())]
+    return [HeapResult(heap.with_cell(of, replace(cell, keys=keys, iters=iters)), cell.size(), condition, exc)
+            for keys, condition, exc in set_orders(cell)]
+
+
+SMALL_SET_SLOTS = 8  # the fewest slots a CPython set has
+
+
+def set_orders(cell: DictCell) -> list[tuple[tuple[object, ...], Term, ExcValue | None]]:
+    """The order CPython walks a set in, where it is certain: ints (or
+    bools) every one of which, ever added, was in [0, 8) sit each in the slot
+    of its own value (a set has 8 slots at least, none taken by another
+    key), so the walk is ascending. One outcome per ascending arrangement of
+    the keys; the rest (some key outside) is `DROPPED`."""
+    if not all(is_scalar(k) for k in (*cell.keys, *cell.added)):
+        raise Unsupported("iteration over a set of keys other than ints")
+    small: Term = True
+    for k in (*cell.keys, *cell.added):
+        value = T.as_int(k)  # type: ignore[arg-type]  # scalars
+        small = T.and_(small, T.and_(T.relation("ge", value, 0), T.relation("lt", value, SMALL_SET_SLOTS)))
+    out: list[tuple[tuple[object, ...], Term, ExcValue | None]] = []
+    for order in itertools.permutations(cell.keys):
+        ascending: Term = small
+        for a, b in zip(order, order[1:]):
+            ascending = T.and_(ascending, T.relation("lt", T.as_int(a), T.as_int(b)))  # type: ignore[arg-type]
+        if ascending is not False:
+            out.append((order, ascending, None))
+    out.append((cell.keys, T.not_(small), DROPPED))
+    return out
+
+
+# an outcome the engine drops (and counts) instead of guessing
+DROPPED = ExcValue("$unsupported", "iteration over a set whose order CPython does not fix (keys outside [0, 8))")
 
 
 def iter_more(heap: Heap, addr: Addr, site: Site) -> HeapResult:
