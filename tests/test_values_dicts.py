@@ -24,17 +24,19 @@ DICTS = Path(__file__).resolve().parent / "fixtures" / "values" / "dicts.py"
 NAMES = [
     "tally", "most_common", "inverse", "price_of", "memo_lookup", "degree", "neighbours_sum", "remove_small",
     "drain", "group_sizes", "take", "deposit", "keys_total", "has_value", "distinct", "first_repeat", "forget",
-    "table", "bare", "smallest_two", "union_size",
+    "table", "bare", "smallest_two", "union_size", "uniq_count", "overlap", "merged",
 ]
+# attributes typed from use: the enumerator reads class annotations only, so replay alone
+METHODS = ["Graph.link", "Graph.out_degree"]
 SMALL = Bounds(ints=tuple(range(-2, 3)), max_list=3, max_object_list=2, max_dict=2)
 TINY = Bounds(ints=(-1, 0, 1), max_list=2, max_object_list=1, max_dict=2)
 # sets are walked only where CPython's order is certain (keys in [0, 8)): the box stays there
 WALKED = Bounds(ints=(0, 1, 2, 3), max_list=3, max_object_list=1, max_dict=2)
 BOUNDS = {"degree": TINY, "neighbours_sum": TINY, "deposit": TINY, "inverse": TINY, "smallest_two": WALKED,
-          "union_size": WALKED}
+          "union_size": WALKED, "overlap": TINY, "merged": TINY}
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", NAMES + METHODS)
 @pytest.mark.parametrize("criterion", ["loop-1", "loop-2"])
 def test_replay(name: str, criterion: str) -> None:
     cases = generated(DICTS, name, criterion)
@@ -55,6 +57,12 @@ def test_enumeration(name: str) -> None:
 def test_a_bare_dict_is_announced() -> None:
     program = translate(str(DICTS), ["bare"]).program
     assert program.functions["bare"].inferred == ("d: dict[int, int] (a bare dict: its keys and values taken as int)",)
+
+
+def test_attributes_set_to_empty_dicts_and_sets_are_typed_from_use() -> None:
+    program = translate(str(DICTS), ["Graph.link"]).program
+    fields = dict(program.classes["Graph"].fields)
+    assert str(fields["adj"]) == "dict[int, list[int]]" and str(fields["seen"]) == "set[int]"
 
 
 def test_dict_comprehension_is_refused_with_its_place(tmp_path: Path) -> None:

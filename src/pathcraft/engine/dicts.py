@@ -15,13 +15,15 @@ from pathcraft.errors import Unsupported
 from pathcraft.heap import dicts
 from pathcraft.heap.base import HeapResult, type_name
 from pathcraft.heap.cells import Addr, DictCell, Heap, ViewCell
-from pathcraft.ir.builtin_names import LOOP_KEY, LOOP_STEP, LOOP_VALUE, NEW_SET
+from pathcraft.ir.builtin_names import LOOP_KEY, LOOP_STEP, LOOP_VALUE, NEW_SET, function_predicate
 from pathcraft.ir.nodes import Text
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import Term
 
 _PARTS = {LOOP_STEP: "step", LOOP_KEY: "key", LOOP_VALUE: "value"}
+_SET_PRELUDE = function_predicate("set")  # `$set`, `$set.union`, ...
+_OWN_PRELUDE = (function_predicate("dict"), _SET_PRELUDE)
 
 
 def _both(a: Term | None, b: Term | None) -> Term | None:
@@ -56,14 +58,17 @@ def loop_part(args: tuple[object, ...]) -> str | None:
 
 
 def list_op(heap: Heap, op: str, addr: Addr, args: tuple[object, ...], site: tuple[int, int],
-            in_builtin: bool) -> list[HeapResult]:
+            builtin: str | None) -> list[HeapResult]:
     """`len`, `iter`, `get`, `set`, `del` on a dict, set or view.
-    `in_builtin`: the instruction is the prelude's (written for lists)."""
+    `builtin`: the builtin predicate the instruction is in, if any: the
+    prelude's list functions never index a dict; its set functions build
+    results whose membership does not depend on the order they walk a set in."""
     cell = heap.cell(addr)
     part = loop_part(args)
     name = type_name(addr, heap)
+    in_builtin = builtin is not None and not builtin.startswith(_OWN_PRELUDE)
     if op == "iter":
-        return dicts.iter_start(heap, addr, site)
+        return dicts.iter_start(heap, addr, site, unordered=builtin is not None and builtin.startswith(_SET_PRELUDE))
     if op == "len":
         if part is not None:
             return [dicts.iter_more(heap, addr, site)]
@@ -87,15 +92,15 @@ def list_op(heap: Heap, op: str, addr: Addr, args: tuple[object, ...], site: tup
     raise Unsupported(f"{op} on a dict")
 
 
-def method(heap: Heap, addr: Addr, name: str, args: tuple[object, ...]) -> list[HeapResult]:
-    """`d.get(k)`, `s.add(x)`, `d.keys()`, `k in d` (`__contains__`), ..."""
+def method(heap: Heap, addr: Addr, name: str, args: tuple[object, ...]) -> list[HeapResult] | None:
+    """`d.get(k)`, `s.add(x)`, `d.keys()`, `k in d` (`__contains__`), ...;
+    None for a method left to the prelude (`$dict.update`, say)."""
     cell = heap.cell(addr)
     if isinstance(cell, ViewCell):
         if name == "__contains__" and len(args) == 1:
             return dicts.view_contains(heap, addr, args[0])
         raise Unsupported(f"{type_name(addr, heap)}.{name}()")
     assert isinstance(cell, DictCell)
-    kind = "set" if cell.is_set else "dict"
     n = len(args)
     if name == "__contains__" and n == 1:
         return dicts.contains(heap, addr, args[0])
@@ -119,9 +124,7 @@ def method(heap: Heap, addr: Addr, name: str, args: tuple[object, ...]) -> list[
         if name in ("keys", "values", "items") and n == 0:
             heap, view = heap.allocate(ViewCell(addr, name))
             return [HeapResult(heap, view)]
-    if hasattr(set if cell.is_set else dict, name):
-        raise Unsupported(f"{kind}.{name}() with {n} arguments")
-    return [HeapResult(heap, exc=ExcValue("AttributeError", f"'{kind}' object has no attribute '{name}'"))]
+    return None
 
 
 def is_dict_like(heap: Heap, value: object) -> bool:

@@ -330,7 +330,8 @@ class Run:
         depth, stack = 0, state.stack
         while stack is not None:
             depth, stack = depth + (not stack.top.via_tail), stack.rest
-        results = dicts.list_op(state.heap, instr.op, subject, args, (instr.line, depth), frame.pred.builtin)
+        builtin = frame.pred.function if frame.pred.builtin else None
+        results = dicts.list_op(state.heap, instr.op, subject, args, (instr.line, depth), builtin)
         return self.effects(frame, instr.target, self.heap.apply(state, results))
 
     def non_int_operands(self, state: State, frame: Frame, instr: Call, args: list[Value]) -> Successors:
@@ -413,7 +414,8 @@ class Run:
         if isinstance(cell, (DictCell, ViewCell)):
             assert isinstance(receiver, Addr)
             results = dicts.method(heap, receiver, instr.method, args)
-            return self.effects(frame, instr.target, self.heap.apply(state, results))
+            if results is not None:
+                return self.effects(frame, instr.target, self.heap.apply(state, results))
         kind = value_kind(receiver, cell)
         native = instr.method in ("append", "copy") or instr.method == "pop" and not args  # the heap's own
         if kind is not None and (kind != "list" or not native):

@@ -354,6 +354,11 @@ class ExpressionLowerer:
         if name in ("dict", "set") and not node.args and not node.keywords and name not in self.functions:
             return self.dict_or_set(ast.Dict([], [], lineno=node.lineno) if name == "dict" else
                                     ast.Set([], lineno=node.lineno))
+        if name in ("dict", "set") and len(node.args) == 1 and not node.keywords and name not in self.functions \
+                and not isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp, ast.Starred)):
+            tmp = self.blocks.temp()  # a copy made by the prelude's loop (`$set`, `$dict`)
+            self.blocks.emit(Call(tmp, function_predicate(name), (self.expr(node.args[0]),), node.lineno))
+            return Var(tmp)
         if name == "isinstance" and len(node.args) == 2 and not node.keywords:
             return self.isinstance_of(node)
         if name in self.functions:

@@ -275,11 +275,13 @@ def underlying(heap: Heap, addr: Addr) -> tuple[Addr, DictCell, str]:
     return addr, cell, "keys"
 
 
-def iter_start(heap: Heap, addr: Addr, site: Site) -> list[HeapResult]:
-    """A `for` loop starts walking the dict (or view) at `addr`."""
+def iter_start(heap: Heap, addr: Addr, site: Site, unordered: bool = False) -> list[HeapResult]:
+    """A `for` loop starts walking the dict (or view) at `addr`; with
+    `unordered`, a set in the order it holds its keys (for a walk whose
+    outcome does not depend on it)."""
     of, cell, _ = underlying(heap, addr)
     iters = {**cell.iters, site: (cell.version, cell.size())}
-    if not cell.is_set or cell.size() < 2:
+    if not cell.is_set or cell.size() < 2 or unordered:
         return [HeapResult(heap.with_cell(of, replace(cell, iters=iters)), cell.size())]
     return [HeapResult(heap.with_cell(of, replace(cell, keys=keys, iters=iters)), cell.size(), condition, exc)
             for keys, condition, exc in set_orders(cell)]

@@ -19,9 +19,10 @@ def function_predicate(name: str) -> str:
 
 
 # Native builtins the engine runs itself (no rules): `{k: v, ...}` as
-# `$dict(k1, v1, k2, v2, ...)`, `{a, b}` and `set()` as `$set(a, b)`.
-NEW_DICT = f"{PREFIX}dict"
-NEW_SET = f"{PREFIX}set"
+# `$literal.dict(k1, v1, k2, v2, ...)`, `{a, b}` and `set()` as
+# `$literal.set(a, b)` (`set(xs)` is the prelude's `$set`).
+NEW_DICT = f"{PREFIX}literal.dict"
+NEW_SET = f"{PREFIX}literal.set"
 
 # The text a `for` loop's own `len` and `get` carry as their last argument
 # (lists ignore it): a dict tells its loop's steps from `len(d)` and `d[k]`.
