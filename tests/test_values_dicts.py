@@ -15,7 +15,7 @@ from oracle import generated, missed_heap_paths, replay_mismatches
 from pathcraft.errors import Unsupported
 from pathcraft.frontend import translate
 from pathcraft.heap import dicts
-from pathcraft.heap.cells import DictCell, Heap
+from pathcraft.heap.cells import Addr, DictCell, Heap
 from pathcraft.ir.nodes import Text
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import INT, Sym
@@ -25,6 +25,7 @@ NAMES = [
     "tally", "most_common", "inverse", "price_of", "memo_lookup", "degree", "neighbours_sum", "remove_small",
     "drain", "group_sizes", "take", "deposit", "keys_total", "has_value", "distinct", "first_repeat", "forget",
     "table", "bare", "smallest_two", "union_size", "uniq_count", "overlap", "merged",
+    "same_counts", "is_empty_table", "pairs_back", "backwards_set",
 ]
 # attributes typed from use: the enumerator reads class annotations only, so replay alone
 METHODS = ["Graph.link", "Graph.out_degree"]
@@ -33,7 +34,7 @@ TINY = Bounds(ints=(-1, 0, 1), max_list=2, max_object_list=1, max_dict=2)
 # sets are walked only where CPython's order is certain (keys in [0, 8)): the box stays there
 WALKED = Bounds(ints=(0, 1, 2, 3), max_list=3, max_object_list=1, max_dict=2)
 BOUNDS = {"degree": TINY, "neighbours_sum": TINY, "deposit": TINY, "inverse": TINY, "smallest_two": WALKED,
-          "union_size": WALKED, "overlap": TINY, "merged": TINY}
+          "union_size": WALKED, "overlap": TINY, "merged": TINY, "same_counts": TINY, "pairs_back": TINY}
 
 
 @pytest.mark.parametrize("name", NAMES + METHODS)
@@ -157,3 +158,12 @@ def test_a_set_of_small_ints_is_walked_in_ascending_order() -> None:
               for heap_cell in [r.heap.cell(addr)] if isinstance(heap_cell, DictCell)]  # type: ignore[arg-type]
     assert [keys for keys, exc in orders if exc is None] == [(a, b), (b, a)]
     assert [exc for _, exc in orders][-1] is dicts.DROPPED
+
+
+def test_equal_dicts_compare_entries_whatever_their_order() -> None:
+    heap, a = _dict((1, 10), (2, 20))
+    heap2, b = _dict((2, 20), (1, 10))
+    merged = Heap(cells={**heap.cells, **{k + 100: c for k, c in heap2.cells.items()}})
+    assert isinstance(b, Addr)
+    assert dicts.equal(merged, a, Addr(b.id + 100)) is True
+    assert dicts.equal(merged, a, None) is False

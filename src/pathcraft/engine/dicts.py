@@ -15,13 +15,22 @@ from pathcraft.errors import Unsupported
 from pathcraft.heap import dicts
 from pathcraft.heap.base import HeapResult, type_name
 from pathcraft.heap.cells import Addr, DictCell, Heap, ViewCell
-from pathcraft.ir.builtin_names import LOOP_KEY, LOOP_STEP, LOOP_VALUE, NEW_SET, function_predicate
+from pathcraft.ir.builtin_names import (
+    LOOP_KEY,
+    LOOP_LATER,
+    LOOP_REVERSED,
+    LOOP_STEP,
+    LOOP_VALUE,
+    NEW_SET,
+    function_predicate,
+)
 from pathcraft.ir.nodes import Text
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import Term
 
-_PARTS = {LOOP_STEP: "step", LOOP_KEY: "key", LOOP_VALUE: "value"}
+_PARTS = {LOOP_STEP: "step", LOOP_KEY: "key", LOOP_VALUE: "value", LOOP_LATER: "later",
+          LOOP_REVERSED: "reversed"}
 _SET_PRELUDE = function_predicate("set")  # `$set`, `$set.union`, ...
 _OWN_PRELUDE = (function_predicate("dict"), _SET_PRELUDE)
 
@@ -67,11 +76,13 @@ def list_op(heap: Heap, op: str, addr: Addr, args: tuple[object, ...], site: tup
     part = loop_part(args)
     name = type_name(addr, heap)
     in_builtin = builtin is not None and not builtin.startswith(_OWN_PRELUDE)
+    if op == "iter" and part == "reversed" and isinstance(cell, DictCell) and cell.is_set:
+        return [HeapResult(heap, exc=ExcValue("TypeError", "'set' object is not reversible"))]
     if op == "iter":
         return dicts.iter_start(heap, addr, site, unordered=builtin is not None and builtin.startswith(_SET_PRELUDE))
     if op == "len":
         if part is not None:
-            return [dicts.iter_more(heap, addr, site)]
+            return [dicts.iter_more(heap, addr, site, certain=part != "later")]
         return [HeapResult(heap, dicts.underlying(heap, addr)[1].size())]
     if op == "get" and part is not None:
         return [dicts.iter_item(heap, addr, args[0], part)]

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from pathcraft.engine.values import UNDEFINED, Value, exception_is_a, unbound_local
 from pathcraft.errors import Unsupported
+from pathcraft.heap import dicts
 from pathcraft.heap.base import HeapModel
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.ir.nodes import Binary, CheckExceptionType, Const, Expr, Guard, Program, Text, Unary, Var
@@ -129,8 +130,10 @@ class Evaluator:
                 cell = heap.cell(side) if isinstance(side, Addr) else None
                 if isinstance(cell, ObjectCell) and self.program.compares_by_value(cell.cls):
                     raise Unsupported(f"'==' on {cell.cls} objects (its __eq__ is not modelled)")
-                if isinstance(cell, (DictCell, ViewCell)):
-                    raise Unsupported("'==' on dicts and sets (compared by value)")
+            if any(isinstance(heap.cell(side), (DictCell, ViewCell)) for side in (left, right)
+                   if isinstance(side, Addr)):
+                same = dicts.equal(heap, left, right)
+                return same if op == "eq" else T.not_(same)
             same = self.heap_model.ref_eq(heap, left, right)  # identity: the default object __eq__
             return same if op == "eq" else T.not_(same)
         if is_ref(left) or is_ref(right):  # arithmetic or ordering with None / objects

@@ -37,7 +37,7 @@ from pathcraft.frontend.expressions import CallsMade, ExpressionLowerer
 from pathcraft.frontend.module import ModuleSource
 from pathcraft.frontend.names import assigned_names
 from pathcraft.frontend.sink import FunctionBlocks
-from pathcraft.ir.builtin_names import LOOP_KEY, LOOP_STEP, LOOP_VALUE
+from pathcraft.ir.builtin_names import LOOP_KEY, LOOP_LATER, LOOP_REVERSED, LOOP_STEP, LOOP_VALUE
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -61,6 +61,8 @@ from pathcraft.ir.nodes import (
 
 _ITERATORS = ("enumerate", "reversed", "zip")
 _STEP = Const(Text(LOOP_STEP))  # marks a loop's own `len` and `get` (see ir/builtin_names)
+_LATER = Const(Text(LOOP_LATER))
+_REVERSED = Const(Text(LOOP_REVERSED))
 
 
 def _dict_items(s: ast.For) -> bool:
@@ -435,15 +437,15 @@ class FunctionLowerer:
         if called == "enumerate" and len(it.args) == 2:
             start = self.blocks.stable(self.expressions.expr(it.args[1]), s.lineno, across_statements=True)
         lengths = [self.blocks.temp("n") for _ in seqs]
-        for seq, length in zip(seqs, lengths):
-            self.blocks.emit(ListOp("iter", length, seq, (), s.lineno))  # TypeError when not iterable
+        for seq, length in zip(seqs, lengths):  # TypeError when not iterable (a set is not reversible)
+            self.blocks.emit(ListOp("iter", length, seq, (_REVERSED,) if called == "reversed" else (), s.lineno))
         counter = self.blocks.temp("it")
         first = Binary("sub", Var(lengths[0]), Const(1)) if called == "reversed" else Const(0)
         self.blocks.emit(Assign(counter, first, s.lineno))
         header, body, after, orelse = self.open_loop(s)
         more: Expr | None = None
-        for seq, length in zip(seqs, lengths):
-            self.blocks.emit(ListOp("len", length, seq, (_STEP,), s.lineno))
+        for k, (seq, length) in enumerate(zip(seqs, lengths)):  # zip stops at its first exhausted argument
+            self.blocks.emit(ListOp("len", length, seq, (_STEP if k == 0 else _LATER,), s.lineno))
             test = Binary("lt", Var(counter), Var(length))
             if called == "reversed":
                 test = Binary("and", Binary("ge", Var(counter), Const(0)), test)

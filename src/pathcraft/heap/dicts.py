@@ -263,6 +263,33 @@ def clear(heap: Heap, addr: Addr) -> Heap:
                                         version=cell.version + 1))
 
 
+def equal(heap: Heap, a: object, b: object) -> Term:
+    """`a == b` where one side is a dict or set: same kind and size, and
+    every entry of `a` found in `b` with an equal value (keys are distinct,
+    so this is equality). Values that are references are not compared."""
+    cells = [heap.cell(x) if isinstance(x, Addr) else None for x in (a, b)]
+    if any(isinstance(c, ViewCell) for c in cells):
+        raise Unsupported("'==' on dict views")
+    left, right = cells
+    if not (isinstance(left, DictCell) and isinstance(right, DictCell)) or left.is_set != right.is_set:
+        return False  # dict.__eq__ and the other side's give NotImplemented: identity
+    if left.size() != right.size():
+        return False
+    values = [*(left.values or ()), *(right.values or ())]
+    if not all(is_scalar(v) for v in values):
+        raise Unsupported("'==' on dicts holding references")
+    result: Term = True
+    for i, key in enumerate(left.keys):
+        found: Term = False
+        for j, other in enumerate(right.keys):
+            same = key_eq(key, other)
+            if left.values is not None and right.values is not None:
+                same = T.and_(same, T.eq(T.as_int(left.values[i]), T.as_int(right.values[j])))  # type: ignore[arg-type]
+            found = T.or_(found, same)
+        result = T.and_(result, found)
+    return result
+
+
 # ------------------------------------------------------------- iteration
 
 
@@ -317,14 +344,17 @@ def set_orders(cell: DictCell) -> list[tuple[tuple[object, ...], Term, ExcValue 
 DROPPED = ExcValue("$unsupported", "iteration over a set whose order CPython does not fix (keys outside [0, 8))")
 
 
-def iter_more(heap: Heap, addr: Addr, site: Site) -> HeapResult:
+def iter_more(heap: Heap, addr: Addr, site: Site, certain: bool = True) -> HeapResult:
     """The loop's next step: RuntimeError if the dict changed size since the
-    loop started; a change of keys at the same size is not modelled."""
+    loop started (not `certain` for zip's later arguments: zip may stop
+    before it asks them); a change of keys at the same size is not modelled."""
     _, cell, _ = underlying(heap, addr)
     started = cell.iters.get(site)
     if started is None:
         raise Unsupported("a dict walked by a loop that did not start here")
     version, size = started
+    if size != cell.size() and not certain:
+        raise Unsupported("a dict that changed size while zip walked it")
     if size != cell.size():
         return HeapResult(heap, exc=ExcValue("RuntimeError", CHANGED_SIZE[cell.is_set]))
     if version != cell.version:

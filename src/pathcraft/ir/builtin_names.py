@@ -26,7 +26,11 @@ NEW_SET = f"{PREFIX}literal.set"
 
 # The text a `for` loop's own `len` and `get` carry as their last argument
 # (lists ignore it): a dict tells its loop's steps from `len(d)` and `d[k]`.
-# `for k, v in d.items()` reads each part with its own `get`.
+# `for k, v in d.items()` reads each part with its own `get`; zip's later
+# arguments are checked only once the earlier ones have an item; a loop over
+# `reversed(x)` starts with an `iter` that says so.
 LOOP_STEP = f"{PREFIX}step"
 LOOP_KEY = f"{PREFIX}key"
 LOOP_VALUE = f"{PREFIX}value"
+LOOP_LATER = f"{PREFIX}later"
+LOOP_REVERSED = f"{PREFIX}reversed"
