@@ -167,3 +167,14 @@ def test_equal_dicts_compare_entries_whatever_their_order() -> None:
     assert isinstance(b, Addr)
     assert dicts.equal(merged, a, Addr(b.id + 100)) is True
     assert dicts.equal(merged, a, None) is False
+
+
+def test_memory_grows_by_a_slot_per_key_and_value() -> None:
+    from pathcraft.cost.models import SizeModel
+    from pathcraft.engine.dicts import growth
+
+    empty, addr = dicts.new(Heap(), is_set=False)
+    one = dicts.write(empty, addr, 1, 10)[-1].heap  # type: ignore[arg-type]
+    assert growth(Heap(), empty, SizeModel()) == 0
+    assert growth(empty, one, SizeModel()) == 8
+    assert growth(one, dicts.remove(one, addr, 1)[0].heap, SizeModel()) == 0  # type: ignore[arg-type]

@@ -11,6 +11,7 @@ the engine to apply. Anything Python does that is not modelled here raises
 
 from __future__ import annotations
 
+from pathcraft.cost.models import SizeModel
 from pathcraft.errors import Unsupported
 from pathcraft.heap import dicts
 from pathcraft.heap.base import HeapResult, type_name
@@ -141,3 +142,20 @@ def method(heap: Heap, addr: Addr, name: str, args: tuple[object, ...]) -> list[
 def is_dict_like(heap: Heap, value: object) -> bool:
     """A dict, a set or a view: handled here rather than by the heap model."""
     return isinstance(value, Addr) and isinstance(heap.cell(value), (DictCell, ViewCell))
+
+
+def growth(before: Heap, after: Heap, sizes: SizeModel) -> int:
+    """The bytes the dicts and sets of `after` take beyond `before`'s: a new
+    one its header and slots, a grown one its new slots (never negative:
+    costs do not decrease)."""
+    total = 0
+    for cell_id, cell in after.cells.items():
+        if not isinstance(cell, DictCell) or before.cells.get(cell_id) is cell:
+            continue
+        old = before.cells.get(cell_id)
+        slots = cell.size() * (1 if cell.is_set else 2)
+        if isinstance(old, DictCell):
+            total += max(0, sizes.slot * (slots - old.size() * (1 if old.is_set else 2)))
+        else:
+            total += sizes.list_header + sizes.slot * slots
+    return total

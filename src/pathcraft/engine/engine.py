@@ -45,7 +45,7 @@ from pathcraft.engine.state import (
 )
 from pathcraft.engine.values import UNDEFINED, Value, value_kind
 from pathcraft.errors import Unsupported
-from pathcraft.heap.base import HeapModel, attribute_error, is_scalar, uncertain_attribute
+from pathcraft.heap.base import HeapModel, HeapResult, attribute_error, is_scalar, uncertain_attribute
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.factory import make_heap_model
 from pathcraft.ir.builtin_names import NEW_DICT, NEW_SET, method_predicate
@@ -286,7 +286,7 @@ class Run:
         if isinstance(instr, Call) and instr.predicate in (NEW_DICT, NEW_SET):
             parts = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
             built = dicts.build(state.heap, instr.predicate, parts)
-            return self.effects(frame, instr.target, self.heap.apply(state, built))
+            return self.dict_effects(state, frame, instr.target, built)
         if isinstance(instr, ListOp) and instr.op in _PROTOCOL:
             subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
             cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
@@ -332,7 +332,22 @@ class Run:
             depth, stack = depth + (not stack.top.via_tail), stack.rest
         builtin = frame.pred.function if frame.pred.builtin else None
         results = dicts.list_op(state.heap, instr.op, subject, args, (instr.line, depth), builtin)
-        return self.effects(frame, instr.target, self.heap.apply(state, results))
+        return self.dict_effects(state, frame, instr.target, results)
+
+    def dict_effects(self, state: State, frame: Frame, target: str | None, results: list[HeapResult]) -> Successors:
+        """The outcomes of a dict or set operation, each charged the memory
+        its dicts and sets grew by (a slot per key and per value)."""
+        effects = []
+        for effect in self.heap.apply(state, results):
+            grown = dicts.growth(state.heap, effect.state.heap, self.heap.sizes)
+            if grown:
+                charged = self.controls.charged(replace(effect.state, costs=effect.state.costs.allocate(grown)))
+                if charged is None:
+                    self.stats.pruned += 1
+                    continue
+                effect = replace(effect, state=charged)
+            effects.append(effect)
+        return self.effects(frame, target, effects)
 
     def non_int_operands(self, state: State, frame: Frame, instr: Call, args: list[Value]) -> Successors:
         """`%`, `//`, `**`, `abs`, `min`, `max` on what is not an int: the
@@ -415,7 +430,7 @@ class Run:
             assert isinstance(receiver, Addr)
             results = dicts.method(heap, receiver, instr.method, args)
             if results is not None:
-                return self.effects(frame, instr.target, self.heap.apply(state, results))
+                return self.dict_effects(state, frame, instr.target, results)
         kind = value_kind(receiver, cell)
         native = instr.method in ("append", "copy") or instr.method == "pop" and not args  # the heap's own
         if kind is not None and (kind != "list" or not native):

@@ -76,6 +76,8 @@ def hash_error(key: object, heap: Heap) -> ExcValue | None:
     """TypeError for an unhashable key; Unsupported for keys not modelled."""
     if isinstance(key, Addr):
         cell = heap.cell(key)
+        if getattr(cell, "is_tuple", False):
+            raise Unsupported("a tuple as a dict key")
         if isinstance(cell, (ListCell, DictCell)):
             return ExcValue("TypeError", f"unhashable type: '{type_name(key, heap)}'")
         raise Unsupported("an object or a view as a dict key (hashed by identity)")

@@ -92,7 +92,7 @@ class LazyHeap:
 
     def _fresh_entry(self, heap: Heap, kind: Type, label: str) -> list[tuple[Heap, object]]:
         """The choices for a value of an input dict, materialized with it."""
-        if kind.kind in ("int", "bool"):
+        if not kind.is_ref:
             return [(heap, self.fresh_value(kind, label))]
         return self.materialize(heap, kind, label)
 
