@@ -25,16 +25,18 @@ NAMES = [
     "tally", "most_common", "inverse", "price_of", "memo_lookup", "degree", "neighbours_sum", "remove_small",
     "drain", "group_sizes", "take", "deposit", "keys_total", "has_value", "distinct", "first_repeat", "forget",
     "table", "bare", "smallest_two", "union_size", "uniq_count", "overlap", "merged",
-    "same_counts", "is_empty_table", "pairs_back", "backwards_set",
+    "same_counts", "is_empty_table", "pairs_back", "backwards_set", "letter_groups", "default_counts",
+    "walk_and_default",
 ]
 # attributes typed from use: the enumerator reads class annotations only, so replay alone
-METHODS = ["Graph.link", "Graph.out_degree"]
+METHODS = ["Graph.link", "Graph.out_degree", "Tasks.assign"]
 SMALL = Bounds(ints=tuple(range(-2, 3)), max_list=3, max_object_list=2, max_dict=2)
 TINY = Bounds(ints=(-1, 0, 1), max_list=2, max_object_list=1, max_dict=2)
 # sets are walked only where CPython's order is certain (keys in [0, 8)): the box stays there
 WALKED = Bounds(ints=(0, 1, 2, 3), max_list=3, max_object_list=1, max_dict=2)
 BOUNDS = {"degree": TINY, "neighbours_sum": TINY, "deposit": TINY, "inverse": TINY, "smallest_two": WALKED,
-          "union_size": WALKED, "overlap": TINY, "merged": TINY, "same_counts": TINY, "pairs_back": TINY}
+          "union_size": WALKED, "overlap": TINY, "merged": TINY, "same_counts": TINY, "pairs_back": TINY,
+          "letter_groups": TINY, "default_counts": TINY}
 
 
 @pytest.mark.parametrize("name", NAMES + METHODS)
@@ -71,6 +73,11 @@ def test_dict_comprehension_is_refused_with_its_place(tmp_path: Path) -> None:
     source.write_text("def f(n: int) -> dict[int, int]:\n    return {i: i for i in range(n)}\n")
     errors = translate(str(source), ["f"]).errors
     assert "dict comprehension" in errors["f"].message and errors["f"].location is not None
+
+
+def test_a_defaultdict_of_a_lambda_is_refused() -> None:
+    errors = translate(str(DICTS), ["lambda_default"]).errors
+    assert "defaultdict() with a factory other than" in errors["lambda_default"].message
 
 
 def test_keys_of_objects_are_refused(tmp_path: Path) -> None:

@@ -11,6 +11,8 @@ the engine to apply. Anything Python does that is not modelled here raises
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pathcraft.cost.models import SizeModel
 from pathcraft.errors import Unsupported
 from pathcraft.heap import dicts
@@ -22,6 +24,7 @@ from pathcraft.ir.builtin_names import (
     LOOP_REVERSED,
     LOOP_STEP,
     LOOP_VALUE,
+    NEW_DEFAULTDICT,
     NEW_SET,
     function_predicate,
 )
@@ -47,6 +50,9 @@ def build(heap: Heap, predicate: str, args: tuple[object, ...]) -> list[HeapResu
     the entries inserted in order, a repeated key keeping its first place."""
     is_set = predicate == NEW_SET
     heap, addr = dicts.new(heap, is_set)
+    if predicate == NEW_DEFAULTDICT:  # `defaultdict(factory)`: its arguments are the factory
+        factory = tuple(a.value if isinstance(a, Text) else a for a in args)
+        return [HeapResult(heap.with_cell(addr, replace(dicts.dict_cell(heap, addr), default=factory)), addr)]
     pairs = [(a, None) for a in args] if is_set else list(zip(args[::2], args[1::2]))
     outcomes = [HeapResult(heap, addr)]
     for key, value in pairs:

@@ -48,7 +48,7 @@ from pathcraft.errors import Unsupported
 from pathcraft.heap.base import HeapModel, HeapResult, attribute_error, is_scalar, uncertain_attribute
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.factory import make_heap_model
-from pathcraft.ir.builtin_names import NEW_DICT, NEW_SET, method_predicate
+from pathcraft.ir.builtin_names import NEW_DEFAULTDICT, NEW_DICT, NEW_SET, method_predicate
 from pathcraft.ir.nodes import (
     EXC_VAR,
     Assign,
@@ -283,7 +283,7 @@ class Run:
         if isinstance(instr, ListOp) and dicts.is_dict_like(state.heap, self.evaluator.eval(instr.lst, frame.env,
                                                                                          state.heap)):
             return self.dict_op(state, frame, instr)
-        if isinstance(instr, Call) and instr.predicate in (NEW_DICT, NEW_SET):
+        if isinstance(instr, Call) and instr.predicate in (NEW_DICT, NEW_SET, NEW_DEFAULTDICT):
             parts = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
             built = dicts.build(state.heap, instr.predicate, parts)
             return self.dict_effects(state, frame, instr.target, built)

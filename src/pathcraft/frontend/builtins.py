@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from pathcraft.ir.builtin_names import NEW_DICT, NEW_SET
+from pathcraft.ir.builtin_names import NEW_DEFAULTDICT, NEW_DICT, NEW_SET
 from pathcraft.ir.nodes import (
     Assign, Binary, Const, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
 )
@@ -76,7 +76,7 @@ def builtin_predicates() -> dict[str, Predicate]:
     preds.extend(_fold("list_min", "lt"))
     preds.extend(_fold("list_max", "gt"))
     # built by the engine itself (`engine/dicts.py`): no rules to enter
-    preds.extend(Predicate(name, name, (), (), builtin=True) for name in (NEW_DICT, NEW_SET))
+    preds.extend(Predicate(name, name, (), (), builtin=True) for name in (NEW_DICT, NEW_SET, NEW_DEFAULTDICT))
     return {p.name: p for p in preds}
 
 

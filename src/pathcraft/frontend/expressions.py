@@ -24,7 +24,7 @@ from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
 from pathcraft.frontend.sink import BlockSink
-from pathcraft.ir.builtin_names import NEW_DICT, NEW_SET, function_predicate
+from pathcraft.ir.builtin_names import NEW_DEFAULTDICT, NEW_DICT, NEW_SET, function_predicate
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -338,6 +338,8 @@ class ExpressionLowerer:
 
     def call(self, node: ast.Call, discard: bool) -> Expr:
         func = node.func
+        if self.is_defaultdict(func):
+            return self.defaultdict(node)
         if isinstance(func, ast.Attribute):
             return self.method_call(func, node, discard)
         if not isinstance(func, ast.Name):
@@ -400,6 +402,29 @@ class ExpressionLowerer:
         if isinstance(getattr(builtins, name, None), (type, types.BuiltinFunctionType)):
             raise self.error(node, f"call of builtin '{name}'")
         raise unknown_name(self.module.path, func, name)
+
+    def is_defaultdict(self, func: ast.expr) -> bool:
+        """`defaultdict` imported from `collections`, or `collections.defaultdict`."""
+        if isinstance(func, ast.Name) and func.id == "defaultdict" and func.id not in self.local_names:
+            return any(isinstance(n, ast.ImportFrom) and n.module == "collections" and n.level == 0
+                       and any(a.name == "defaultdict" and (a.asname or a.name) == "defaultdict" for a in n.names)
+                       for n in self.module.tree.body)
+        return isinstance(func, ast.Attribute) and func.attr == "defaultdict" and isinstance(func.value, ast.Name) \
+            and func.value.id == "collections" and func.value.id not in self.local_names and any(
+                isinstance(n, ast.Import) and any(a.name == "collections" and a.asname is None for a in n.names)
+                for n in self.module.tree.body)
+
+    def defaultdict(self, node: ast.Call) -> Expr:
+        """`defaultdict(int)` (or `list`, `set`, `dict`, `bool`)."""
+        factory = node.args[0] if len(node.args) == 1 and not node.keywords else None
+        args: tuple[Expr, ...]
+        if isinstance(factory, ast.Name) and factory.id in _FACTORIES and factory.id not in self.local_names:
+            args = (Const(Text(factory.id)),)
+        else:  # a lambda runs code of the module: its calls would be events of the path
+            raise self.error(node, "defaultdict() with a factory other than int, bool, list, set or dict")
+        tmp = self.blocks.temp()
+        self.blocks.emit(Call(tmp, NEW_DEFAULTDICT, args, node.lineno))
+        return Var(tmp)
 
     def isinstance_of(self, node: ast.Call) -> Expr:
         """`isinstance(p, T)` on a parameter the function never reassigns:
@@ -492,6 +517,9 @@ class ExpressionLowerer:
             else:
                 raise self.error(node, f"missing argument '{param}' to {callee.name}()")
         return out
+
+
+_FACTORIES = ("int", "bool", "list", "set", "dict")
 
 
 def _single_item_list(node: ast.expr) -> bool:

@@ -361,6 +361,13 @@ class _Typer:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args and not node.keywords \
                 and node.func.id in ("dict", "set") and not self._shadowed(node.func.id, fn):
             return EMPTY_DICT if node.func.id == "dict" else EMPTY_SET
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) and len(node.args) == 1 \
+                and (node.func.id if isinstance(node.func, ast.Name) else node.func.attr) == "defaultdict":
+            factory = node.args[0]
+            made = factory.id if isinstance(factory, ast.Name) else None
+            values = {"int": INT, "bool": BOOL, "list": Type("list", elem=INT), "set": Type("set", elem=INT),
+                      "dict": Type("dict", elem=INT, key=INT)}
+            return Type("dict", elem=values[made], key=INT) if made in values else UNKNOWN
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
             if node.func.id in self.classes:
                 return Type("obj", node.func.id)

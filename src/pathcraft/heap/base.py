@@ -60,7 +60,7 @@ def type_name(value: object, heap: Heap) -> str:
     if isinstance(value, Addr):
         cell = heap.cell(value)
         if isinstance(cell, DictCell):
-            return "set" if cell.is_set else "dict"
+            return "set" if cell.is_set else "dict" if cell.default is None else "defaultdict"
         if isinstance(cell, ViewCell):
             return f"dict_{cell.what}"
         return cell.cls if isinstance(cell, ObjectCell) else "list"

@@ -81,6 +81,8 @@ class DictCell:
     iters: Mapping[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # site -> (version, size)
     # a set's keys ever added (CPython's slots, hence its order, depend on them)
     added: tuple[object, ...] = ()
+    # a defaultdict's factory: ("int",), ("list",), ...
+    default: tuple[object, ...] | None = None
 
     @property
     def is_set(self) -> bool:

@@ -158,26 +158,46 @@ def new(heap: Heap, is_set: bool) -> tuple[Heap, Addr]:
 
 def read(heap: Heap, addr: Addr, key: object, default: object = None, missing_raises: bool = True
          ) -> list[HeapResult]:
-    """`d[key]` (KeyError when missing) or `d.get(key, default)`."""
+    """`d[key]` (KeyError when missing, or a defaultdict's new entry) or
+    `d.get(key, default)`."""
     error = hash_error(key, heap)
     if error is not None:
         return [HeapResult(heap, exc=error)]
     cell = dict_cell(heap, addr)
     assert cell.values is not None
     found = find(cell, key)
-    out: list[HeapResult] = []
+    if missing_raises and cell.default is not None and found[-1][0] is None:
+        *found, (_, condition) = found
+        heap_with, made = made_default(heap, cell.default)
+        added = write(heap_with, addr, key, made, keep=True)[-1]  # the key is missing: its entry goes last
+        return [*_hits(heap, cell, found), HeapResult(added.heap, made, condition)]
+    out = _hits(heap, cell, [(i, c) for i, c in found if i is not None])
+    for i, condition in found:
+        if i is None and missing_raises:
+            out.append(HeapResult(heap, exc=key_error(key), constraint=condition))
+        elif i is None:
+            out.append(HeapResult(heap, default, condition))
+    return out
+
+
+def _hits(heap: Heap, cell: DictCell, found: list[tuple[int | None, Term]]) -> list[HeapResult]:
+    """The outcomes of a read that found its key: merged where the values
+    are ints or bools."""
+    assert cell.values is not None
     merged = _merged(found, cell)
     if merged is not None:
-        out.append(HeapResult(heap, merged[1], merged[0]))
-    for i, condition in found:
-        if i is None:
-            if missing_raises:
-                out.append(HeapResult(heap, exc=key_error(key), constraint=condition))
-            else:
-                out.append(HeapResult(heap, default, condition))
-        elif merged is None:
-            out.append(HeapResult(heap, cell.values[i], condition))
-    return out
+        return [HeapResult(heap, merged[1], merged[0])]
+    return [HeapResult(heap, cell.values[i], condition) for i, condition in found if i is not None]
+
+
+def made_default(heap: Heap, factory: tuple[object, ...]) -> tuple[Heap, object]:
+    """What a defaultdict's factory returns: 0, False, a new list, set or dict."""
+    kind = factory[0]
+    if kind in ("int", "bool"):
+        return heap, 0 if kind == "int" else False
+    if kind == "list":
+        return heap.allocate(ListCell(None, "new", "new list", items=()))
+    return new(heap, is_set=kind == "set")
 
 
 def write(heap: Heap, addr: Addr, key: object, value: object = None, keep: bool = False) -> list[HeapResult]:

@@ -23,6 +23,9 @@ def function_predicate(name: str) -> str:
 # `$literal.set(a, b)` (`set(xs)` is the prelude's `$set`).
 NEW_DICT = f"{PREFIX}literal.dict"
 NEW_SET = f"{PREFIX}literal.set"
+# `collections.defaultdict(factory)` as `$literal.defaultdict("int")`
+# (`list`, `set`, `dict`, `bool`)
+NEW_DEFAULTDICT = f"{PREFIX}literal.defaultdict"
 
 # The text a `for` loop's own `len` and `get` carry as their last argument
 # (lists ignore it): a dict tells its loop's steps from `len(d)` and `d[k]`.
