@@ -45,8 +45,9 @@ from pathcraft.engine.state import (
 )
 from pathcraft.engine.values import UNDEFINED, Value, value_kind
 from pathcraft.errors import Unsupported
+from pathcraft.frontend.builtins import PRINT
 from pathcraft.heap.base import HeapModel, HeapResult, attribute_error, is_scalar, uncertain_attribute
-from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
+from pathcraft.heap.cells import Addr, DictCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.factory import make_heap_model
 from pathcraft.ir.builtin_names import NEW_DEFAULTDICT, NEW_DICT, NEW_SET, method_predicate
 from pathcraft.ir.nodes import (
@@ -303,6 +304,8 @@ class Run:
             args = [self.evaluator.eval(a, frame.env, state.heap) for a in instr.args]
             if callee.name in _INT_BUILTINS and not all(is_scalar(a) for a in args):
                 return self.non_int_operands(state, frame, instr, args)
+            if callee.name == PRINT:
+                self.check_printable(args[0], state.heap)
             return list(self.invoke(state, callee.name, dict(zip(callee.params, args))))
         if isinstance(instr, Goto):
             callee = self.program.predicate(instr.block)
@@ -361,6 +364,32 @@ class Run:
         if any(a is None for a in args) and not any(isinstance(a, (Text, Addr)) for a in args):
             return self.throw(state, ExcValue("TypeError", None))
         raise Unsupported(f"{instr.predicate} on strings, lists or objects")
+
+    def check_printable(self, value: Value, heap: Heap) -> None:
+        """`print(x)` calls `str(x)`: an object (or a list holding one) of a
+        class that defines how it prints runs module code, which the model
+        does not follow; an f-string's text is unknown but printing it is fine."""
+        seen: set[int] = set()
+        pending: list[object] = [value]
+        while pending:
+            current = pending.pop()
+            if isinstance(current, Lazy) and current.type.kind in ("obj", "list"):
+                cls = current.type.cls if current.type.kind == "obj" else \
+                    current.type.elem.cls if current.type.elem is not None else None
+                if cls is not None and any(self.program.resolve_method(cls, m) or self.program.class_binds(cls, m)
+                                           for m in ("__str__", "__repr__", "__format__")):
+                    raise Unsupported(f"print() of a {cls} (how it prints is not followed)")
+                continue
+            if not isinstance(current, Addr) or current.id in seen:
+                continue
+            seen.add(current.id)
+            cell = heap.cell(current)
+            if isinstance(cell, ObjectCell):
+                for method in ("__str__", "__repr__", "__format__"):
+                    if self.program.resolve_method(cell.cls, method) or self.program.class_binds(cell.cls, method):
+                        raise Unsupported(f"print() of a {cell.cls} (its {method} is not followed)")
+            elif isinstance(cell, ListCell) and cell.items is not None:
+                pending.extend(heap.current(item) for item in cell.items)
 
     @staticmethod
     def _raised(instr: Raise, frame: Frame) -> ExcValue:

@@ -16,11 +16,12 @@ from __future__ import annotations
 import ast
 import builtins
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from pathcraft.errors import construct_name, unknown_name, unsupported
 from pathcraft.frontend.blocks import BlockBuilder
+from pathcraft.frontend.builtins import PRINT
 from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
 from pathcraft.frontend.sink import BlockSink
@@ -95,6 +96,8 @@ class ExpressionLowerer:
         self.owner = owner
         self.calls = calls
         self.reassigned = plainly_assigned(fn)
+        # lowers a list comprehension (the statement lowerer's job: it is a loop)
+        self.comprehension: Callable[[ast.ListComp], Expr] | None = None
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)
@@ -225,6 +228,8 @@ class ExpressionLowerer:
             return self.branching_value(node)
         if isinstance(node, ast.Call):
             return self.call(node, discard)
+        if isinstance(node, ast.ListComp) and self.comprehension is not None:
+            return self.comprehension(node)
         raise self.error(node, construct_name(node))
 
     def dict_or_set(self, node: ast.Dict | ast.Set) -> Expr:
@@ -369,6 +374,8 @@ class ExpressionLowerer:
             self.calls.callees.add(name)
             self.blocks.emit(Call(target, self.functions[name].entry, tuple(args), node.lineno))
             return Var(target) if target else Const(None)
+        if name == "print":
+            return self.print_call(node)
         if node.keywords:
             raise self.error(node, f"keyword arguments to {name}()")
         if name == "abs" and len(node.args) == 1:
@@ -376,12 +383,12 @@ class ExpressionLowerer:
             self.blocks.emit(Call(tmp, "abs", (self.expr(node.args[0]),), node.lineno))
             return Var(tmp)
         if name in ("any", "all") and len(node.args) == 1 and not isinstance(
-                node.args[0], (ast.GeneratorExp, ast.ListComp)):
+                node.args[0], ast.GeneratorExp):
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, function_predicate(name), (self.expr(node.args[0]),), node.lineno))
             return Var(tmp)
         if name in ("sum", "min", "max") and len(node.args) == 1 and not isinstance(
-                node.args[0], (ast.GeneratorExp, ast.ListComp)):
+                node.args[0], ast.GeneratorExp):
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, f"list_{name}", (self.expr(node.args[0]),), node.lineno))
             return Var(tmp)
@@ -425,6 +432,22 @@ class ExpressionLowerer:
         tmp = self.blocks.temp()
         self.blocks.emit(Call(tmp, NEW_DEFAULTDICT, args, node.lineno))
         return Var(tmp)
+
+    def print_call(self, node: ast.Call) -> Expr:
+        """`print(a, b, sep=..., end=..., flush=...)`: the arguments are
+        evaluated and printed, the output not asserted; a `file=` would
+        write elsewhere (not modelled)."""
+        for keyword in node.keywords:
+            if keyword.arg not in ("sep", "end", "flush"):
+                raise self.error(keyword.value if keyword.arg else node, "print() to a file or with **kwargs")
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            raise self.error(node, "*args in a call")
+        values = [self.blocks.stable(self.expr(a), node.lineno) for a in node.args]
+        for keyword in node.keywords:
+            values.append(self.blocks.stable(self.expr(keyword.value), node.lineno))
+        for value in values:
+            self.blocks.emit(Call(None, PRINT, (value,), node.lineno))
+        return Const(None)
 
     def isinstance_of(self, node: ast.Call) -> Expr:
         """`isinstance(p, T)` on a parameter the function never reassigns:

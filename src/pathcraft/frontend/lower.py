@@ -29,16 +29,19 @@ Invariants:
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, replace
 
 from pathcraft.errors import construct_name, unsupported
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend.expressions import CallsMade, ExpressionLowerer
+from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.module import ModuleSource
 from pathcraft.frontend.names import assigned_names
 from pathcraft.frontend.sink import FunctionBlocks
 from pathcraft.ir.builtin_names import LOOP_KEY, LOOP_LATER, LOOP_REVERSED, LOOP_STEP, LOOP_VALUE
 from pathcraft.ir.nodes import (
+    EXC_VAR,
     Assign,
     Binary,
     BindException,
@@ -48,15 +51,19 @@ from pathcraft.ir.nodes import (
     Expr,
     FunctionInfo,
     GetField,
+    Goto,
+    Instr,
     ListOp,
     Mark,
     Predicate,
     Raise,
     Return,
+    Rule,
     SetField,
     Text,
     Var,
 )
+from pathcraft.ir.types import INT
 
 
 _ITERATORS = ("enumerate", "reversed", "zip")
@@ -110,6 +117,11 @@ class FunctionLowerer:
         self.loops: list[_Loop] = []
         self.finallies: list[_Finally] = []
         self.handled: list[str] = []
+        self.owner = owner
+        self.signatures = signatures
+        self.expressions.comprehension = self.comprehension
+        self.nested: dict[str, Predicate] = {}  # the predicates of comprehensions in this function
+        self._lines: dict[int, int] | None = None
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)
@@ -125,7 +137,108 @@ class FunctionLowerer:
         self.statements(body)
         if self.blocks.current is not None:
             self.blocks.close(Return(Const(None), self.fn.end_lineno or self.fn.lineno))
-        return self.blocks.finish(self.info.qualname, self.info.params)
+        return {**self.blocks.finish(self.info.qualname, self.info.params), **self.nested}
+
+    # -------------------------------------------------------- comprehensions
+
+    def comprehension(self, node: ast.ListComp) -> Expr:
+        """`[elt for target in it if cond ...]` as CPython runs it: `it` is
+        evaluated here, then a function of its own (`f.<locals>.<listcomp>`,
+        with call and return events; inlined from 3.12, PEP 709) loops over
+        it appending to a new list. Its only line events are CPython's: the
+        statement's line on entry (3.11) and on every back edge."""
+        if len(node.generators) != 1:
+            raise self.error(node, "list comprehension with several 'for' clauses")
+        gen = node.generators[0]
+        if gen.is_async or any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Lambda))
+                               for n in ast.walk(node)):
+            raise self.error(node, "list comprehension with 'async', ':=', yield or lambda")
+        if (node.end_lineno or node.lineno) != node.lineno and any(isinstance(n, ast.Call) for n in ast.walk(node)):
+            raise self.error(node, "list comprehension over several lines that calls functions")
+        bound = {n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+        used = {n.id for part in (node.elt, *gen.ifs) for n in ast.walk(part)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        inner_bound = {n.id for comp in ast.walk(node) if isinstance(comp, ast.comprehension)
+                       for n in ast.walk(comp.target) if isinstance(n, ast.Name)}
+        free = sorted((used - bound - inner_bound) & self.locals)
+        line = node.lineno
+        iterable = gen.iter
+        wrapper = iterable.func.id if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
+            and iterable.func.id in (*_ITERATORS, "range") and iterable.func.id not in self.locals \
+            and iterable.func.id not in self.module.functions else None
+        sources = list(iterable.args) if wrapper is not None and isinstance(iterable, ast.Call) else [iterable]
+        if wrapper is not None and isinstance(iterable, ast.Call) and (
+                iterable.keywords or any(isinstance(a, ast.Starred) for a in iterable.args)):
+            raise self.error(iterable, f"{wrapper}() with these arguments")
+        args: list[Expr] = []
+        for index, source in enumerate(sources):
+            value = self.blocks.stable(self.expressions.expr(source), line)
+            if wrapper != "range" and not (wrapper == "enumerate" and index == 1):  # not iterated themselves
+                self.blocks.emit(ListOp("iter", self.blocks.temp("n"), value, (), line))  # TypeError here
+            args.append(value)
+        names = [f"$it{i}" for i in range(len(sources))]
+        loaded: list[ast.expr] = [ast.Name(n, ast.Load()) for n in names]
+        loop_iter: ast.expr = loaded[0] if wrapper is None else ast.Call(ast.Name(wrapper, ast.Load()), loaded, [])
+        result = ast.Name("$result", ast.Load())
+        inner: ast.stmt = ast.Expr(ast.Call(ast.Attribute(result, "append", ast.Load()), [node.elt], []))
+        for cond in reversed(gen.ifs):
+            inner = ast.If(cond, [inner], [])
+        body: list[ast.stmt] = [
+            ast.Assign([ast.Name("$result", ast.Store())], ast.List([], ast.Load())),
+            ast.For(gen.target, loop_iter, [inner], []),
+            ast.Return(result),
+        ]
+        params = names + free
+        inlined = sys.version_info >= (3, 12)
+        # CPython names a comprehension inside a comprehension without `<locals>`
+        scope = "." if self.info.name == "<listcomp>" else ".<locals>."
+        qualname = self.info.qualname if inlined else f"{self.info.qualname}{scope}<listcomp>"
+        fn = ast.FunctionDef("<listcomp>", ast.arguments([], [ast.arg(p) for p in params], None, [], [], None, []),
+                             body, [], None)
+        for part in ast.walk(fn):
+            if not isinstance(part, ast.expr_context):
+                part.lineno, part.end_lineno = line, line  # type: ignore[attr-defined]
+                part.col_offset, part.end_col_offset = 0, 0  # type: ignore[attr-defined]
+        entry = f"{self.info.entry}$listcomp{len([p for p in self.nested if p.endswith('$entry')])}"
+        info = FunctionInfo("<listcomp>", qualname, tuple(params), tuple(INT for _ in params), None, (),
+                            line, line, entry + "$entry")
+        sub = FunctionLowerer(self.module, fn, info, self.signatures, self.owner)
+        lowered = sub.lower()
+        self.calls.callees |= sub.calls.callees
+        self.calls.methods_called |= sub.calls.methods_called
+        self.calls.classes_built |= sub.calls.classes_built
+        if self._lines is None:
+            self._lines = statement_lines(self.module.tree)
+        mark = Mark(self._lines.get(line, line))
+        headers = {p.iterates for p in lowered.values() if p.iterates}
+        self.nested.update(sub.nested)  # comprehensions inside this one: marked already
+        for pred in lowered.values():
+            if pred.name in sub.nested:
+                continue
+            rules = []
+            for rule in pred.rules:
+                instrs: list[Instr] = []
+                if pred.name == info.entry and not inlined:
+                    instrs.append(mark)  # the new frame's first line event
+                for instr in rule.body:
+                    if isinstance(instr, Mark):
+                        continue
+                    if isinstance(instr, Goto) and instr.block in headers and instr.enters_loop is None:
+                        instrs.append(mark)  # a back edge
+                    instrs.append(instr)
+                rules.append(replace(rule, body=tuple(instrs)))
+            handler = pred.handler
+            if inlined and handler is None:
+                handler = info.entry + "$cleanup"
+            self.nested[pred.name] = replace(pred, rules=tuple(rules), marks=(), builtin=inlined,
+                                             is_entry=False, handler=handler)
+        if inlined:  # an exception leaving an inlined comprehension runs its cleanup at the statement's line
+            cleanup = Rule(1, None, (mark, Raise(None, None, line, reraise=EXC_VAR)))
+            self.nested[info.entry + "$cleanup"] = Predicate(
+                info.entry + "$cleanup", qualname, (EXC_VAR,), (cleanup,), builtin=True)
+        tmp = self.blocks.temp()
+        self.blocks.emit(Call(tmp, info.entry, tuple(args) + tuple(Var(n) for n in free), line))
+        return Var(tmp)
 
     # ------------------------------------------------------------ statements
 

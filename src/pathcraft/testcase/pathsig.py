@@ -22,32 +22,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from pathcraft.frontend.lines import statement_lines
 from pathcraft.ir.trace import Event
 
-_SIMPLE = (
-    ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise, ast.Assert,
-    ast.Pass, ast.Break, ast.Continue, ast.Expr, ast.Delete,
-)
-
-
-def statement_lines(tree: ast.Module) -> dict[int, int]:
-    """Source line -> first line of the tracked statement it belongs to."""
-    mapping: dict[int, int] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, _SIMPLE):
-            end = node.end_lineno or node.lineno
-            for line in range(node.lineno, end + 1):
-                mapping[line] = node.lineno
-        elif isinstance(node, (ast.If, ast.While)):
-            end = node.test.end_lineno or node.test.lineno
-            for line in range(node.lineno, end + 1):
-                mapping[line] = node.lineno
-        elif isinstance(node, ast.For):
-            end = node.iter.end_lineno or node.iter.lineno
-            for line in range(node.lineno, end + 1):
-                mapping[line] = node.lineno
-    return mapping
-
+__all__ = ["statement_lines"]  # re-exported: real runs and claims map lines alike
 
 def normalize(events: Iterable[Event]) -> tuple[Event, ...]:
     out: list[Event] = []
@@ -115,18 +93,34 @@ def record(fn: Callable[..., Any], args: dict[str, Any], filename: str,
 
 @dataclass(frozen=True)
 class LoopShape:
+    """A loop of the source; `extra` line events of its first body line
+    do not start an iteration (a list comprehension reports its line once
+    on entry, then once per back edge)."""
+
     function: str
     first: int
     last: int
     body_first_line: int
+    extra: int = 0
 
 
 def loop_shapes(tree: ast.Module) -> list[LoopShape]:
     """Every while/for loop with its line range and first body statement."""
     shapes: list[LoopShape] = []
+    lines = statement_lines(tree)
 
     def visit(node: ast.AST, qual: str) -> None:
         for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ListComp):
+                # a function of its own up to 3.11 (named like CPython names it), inlined from 3.12
+                if sys.version_info >= (3, 12):
+                    inner = qual
+                else:
+                    inner = f"{qual}.<listcomp>" if qual.endswith("<listcomp>") else f"{qual}.<locals>.<listcomp>"
+                line = lines.get(child.lineno, child.lineno)
+                shapes.append(LoopShape(inner, line, line, line))
+                visit(child, inner)
+                continue
             if isinstance(child, ast.FunctionDef):
                 visit(child, f"{qual}.{child.name}" if qual else child.name)
                 continue
@@ -174,6 +168,6 @@ def within_loop_bound(events: tuple[Event, ...], shapes: list[LoopShape], k: int
                     counts.pop(shape.first, None)
                 elif line == shape.body_first_line:
                     counts[shape.first] = counts.get(shape.first, 0) + 1
-                    if counts[shape.first] > k:
+                    if counts[shape.first] > k + shape.extra:
                         return False
     return True

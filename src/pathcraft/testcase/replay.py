@@ -1,9 +1,10 @@
 """Replay test cases against the real code and report what each run did.
 
-Run as `python -m pathcraft.testcase.replay MODULE.py CASES.json`, in a
+Run as `python -m pathcraft.testcase.replay MODULE.py CASES.json OUT.json`, in a
 subprocess: this is the one place (besides pytest itself) where the
-analysed code executes, and only under `--verify`. Prints one JSON document:
-per case, the outcome and the path signature of the real run.
+analysed code executes, and only under `--verify`. Writes one JSON document
+to OUT.json (not stdout, which the code under test may print to): per case,
+the outcome and the path signature of the real run.
 """
 
 from __future__ import annotations
@@ -89,9 +90,10 @@ def inputs_of(module: Any, case: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    module_path, cases_path = argv
+    module_path, cases_path, out_path = argv  # results go to a file: the code under test may print
     cases = json.loads(Path(cases_path).read_text(encoding="utf-8"))["tests"]
-    json.dump(replay(module_path, cases), sys.stdout)
+    results = replay(module_path, cases)
+    Path(out_path).write_text(json.dumps(results), encoding="utf-8")
     return 0
 
 

@@ -74,14 +74,15 @@ def check_replay(module_path: str, cases: list[TestCase], timeout: float = 300) 
     with tempfile.TemporaryDirectory(prefix="pathcraft-replay-") as tmp:
         data = Path(tmp) / "cases.json"
         data.write_text(json.dumps({"tests": [c.to_json() for c in cases]}), encoding="utf-8")
+        results = Path(tmp) / "results.json"
         proc = subprocess.run(
-            [sys.executable, "-m", "pathcraft.testcase.replay", module_path, str(data)],
+            [sys.executable, "-m", "pathcraft.testcase.replay", module_path, str(data), str(results)],
             capture_output=True, text=True, timeout=timeout, cwd=tmp,
             env=_env(_root(module_path)),
         )
-    if proc.returncode != 0:
-        raise RuntimeError(f"replay failed: {proc.stderr.strip().splitlines()[-1:]}")
-    actual = json.loads(proc.stdout)
+        if proc.returncode != 0:
+            raise RuntimeError(f"replay failed: {proc.stderr.strip().splitlines()[-1:]}")
+        actual = json.loads(results.read_text(encoding="utf-8"))
     checks = []
     for case, real in zip(cases, actual):
         if case.kind == "return":

@@ -1,0 +1,32 @@
+"""Which statement each source line belongs to, as path signatures count
+lines: the frontend marks lines with it (a comprehension's events carry
+its statement's line), and real runs are mapped through it too
+(`testcase/pathsig.py`)."""
+
+from __future__ import annotations
+
+import ast
+
+_SIMPLE = (
+    ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise, ast.Assert,
+    ast.Pass, ast.Break, ast.Continue, ast.Expr, ast.Delete,
+)
+
+
+def statement_lines(tree: ast.Module) -> dict[int, int]:
+    """Source line -> first line of the tracked statement it belongs to."""
+    mapping: dict[int, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, _SIMPLE):
+            end = node.end_lineno or node.lineno
+            for line in range(node.lineno, end + 1):
+                mapping[line] = node.lineno
+        elif isinstance(node, (ast.If, ast.While)):
+            end = node.test.end_lineno or node.test.lineno
+            for line in range(node.lineno, end + 1):
+                mapping[line] = node.lineno
+        elif isinstance(node, ast.For):
+            end = node.iter.end_lineno or node.iter.lineno
+            for line in range(node.lineno, end + 1):
+                mapping[line] = node.lineno
+    return mapping
