@@ -26,7 +26,7 @@ NAMES = [
     "drain", "group_sizes", "take", "deposit", "keys_total", "has_value", "distinct", "first_repeat", "forget",
     "table", "bare", "smallest_two", "union_size", "uniq_count", "overlap", "merged",
     "same_counts", "is_empty_table", "pairs_back", "backwards_set", "letter_groups", "default_counts",
-    "walk_and_default",
+    "walk_and_default", "positions", "residues", "swapped",
 ]
 # attributes typed from use: the enumerator reads class annotations only, so replay alone
 METHODS = ["Graph.link", "Graph.out_degree", "Tasks.assign"]
@@ -36,7 +36,7 @@ TINY = Bounds(ints=(-1, 0, 1), max_list=2, max_object_list=1, max_dict=2)
 WALKED = Bounds(ints=(0, 1, 2, 3), max_list=3, max_object_list=1, max_dict=2)
 BOUNDS = {"degree": TINY, "neighbours_sum": TINY, "deposit": TINY, "inverse": TINY, "smallest_two": WALKED,
           "union_size": WALKED, "overlap": TINY, "merged": TINY, "same_counts": TINY, "pairs_back": TINY,
-          "letter_groups": TINY, "default_counts": TINY}
+          "letter_groups": TINY, "default_counts": TINY, "residues": TINY, "swapped": TINY}
 
 
 @pytest.mark.parametrize("name", NAMES + METHODS)
@@ -68,11 +68,12 @@ def test_attributes_set_to_empty_dicts_and_sets_are_typed_from_use() -> None:
     assert str(fields["adj"]) == "dict[int, list[int]]" and str(fields["seen"]) == "set[int]"
 
 
-def test_dict_comprehension_is_refused_with_its_place(tmp_path: Path) -> None:
+def test_a_dict_comprehension_of_two_loops_is_refused_with_its_place(tmp_path: Path) -> None:
     source = tmp_path / "m.py"
-    source.write_text("def f(n: int) -> dict[int, int]:\n    return {i: i for i in range(n)}\n")
+    source.write_text("def f(n: int) -> dict[int, int]:\n    return {i: j for i in range(n) for j in range(i)}\n")
     errors = translate(str(source), ["f"]).errors
-    assert "dict comprehension" in errors["f"].message and errors["f"].location is not None
+    assert "dict comprehension with several 'for' clauses" in errors["f"].message
+    assert errors["f"].location is not None
 
 
 def test_a_defaultdict_of_a_lambda_is_refused() -> None:
@@ -185,3 +186,7 @@ def test_memory_grows_by_a_slot_per_key_and_value() -> None:
     assert growth(Heap(), empty, SizeModel()) == 0
     assert growth(empty, one, SizeModel()) == 8
     assert growth(one, dicts.remove(one, addr, 1)[0].heap, SizeModel()) == 0  # type: ignore[arg-type]
+
+
+def test_items_of_something_else_than_a_dict_drop_the_path() -> None:
+    assert generated(DICTS, "pairs_of_bag", "loop-2") == []

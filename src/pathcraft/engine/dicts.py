@@ -28,7 +28,7 @@ from pathcraft.ir.builtin_names import (
     NEW_SET,
     function_predicate,
 )
-from pathcraft.ir.nodes import Text
+from pathcraft.ir.nodes import Const, Expr, Text
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import Term
@@ -71,6 +71,14 @@ def loop_part(args: tuple[object, ...]) -> str | None:
     """The flag of a loop's own `len`/`get` ("step", "key", "value"), if any."""
     last = args[-1] if args else None
     return _PARTS.get(last.value or "") if isinstance(last, Text) else None
+
+
+def entry_part(args: tuple[Expr, ...]) -> str | None:
+    """"key" or "value" for the `get` of a `for k, v in d.items()` loop."""
+    last = args[-1] if args else None
+    if isinstance(last, Const) and isinstance(last.value, Text) and last.value.value in (LOOP_KEY, LOOP_VALUE):
+        return _PARTS[last.value.value]
+    return None
 
 
 def list_op(heap: Heap, op: str, addr: Addr, args: tuple[object, ...], site: tuple[int, int],

@@ -284,6 +284,8 @@ class Run:
         if isinstance(instr, ListOp) and dicts.is_dict_like(state.heap, self.evaluator.eval(instr.lst, frame.env,
                                                                                          state.heap)):
             return self.dict_op(state, frame, instr)
+        if isinstance(instr, ListOp) and dicts.entry_part(instr.args) is not None:
+            raise Unsupported("'for a, b in x.items()' where x is not a dict")
         if isinstance(instr, Call) and instr.predicate in (NEW_DICT, NEW_SET, NEW_DEFAULTDICT):
             parts = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
             built = dicts.build(state.heap, instr.predicate, parts)

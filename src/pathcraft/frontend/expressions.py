@@ -97,7 +97,7 @@ class ExpressionLowerer:
         self.calls = calls
         self.reassigned = plainly_assigned(fn)
         # lowers a list comprehension (the statement lowerer's job: it is a loop)
-        self.comprehension: Callable[[ast.ListComp], Expr] | None = None
+        self.comprehension: Callable[[ast.ListComp | ast.DictComp | ast.SetComp], Expr] | None = None
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)
@@ -228,7 +228,7 @@ class ExpressionLowerer:
             return self.branching_value(node)
         if isinstance(node, ast.Call):
             return self.call(node, discard)
-        if isinstance(node, ast.ListComp) and self.comprehension is not None:
+        if isinstance(node, (ast.ListComp, ast.DictComp, ast.SetComp)) and self.comprehension is not None:
             return self.comprehension(node)
         raise self.error(node, construct_name(node))
 

@@ -67,16 +67,25 @@ from pathcraft.ir.types import INT
 
 
 _ITERATORS = ("enumerate", "reversed", "zip")
+_COMPREHENSIONS = {ast.ListComp: "<listcomp>", ast.DictComp: "<dictcomp>", ast.SetComp: "<setcomp>"}
 _STEP = Const(Text(LOOP_STEP))  # marks a loop's own `len` and `get` (see ir/builtin_names)
 _LATER = Const(Text(LOOP_LATER))
 _REVERSED = Const(Text(LOOP_REVERSED))
 
 
 def _dict_items(s: ast.For) -> bool:
-    """`for a, b in EXPR.items():` (two names for each entry of a dict)."""
+    """`for a, b in EXPR.items():` (two names for each entry of a dict; a
+    comprehension's loop gets the view as `$items0`)."""
     it = s.iter
-    return isinstance(s.target, (ast.Tuple, ast.List)) and len(s.target.elts) == 2 \
-        and isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" \
+    return _pair(s.target) and (_items_call(it) or isinstance(it, ast.Name) and it.id == "$items0")
+
+
+def _pair(target: ast.expr) -> bool:
+    return isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2
+
+
+def _items_call(it: ast.expr) -> bool:
+    return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" \
         and not it.args and not it.keywords
 
 
@@ -141,22 +150,26 @@ class FunctionLowerer:
 
     # -------------------------------------------------------- comprehensions
 
-    def comprehension(self, node: ast.ListComp) -> Expr:
+    def comprehension(self, node: ast.ListComp | ast.DictComp | ast.SetComp) -> Expr:
         """`[elt for target in it if cond ...]` as CPython runs it: `it` is
         evaluated here, then a function of its own (`f.<locals>.<listcomp>`,
         with call and return events; inlined from 3.12, PEP 709) loops over
         it appending to a new list. Its only line events are CPython's: the
-        statement's line on entry (3.11) and on every back edge."""
+        statement's line on entry (3.11) and on every back edge. A dict
+        (set) comprehension is the same with a dict (set) it stores into."""
+        what = construct_name(node)  # "list comprehension", ...
+        kind = _COMPREHENSIONS[type(node)]
         if len(node.generators) != 1:
-            raise self.error(node, "list comprehension with several 'for' clauses")
+            raise self.error(node, f"{what} with several 'for' clauses")
         gen = node.generators[0]
         if gen.is_async or any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Lambda))
                                for n in ast.walk(node)):
-            raise self.error(node, "list comprehension with 'async', ':=', yield or lambda")
+            raise self.error(node, f"{what} with 'async', ':=', yield or lambda")
         if (node.end_lineno or node.lineno) != node.lineno and any(isinstance(n, ast.Call) for n in ast.walk(node)):
-            raise self.error(node, "list comprehension over several lines that calls functions")
+            raise self.error(node, f"{what} over several lines that calls functions")
         bound = {n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
-        used = {n.id for part in (node.elt, *gen.ifs) for n in ast.walk(part)
+        parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        used = {n.id for part in (*parts, *gen.ifs) for n in ast.walk(part)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         inner_bound = {n.id for comp in ast.walk(node) if isinstance(comp, ast.comprehension)
                        for n in ast.walk(comp.target) if isinstance(n, ast.Name)}
@@ -177,30 +190,42 @@ class FunctionLowerer:
                 self.blocks.emit(ListOp("iter", self.blocks.temp("n"), value, (), line))  # TypeError here
             args.append(value)
         names = [f"$it{i}" for i in range(len(sources))]
+        if wrapper is None and _items_call(iterable) and _pair(gen.target):
+            names = ["$items0"]  # `for k, v in d.items()`: the loop takes each entry's key and value
         loaded: list[ast.expr] = [ast.Name(n, ast.Load()) for n in names]
         loop_iter: ast.expr = loaded[0] if wrapper is None else ast.Call(ast.Name(wrapper, ast.Load()), loaded, [])
         result = ast.Name("$result", ast.Load())
-        inner: ast.stmt = ast.Expr(ast.Call(ast.Attribute(result, "append", ast.Load()), [node.elt], []))
+        inner: list[ast.stmt]
+        start: ast.expr
+        if isinstance(node, ast.DictComp):  # the key first, then the value (as CPython 3.8+)
+            start = ast.Dict([], [])
+            inner = [ast.Assign([ast.Name("$key", ast.Store())], node.key),
+                     ast.Assign([ast.Subscript(result, ast.Name("$key", ast.Load()), ast.Store())], node.value)]
+        else:
+            start = ast.List([], ast.Load()) if isinstance(node, ast.ListComp) else \
+                ast.Call(ast.Name("set", ast.Load()), [], [])
+            added = "append" if isinstance(node, ast.ListComp) else "add"
+            inner = [ast.Expr(ast.Call(ast.Attribute(result, added, ast.Load()), [node.elt], []))]
         for cond in reversed(gen.ifs):
-            inner = ast.If(cond, [inner], [])
+            inner = [ast.If(cond, inner, [])]
         body: list[ast.stmt] = [
-            ast.Assign([ast.Name("$result", ast.Store())], ast.List([], ast.Load())),
-            ast.For(gen.target, loop_iter, [inner], []),
+            ast.Assign([ast.Name("$result", ast.Store())], start),
+            ast.For(gen.target, loop_iter, inner, []),
             ast.Return(result),
         ]
         params = names + free
         inlined = sys.version_info >= (3, 12)
         # CPython names a comprehension inside a comprehension without `<locals>`
-        scope = "." if self.info.name == "<listcomp>" else ".<locals>."
-        qualname = self.info.qualname if inlined else f"{self.info.qualname}{scope}<listcomp>"
-        fn = ast.FunctionDef("<listcomp>", ast.arguments([], [ast.arg(p) for p in params], None, [], [], None, []),
+        scope = "." if self.info.name in _COMPREHENSIONS.values() else ".<locals>."
+        qualname = self.info.qualname if inlined else f"{self.info.qualname}{scope}{kind}"
+        fn = ast.FunctionDef(kind, ast.arguments([], [ast.arg(p) for p in params], None, [], [], None, []),
                              body, [], None)
         for part in ast.walk(fn):
             if not isinstance(part, ast.expr_context):
                 part.lineno, part.end_lineno = line, line  # type: ignore[attr-defined]
                 part.col_offset, part.end_col_offset = 0, 0  # type: ignore[attr-defined]
-        entry = f"{self.info.entry}$listcomp{len([p for p in self.nested if p.endswith('$entry')])}"
-        info = FunctionInfo("<listcomp>", qualname, tuple(params), tuple(INT for _ in params), None, (),
+        entry = f"{self.info.entry}${kind[1:-1]}{len([p for p in self.nested if p.endswith('$entry')])}"
+        info = FunctionInfo(kind, qualname, tuple(params), tuple(INT for _ in params), None, (),
                             line, line, entry + "$entry")
         sub = FunctionLowerer(self.module, fn, info, self.signatures, self.owner)
         lowered = sub.lower()
