@@ -370,7 +370,7 @@ def test_unannotated_parameters_are_typed_from_their_use(
 
 def test_unmodelled_operations_drop_paths_instead_of_inventing_errors(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """`list.sort`, `list + list` and a property read are real Python that
+    """`list.index(x, start)`, `list + list` and a property read are real Python that
     pathcraft does not model: the paths reaching them are dropped (and
     reported), never turned into an AttributeError/TypeError test that the
     real code would fail."""
@@ -384,7 +384,7 @@ def test_unmodelled_operations_drop_paths_instead_of_inventing_errors(
         "    def drop(self, x: int) -> int:\n"
         "        if x < 0:\n"
         "            return -1\n"
-        "        self.items.sort()\n"
+        "        self.items.index(x, 1)\n"
         "        return 0\n\n"
         "    def both(self, k: int) -> int:\n"
         "        if k > 3:\n"

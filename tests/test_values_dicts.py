@@ -26,7 +26,7 @@ NAMES = [
     "drain", "group_sizes", "take", "deposit", "keys_total", "has_value", "distinct", "first_repeat", "forget",
     "table", "bare", "smallest_two", "union_size", "uniq_count", "overlap", "merged",
     "same_counts", "is_empty_table", "pairs_back", "backwards_set", "letter_groups", "default_counts",
-    "walk_and_default", "positions", "residues", "swapped",
+    "walk_and_default", "positions", "residues", "swapped", "sorted_keys", "lookup_or_fail",
 ]
 # attributes typed from use: the enumerator reads class annotations only, so replay alone
 METHODS = ["Graph.link", "Graph.out_degree", "Tasks.assign"]
@@ -36,7 +36,8 @@ TINY = Bounds(ints=(-1, 0, 1), max_list=2, max_object_list=1, max_dict=2)
 WALKED = Bounds(ints=(0, 1, 2, 3), max_list=3, max_object_list=1, max_dict=2)
 BOUNDS = {"degree": TINY, "neighbours_sum": TINY, "deposit": TINY, "inverse": TINY, "smallest_two": WALKED,
           "union_size": WALKED, "overlap": TINY, "merged": TINY, "same_counts": TINY, "pairs_back": TINY,
-          "letter_groups": TINY, "default_counts": TINY, "residues": TINY, "swapped": TINY}
+          "letter_groups": TINY, "default_counts": TINY, "residues": TINY, "swapped": TINY,
+          "sorted_keys": TINY, "lookup_or_fail": TINY}
 
 
 @pytest.mark.parametrize("name", NAMES + METHODS)

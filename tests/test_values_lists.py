@@ -11,12 +11,13 @@ from heap_enum import Bounds
 from oracle import generated, missed_heap_paths, replay_mismatches
 
 from pathcraft.frontend import translate
+from pathcraft.generate import GenerateOptions, generate
 
 LISTS = Path(__file__).resolve().parent / "fixtures" / "values" / "lists.py"
 NAMES = [
     "first_negative_index", "numbered_total", "last_even", "dot", "tail_sum", "window", "backwards",
     "position", "drop_all", "put_front", "take_at", "merged", "any_positive", "grid_total", "set_cell",
-    "bare_total",
+    "bare_total", "find_or", "median3", "top_two", "sorted_copy",
 ]
 SMALL = Bounds(ints=tuple(range(-2, 3)), max_list=3, max_object_list=2)
 # two list parameters, or a list of lists: fewer values per slot
@@ -53,3 +54,24 @@ def test_slice_assignment_is_refused_with_its_place(tmp_path: Path) -> None:
     source.write_text("def f(xs: list[int]) -> None:\n    xs[1:] = []\n")
     errors = translate(str(source), ["f"]).errors
     assert "slice" in errors["f"].message and errors["f"].location is not None
+
+
+def test_equality_of_two_lists_drops_the_path_instead_of_comparing_identity(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text("def f(xs: list[int], ys: list[int]) -> int:\n    if xs == ys:\n        return 1\n"
+                      "    return 0\n")
+    program = translate(str(source), ["f"]).program
+    run = generate(program, "f", GenerateOptions.of())
+    assert all(c.value == 1 for c in run.cases)  # only the aliased inputs (the same list) remain
+    assert any("two lists" in note for note in run.notes)
+
+
+def test_a_method_an_item_lacks_is_not_claimed_past_its_arguments(tmp_path: Path) -> None:
+    """`g[a].link(g[b])` on an int item: Python looks `link` up before it
+    indexes `g[b]`; with no model of int.link those paths are dropped,
+    never an IndexError test the real code fails (a corpus sweep found it)."""
+    source = tmp_path / "graph_links.py"
+    source.write_text("def connect(graph, a, b):\n    graph[a].link(graph[b])\n")
+    cases = generated(source, "connect")
+    assert cases and all(c.exc_type == "IndexError" for c in cases)  # only graph[a] out of range remains
+    assert replay_mismatches(source, "connect", cases) == []

@@ -27,6 +27,7 @@ from pathcraft.ir.builtin_names import (
     NEW_DEFAULTDICT,
     NEW_SET,
     function_predicate,
+    method_predicate,
 )
 from pathcraft.ir.nodes import Const, Expr, Text
 from pathcraft.ir.values import ExcValue
@@ -35,8 +36,14 @@ from pathcraft.solver.terms import Term
 
 _PARTS = {LOOP_STEP: "step", LOOP_KEY: "key", LOOP_VALUE: "value", LOOP_LATER: "later",
           LOOP_REVERSED: "reversed"}
-_SET_PRELUDE = function_predicate("set")  # `$set`, `$set.union`, ...
-_OWN_PRELUDE = (function_predicate("dict"), _SET_PRELUDE)
+_OWN_PRELUDE = (function_predicate("dict"), function_predicate("set"), method_predicate("view", ""))
+# prelude functions whose result does not depend on the order they walk a set in
+_UNORDERED = frozenset({function_predicate("set"), *(method_predicate("set", m) for m in (
+    "update", "union", "intersection", "difference", "issubset"))})
+# the methods the engine runs itself, per kind of receiver
+NATIVE = {"dict": frozenset({"__contains__", "copy", "clear", "get", "setdefault", "pop", "keys", "values", "items"}),
+          "set": frozenset({"__contains__", "copy", "clear", "add", "remove", "discard"}),
+          "view": frozenset({"__contains__"})}
 
 
 def _both(a: Term | None, b: Term | None) -> Term | None:
@@ -94,7 +101,7 @@ def list_op(heap: Heap, op: str, addr: Addr, args: tuple[object, ...], site: tup
     if op == "iter" and part == "reversed" and isinstance(cell, DictCell) and cell.is_set:
         return [HeapResult(heap, exc=ExcValue("TypeError", "'set' object is not reversible"))]
     if op == "iter":
-        return dicts.iter_start(heap, addr, site, unordered=builtin is not None and builtin.startswith(_SET_PRELUDE))
+        return dicts.iter_start(heap, addr, site, unordered=builtin in _UNORDERED)
     if op == "len":
         if part is not None:
             return [dicts.iter_more(heap, addr, site, certain=part != "later")]
@@ -125,7 +132,7 @@ def method(heap: Heap, addr: Addr, name: str, args: tuple[object, ...]) -> list[
     if isinstance(cell, ViewCell):
         if name == "__contains__" and len(args) == 1:
             return dicts.view_contains(heap, addr, args[0])
-        raise Unsupported(f"{type_name(addr, heap)}.{name}()")
+        return None
     assert isinstance(cell, DictCell)
     n = len(args)
     if name == "__contains__" and n == 1:
@@ -173,3 +180,10 @@ def growth(before: Heap, after: Heap, sizes: SizeModel) -> int:
         else:
             total += sizes.list_header + sizes.slot * slots
     return total
+
+
+def has_method(cell: DictCell | ViewCell, name: str) -> bool:
+    """Does the dict, set or view have a method `name` the engine runs
+    itself? (The prelude's are predicates of their own.)"""
+    kind = "view" if isinstance(cell, ViewCell) else "set" if isinstance(cell, DictCell) and cell.is_set else "dict"
+    return name in NATIVE[kind]

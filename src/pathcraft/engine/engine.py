@@ -49,7 +49,7 @@ from pathcraft.frontend.builtins import PRINT
 from pathcraft.heap.base import HeapModel, HeapResult, attribute_error, is_scalar, uncertain_attribute
 from pathcraft.heap.cells import Addr, DictCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.factory import make_heap_model
-from pathcraft.ir.builtin_names import NEW_DEFAULTDICT, NEW_DICT, NEW_SET, method_predicate
+from pathcraft.ir.builtin_names import NEW_DEFAULTDICT, NEW_DICT, NEW_SET, PROTOCOLS, method_predicate
 from pathcraft.ir.nodes import (
     EXC_VAR,
     Assign,
@@ -441,9 +441,12 @@ class Run:
         there; the call itself (dispatch, arity) happens at CallMethod."""
         receiver = self.evaluator.eval(instr.obj, frame.env, state.heap)
         cell = state.heap.cell(receiver) if isinstance(receiver, Addr) else None
+        kind = value_kind(receiver, cell)
         if isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, instr.method) \
-                or value_kind(receiver, cell) is not None:
-            return [step(state, frame)]  # methods of builtin values: CallMethod decides
+                or kind == "list" and instr.method in ("append", "pop", "copy") \
+                or kind is not None and method_predicate(kind, instr.method) in self.program.predicates \
+                or isinstance(cell, (DictCell, ViewCell)) and dicts.has_method(cell, instr.method):
+            return [step(state, frame)]  # there: CallMethod dispatches
         if isinstance(cell, ObjectCell):
             uncertain = uncertain_attribute(self.program, cell, instr.method)
             if uncertain is not None:
@@ -477,9 +480,9 @@ class Run:
             uncertain = uncertain_attribute(self.program, cell, instr.method)
             if uncertain is not None:
                 raise Unsupported(f"calling {uncertain}")
-        if qualname is None and instr.method == "__contains__":  # `x in c`: c is not a container
+        if qualname is None and instr.method in PROTOCOLS:  # `x in c`, `c[a:b]`, `list(c)` on no sequence
             if isinstance(cell, ObjectCell):
-                raise Unsupported(f"'in' on class {cell.cls} (iteration protocol not modelled)")
+                raise Unsupported(f"{instr.method} through class {cell.cls}'s protocols (not modelled)")
             return self.throw(state, ExcValue("TypeError", None))
         if qualname is None:
             return self.throw(state, attribute_error(receiver, heap, instr.method))

@@ -126,14 +126,15 @@ class Evaluator:
                 return same if op == "is" else T.not_(same)
             raise Unsupported("'is' between int/bool values")
         if op in ("eq", "ne") and (is_ref(left) or is_ref(right)):
-            for side in (left, right):
-                cell = heap.cell(side) if isinstance(side, Addr) else None
+            cells = [heap.cell(side) if isinstance(side, Addr) else None for side in (left, right)]
+            for cell in cells:
                 if isinstance(cell, ObjectCell) and self.program.compares_by_value(cell.cls):
                     raise Unsupported(f"'==' on {cell.cls} objects (its __eq__ is not modelled)")
-            if any(isinstance(heap.cell(side), (DictCell, ViewCell)) for side in (left, right)
-                   if isinstance(side, Addr)):
+            if any(isinstance(cell, (DictCell, ViewCell)) for cell in cells):
                 same = dicts.equal(heap, left, right)
                 return same if op == "eq" else T.not_(same)
+            if isinstance(cells[0], ListCell) and isinstance(cells[1], ListCell) and left != right:
+                raise Unsupported("'==' between two lists (compares their items)")
             same = self.heap_model.ref_eq(heap, left, right)  # identity: the default object __eq__
             return same if op == "eq" else T.not_(same)
         if is_ref(left) or is_ref(right):  # arithmetic or ordering with None / objects

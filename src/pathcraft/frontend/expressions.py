@@ -25,7 +25,15 @@ from pathcraft.frontend.builtins import PRINT
 from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
 from pathcraft.frontend.sink import BlockSink
-from pathcraft.ir.builtin_names import NEW_DEFAULTDICT, NEW_DICT, NEW_SET, function_predicate
+from pathcraft.ir.builtin_names import (
+    CONTAINS,
+    LIST_PROTOCOL,
+    NEW_DEFAULTDICT,
+    NEW_DICT,
+    NEW_SET,
+    SLICE_PROTOCOL,
+    function_predicate,
+)
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -144,8 +152,8 @@ class ExpressionLowerer:
             item = self.blocks.stable(left, getattr(node, "lineno", 0))
             container = self.blocks.stable(right, getattr(node, "lineno", 0))
             tmp = self.blocks.temp()
-            self.calls.methods_called.add("__contains__")
-            self.blocks.emit(CallMethod(tmp, container, "__contains__", (item,), getattr(node, "lineno", 0)))
+            self.calls.methods_called.add(CONTAINS)
+            self.blocks.emit(CallMethod(tmp, container, CONTAINS, (item,), getattr(node, "lineno", 0)))
             found = Unary("truth", Var(tmp))
             return found if isinstance(op, ast.In) else Unary("not", found)
         return Binary(self.compare_op(op, node), left, right)
@@ -260,8 +268,8 @@ class ExpressionLowerer:
                 [self.blocks.stable(self.expr(bound), node.lineno), Const(True)]
         args.append(Const(1) if part.step is None else self.blocks.stable(self.expr(part.step), node.lineno))
         tmp = self.blocks.temp()
-        self.calls.methods_called.add("__getslice__")
-        self.blocks.emit(CallMethod(tmp, seq, "__getslice__", tuple(args), node.lineno))
+        self.calls.methods_called.add(SLICE_PROTOCOL)
+        self.blocks.emit(CallMethod(tmp, seq, SLICE_PROTOCOL, tuple(args), node.lineno))
         return Var(tmp)
 
     def attr(self, name: str) -> str:
@@ -376,6 +384,26 @@ class ExpressionLowerer:
             return Var(target) if target else Const(None)
         if name == "print":
             return self.print_call(node)
+        if name == "sorted" and len(node.args) == 1 and not isinstance(node.args[0], ast.GeneratorExp) \
+                and all(k.arg == "reverse" and isinstance(k.value, ast.Constant) and type(k.value.value) is bool
+                        for k in node.keywords):
+            items = self.blocks.stable(self.expr(node.args[0]), node.lineno)
+            flag = node.keywords[0].value if node.keywords else None
+            reverse = Const(isinstance(flag, ast.Constant) and flag.value is True)
+            tmp = self.blocks.temp()
+            self.blocks.emit(Call(tmp, function_predicate("sorted"), (items, reverse), node.lineno))
+            return Var(tmp)
+        if name == "list" and len(node.args) <= 1 and not node.keywords and not (
+                node.args and isinstance(node.args[0], ast.GeneratorExp)):
+            if not node.args:
+                tmp = self.blocks.temp()
+                self.blocks.emit(NewList(tmp, (), None, node.lineno))
+                return Var(tmp)
+            tmp = self.blocks.temp()
+            self.calls.methods_called.add(LIST_PROTOCOL)
+            source = self.blocks.stable(self.expr(node.args[0]), node.lineno)
+            self.blocks.emit(CallMethod(tmp, source, LIST_PROTOCOL, (), node.lineno))
+            return Var(tmp)
         if node.keywords:
             raise self.error(node, f"keyword arguments to {name}()")
         if name == "abs" and len(node.args) == 1:

@@ -89,6 +89,17 @@ def _items_call(it: ast.expr) -> bool:
         and not it.args and not it.keywords
 
 
+def synthetic_function(name: str, params: list[str], body: list[ast.stmt], line: int) -> ast.FunctionDef:
+    """A function the frontend writes, every node of it at `line`."""
+    fn = ast.FunctionDef(name, ast.arguments([], [ast.arg(p) for p in params], None, [], [], None, []),
+                         body, [], None)
+    for part in ast.walk(fn):
+        if not isinstance(part, ast.expr_context):
+            part.lineno, part.end_lineno = line, line  # type: ignore[attr-defined]
+            part.col_offset, part.end_col_offset = 0, 0  # type: ignore[attr-defined]
+    return fn
+
+
 @dataclass
 class _Loop:
     header: str
@@ -218,15 +229,27 @@ class FunctionLowerer:
         # CPython names a comprehension inside a comprehension without `<locals>`
         scope = "." if self.info.name in _COMPREHENSIONS.values() else ".<locals>."
         qualname = self.info.qualname if inlined else f"{self.info.qualname}{scope}{kind}"
-        fn = ast.FunctionDef(kind, ast.arguments([], [ast.arg(p) for p in params], None, [], [], None, []),
-                             body, [], None)
-        for part in ast.walk(fn):
-            if not isinstance(part, ast.expr_context):
-                part.lineno, part.end_lineno = line, line  # type: ignore[attr-defined]
-                part.col_offset, part.end_col_offset = 0, 0  # type: ignore[attr-defined]
-        entry = f"{self.info.entry}${kind[1:-1]}{len([p for p in self.nested if p.endswith('$entry')])}"
+        fn = synthetic_function(kind, params, body, line)
+        entry = f"{self.info.entry}${kind[1:-1]}{len([p for p in self.nested if p.endswith('$entry')])}$entry"
         info = FunctionInfo(kind, qualname, tuple(params), tuple(INT for _ in params), None, (),
-                            line, line, entry + "$entry")
+                            line, line, entry)
+        mark = self.nested_function(fn, info, line, entry_mark=not inlined, builtin=inlined,
+                                    handler=info.entry + "$cleanup" if inlined else None)
+        if inlined:  # an exception leaving an inlined comprehension runs its cleanup at the statement's line
+            cleanup = Rule(1, None, (mark, Raise(None, None, line, reraise=EXC_VAR)))
+            self.nested[info.entry + "$cleanup"] = Predicate(
+                info.entry + "$cleanup", qualname, (EXC_VAR,), (cleanup,), builtin=True)
+        tmp = self.blocks.temp()
+        self.blocks.emit(Call(tmp, info.entry, tuple(args) + tuple(Var(n) for n in free), line))
+        return Var(tmp)
+
+    def nested_function(self, fn: ast.FunctionDef, info: FunctionInfo, line: int, *, entry_mark: bool,
+                        builtin: bool, handler: str | None = None) -> Mark:
+        """Lower a function the frontend wrote for an expression of this one
+        (a comprehension, a generator expression) into `nested`, with line
+        events only where CPython reports them: on entry (when `entry_mark`)
+        and on every back edge, at the line of the statement holding it.
+        `handler` receives what its blocks raise. Returns that line's mark."""
         sub = FunctionLowerer(self.module, fn, info, self.signatures, self.owner)
         lowered = sub.lower()
         self.calls.callees |= sub.calls.callees
@@ -236,14 +259,14 @@ class FunctionLowerer:
             self._lines = statement_lines(self.module.tree)
         mark = Mark(self._lines.get(line, line))
         headers = {p.iterates for p in lowered.values() if p.iterates}
-        self.nested.update(sub.nested)  # comprehensions inside this one: marked already
+        self.nested.update(sub.nested)  # what is nested in it: marked already
         for pred in lowered.values():
             if pred.name in sub.nested:
                 continue
             rules = []
             for rule in pred.rules:
                 instrs: list[Instr] = []
-                if pred.name == info.entry and not inlined:
+                if pred.name == info.entry and entry_mark:
                     instrs.append(mark)  # the new frame's first line event
                 for instr in rule.body:
                     if isinstance(instr, Mark):
@@ -252,18 +275,9 @@ class FunctionLowerer:
                         instrs.append(mark)  # a back edge
                     instrs.append(instr)
                 rules.append(replace(rule, body=tuple(instrs)))
-            handler = pred.handler
-            if inlined and handler is None:
-                handler = info.entry + "$cleanup"
-            self.nested[pred.name] = replace(pred, rules=tuple(rules), marks=(), builtin=inlined,
-                                             is_entry=False, handler=handler)
-        if inlined:  # an exception leaving an inlined comprehension runs its cleanup at the statement's line
-            cleanup = Rule(1, None, (mark, Raise(None, None, line, reraise=EXC_VAR)))
-            self.nested[info.entry + "$cleanup"] = Predicate(
-                info.entry + "$cleanup", qualname, (EXC_VAR,), (cleanup,), builtin=True)
-        tmp = self.blocks.temp()
-        self.blocks.emit(Call(tmp, info.entry, tuple(args) + tuple(Var(n) for n in free), line))
-        return Var(tmp)
+            self.nested[pred.name] = replace(pred, rules=tuple(rules), marks=(), builtin=builtin,
+                                             is_entry=False, handler=pred.handler or handler)
+        return mark
 
     # ------------------------------------------------------------ statements
 

@@ -452,9 +452,13 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         raise unsupported(module.path, fn, "method without 'self' (static methods)")
     defaults: list[tuple[str, int | bool | None]] = []
     for arg, default in zip(args.args[len(args.args) - len(args.defaults):], args.defaults):
-        if not (isinstance(default, ast.Constant) and isinstance(default.value, (int, bool, type(None)))):
+        negated = isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub)
+        literal = default.operand if isinstance(default, ast.UnaryOp) and negated else default
+        if not (isinstance(literal, ast.Constant) and isinstance(literal.value, (int, bool, type(None)))) \
+                or negated and not (isinstance(literal, ast.Constant) and type(literal.value) is int):
             raise unsupported(module.path, default, "default value other than a constant")
-        defaults.append((arg.arg, default.value))
+        value = literal.value
+        defaults.append((arg.arg, -value if negated and type(value) is int else value))
     return FunctionInfo(
         name=fn.name,
         qualname=qualname,

@@ -59,3 +59,27 @@ def set__issubset(self: set[int], other: set[int]) -> bool:
         if x not in other:
             return False
     return True
+
+
+def dict____list__(self: dict[int, int]) -> list[int]:
+    """`list(d)`, `sorted(d)`: the keys in insertion order."""
+    out = []
+    for k in self:
+        out.append(k)
+    return out
+
+
+def set____list__(self: set[int]) -> list[int]:
+    """`list(s)`: in CPython's order, where it is certain."""
+    out = []
+    for x in self:
+        out.append(x)
+    return out
+
+
+def view____list__(self: list[int]) -> list[int]:
+    """`list(d.keys())`, `list(d.values())` (items are tuples: not here)."""
+    out = []
+    for x in self:
+        out.append(x)
+    return out

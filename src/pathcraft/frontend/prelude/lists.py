@@ -165,3 +165,39 @@ def fn__all(items: list[int]) -> bool:
         if not x:
             return False
     return True
+
+
+def list____list__(self: list[int]) -> list[int]:
+    """`list(xs)`: the frontend calls `xs.__list__()`, so each kind of
+    sequence says how it becomes a list (a list: a native copy, no loop)."""
+    return self.copy()
+
+
+def list__sort(self: list[int]) -> None:
+    """Stable insertion sort comparing with `<` only, as list.sort does
+    (the comparisons it makes differ from timsort's, which only matters
+    where a comparison runs code: objects' `<` drops the path)."""
+    i = 1
+    while i < len(self):
+        j = i
+        while j > 0 and self[j] < self[j - 1]:
+            self[j], self[j - 1] = self[j - 1], self[j]
+            j -= 1
+        i += 1
+
+
+def fn__sorted(items: list[int], reverse: bool) -> list[int]:
+    out = list(items)
+    i = 1
+    while i < len(out):
+        j = i
+        if reverse:  # descending and still stable: equal items keep their order
+            while j > 0 and out[j - 1] < out[j]:
+                out[j], out[j - 1] = out[j - 1], out[j]
+                j -= 1
+        else:
+            while j > 0 and out[j] < out[j - 1]:
+                out[j], out[j - 1] = out[j - 1], out[j]
+                j -= 1
+        i += 1
+    return out
