@@ -1,4 +1,5 @@
-"""List comprehensions run as CPython runs them (a function of their own
+"""List comprehensions and generator expressions (consumed by sum, any,
+all, min, max, list, sorted) run as CPython runs them (a function of their own
 with call/return events up to 3.11, inlined from 3.12), checked against
 the real code under the running Python: replay of every generated test
 (outcome and path) and enumeration of small inputs."""
@@ -15,10 +16,12 @@ from pathcraft.frontend import translate
 
 COMPREHENSIONS = Path(__file__).resolve().parent / "fixtures" / "values" / "comprehensions.py"
 NAMES = ["positives", "scaled_total", "squares", "negative_positions", "row_counts", "pairwise_max",
-         "above", "any_zero", "countdown", "table"]
+         "above", "any_zero", "countdown", "table", "gen_total", "gen_has_positive", "gen_all_small",
+         "gen_smallest_double", "gen_largest_gap", "gen_even_count", "gen_positive_positions", "gen_window"]
 SMALL = Bounds(ints=tuple(range(-2, 3)), max_list=3, max_object_list=2)
 TINY = Bounds(ints=(-1, 0, 1), max_list=2, max_object_list=2)
-BOUNDS = {"row_counts": TINY, "pairwise_max": TINY, "scaled_total": TINY, "above": TINY}
+BOUNDS = {"row_counts": TINY, "pairwise_max": TINY, "scaled_total": TINY, "above": TINY, "gen_all_small": TINY,
+          "gen_largest_gap": TINY}
 
 
 @pytest.mark.parametrize("name", NAMES)

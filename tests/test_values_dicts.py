@@ -27,6 +27,7 @@ NAMES = [
     "table", "bare", "smallest_two", "union_size", "uniq_count", "overlap", "merged",
     "same_counts", "is_empty_table", "pairs_back", "backwards_set", "letter_groups", "default_counts",
     "walk_and_default", "positions", "residues", "swapped", "sorted_keys", "lookup_or_fail",
+    "total_of",
 ]
 # attributes typed from use: the enumerator reads class annotations only, so replay alone
 METHODS = ["Graph.link", "Graph.out_degree", "Tasks.assign"]
@@ -37,7 +38,7 @@ WALKED = Bounds(ints=(0, 1, 2, 3), max_list=3, max_object_list=1, max_dict=2)
 BOUNDS = {"degree": TINY, "neighbours_sum": TINY, "deposit": TINY, "inverse": TINY, "smallest_two": WALKED,
           "union_size": WALKED, "overlap": TINY, "merged": TINY, "same_counts": TINY, "pairs_back": TINY,
           "letter_groups": TINY, "default_counts": TINY, "residues": TINY, "swapped": TINY,
-          "sorted_keys": TINY, "lookup_or_fail": TINY}
+          "sorted_keys": TINY, "lookup_or_fail": TINY, "total_of": TINY}
 
 
 @pytest.mark.parametrize("name", NAMES + METHODS)
@@ -191,3 +192,7 @@ def test_memory_grows_by_a_slot_per_key_and_value() -> None:
 
 def test_items_of_something_else_than_a_dict_drop_the_path() -> None:
     assert generated(DICTS, "pairs_of_bag", "loop-2") == []
+
+
+def test_a_generator_over_a_dict_drops_its_paths() -> None:
+    assert [c for c in generated(DICTS, "values_total", "loop-2") if c.kind == "return"] == []

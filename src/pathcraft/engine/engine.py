@@ -46,6 +46,7 @@ from pathcraft.engine.state import (
 from pathcraft.engine.values import UNDEFINED, Value, value_kind
 from pathcraft.errors import Unsupported
 from pathcraft.frontend.builtins import PRINT
+from pathcraft.frontend.generators import SOURCE_PREFIX as GENERATOR_SOURCE
 from pathcraft.heap.base import HeapModel, HeapResult, attribute_error, is_scalar, uncertain_attribute
 from pathcraft.heap.cells import Addr, DictCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.factory import make_heap_model
@@ -331,6 +332,8 @@ class Run:
         and the number of calls below it (blocks are tail-called frames)."""
         subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
         assert isinstance(subject, Addr)
+        if isinstance(instr.lst, Var) and instr.lst.name.startswith(GENERATOR_SOURCE):
+            raise Unsupported("a generator expression over a dict, set or view (walked by position)")
         args = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
         depth, stack = 0, state.stack
         while stack is not None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathcraft.errors import construct_name, unknown_name, unsupported
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend.builtins import PRINT
+from pathcraft.frontend.generators import CONSUMERS
 from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
 from pathcraft.frontend.sink import BlockSink
@@ -106,6 +107,8 @@ class ExpressionLowerer:
         self.reassigned = plainly_assigned(fn)
         # lowers a list comprehension (the statement lowerer's job: it is a loop)
         self.comprehension: Callable[[ast.ListComp | ast.DictComp | ast.SetComp], Expr] | None = None
+        # lowers `sum(... for ...)` and the like (a consumer of a generator expression)
+        self.generator: Callable[[str, ast.GeneratorExp], Expr] | None = None
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)
@@ -382,6 +385,9 @@ class ExpressionLowerer:
             self.calls.callees.add(name)
             self.blocks.emit(Call(target, self.functions[name].entry, tuple(args), node.lineno))
             return Var(target) if target else Const(None)
+        if name in CONSUMERS and len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp) \
+                and not node.keywords and self.generator is not None:
+            return self.generator(name, node.args[0])
         if name == "print":
             return self.print_call(node)
         if name == "sorted" and len(node.args) == 1 and not isinstance(node.args[0], ast.GeneratorExp) \

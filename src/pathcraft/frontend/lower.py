@@ -29,11 +29,14 @@ Invariants:
 from __future__ import annotations
 
 import ast
+import copy
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from pathcraft.errors import construct_name, unsupported
 from pathcraft.frontend.blocks import BlockBuilder
+from pathcraft.frontend import generators
 from pathcraft.frontend.expressions import CallsMade, ExpressionLowerer
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.module import ModuleSource
@@ -89,6 +92,30 @@ def _items_call(it: ast.expr) -> bool:
         and not it.args and not it.keywords
 
 
+class _Placeholders(ast.NodeTransformer):
+    """Puts a generator expression's parts into a template: `TARGET = ...`
+    binds its target, `COND` is its conditions, `ELT` its item (copies: the
+    module's tree is not touched)."""
+
+    def __init__(self, gen: ast.comprehension, elt: ast.expr) -> None:
+        self.gen, self.elt = gen, elt
+
+    def visit_all(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        return [self.visit(stmt) for stmt in body]
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if node.id == "TARGET":
+            return copy.deepcopy(self.gen.target)
+        if node.id == "ELT":
+            return copy.deepcopy(self.elt)
+        if node.id == "COND":
+            conds = [copy.deepcopy(c) for c in self.gen.ifs]
+            if not conds:
+                return ast.Constant(True)
+            return conds[0] if len(conds) == 1 else ast.BoolOp(ast.And(), conds)
+        return node
+
+
 def synthetic_function(name: str, params: list[str], body: list[ast.stmt], line: int) -> ast.FunctionDef:
     """A function the frontend writes, every node of it at `line`."""
     fn = ast.FunctionDef(name, ast.arguments([], [ast.arg(p) for p in params], None, [], [], None, []),
@@ -140,6 +167,7 @@ class FunctionLowerer:
         self.owner = owner
         self.signatures = signatures
         self.expressions.comprehension = self.comprehension
+        self.expressions.generator = self.generator_call
         self.nested: dict[str, Predicate] = {}  # the predicates of comprehensions in this function
         self._lines: dict[int, int] | None = None
 
@@ -243,16 +271,79 @@ class FunctionLowerer:
         self.blocks.emit(Call(tmp, info.entry, tuple(args) + tuple(Var(n) for n in free), line))
         return Var(tmp)
 
+    def generator_call(self, consumer: str, node: ast.GeneratorExp) -> Expr:
+        """`consumer(elt for target in it if cond)`: see `frontend/generators.py`."""
+        if len(node.generators) != 1:
+            raise self.error(node, "generator expression with several 'for' clauses")
+        gen = node.generators[0]
+        if gen.is_async or any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Lambda,
+                                              ast.GeneratorExp, ast.ListComp)) and n is not node
+                               for n in ast.walk(node)):
+            raise self.error(node, "generator expression with 'async', ':=', yield, lambda or nested comprehensions")
+        if (node.end_lineno or node.lineno) != node.lineno and any(isinstance(n, ast.Call) for n in ast.walk(node)):
+            raise self.error(node, "generator expression over several lines that calls functions")
+        kind, sources = generators.source_kind(
+            gen.iter, lambda name: name in self.locals or name in self.module.functions)
+        if not kind:
+            raise self.error(gen.iter, "generator expression over this iterable")
+        bound = {n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+        used = {n.id for part in (node.elt, *gen.ifs) for n in ast.walk(part)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        free = sorted((used - bound) & self.locals)
+        line = node.lineno
+        args: list[Expr] = []
+        for index, source in enumerate(sources):
+            value = self.blocks.stable(self.expressions.expr(source), line)
+            if not kind.startswith("range") and not (kind == "enumerate" and index == 1):
+                self.blocks.emit(ListOp("iter", self.blocks.temp("n"), value, (), line))  # TypeError here
+            args.append(value)
+        number = len([p for p in self.nested if p.endswith("$genexpr")])
+        base = f"{self.info.entry}$gen{number}"
+        names = {generators.RESUME: f"__pc_resume{number}", generators.CLOSE: f"__pc_close{number}"}
+        scope = "." if self.info.qualname.endswith(("<listcomp>", "<genexpr>")) else ".<locals>."
+        qualname = f"{self.info.qualname}{scope}<genexpr>"
+
+        def parsed(text: str) -> list[ast.stmt]:
+            for old, new in names.items():
+                text = text.replace(old + "(", new + "(")
+            fn = ast.parse(text).body[0]
+            assert isinstance(fn, ast.FunctionDef)
+            return _Placeholders(gen, node.elt).visit_all(fn.body)
+
+        resume_params = [f"__pc_S{k}" for k in range(len(sources))] + ["__pc_state"] + free
+        resume = FunctionInfo("<genexpr>", qualname, tuple(resume_params), tuple(INT for _ in resume_params),
+                              None, (), line, line, base + "$resume")
+        close = FunctionInfo("<genexpr>", qualname, (), (), None, (), line, line, base + "$close")
+        consume_params = [f"__pc_S{k}" for k in range(len(sources))] + free
+        consume = FunctionInfo(consumer, self.info.qualname, tuple(consume_params),
+                               tuple(INT for _ in consume_params), None, (), line, line, base + "$genexpr")
+        helpers = {names[generators.RESUME]: resume, names[generators.CLOSE]: close}
+        self.nested_function(synthetic_function("<genexpr>", resume_params, parsed(
+            generators.resumption_source(kind, len(sources), free)), line), resume, line,
+            entry_mark=True, builtin=False)
+        # closing a suspended generator runs its frame (a call and a return event) up to 3.12;
+        # 3.13 closes one suspended at a plain yield without running it
+        self.nested_function(synthetic_function("<genexpr>", [], [ast.Return(ast.Constant(None))], line),
+                             close, line, entry_mark=False, builtin=sys.version_info >= (3, 13))
+        self.nested_function(synthetic_function(consumer, consume_params, parsed(
+            generators.consumer_source(consumer, len(sources), free)), line), consume, line,
+            entry_mark=False, builtin=True, marks=False, helpers=helpers)
+        tmp = self.blocks.temp()
+        self.blocks.emit(Call(tmp, consume.entry, tuple(args) + tuple(Var(n) for n in free), line))
+        return Var(tmp)
+
     def nested_function(self, fn: ast.FunctionDef, info: FunctionInfo, line: int, *, entry_mark: bool,
-                        builtin: bool, handler: str | None = None) -> Mark:
+                        builtin: bool, handler: str | None = None, marks: bool = True,
+                        helpers: Mapping[str, FunctionInfo] | None = None) -> Mark:
         """Lower a function the frontend wrote for an expression of this one
         (a comprehension, a generator expression) into `nested`, with line
         events only where CPython reports them: on entry (when `entry_mark`)
         and on every back edge, at the line of the statement holding it.
         `handler` receives what its blocks raise. Returns that line's mark."""
-        sub = FunctionLowerer(self.module, fn, info, self.signatures, self.owner)
+        signatures = {**self.signatures, **helpers} if helpers else self.signatures
+        sub = FunctionLowerer(self.module, fn, info, signatures, self.owner)
         lowered = sub.lower()
-        self.calls.callees |= sub.calls.callees
+        self.calls.callees |= sub.calls.callees - set(helpers or ())
         self.calls.methods_called |= sub.calls.methods_called
         self.calls.classes_built |= sub.calls.classes_built
         if self._lines is None:
@@ -271,7 +362,7 @@ class FunctionLowerer:
                 for instr in rule.body:
                     if isinstance(instr, Mark):
                         continue
-                    if isinstance(instr, Goto) and instr.block in headers and instr.enters_loop is None:
+                    if marks and isinstance(instr, Goto) and instr.block in headers and instr.enters_loop is None:
                         instrs.append(mark)  # a back edge
                     instrs.append(instr)
                 rules.append(replace(rule, body=tuple(instrs)))

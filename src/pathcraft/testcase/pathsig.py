@@ -111,6 +111,13 @@ def loop_shapes(tree: ast.Module) -> list[LoopShape]:
 
     def visit(node: ast.AST, qual: str) -> None:
         for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.GeneratorExp):  # its own frame on every Python, resumed per item
+                inner = f"{qual}.<genexpr>" if qual.endswith(("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>")) \
+                    else f"{qual}.<locals>.<genexpr>"
+                line = lines.get(child.lineno, child.lineno)
+                shapes.append(LoopShape(inner, line, line, line))  # items it skips within one resumption
+                visit(child, inner)
+                continue
             if isinstance(child, (ast.ListComp, ast.DictComp, ast.SetComp)):
                 # a function of its own up to 3.11 (named like CPython names it), inlined from 3.12
                 kind = {ast.ListComp: "<listcomp>", ast.DictComp: "<dictcomp>", ast.SetComp: "<setcomp>"}[type(child)]
@@ -151,16 +158,27 @@ def within_loop_bound(events: tuple[Event, ...], shapes: list[LoopShape], k: int
     than k times, and no function has more than k recursive activations
     under its first one."""
     stack: list[tuple[str, dict[int, int]]] = []
+    resumes: list[dict[str, int]] = []  # per frame: resumptions of each generator since its last line event
     for event in events:
         if event[0] == "call":
             name = str(event[1])
+            if name.endswith("<genexpr>") and resumes:
+                # a resumption per item the consumer takes, one more for the end (or the close),
+                # all within one line of the frame that consumes it
+                resumed = resumes[-1]
+                resumed[name] = resumed.get(name, 0) + 1
+                if resumed[name] > k + 1:
+                    return False
             stack.append((name, {}))
+            resumes.append({})
             if sum(1 for f, _ in stack if f == name) > k + 1:
                 return False
         elif event[0] == "return":
             if stack:
                 stack.pop()
+                resumes.pop()
         elif stack:
+            resumes[-1].clear()
             name, counts = stack[-1]
             assert len(event) == 3
             line = event[2]
