@@ -10,6 +10,14 @@ that some modules use):
     python bench/reach.py                       # the whole corpus
     python bench/reach.py --limit 50 --json out.json
     ~/.pyenv/versions/3.13.0/bin/python bench/reach.py
+
+With `--run DIR`, each module's tests are written to DIR as a user would
+write them (`pathcraft gen MODULE -o ...`) and run with pytest; the table
+then says, per top-level folder, how many functions have a test on a real
+path (one that checks a value, a mutation or an exception other than an
+AttributeError, and passes) and how many tests fail (the aim: none):
+
+    python bench/reach.py --run /tmp/reach-tests
 """
 
 from __future__ import annotations
@@ -31,17 +39,43 @@ from pathcraft.errors import PathcraftError  # noqa: E402
 from pathcraft.frontend import translate  # noqa: E402
 from pathcraft.generate import GenerateOptions, generate  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from stdlib import sweep_module as run_module  # noqa: E402
+
 CORPUS = REPO.parent / "shared" / "corpus" / "thealgorithms-python"
 
 
 def construct(message: str) -> str:
     """`file:1:2: unsupported while/else` -> `while/else` (the kind of refusal)."""
     text = re.sub(r"^.*?:\d+:\d+: ", "", message)
+    text = re.sub(r"^(calls \S+\(\), which cannot be analysed: )+", "", text)  # the callee's own reason
     text = re.sub(r"'[^']*'", "'…'", text)
-    return text[:60]
+    return text[:72]
 
 
-def sweep_module(path: Path, options: GenerateOptions) -> dict[str, Any]:
+def folder_table(rows: list[dict[str, Any]], corpus: Path) -> None:
+    """Per top-level folder: functions, those with a passing test on a real
+    path (and their share), tests, failing tests, files not collected."""
+    groups: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    for row in rows:
+        parts = Path(row["module"]).relative_to(corpus).parts
+        for group in (parts[0] if len(parts) > 1 else ".", "all"):
+            for key in ("functions", "translated", "real", "tests", "failed", "not collected"):
+                groups[group][key] += row.get(key, 0)
+    print("| folder | functions | translated | with a test on a real path | share | tests | failed "
+          "| not collected |")
+    print("|---|---|---|---|---|---|---|---|")
+    for group in sorted(groups, key=lambda g: (g == "all", g)):
+        c = groups[group]
+        share = 100 * c["real"] / c["functions"] if c["functions"] else 0
+        name = f"**{group}**" if group == "all" else group
+        print(f"| {name} | {c['functions']} | {c['translated']} | {c['real']} | {share:.0f}% | {c['tests']} "
+              f"| {c['failed']} | {c['not collected']} |")
+
+
+def sweep_module(path: Path, options: GenerateOptions, generating: bool = True) -> dict[str, Any]:
+    """Parse and translate a module; with `generating`, also generate its
+    tests in process (without: `--run` generates them as a user would)."""
     row: dict[str, Any] = {"module": str(path), "parsed": True, "functions": 0, "translated": 0,
                            "with_tests": 0, "tests": 0, "refusals": [], "internal": []}
     try:
@@ -59,6 +93,8 @@ def sweep_module(path: Path, options: GenerateOptions) -> dict[str, Any]:
         if qualname not in result.program.functions:
             continue
         row["translated"] += 1
+        if not generating:
+            continue
         try:
             cases = generate(result.program, qualname, options).cases
         except Exception as exc:  # noqa: BLE001
@@ -76,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-paths", type=int, default=200, help="paths per function [200]")
     parser.add_argument("--limit", type=int, help="only the first N modules (sorted by path)")
     parser.add_argument("--json", type=Path, help="also write the per-module rows here")
+    parser.add_argument("--run", type=Path, metavar="DIR",
+                        help="write each module's tests to DIR and run them with pytest (per-folder table)")
     args = parser.parse_args(argv)
     modules = sorted(p for p in args.corpus.rglob("*.py") if p.name != "__init__.py")
     if args.limit:
@@ -84,7 +122,14 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     rows = []
     for index, path in enumerate(modules, 1):
-        rows.append(sweep_module(path, options))
+        row = sweep_module(path, options, generating=args.run is None)
+        if args.run is not None:
+            args.run.mkdir(parents=True, exist_ok=True)
+            ran = run_module(path, args.run, args.timeout, args.corpus)
+            row.update(tests=ran["tests"], failed=ran["failed"], real=ran["... that passes"],
+                       with_tests=ran["functions with a telling test"],
+                       **{"not collected": ran["not collected"]})
+        rows.append(row)
         if index % 50 == 0:
             print(f"  {index}/{len(modules)} modules, {time.perf_counter() - started:.0f} s", file=sys.stderr)
     elapsed = time.perf_counter() - started
@@ -104,9 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| {total['modules']} | {total['parsed']} | {total['modules with tests']} | {total['functions']} | "
           f"{total['translated']} | {total['with_tests']} | {total['tests']} | {total['internal errors']} | "
           f"{elapsed:.0f} |")
+    if args.run is not None:
+        print()
+        folder_table(rows, args.corpus)
     refusals = collections.Counter(r for row in rows for r in row["refusals"])
-    print("\nmost frequent refusals:")
-    for text, count in refusals.most_common(12):
+    print("\nmost frequent refusals (the first construct that stops each function):")
+    for text, count in refusals.most_common(20):
         print(f"  {count:5}  {text}")
     for row in rows:
         for problem in row["internal"][:1]:

@@ -30,6 +30,10 @@ def import_root(module: Path) -> Path:
     return folder
 
 
+COUNTS = ("modules", "files", "tests", "passed", "failed", "errors", "not collected", "attribute-error tests",
+          "functions with a telling test", "... that passes", "crashes")
+
+
 def sweep(out: Path, timeout: float, limit: int | None = None, folder: Path | None = None) -> dict[str, int]:
     """Generate and run tests for each top-level standard-library module
     (or each module under `folder`); the counts (problems are also named on
@@ -42,49 +46,56 @@ def sweep(out: Path, timeout: float, limit: int | None = None, folder: Path | No
     if limit:
         modules = modules[: limit]
     out.mkdir(parents=True, exist_ok=True)
-    counts = {"modules": 0, "files": 0, "tests": 0, "passed": 0, "failed": 0, "errors": 0,
-              "not collected": 0, "attribute-error tests": 0, "functions with a telling test": 0,
-              "... that passes": 0, "crashes": 0}
+    counts = dict.fromkeys(COUNTS, 0)
     for module in modules:
-        counts["modules"] += 1
-        relative = module.stem if folder is None else "__".join(module.relative_to(folder).with_suffix("").parts)
-        target = out / f"test_{relative}.py"
-        gen = subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(module), "-o", str(target),
-                              "--timeout", str(timeout)], capture_output=True, text=True, timeout=3600)
-        if "Traceback (most recent call last)" in gen.stderr or "internal error" in gen.stderr:
-            counts["crashes"] += 1
-            print(f"crash: {module.name}: {gen.stderr.strip().splitlines()[-1]}", file=sys.stderr)
-        if not target.exists() or "\ndef test_" not in target.read_text(encoding="utf-8"):
-            continue
-        text = target.read_text(encoding="utf-8")
-        counts["files"] += 1
-        counts["tests"] += text.count("\ndef test_")
-        counts["attribute-error tests"] += len(re.findall(r"raises_attribute_error\(\)", text))
-        # a function whose tests check a value, a mutation or another exception than AttributeError
-        telling = {m.group(0)[4:-1]: m.group(1)
-                   for m in re.finditer(r"^def (test_\w+?)_\d+_(\w+)\(", text, re.MULTILINE)
-                   if m.group(2) != "raises_attribute_error"}
-        counts["functions with a telling test"] += len(set(telling.values()))
-        report = out / f"{target.stem}.xml"
-        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                              f"--junitxml={report}", str(target)],
-                             capture_output=True, text=True, timeout=600, cwd=out,
-                             env={**os.environ, "PYTHONPATH": str(import_root(module.resolve()))})
-        passing = set()
-        if report.exists():
-            for case in ElementTree.parse(report).getroot().iter("testcase"):
-                if not any(child.tag in ("failure", "error", "skipped") for child in case):
-                    passing.add(case.get("name", ""))
-        counts["... that passes"] += len({f for name, f in telling.items() if name in passing})
-        last = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else ""
-        for key, pattern in (("passed", r"(\d+) passed"), ("failed", r"(\d+) failed"), ("errors", r"(\d+) errors?")):
-            found = re.search(pattern, last)
-            counts[key] += int(found.group(1)) if found else 0
-        if run.returncode in (2, 4) or "error" in last and "passed" not in last:
-            counts["not collected"] += 1
-            print(f"not collected: {target.name}: {last}", file=sys.stderr)
-        elif re.search(r"\d+ failed", last):
-            print(f"failing: {target.name}: {last}", file=sys.stderr)
+        for key, value in sweep_module(module, out, timeout, folder).items():
+            counts[key] += value
+    return counts
+
+
+def sweep_module(module: Path, out: Path, timeout: float, folder: Path | None) -> dict[str, int]:
+    """Generate the tests of one module as a user would (`pathcraft gen`),
+    run them with pytest, and count (problems are named on stderr)."""
+    counts = dict.fromkeys(COUNTS, 0)
+    counts["modules"] = 1
+    relative = module.stem if folder is None else "__".join(module.relative_to(folder).with_suffix("").parts)
+    target = out / f"test_{relative}.py"
+    gen = subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(module), "-o", str(target),
+                          "--timeout", str(timeout)], capture_output=True, text=True, timeout=3600)
+    if "Traceback (most recent call last)" in gen.stderr or "internal error" in gen.stderr:
+        counts["crashes"] += 1
+        print(f"crash: {module.name}: {gen.stderr.strip().splitlines()[-1]}", file=sys.stderr)
+    if not target.exists() or "\ndef test_" not in target.read_text(encoding="utf-8"):
+        return counts
+    text = target.read_text(encoding="utf-8")
+    counts["files"] += 1
+    counts["tests"] += text.count("\ndef test_")
+    counts["attribute-error tests"] += len(re.findall(r"raises_attribute_error\(\)", text))
+    # a function whose tests check a value, a mutation or another exception than AttributeError
+    telling = {m.group(0)[4:-1]: m.group(1)
+               for m in re.finditer(r"^def (test_\w+?)_\d+_(\w+)\(", text, re.MULTILINE)
+               if m.group(2) != "raises_attribute_error"}
+    counts["functions with a telling test"] += len(set(telling.values()))
+    report = out / f"{target.stem}.xml"
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          f"--junitxml={report}", str(target)],
+                         capture_output=True, text=True, timeout=600, cwd=out,
+                         env={**os.environ, "PYTHONPATH": str(import_root(module.resolve()))})
+    passing = set()
+    if report.exists():
+        for case in ElementTree.parse(report).getroot().iter("testcase"):
+            if not any(child.tag in ("failure", "error", "skipped") for child in case):
+                passing.add(case.get("name", ""))
+    counts["... that passes"] += len({f for name, f in telling.items() if name in passing})
+    last = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else ""
+    for key, pattern in (("passed", r"(\d+) passed"), ("failed", r"(\d+) failed"), ("errors", r"(\d+) errors?")):
+        found = re.search(pattern, last)
+        counts[key] += int(found.group(1)) if found else 0
+    if run.returncode in (2, 4) or "error" in last and "passed" not in last:
+        counts["not collected"] += 1
+        print(f"not collected: {target.name}: {last}", file=sys.stderr)
+    elif re.search(r"\d+ failed", last):
+        print(f"failing: {target.name}: {last}", file=sys.stderr)
     return counts
 
 

@@ -85,6 +85,24 @@ def test_functions_a_private_module_replaces_are_called_positionally(tmp_path: P
     assert run.returncode == 0, run.stdout
 
 
+def test_errors_of_functions_a_private_module_replaces_are_asserted_by_type(tmp_path: Path) -> None:
+    """The replacement words its errors its own way (`operator.indexOf` on
+    an int: "argument of type 'int' is not iterable", where the Python
+    version's loop says "'int' object is not iterable")."""
+    (tmp_path / "_quick.py").write_text("def first(xs, /):\n    raise TypeError('argument is not a sequence')\n")
+    (tmp_path / "quickmod.py").write_text(
+        "def first(xs: int) -> int:\n    for x in xs:\n        return x\n    return 0\n\n\n"
+        "from _quick import first  # noqa: E402,F811\n")
+    out = tmp_path / "test_quick.py"
+    assert main(["gen", str(tmp_path / "quickmod.py"), "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "pytest.raises(TypeError)" in text and "match=" not in text
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert run.returncode == 0, run.stdout
+
+
 def test_names_deleted_or_replaced_at_import_get_no_tests(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`del helper` at module level, and classes of a module that star-imports
     a private module: the imported module has no such Python-level name,
@@ -373,3 +391,27 @@ def test_values_the_model_does_not_compute_are_never_asserted(tmp_path: Path, na
     cases = generate(translate(str(source), [name]).program, name, GenerateOptions()).cases
     assert all(c.value != [None] for c in cases)
     assert replay_mismatches(source, name, cases) == []
+
+
+def test_truth_of_an_object_whose_class_defines_len_or_bool_drops_the_path(tmp_path: Path) -> None:
+    """`not self` calls `__bool__`/`__len__` when the class defines one (a
+    stdlib sweep found `_pydecimal.Decimal._iseven` claiming an
+    AttributeError past it): not followed, so the path is dropped."""
+    source = tmp_path / "boxes.py"
+    source.write_text(
+        "class Box:\n"
+        "    def __init__(self, n: int) -> None:\n"
+        "        self.n = n\n\n"
+        "    def __len__(self) -> int:\n"
+        "        return self.n\n\n"
+        "    def empty(self) -> bool:\n"
+        "        return not self\n\n"
+        "    def size_or_zero(self, other: 'Box | None') -> int:\n"
+        "        if other:\n"
+        "            return 1\n"
+        "        return 0\n"
+    )
+    program = translate(str(source), ["Box.empty", "Box.size_or_zero"]).program
+    assert generate(program, "Box.empty", GenerateOptions.of()).cases == []
+    kept = generate(program, "Box.size_or_zero", GenerateOptions.of()).cases
+    assert [c.value for c in kept] == [0]  # other is None; a Box's truth is not guessed

@@ -67,8 +67,9 @@ class Evaluator:
         return T.truthy(_term(value))
 
     def ref_truth(self, value: object, heap: Heap) -> Term:
-        """`bool(x)` for None, objects (always true: no `__bool__` or
-        `__len__` in the subset) and lists (true when not empty)."""
+        """`bool(x)` for None, objects (true, unless the class defines
+        `__bool__` or `__len__`: then the path is dropped) and lists (true
+        when not empty)."""
         if value is None:
             return False
         assert isinstance(value, Addr)
@@ -79,6 +80,10 @@ class Evaluator:
             cell = heap.cell(cell.of)
         if isinstance(cell, DictCell):
             return cell.size() > 0
+        if isinstance(cell, ObjectCell):
+            for method in ("__bool__", "__len__"):
+                if self.program.resolve_method(cell.cls, method) or self.program.class_binds(cell.cls, method):
+                    raise Unsupported(f"the truth of a {cell.cls} (its {method} is not followed there)")
         return True
 
     def eval(self, e: Expr, env: Mapping[str, Value], heap: Heap) -> Value:
