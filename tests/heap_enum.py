@@ -19,9 +19,15 @@ from dataclasses import dataclass
 from typing import Any
 
 
+# floats tried for a `float` parameter or field: signed zeros, a fraction, an
+# integral value, one that does not round-trip in binary, the infinities, nan
+FLOATS = (-0.0, 0.0, 0.5, -1.5, 2.0, 0.1, float("inf"), float("-inf"), float("nan"))
+
+
 @dataclass(frozen=True)
 class Bounds:
     ints: tuple[int, ...] = tuple(range(-3, 4))
+    floats: tuple[float, ...] = FLOATS
     max_objects: int = 3
     max_list: int = 3
     max_object_list: int = 2
@@ -80,6 +86,10 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
         for i in bounds.ints:
             yield i, heap, []
         return
+    if tp is float:
+        for x in bounds.floats:
+            yield x, heap, []
+        return
     if optional:
         yield None, heap, []
     if tp is list:  # a bare `list`: pathcraft takes its items as ints
@@ -95,8 +105,8 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
         (elem,) = typing.get_args(tp)
         elem, _ = _unwrap(elem)
         name = f"l{len(heap)}"
-        if elem in (int, bool):
-            values = (False, True) if elem is bool else bounds.ints
+        if elem in (int, bool, float):
+            values = (False, True) if elem is bool else (bounds.floats if elem is float else bounds.ints)
             for n in range(bounds.max_list + 1):
                 for items in itertools.product(values, repeat=n):
                     yield {"$ref": name}, {**heap, name: {"list": list(items)}}, []

@@ -19,7 +19,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from heap_enum import Bounds, clean, enumerate_inputs
+from heap_enum import FLOATS, Bounds, clean, enumerate_inputs
 
 from pathcraft.engine.criteria import parse_criterion
 from pathcraft.frontend import translate
@@ -97,6 +97,9 @@ class RealCode:
         ranges = []
         for p in self.params:
             kind = self.annotations[p]
+            if kind in (float, "float"):
+                ranges.append(list(FLOATS))
+                continue
             ranges.append([False, True] if kind in (bool, "bool") else range(low, high + 1))
         for values in itertools.product(*ranges):
             yield dict(zip(self.params, values))

@@ -122,11 +122,11 @@ def _error_of(tmp_path: Path, source: str, name: str = "f") -> PathcraftError:
 UNSUPPORTED = [
     ("lambda", "def f(x: int) -> int:\n    g = lambda y: y\n    return x\n", 2, 9, "lambda"),
     ("dict", "def f(x: int) -> int:\n    d = {**{1: x}}\n    return x\n", 2, 12, "'**' in a dict literal"),
-    ("float", "def f(x: int) -> int:\n    return x + 1.5\n", 2, 16, "float"),
+    ("complex", "def f(x: int) -> int:\n    return x + 1.5j\n", 2, 16, "complex"),
     ("setcomp", "def f(x: int) -> int:\n    y = {i for i in range(x) for j in range(i)}\n    return x\n", 2, 9,
      "set comprehension with several 'for' clauses"),
     ("yield_value", "def f(x: int) -> int:\n    y = yield x\n    return y\n", 2, 9, "yield"),
-    ("truediv", "def f(x: int) -> int:\n    return x / 2\n", 2, 12, "'/'"),
+    ("math_pow", "import math\ndef f(x: float) -> float:\n    return math.pow(x, 2)\n", 3, 12, "math.pow"),
     ("shift", "def f(x: int) -> int:\n    return x << 2\n", 2, 12, "'<<'"),
     ("with", "def f(x: int) -> int:\n    with x:\n        pass\n    return x\n", 2, 5, "with"),
     ("nested_def", "def f(x: int) -> int:\n    def g() -> int:\n        return 1\n    return x\n", 2, 5,

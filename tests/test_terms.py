@@ -16,7 +16,7 @@ import z3
 
 import pathcraft.solver
 from pathcraft.solver import terms as T
-from pathcraft.solver.ops import OPS
+from pathcraft.solver.ops import FLOAT_OPS, OPS
 from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, INT, App, ArrayValue, Sym, Term
 from pathcraft.solver.z3backend import Z3Translator
 
@@ -405,6 +405,9 @@ _SAMPLE_ARGS: dict[str, tuple[Term, ...]] = {
     "eq": (X, Y), "ne": (X, Y), "lt": (X, Y), "le": (X, Y), "gt": (X, Y), "ge": (X, Y),
     "not": (P,), "and": (P, Q), "or": (P, Q), "ite": (P, X, Y),
     "select": (A, X), "store": (A, X, Y), "karray": (P,),
+    # floats (tests/test_values_floats.py checks their meaning)
+    **{op: (Sym("fx", "float"), Sym("fy", "float"))[:OPS[op].arity] for op in FLOAT_OPS},
+    "idiv": (X, Y), "i2f": (X,),
 }
 
 

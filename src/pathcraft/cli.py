@@ -180,7 +180,9 @@ def gen(
         if settings.format == "pytest":
             writer = PytestWriter(stream, program.module, path, runnable, str(options.engine.criterion),
                                   frozenset(program.exception_bases), frozenset(program.classes),
-                                  frozenset(q for q in runnable if not program.takes_keywords(q)))
+                                  frozenset(q for q in runnable if not program.takes_keywords(q)),
+                                  floats=any(t.kind == "float" for q in runnable
+                                             for t in program.functions[q].param_types))
         else:
             writer = JsonWriter(stream, target, str(options.engine.criterion))
         runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(program, runnable, options, writer)

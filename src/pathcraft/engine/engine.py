@@ -50,7 +50,15 @@ from pathcraft.frontend.generators import SOURCE_PREFIX as GENERATOR_SOURCE
 from pathcraft.heap.base import HeapModel, HeapResult, attribute_error, is_scalar, uncertain_attribute
 from pathcraft.heap.cells import Addr, DictCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.factory import make_heap_model
-from pathcraft.ir.builtin_names import NEW_DEFAULTDICT, NEW_DICT, NEW_SET, PROTOCOLS, method_predicate
+from pathcraft.ir.builtin_names import (
+    FLOAT_BUILTINS,
+    NEW_DEFAULTDICT,
+    NEW_DICT,
+    NEW_SET,
+    NUMBER_CONVERSIONS,
+    PROTOCOLS,
+    method_predicate,
+)
 from pathcraft.ir.nodes import (
     EXC_VAR,
     Assign,
@@ -73,10 +81,12 @@ from pathcraft.ir.nodes import (
     Return,
     SetField,
     Text,
+    Unary,
     Var,
 )
 from pathcraft.ir.trace import Event, TraceTerm
 from pathcraft.ir.values import ExcValue
+from pathcraft.solver import floats
 from pathcraft.solver import terms as T
 from pathcraft.solver.chain import SolverChain
 from pathcraft.solver.terms import Sym
@@ -86,7 +96,8 @@ Successors = list[State | SymbolicPath]
 # list operations an object may implement itself
 _PROTOCOL = {"len": "__len__", "get": "__getitem__", "set": "__setitem__", "iter": "__iter__"}
 
-# builtin predicates over ints: entered only when every operand is an int or bool
+# builtin predicates over ints: entered only when every operand is an int or bool (or a float, for
+# those `FLOAT_BUILTINS` replaces or that compare only)
 _INT_BUILTINS = frozenset({"int_mod", "int_floordiv", "int_pow", "abs", "min", "max"})
 
 
@@ -143,8 +154,8 @@ class Run:
         self.controls = controls
         self.stats = stats
         self.inputs = tuple(
-            Sym(p, T.BOOL if t.kind == "bool" else T.INT)
-            for p, t in zip(function.params, function.param_types) if t.kind in ("int", "bool")
+            Sym(p, _SORT_OF_KIND[t.kind])
+            for p, t in zip(function.params, function.param_types) if t.kind in _SORT_OF_KIND
         )
 
     # -------------------------------------------------------------- driving
@@ -195,8 +206,8 @@ class Run:
         for name, kind in zip(self.function.params, self.function.param_types):
             extended: list[tuple[Heap, dict[str, Value]]] = []
             for heap, env in bindings:
-                if kind.kind in ("int", "bool"):
-                    value: Value = Sym(name, T.BOOL if kind.kind == "bool" else T.INT)
+                if kind.kind in _SORT_OF_KIND:
+                    value: Value = Sym(name, _SORT_OF_KIND[kind.kind])
                     extended.append((heap.with_root(name, value), {**env, name: value}))
                     continue
                 for h, v in self.heap_model.materialize(heap, kind, name):
@@ -234,11 +245,14 @@ class Run:
             try:
                 guard = self.evaluator.guard(rule.guard, env, state.heap)
             except Raised:
+                self.evaluator.take_domain()
                 continue  # guards are total on defined values
             except Unsupported as unsupported:
+                self.evaluator.take_domain()
                 self.stats.note_unsupported(unsupported)
                 continue
-            kept = self.brancher.constrain(base, guard)
+            within = self.within_domain(base)
+            kept = self.brancher.constrain(within, guard) if within is not None else None
             if kept is not None:
                 out.append(kept)
         return out
@@ -260,15 +274,25 @@ class Run:
                     continue
                 if isinstance(instr, Assign):
                     value = self.evaluator.eval(instr.value, frame.env, state.heap)
-                    state = step(state, frame, env={**frame.env, instr.target: value})
+                    within = self.within_domain(state)
+                    if within is None:
+                        return []
+                    state = step(within, frame, env={**frame.env, instr.target: value})
                     continue
                 if isinstance(instr, BindException):
                     state = step(state, frame, env={**frame.env, instr.target: frame.env[EXC_VAR]})
                     continue
                 successors = self.execute(state, frame, instr)
+                leftover = self.evaluator.take_domain()  # a heap instruction's value, say
+                if leftover is not True:
+                    constrained = (self.brancher.constrain(s, leftover, origin="domain") if isinstance(s, State)
+                                   else s for s in successors)
+                    successors = [s for s in constrained if s is not None]
             except Raised as raised:
+                self.evaluator.take_domain()
                 successors = self.throw(state, raised.exc)
             except Unsupported as unsupported:
+                self.evaluator.take_domain()
                 self.stats.note_unsupported(unsupported)
                 return []
             if len(successors) == 1 and isinstance(successors[0], State):
@@ -305,7 +329,19 @@ class Run:
         if isinstance(instr, Call):
             callee = self.program.predicate(instr.predicate)
             args = [self.evaluator.eval(a, frame.env, state.heap) for a in instr.args]
-            if callee.name in _INT_BUILTINS and not all(is_scalar(a) for a in args):
+            within = self.within_domain(state)
+            if within is None:
+                return []
+            state = within
+            if callee.name in NUMBER_CONVERSIONS and not any(floats.is_float(a) for a in args):
+                value = self.evaluator.eval(Unary("int", instr.args[0]), frame.env, state.heap)  # int(n), round(n)
+                return [step(state, frame, env=frame.env if instr.target is None else
+                             {**frame.env, instr.target: value})]
+            if any(floats.is_float(a) for a in args):
+                if callee.name == "int_pow":
+                    raise Unsupported("'**' on floats (libm's pow is not modelled)")
+                callee = self.program.predicate(FLOAT_BUILTINS.get(callee.name, callee.name))
+            if callee.name in _INT_BUILTINS and not all(is_scalar(a) or floats.is_float(a) for a in args):
                 return self.non_int_operands(state, frame, instr, args)
             if callee.name == PRINT:
                 self.check_printable(args[0], state.heap)
@@ -319,6 +355,10 @@ class Run:
             return list(self.enter(state, callee, env, True, loops))
         if isinstance(instr, Return):
             value = self.evaluator.eval(instr.value, frame.env, state.heap)
+            within = self.within_domain(state)
+            if within is None:
+                return []
+            state = within
             if isinstance(value, Text) and value.value is None:
                 raise Unsupported("returning an f-string (its text is not computed)")
             return self.finish(state, Outcome("return", value))
@@ -356,6 +396,14 @@ class Run:
                 effect = replace(effect, state=charged)
             effects.append(effect)
         return self.effects(frame, target, effects)
+
+    def within_domain(self, state: State) -> State | None:
+        """`state` with the domain conditions of the float conversions just
+        evaluated (`floats.in_range`) on its path; None if they cannot hold."""
+        condition = self.evaluator.take_domain()
+        if condition is True:
+            return state
+        return self.brancher.constrain(state, condition, origin="domain")
 
     def non_int_operands(self, state: State, frame: Frame, instr: Call, args: list[Value]) -> Successors:
         """`%`, `//`, `**`, `abs`, `min`, `max` on what is not an int: the
@@ -588,6 +636,9 @@ class Run:
             choices=state.choices.sequence() if state.choices is not None else (),
             ext=state.ext,
         )
+
+
+_SORT_OF_KIND = {"int": T.INT, "bool": T.BOOL, "float": T.FLOAT}
 
 
 def _var_name(e: Expr) -> str:

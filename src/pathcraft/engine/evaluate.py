@@ -17,6 +17,7 @@ from pathcraft.heap.base import HeapModel
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.ir.nodes import Binary, CheckExceptionType, Const, Expr, Guard, Program, Text, Unary, Var
 from pathcraft.ir.values import ExcValue
+from pathcraft.solver import floats
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import Term
 
@@ -45,7 +46,7 @@ def _type_error(left: object, right: object = None) -> Exception:
 
 def _term(value: Value) -> Term:
     """A value already known to be an int/bool term."""
-    assert isinstance(value, (int, bool, T.Sym, T.App)), value
+    assert isinstance(value, (int, bool, float, T.Sym, T.App)), value
     return value
 
 
@@ -53,6 +54,17 @@ class Evaluator:
     def __init__(self, program: Program, heap_model: HeapModel) -> None:
         self.program = program
         self.heap_model = heap_model
+        # conditions under which the float conversions of the last evaluations
+        # do not raise (`floats.in_range`): the engine takes them onto the path
+        self.domain: list[Term] = []
+
+    def take_domain(self) -> Term:
+        """The domain conditions gathered since the last call, as one term."""
+        found, self.domain = self.domain, []
+        out: Term = True
+        for condition in found:
+            out = T.and_(out, condition)
+        return out
 
     def guard(self, guard: Guard, env: Mapping[str, Value], heap: Heap) -> Term:
         """The truth of a rule guard, as a term."""
@@ -100,6 +112,10 @@ class Evaluator:
         return self._binary(e.op, self.eval(e.left, env, heap), self.eval(e.right, env, heap), heap)
 
     def _unary(self, e: Unary, v: Value, heap: Heap) -> Value:
+        if e.op == "index":  # a `range()` argument: ints pass, a float is refused as Python does
+            if floats.is_float(v):
+                raise Raised(ExcValue("TypeError", "'float' object cannot be interpreted as an integer"))
+            return v
         if isinstance(v, Text):
             if e.op in ("not", "truth") and v.value is not None:
                 return (not v.value) if e.op == "not" else bool(v.value)
@@ -109,6 +125,8 @@ class Evaluator:
             return T.not_(truth) if e.op == "not" else truth
         if is_ref(v):
             raise _type_error(v)
+        if e.op == "float" or floats.is_float(v):
+            return floats.unary(e.op, _term(v), self.domain)
         if e.op == "neg":
             return T.neg(_term(v))
         if e.op == "not":
@@ -144,4 +162,14 @@ class Evaluator:
             return same if op == "eq" else T.not_(same)
         if is_ref(left) or is_ref(right):  # arithmetic or ordering with None / objects
             raise _type_error(left, right)
+        if op == "pow":  # `x ** k`, k a small int constant
+            if floats.is_float(left):
+                raise Unsupported("'**' on floats (libm's pow is not modelled)")
+            assert isinstance(right, int)
+            result: Term | None = None
+            for _ in range(right):
+                result = _term(left) if result is None else T.mul(result, _term(left))
+            return 1 if result is None else result
+        if op in ("truediv", "round_digits") or floats.is_float(left) or floats.is_float(right):
+            return floats.binary(op, _term(left), _term(right), self.domain)
         return T.apply(op, _term(left), _term(right))  # arithmetic, comparisons, and/or

@@ -9,7 +9,7 @@ from typing import Union
 from pathcraft.heap.cells import Addr, DictCell, ListCell, ViewCell
 from pathcraft.ir.nodes import Text
 from pathcraft.ir.values import ExcValue
-from pathcraft.solver.terms import BOOL, INT, App, Sym, Term, sort_of
+from pathcraft.solver.terms import BOOL, FLOAT, INT, App, Sym, Term, sort_of
 
 
 class _Undefined:
@@ -44,13 +44,13 @@ def value_kind(value: object, cell: object) -> str | None:
         return "view"
     if isinstance(value, Text):
         return "str"
-    if isinstance(value, (int, bool, Sym, App)):
+    if isinstance(value, (int, bool, float, Sym, App)):
         return KIND_OF_SORT.get(sort_of(value))
     return None
 
 
 # the builtin type of each sort of scalar term
-KIND_OF_SORT = {INT: "int", BOOL: "int"}
+KIND_OF_SORT = {INT: "int", BOOL: "int", FLOAT: "float"}
 
 
 def exception_is_a(name: str, base: str, user_bases: Mapping[str, tuple[str, ...]]) -> bool:

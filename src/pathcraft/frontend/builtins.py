@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from pathcraft.ir.builtin_names import NEW_DEFAULTDICT, NEW_DICT, NEW_SET
+from pathcraft.ir.builtin_names import NEW_DEFAULTDICT, NEW_DICT, NEW_SET, NUMBER_CONVERSIONS
 from pathcraft.ir.nodes import (
     Assign, Binary, Const, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
 )
@@ -18,6 +18,23 @@ from pathcraft.ir.nodes import (
 ZERO_DIVISION_FLOORDIV = "integer division or modulo by zero"
 ZERO_DIVISION_MOD = "integer modulo by zero"
 RANGE_ZERO_STEP = "range() arg 3 must not be zero"
+ZERO_DIVISION_TRUEDIV = "division by zero"
+ZERO_DIVISION_FLOAT = "float division by zero"
+ZERO_DIVISION_FLOAT_FLOORDIV = "float floor division by zero"
+NAN_TO_INT = "cannot convert float NaN to integer"
+INF_TO_INT = "cannot convert float infinity to integer"
+
+MATH_DOMAIN = "math domain error"
+ROUND_DIGITS = 5  # `round(x, n)` with n known at run time: a rule for each of 0..4, the rest dropped
+
+
+def float_modulo_message() -> str:
+    """CPython's message for `x % 0.0`: it changed in 3.13."""
+    if sys.version_info >= (3, 13):
+        return "float modulo by zero"
+    return "float modulo"
+
+
 PRINT = "print_arg"
 
 
@@ -55,16 +72,17 @@ def builtin_predicates() -> dict[str, Predicate]:
             (Binary("ge", a, zero), Return(Unary("int", a), 0)),
             (Binary("lt", a, zero), Return(Unary("neg", a), 0)),
         ),
-        # Python's min/max return the first of equal candidates.
+        # Python's min/max return the first of equal candidates (and of a nan
+        # and anything: `not (b < a)` is not `b >= a` on floats)
         _pred(
             "min", ("a", "b"),
             (Binary("lt", b, a), Return(b, 0)),
-            (Binary("ge", b, a), Return(a, 0)),
+            (Unary("not", Binary("lt", b, a)), Return(a, 0)),
         ),
         _pred(
             "max", ("a", "b"),
             (Binary("gt", b, a), Return(b, 0)),
-            (Binary("le", b, a), Return(a, 0)),
+            (Unary("not", Binary("gt", b, a)), Return(a, 0)),
         ),
         _pred(
             "range_step", ("a",),
@@ -72,6 +90,7 @@ def builtin_predicates() -> dict[str, Predicate]:
             (Binary("eq", a, zero), Raise("ValueError", RANGE_ZERO_STEP, 0)),
         ),
     ]
+    preds.extend(_float_predicates())
     # `print(x)`: one call per argument; the output is not asserted, but
     # the engine checks that printing runs no code of the module (a __str__)
     preds.append(_pred(PRINT, ("a",), (None, Return(Const(None), 0))))
@@ -135,6 +154,42 @@ def _fold(name: str, how: str) -> list[Predicate]:
         )),), builtin=True, iterates=loop),
         Predicate(pick, name, ("xs", "i", "acc", "x"), update, builtin=True),
     ]
+    return preds
+
+
+def _float_predicates() -> list[Predicate]:
+    """True division (ints too), and the float versions of `//`, `%`,
+    `abs`, `int()` and `round()`: a zero divisor raises (-0.0 too, nan
+    does not), nan and the infinities have no int."""
+    a, b = Var("a"), Var("b")
+    nonzero, zero = Binary("ne", b, Const(0)), Binary("eq", b, Const(0))
+    preds = [
+        _pred(name, ("a", "b"), (nonzero, Return(Binary(op, a, b), 0)), (zero, Raise("ZeroDivisionError", message, 0)))
+        for name, op, message in (
+            ("truediv", "truediv", ZERO_DIVISION_TRUEDIV),
+            ("float_truediv", "truediv", ZERO_DIVISION_FLOAT),
+            ("float_floordiv", "floordiv", ZERO_DIVISION_FLOAT_FLOORDIV),
+            ("float_mod", "mod", float_modulo_message()),
+        )
+    ]
+    preds.append(_pred("float_abs", ("a",), (None, Return(Unary("abs", a), 0))))
+    nan, inf = Unary("isnan", a), Unary("isinf", a)
+    finite = Unary("not", Binary("or", nan, inf))
+    for name, how in (("float_to_int", "trunc"), ("float_round", "round"), ("float_floor", "floor"),
+                      ("float_ceil", "ceil")):
+        preds.append(_pred(name, ("a",), (finite, Return(Unary(how, a), 0)),
+                           (nan, Raise("ValueError", NAN_TO_INT, 0)),
+                           (inf, Raise("OverflowError", INF_TO_INT, 0))))
+    # entered only through FLOAT_BUILTINS / NUMBER_CONVERSIONS: never with an int
+    preds += [_pred(name, ("a",), (None, Return(Unary("int", a), 0))) for name in sorted(NUMBER_CONVERSIONS)]
+    digits = [_pred("round_digits", ("a", "b"), *(
+        (Binary("eq", b, Const(k)), Return(Binary("round_digits", a, Const(k)), 0)) for k in range(ROUND_DIGITS)),
+        (Unary("not", Binary("and", Binary("ge", b, Const(0)), Binary("lt", b, Const(ROUND_DIGITS)))),
+         Raise(UNSUPPORTED, f"round() to a number of digits outside 0..{ROUND_DIGITS - 1}", 0)))]
+    preds += digits
+    negative = Binary("lt", a, Const(0))
+    preds.append(_pred("sqrt", ("a",), (negative, Raise("ValueError", MATH_DOMAIN, 0)),
+                       (Unary("not", negative), Return(Unary("sqrt", Unary("float", a)), 0))))
     return preds
 
 

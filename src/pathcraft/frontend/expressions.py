@@ -20,9 +20,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from pathcraft.errors import construct_name, unknown_name, unsupported
+from pathcraft.frontend import mathmod
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend.builtins import PRINT
 from pathcraft.frontend.generators import CONSUMERS
+from pathcraft.frontend.mathmod import is_math
 from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
 from pathcraft.frontend.sink import BlockSink
@@ -55,13 +57,12 @@ from pathcraft.ir.nodes import (
 )
 
 _ARITH = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul"}
-_DIVISION = {ast.FloorDiv: ("floordiv", "int_floordiv"), ast.Mod: ("mod", "int_mod")}
+_DIVISION = {ast.FloorDiv: ("floordiv", "int_floordiv"), ast.Mod: ("mod", "int_mod"), ast.Div: ("truediv", "truediv")}
 _COMPARE = {
     ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge",
     ast.Is: "is", ast.IsNot: "isnot",
 }
 _OPERATOR_TEXT = {
-    ast.Div: "operator '/' (true division gives float)",
     ast.LShift: "operator '<<'",
     ast.RShift: "operator '>>'",
     ast.BitAnd: "operator '&'",
@@ -175,6 +176,10 @@ class ExpressionLowerer:
     # ----------------------------------------------------------- expressions
 
     def expr(self, node: ast.expr, discard: bool = False) -> Expr:
+        if isinstance(node, ast.Attribute) and is_math(node.value, self.module.imported, self.local_names):
+            if node.attr not in mathmod.CONSTANTS:
+                raise self.error(node, f"math.{node.attr}")
+            return Const(mathmod.CONSTANTS[node.attr])
         if isinstance(node, ast.Attribute):
             obj = self.expr(node.value)
             tmp = self.blocks.temp()
@@ -206,7 +211,7 @@ class ExpressionLowerer:
             self.blocks.emit(RepeatList(tmp, value, times, None, node.lineno))
             return Var(tmp)
         if isinstance(node, ast.Constant):
-            if isinstance(node.value, bool) or isinstance(node.value, int) or node.value is None:
+            if isinstance(node.value, (bool, int, float)) or node.value is None:
                 return Const(node.value)
             if isinstance(node.value, str):
                 return Const(Text(node.value))
@@ -216,6 +221,8 @@ class ExpressionLowerer:
         if isinstance(node, ast.Name):
             if node.id in self.local_names:
                 return Var(node.id)
+            if self.module.from_math.get(node.id) in mathmod.CONSTANTS:
+                return Const(mathmod.CONSTANTS[self.module.from_math[node.id]])
             if node.id in self.module.constants:
                 return Const(self.module.constants[node.id])
             raise unknown_name(self.module.path, node, node.id)
@@ -291,17 +298,15 @@ class ExpressionLowerer:
             return Binary(_ARITH[type(op)], left, right)
         if isinstance(op, ast.Pow):
             if isinstance(right, Const) and type(right.value) is int and 0 <= right.value <= 8:
-                result: Expr = Const(1)
-                for _ in range(right.value):  # x ** 3 is x * x * x
-                    result = left if result == Const(1) else Binary("mul", result, left)
-                return result if right.value else Const(1)
+                return Binary("pow", left, right)  # x ** 3 is x * x * x on ints (the evaluator)
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, "int_pow", (left, right), node.lineno))
             return Var(tmp)
         if type(op) in _DIVISION:
             pure, predicate = _DIVISION[type(op)]
             formatting = isinstance(left, Const) and isinstance(left.value, Text)  # "%d items" % n
-            if isinstance(right, Const) and isinstance(right.value, int) and right.value and not formatting:
+            if isinstance(right, Const) and isinstance(right.value, (int, float)) and right.value != 0 \
+                    and not formatting:
                 return Binary(pure, left, right)
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, predicate, (left, right), node.lineno))
@@ -363,6 +368,13 @@ class ExpressionLowerer:
         name = func.id
         if name in self.module.class_infos or name in self.module.class_errors:
             return self.construct(name, node)
+        if name in self.module.from_math and name not in self.local_names and name not in self.functions:
+            lowered = None if node.keywords else mathmod.lower_call(
+                self.module.from_math[name], [self.blocks.stable(self.expr(a), node.lineno) for a in node.args],
+                self.blocks.emit, self.blocks.temp, node.lineno)
+            if lowered is None:
+                raise self.error(node, f"math.{self.module.from_math[name]}() with these arguments")
+            return lowered
         if name == "len" and len(node.args) == 1 and not node.keywords:
             lst = self.expr(node.args[0])
             tmp = self.blocks.temp()
@@ -434,11 +446,32 @@ class ExpressionLowerer:
                 self.blocks.emit(Call(tmp, name, (acc, value), node.lineno))
                 acc = Var(tmp)
             return acc
-        if name in ("int", "bool") and len(node.args) == 1:
-            return Unary("int" if name == "int" else "truth", self.expr(node.args[0]))
+        if name == "round" and len(node.args) == 2:
+            digits = _int_literal(node.args[1])
+            value = self.expr(node.args[0])
+            if digits is not None and -20 <= digits <= 20:
+                return Binary("round_digits", value, Const(digits))
+            if digits is not None:
+                raise self.error(node, "round() to digits other than a small int")
+            tmp = self.blocks.temp()  # a digit count known at run time: a rule per small count
+            self.blocks.emit(Call(tmp, "round_digits", (value, self.expr(node.args[1])), node.lineno))
+            return Var(tmp)
+        if name in ("int", "round") and len(node.args) == 1:  # on a float: may raise (nan, inf)
+            tmp = self.blocks.temp()
+            self.blocks.emit(Call(tmp, "to_int" if name == "int" else "round", (self.expr(node.args[0]),),
+                                  node.lineno))
+            return Var(tmp)
+        if name == "float" and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str) and "float" not in self.local_names:
+            try:  # `float("inf")`: a literal, converted now exactly as Python would
+                return Const(float(node.args[0].value))
+            except ValueError:
+                raise self.error(node, "float() of a string that is no number") from None
+        if name in ("float", "bool") and len(node.args) == 1:
+            return Unary(name if name == "float" else "truth", self.expr(node.args[0]))
         if name in self.module.classes or self.module.is_exception(name):
             raise self.error(node, f"call of class {name}")
-        if name in ("min", "max", "abs", "int", "bool", "len", "range"):
+        if name in ("min", "max", "abs", "int", "bool", "float", "round", "len", "range"):
             raise self.error(node, f"{name}() with these arguments")
         if isinstance(getattr(builtins, name, None), (type, types.BuiltinFunctionType)):
             raise self.error(node, f"call of builtin '{name}'")
@@ -498,6 +531,8 @@ class ExpressionLowerer:
             matches = bool(wanted & {"int", "object"})
         elif declared.kind == "bool":
             matches = bool(wanted & {"bool", "int", "object"})
+        elif declared.kind == "float":
+            matches = bool(wanted & {"float", "object"})
         elif declared.kind in ("list", "dict", "set"):
             matches = bool(wanted & {declared.kind, "object"})
         elif declared.kind == "obj":
@@ -510,6 +545,13 @@ class ExpressionLowerer:
         return Const(matches)
 
     def method_call(self, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:
+        if is_math(func.value, self.module.imported, self.local_names):
+            lowered = None if node.keywords else mathmod.lower_call(
+                func.attr, [self.blocks.stable(self.expr(a), node.lineno) for a in node.args],
+                self.blocks.emit, self.blocks.temp, node.lineno)
+            if lowered is None:
+                raise self.error(node, f"math.{func.attr}() with these arguments")
+            return lowered
         if node.keywords:
             raise self.error(node, "keyword arguments in a method call")
         if any(isinstance(a, ast.Starred) for a in node.args):
@@ -579,6 +621,15 @@ class ExpressionLowerer:
 _FACTORIES = ("int", "bool", "list", "set", "dict")
 
 
+def _int_literal(node: ast.expr) -> int | None:
+    """The value of an int literal (`2`, `-1`), or None."""
+    negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+    inner = node.operand if isinstance(node, ast.UnaryOp) and negative else node
+    if isinstance(inner, ast.Constant) and type(inner.value) is int:
+        return -inner.value if negative else inner.value
+    return None
+
+
 def _single_item_list(node: ast.expr) -> bool:
     return isinstance(node, ast.List) and len(node.elts) == 1
 
@@ -596,5 +647,5 @@ def _may_raise(node: ast.expr) -> bool:
     """Can evaluating `node` raise or run code (a call, an index, an
     attribute read, `//`, `%`, `**`)? Names and constants cannot."""
     return any(isinstance(n, (ast.Call, ast.Subscript, ast.Attribute)) or
-               isinstance(n, ast.BinOp) and isinstance(n.op, (ast.FloorDiv, ast.Mod, ast.Pow))
+               isinstance(n, ast.BinOp) and isinstance(n.op, (ast.FloorDiv, ast.Mod, ast.Pow, ast.Div))
                for n in ast.walk(node))

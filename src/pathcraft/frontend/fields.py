@@ -27,7 +27,7 @@ import ast
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from pathcraft.ir.types import BOOL, INT, NONE, Type
+from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, Type
 
 # Parses an annotation in the scope of a method; None for what the subset lacks.
 Annotation = Callable[[ast.expr, ast.FunctionDef | None], Type | None]
@@ -63,7 +63,7 @@ def infer_attributes(
     chain: list[ast.ClassDef],
     declared: Mapping[str, Type],
     classes: set[str],
-    constants: Mapping[str, int | bool],
+    constants: Mapping[str, int | bool | float],
     annotation: Annotation,
     mangle: Callable[[str, str], str],
     foreign: Mapping[str, list[ForeignWrite]],
@@ -289,7 +289,7 @@ def _join(kinds: Sequence[Inferred]) -> Inferred:
 class _Typer:
     """Types of expressions in a method, as far as they are plain."""
 
-    def __init__(self, classes: set[str], constants: Mapping[str, int | bool],
+    def __init__(self, classes: set[str], constants: Mapping[str, int | bool | float],
                  annotation: Annotation, methods: set[ast.FunctionDef]) -> None:
         self.classes = classes
         self.constants = constants
@@ -320,6 +320,8 @@ class _Typer:
                 return NONE
             if isinstance(value, bool):
                 return BOOL
+            if isinstance(value, float):
+                return FLOAT
             return INT if isinstance(value, int) else UNKNOWN
         if isinstance(node, ast.Name):
             return self._name_type(node.id, fn, seen, owner)
@@ -380,6 +382,11 @@ class _Typer:
     def _binop(self, op: ast.operator, left: Type, right: Type) -> Inferred:
         if isinstance(op, _INT_OPS) and left in (INT, BOOL) and right in (INT, BOOL):
             return INT
+        numbers = (INT, BOOL, FLOAT)
+        if isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Div)) \
+                and left in numbers and right in numbers \
+                and (FLOAT in (left, right) or isinstance(op, ast.Div)):
+            return FLOAT
         if isinstance(op, ast.Add) and left == right == Type("list", elem=INT):
             return left
         return UNKNOWN
@@ -402,7 +409,8 @@ class _Typer:
             kinds.append(declared)
         elif assigned is None:
             if name in self.constants:
-                return BOOL if isinstance(self.constants[name], bool) else INT
+                constant = self.constants[name]
+                return BOOL if isinstance(constant, bool) else (FLOAT if isinstance(constant, float) else INT)
             return UNKNOWN
         for value in assigned or []:
             kinds.append(UNKNOWN if value is None else self.expr_type(value, fn, seen, owner))

@@ -64,6 +64,7 @@ from pathcraft.ir.nodes import (
     Rule,
     SetField,
     Text,
+    Unary,
     Var,
 )
 from pathcraft.ir.types import INT
@@ -125,6 +126,11 @@ def synthetic_function(name: str, params: list[str], body: list[ast.stmt], line:
             part.lineno, part.end_lineno = line, line  # type: ignore[attr-defined]
             part.col_offset, part.end_col_offset = 0, 0  # type: ignore[attr-defined]
     return fn
+
+
+def _index(e: Expr) -> Expr:
+    """A `range()` argument: an int passes, a float raises TypeError (the engine)."""
+    return e if isinstance(e, Const) else Unary("index", e)
 
 
 @dataclass
@@ -605,7 +611,8 @@ class FunctionLowerer:
             return
         target = self.target_name(s.target)
         self.blocks.emit(Mark(s.lineno))
-        args = [self.blocks.stable(self.expressions.expr(a), s.lineno, across_statements=True) for a in it.args]
+        args = [self.blocks.stable(_index(self.expressions.expr(a)), s.lineno, across_statements=True)
+                for a in it.args]
         start, stop, step = (Const(0), args[0], Const(1)) if len(args) == 1 else \
             (args[0], args[1], Const(1)) if len(args) == 2 else tuple(args)
         if isinstance(step, Const) and isinstance(step.value, Text):

@@ -43,11 +43,12 @@ class ModuleSource:
     tree: ast.Module
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
-    constants: dict[str, int | bool] = field(default_factory=dict)
+    constants: dict[str, int | bool | float] = field(default_factory=dict)
     exception_bases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     class_infos: dict[str, ClassInfo] = field(default_factory=dict)
     class_errors: dict[str, PathcraftError] = field(default_factory=dict)
     imported: set[str] = field(default_factory=set)
+    from_math: dict[str, str] = field(default_factory=dict)  # `from math import sqrt as root`: root -> sqrt
     class_defaults: dict[str, dict[str, object]] = field(default_factory=dict)
     dataclasses: dict[str, tuple[tuple[str, int | bool | None | _NoDefault], ...]] = field(default_factory=dict)
     type_aliases: dict[str, ast.expr] = field(default_factory=dict)  # `type X = ...` (3.12+)
@@ -126,6 +127,8 @@ def load_module(path: str) -> ModuleSource:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
                 module.imported.add((alias.asname or alias.name).split(".")[0])
+                if isinstance(node, ast.ImportFrom) and node.module == "math" and not node.level:
+                    module.from_math[alias.asname or alias.name] = alias.name
         if type(node).__name__ == "TypeAlias":  # `type X = ...`, an ast node of 3.12+
             alias_name, alias_value = getattr(node, "name"), getattr(node, "value")
             if isinstance(alias_name, ast.Name) and not getattr(node, "type_params", None):
@@ -137,7 +140,7 @@ def load_module(path: str) -> ModuleSource:
         elif isinstance(node, ast.Assign) and len(node.targets) == 1:
             target, value = node.targets[0], node.value
             if isinstance(target, ast.Name) and isinstance(value, ast.Constant):
-                if isinstance(value.value, (int, bool)):
+                if isinstance(value.value, (int, bool, float)):
                     module.constants[target.id] = value.value
     _find_exceptions(module)
     for name in module.user_classes:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-from pathcraft.ir.types import BOOL, INT, NONE, Type
+from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, Type
 
 
 class TypeSyntaxError(ValueError):
@@ -39,6 +39,8 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
             return INT
         if node.id == "bool":
             return BOOL
+        if node.id == "float":
+            return FLOAT
         if node.id in BARE_LISTS:  # items of any type: int is the simplest (announced: see bare_lists)
             return Type("list", elem=INT)
         if node.id in BARE_DICTS:  # likewise: int keys and values (announced)
@@ -59,6 +61,8 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
         return parse_type(ast.Name(node.attr), classes, owner, aliases)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         left, right = parse_type(node.left, classes, owner, aliases), parse_type(node.right, classes, owner, aliases)
+        if {left.kind, right.kind} == {"int", "float"} and not (left.optional or right.optional):
+            return FLOAT  # a float is a value of `int | float`: the tests pass floats
         if right.kind == "none" and left.is_ref:
             return left.nullable()
         if left.kind == "none" and right.is_ref:

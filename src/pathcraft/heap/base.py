@@ -68,6 +68,8 @@ def type_name(value: object, heap: Heap) -> str:
         return "str"
     if isinstance(value, bool) or (isinstance(value, (Sym, App)) and T.sort_of(value) == BOOL):
         return "bool"
+    if isinstance(value, float) or (isinstance(value, (Sym, App)) and T.sort_of(value) == T.FLOAT):
+        return "float"
     return "int"
 
 

@@ -64,6 +64,8 @@ class LazyHeap:
     def materialize(self, heap: Heap, kind: Type, label: str) -> list[tuple[Heap, object]]:
         """The choices for an input reference of type `kind`."""
         choices: list[tuple[Heap, object]] = []
+        if kind.kind == "float" and not kind.optional:  # an item of a list of floats: a symbol
+            return [(heap, self.fresh_value(kind, label))]
         if kind.optional or kind.kind == "none":
             choices.append((heap, None))
         if kind.kind == "obj":
@@ -111,6 +113,8 @@ class LazyHeap:
             return Sym(label, INT)
         if kind.kind == "bool":
             return Sym(label, BOOL)
+        if kind.kind == "float":
+            return Sym(label, T.FLOAT)
         return Lazy(kind, label)
 
     def _fresh_lists(self, heap: Heap, kind: Type, label: str) -> list[tuple[Heap, object]]:

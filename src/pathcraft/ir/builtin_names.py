@@ -4,7 +4,18 @@ them and the engine dispatches to them, so both read the names here."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 PREFIX = "$"
+
+# the builtin predicate (`frontend/builtins.py`) a call becomes when an operand is a float
+FLOAT_BUILTINS = MappingProxyType({
+    "abs": "float_abs", "int_floordiv": "float_floordiv", "int_mod": "float_mod", "truediv": "float_truediv",
+    "to_int": "float_to_int", "round": "float_round", "floor": "float_floor", "ceil": "float_ceil",
+})
+# `int(x)`, `round(x)`, `math.floor(x)`, `math.ceil(x)`: on an int or bool the engine computes them in
+# place (`+x`), without a predicate
+NUMBER_CONVERSIONS = frozenset({"to_int", "round", "floor", "ceil"})
 
 # Methods the frontend calls for syntax and builtins (`x in c`, `c[a:b]`,
 # `list(c)`), dispatched on the receiver's kind. A class would define

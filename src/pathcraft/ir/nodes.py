@@ -43,12 +43,13 @@ class Text:
 
 @dataclass(frozen=True)
 class Const:
-    value: int | bool | None | Text
+    value: int | bool | float | None | Text
 
 
 @dataclass(frozen=True)
 class Unary:
-    """`neg` (arithmetic minus), `not` (truthiness negation), `truth` (bool(x))."""
+    """`neg` (arithmetic minus), `not` (truthiness negation), `truth` (bool(x)),
+    `int` (unary plus), `float` (float(x) of a number)."""
 
     op: str
     operand: Expr

@@ -18,9 +18,12 @@ import itertools
 from collections.abc import Callable, Iterable
 from types import MappingProxyType
 
+from pathcraft.solver import floatsearch
 from pathcraft.solver.path import PathNode, nodes
 from pathcraft.solver.sorts import ArrayValue
-from pathcraft.solver.terms import ARR_INT, BOOL, INT, App, Model, Sym, Term, Value, compile_term, symbols, within
+from pathcraft.solver.terms import (
+    ARR_INT, BOOL, FLOAT, INT, App, Model, Sym, Term, Value, compile_term, symbols, within,
+)
 from pathcraft.solver.z3backend import Z3Session, path_symbols
 
 # The empty model: `evaluate` reads every symbol it does not name as 0 / False.
@@ -35,6 +38,7 @@ class CanonicalModels:
         self.timeout_ms = timeout_ms
         self.rlimit = rlimit
         self._session: Z3Session | None = None  # a fresh Z3 context costs ~15 ms: only when needed
+        self._floats: dict[Term, bool] = {}  # does a constraint involve floats? (`floatsearch.involves_float`)
 
     def model(self, store: PathNode | None, inputs: Iterable[Sym]) -> Model | None:
         """A model of the path constraints `store`: the first assignment of
@@ -43,7 +47,7 @@ class CanonicalModels:
         in [-b, b] for the first bound `b` that allows one (then unbounded);
         None if Z3 finds none in its limits."""
         inputs = list(inputs)
-        found = _smallest([node.constraint for node in nodes(store)])
+        found = _smallest([node.constraint for node in nodes(store)], self._floats)
         if found is not None:
             return _telling(found, store, inputs)
         wanted = sorted(set(path_symbols(store, [])) | set(inputs), key=lambda s: (s.name, s.sort))
@@ -65,6 +69,7 @@ _BUDGET = 1000  # values tried in Python, per path, before asking Z3
 
 # Values for inputs nothing constrains: no identities of + and * (0, 1, -1).
 _FILL_INTS = (2, 3, 4, 5, -2, -3, 6, 7)
+_FILL_FLOATS = (2.5, 3.5, -1.5, 4.5, 0.75, -2.5, 5.5, 6.5)  # short reprs, not integral: `int(x)` differs from x
 _LIST_ITEMS = 8  # items of an input list given telling values (longer lists: the rest 0)
 
 
@@ -75,14 +80,19 @@ def _telling(model: Model, store: PathNode | None, inputs: list[Sym]) -> Model:
     free inputs are all 0 cannot tell `x + y` from `x`, or `items[0]` from
     `items[1]`."""
     mentioned = set(path_symbols(store, []))
-    free = [s for s in inputs if s not in mentioned and s.sort in (INT, ARR_INT)]
+    free = [s for s in inputs if s not in mentioned and s.sort in (INT, ARR_INT, FLOAT)]
     if not free:
         return model
     taken = {v for v in model.values() if isinstance(v, int) and not isinstance(v, bool)}
     fresh = (v for v in itertools.chain(_FILL_INTS, itertools.count(_FILL_INTS[-1] + 1)) if v not in taken)
+    taken_floats = {v for v in model.values() if isinstance(v, float)}
+    fresh_floats = (v for v in itertools.chain(_FILL_FLOATS, (k + 0.5 for k in itertools.count(7)))
+                    if v not in taken_floats)
     filled = dict(model)
-    for sym in sorted(free, key=lambda s: (s.sort != INT, s.name)):  # scalars first
-        if sym.sort == INT:
+    for sym in sorted(free, key=lambda s: (s.sort == ARR_INT, s.name)):  # scalars first
+        if sym.sort == FLOAT:
+            filled[sym.name] = next(fresh_floats)
+        elif sym.sort == INT:
             filled[sym.name] = next(fresh)
         else:  # an input list's items: as many as its length (the length symbol's convention)
             length = model.get(f"len({sym.name})", _LIST_ITEMS)
@@ -95,7 +105,7 @@ class _Exhausted(Exception):
     pass
 
 
-def _smallest(constraints: list[Term]) -> Model | None:
+def _smallest(constraints: list[Term], floats: dict[Term, bool] | None = None) -> Model | None:
     """The first assignment, in a fixed order, that satisfies every
     constraint: symbols no constraint mentions are 0 / False; the others,
     one group of constraints sharing symbols at a time, take ints in the
@@ -103,14 +113,23 @@ def _smallest(constraints: list[Term]) -> Model | None:
     first, earlier symbols (by name) varying slowest. Backtracking checks a constraint as soon as its last symbol
     has a value. None when a group has an array, or the budget runs out,
     or no small values fit."""
-    model: dict[str, int | bool] = {}
+    model: dict[str, int | bool | float] = {}
     budget = [_BUDGET]
     try:
         for group, mentioned in _independent_groups(constraints):
+            if floatsearch.involves_float(group, floats):
+                # the first small values in order; else 2.0 / 2 everywhere with one or two symbols changed
+                start = {s.name: 2.0 if s.sort == FLOAT else (False if s.sort == BOOL else 2) for s in mentioned}
+                found_floats = floatsearch.search(group, mentioned, budget=3000) or \
+                    floatsearch.search(group, mentioned, budget=3000, seed=start)
+                if found_floats is None:
+                    return None
+                model.update(found_floats)  # type: ignore[arg-type]  # no arrays in a float group
+                continue
             if any(s.sort not in (INT, BOOL) for s in mentioned):
                 return None
             # pairwise different ints first (telling tests), then any
-            used = {v for v in model.values() if not isinstance(v, bool)}
+            used = {v for v in model.values() if isinstance(v, int) and not isinstance(v, bool)}
             found = _backtrack(group, mentioned, budget, distinct=True, used=used) or \
                 _backtrack(group, mentioned, budget, distinct=False)
             if found is None:

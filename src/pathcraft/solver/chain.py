@@ -11,6 +11,8 @@ its path constraints, which makes most queries cheap:
   interval  bounds learnt from the path imply or refute the condition
   cache     independence slicing (only the constraints sharing symbols with
             the condition) and a cache keyed on the slice
+  probe     for a slice with floats: values built from its constants, tried
+            in Python (`floatsearch`), before Z3's bit-blasting
   z3        incremental Z3, under a timeout and an rlimit
 
 `build_chain` stacks them; each counts the queries it answered.
@@ -21,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from pathcraft.solver import floatsearch
 from pathcraft.solver.intervals import decide
 from pathcraft.solver.path import PathNode, bounds_of, iter_newest_first
 from pathcraft.solver.terms import Model, Term, Value, evaluate, is_const, not_, symbols, within
@@ -230,14 +233,38 @@ class SlicingCacheLayer(_Layer):
         return frozenset(chosen)
 
 
+class FloatProbeLayer(_Layer):
+    """A model of a float slice found by trying values (sat only: when it
+    finds none, Z3 decides). The constraints outside the slice share no
+    symbol with it, so the state's model still satisfies them."""
+
+    name = "probe"
+
+    def __init__(self, inner: Solver) -> None:
+        super().__init__(inner)
+        self._floats: dict[Term, bool] = {}  # does a constraint involve floats?
+
+    def check(self, query: Query) -> Answer:
+        if not floatsearch.involves_float([query.condition, *iter_newest_first(query.path)], self._floats):
+            return self.inner.check(query)
+        relevant = [*SlicingCacheLayer._slice(query.path, query.condition), query.condition]
+        if floatsearch.involves_float(relevant, self._floats):
+            wanted = sorted({s for t in relevant for s in symbols(t)}, key=lambda s: (s.name, s.sort))
+            found = floatsearch.search(sorted(relevant, key=repr), wanted, seed=query.model)
+            if found is not None:
+                self.hits += 1
+                return Answer(SAT, {**query.model, **found}, self.name)
+        return self.inner.check(query)
+
+
 class SolverChain:
     """The stacked layers plus the counters `--stats` prints."""
 
     def __init__(self, options: SolverOptions | None = None) -> None:
         self.options = options or SolverOptions()
         self.z3 = Z3Layer(self.options)
-        top: Solver = self.z3
-        self.layers: list[Solver] = [self.z3]
+        top: Solver = FloatProbeLayer(self.z3)
+        self.layers: list[Solver] = [top, self.z3]
         if self.options.use_cache:
             top = SlicingCacheLayer(top)
             self.layers.insert(0, top)

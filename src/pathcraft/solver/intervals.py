@@ -80,6 +80,8 @@ def interval(t: Term, bounds: Bounds) -> Interval:
         return (int(t), int(t))
     if isinstance(t, int):
         return (t, t)
+    if isinstance(t, float):  # floats have no int bounds here
+        return _TOP
     if isinstance(t, Sym):
         default = (0, 1) if t.sort == BOOL else _TOP
         return _meet(default, bounds.get(t.name, _TOP))

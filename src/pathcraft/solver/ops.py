@@ -13,13 +13,15 @@ never loads Z3.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from pathcraft.solver.sorts import BOOL, INT, ArrayValue, Value, array_sort, element_sort, sort_of
+from pathcraft.solver import fpsem as _fp
+from pathcraft.solver.sorts import BOOL, FLOAT, INT, ArrayValue, Value, array_sort, element_sort, sort_of
 
 Term = Any  # a term of `solver.terms` (which imports this table, so it cannot be imported here)
 
@@ -57,6 +59,10 @@ def _int(args: tuple[Term, ...]) -> str:
 
 def _bool(args: tuple[Term, ...]) -> str:
     return BOOL
+
+
+def _float(args: tuple[Term, ...]) -> str:
+    return FLOAT
 
 
 def _branch(args: tuple[Term, ...]) -> str:
@@ -99,6 +105,16 @@ def _compare(name: str, py: Callable[[Any, Any], Any], text: str, negated: str) 
     return Op(name, 2, _bool, py, lambda z3, x, y: py(x, y), "compare", text, 4, negated)
 
 
+def _farith(name: str, py: Callable[..., Value], z3: Callable[..., Any], text: str, precedence: int) -> Op:
+    return Op(name, 2, _float, py, z3, "infix", text, precedence)
+
+
+def _fcompare(name: str, py: Callable[[Any, Any], Any], text: str, negated: str | None) -> Op:
+    """A comparison with a float side (the other a float or an int):
+    `not (x < y)` is not `x >= y` when one is nan, so only `==`/`!=` negate."""
+    return Op(name, 2, _bool, py, _fp.z3_compare(name[1:]), "compare", text, 4, negated)
+
+
 _TABLE = (
     _arith("add", operator.add, lambda z3, x, y: x + y, "+", 5),
     _arith("sub", operator.sub, lambda z3, x, y: x - y, "-", 5),
@@ -121,6 +137,35 @@ _TABLE = (
     Op("store", 3, _same_array, lambda a, i, v: a.set(int(i), v),
        lambda z3, a, i, v: z3.Store(a, i, v), "call", "store"),
     Op("karray", 1, _array_of, ArrayValue, lambda z3, v: z3.K(z3.IntSort(v.ctx), v), "fill"),
+    # floats (`solver/floats.py` builds them; an int operand is converted first, except in comparisons)
+    _farith("fadd", operator.add, _fp.z3_add, "+", 5),
+    _farith("fsub", operator.sub, _fp.z3_sub, "-", 5),
+    _farith("fmul", operator.mul, _fp.z3_mul, "*", 6),
+    _farith("fdiv", _fp.py_truediv, _fp.z3_div, "/", 6),
+    _farith("ffloordiv", _fp.py_floordiv, _fp.z3_floordiv, "//", 6),
+    _farith("fmod", _fp.py_mod, _fp.z3_mod, "%", 6),
+    _farith("idiv", _fp.py_int_truediv, _fp.z3_int_truediv, "/", 6),
+    Op("fneg", 1, _float, operator.neg, _fp.z3_neg, "prefix", "-", 7),
+    Op("fabs", 1, _float, abs, _fp.z3_abs, "call", "abs"),
+    Op("i2f", 1, _float, _fp.py_to_float, _fp.z3_to_float, "call", "float"),
+    Op("ftrunc", 1, _int, _fp.py_trunc, _fp.z3_trunc, "call", "int"),
+    Op("fround", 1, _int, _fp.py_round, _fp.z3_round, "call", "round"),
+    Op("fround_digits", 2, _float, _fp.py_round_digits, _fp.z3_round_digits, "call", "round"),
+    Op("ffloor", 1, _int, _fp.py_floor, _fp.z3_floor, "call", "math.floor"),
+    Op("fceil", 1, _int, _fp.py_ceil, _fp.z3_ceil, "call", "math.ceil"),
+    Op("fsqrt", 1, _float, _fp.py_sqrt, _fp.z3_sqrt, "call", "math.sqrt"),
+    Op("fisnan", 1, _bool, math.isnan, _fp.z3_isnan, "call", "math.isnan"),
+    Op("fisinf", 1, _bool, math.isinf, _fp.z3_isinf, "call", "math.isinf"),
+    _fcompare("feq", operator.eq, "==", "fne"),
+    _fcompare("fne", operator.ne, "!=", "feq"),
+    _fcompare("flt", operator.lt, "<", None),
+    _fcompare("fle", operator.le, "<=", None),
+    _fcompare("fgt", operator.gt, ">", None),
+    _fcompare("fge", operator.ge, ">=", None),
 )
 
 OPS: Mapping[str, Op] = MappingProxyType({op.name: op for op in _TABLE})
+
+# the operators over floats (their folding constructor is `terms.fold_float`)
+FLOAT_OPS = ("fadd", "fsub", "fmul", "fdiv", "ffloordiv", "fmod", "idiv", "fneg", "fabs", "i2f", "ftrunc", "fround",
+             "fround_digits", "ffloor", "fceil", "fsqrt", "fisnan", "fisinf", "feq", "fne", "flt", "fle", "fgt", "fge")

@@ -11,6 +11,7 @@ from typing import Union
 
 INT = "int"
 BOOL = "bool"
+FLOAT = "float"  # IEEE-754 doubles (Z3's Float64, round-nearest-even): `solver/floats.py`
 ARR_INT = "arr_int"  # list contents: arrays from int indices to ints / bools
 ARR_BOOL = "arr_bool"
 
@@ -22,6 +23,8 @@ def sort_of(t: object) -> str:
         return BOOL
     if isinstance(t, int):
         return INT
+    if isinstance(t, float):
+        return FLOAT
     sort = getattr(t, "sort")
     assert isinstance(sort, str)
     return sort
@@ -53,4 +56,4 @@ class ArrayValue:
         return ArrayValue(self.default, tuple((k, x) for k, x in self.entries if k != i) + ((i, v),))
 
 
-Value = Union[int, bool, ArrayValue]
+Value = Union[int, bool, float, ArrayValue]

@@ -20,9 +20,10 @@ from types import MappingProxyType
 from typing import Union
 
 from pathcraft.solver import ops as _ops
-from pathcraft.solver.sorts import ARR_BOOL, ARR_INT, BOOL, INT, ArrayValue, Value, array_sort, element_sort
+from pathcraft.solver.fpsem import float_literal, same_float
+from pathcraft.solver.sorts import ARR_BOOL, ARR_INT, BOOL, FLOAT, INT, ArrayValue, Value, array_sort, element_sort
 
-__all__ = ["ARR_BOOL", "ARR_INT", "BOOL", "INT", "ArrayValue", "Value", "array_sort", "element_sort"]
+__all__ = ["ARR_BOOL", "ARR_INT", "BOOL", "FLOAT", "INT", "ArrayValue", "Value", "array_sort", "element_sort"]
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -71,16 +72,19 @@ class App:
         )
 
 
-Term = Union[int, bool, Sym, App]
+Term = Union[int, bool, float, Sym, App]
 
 
 def _same_args(a: tuple[Term, ...], b: tuple[Term, ...]) -> bool:
-    # `True == 1` in Python: compare constants by type too.
-    return len(a) == len(b) and all(type(x) is type(y) and x == y for x, y in zip(a, b))
+    # `True == 1` in Python: compare constants by type too (and floats by
+    # their bits: `0.0 == -0.0`, `nan != nan`).
+    return len(a) == len(b) and all(
+        type(x) is type(y) and (same_float(x, y) if isinstance(x, float) else x == y)  # type: ignore[arg-type]
+        for x, y in zip(a, b))
 
 
 def is_const(t: Term) -> bool:
-    return isinstance(t, (int, bool))
+    return isinstance(t, (int, bool, float))
 
 
 def sort_of(t: Term) -> str:
@@ -88,6 +92,8 @@ def sort_of(t: Term) -> str:
         return BOOL
     if isinstance(t, int):
         return INT
+    if isinstance(t, float):
+        return FLOAT
     return t.sort
 
 
@@ -113,7 +119,7 @@ def _app(op: str, args: tuple[Term, ...]) -> App:
     return App(op, args, _ops.OPS[op].sort(args))
 
 
-def _const(op: str, *args: int | bool) -> int | bool:
+def _const(op: str, *args: int | bool) -> int | bool | float:
     """`op` folded over constants with the table's Python semantics."""
     value = _ops.OPS[op].py(*args)
     assert not isinstance(value, ArrayValue)  # only scalar operators fold constants
@@ -127,7 +133,7 @@ def as_int(t: Term) -> Term:
     """Python's view of a bool as 0/1 in arithmetic."""
     if isinstance(t, bool):
         return int(t)
-    if isinstance(t, int):
+    if isinstance(t, (int, float)):
         return t
     if t.sort == BOOL:
         return ite(t, 1, 0)
@@ -138,10 +144,12 @@ def truthy(t: Term) -> Term:
     """`bool(t)`."""
     if isinstance(t, bool):
         return t
-    if isinstance(t, int):
+    if isinstance(t, (int, float)):
         return t != 0
     if t.sort == BOOL:
         return t
+    if t.sort == FLOAT:  # nan is true
+        return _app("fne", (t, 0.0))
     return ne(t, 0)
 
 
@@ -365,15 +373,13 @@ def value_of(t: Term, model: Model) -> Value:
     """The value of `t` (an array term too) when each symbol takes its value
     in `model` (0 / False / an all-0 or all-False array for symbols the
     model leaves free)."""
-    if isinstance(t, (bool, int)):
+    if isinstance(t, (bool, int, float)):
         return t
     if isinstance(t, Sym):
         found = model.get(t.name)
         if found is not None:
             return found
-        if t.sort in (ARR_INT, ARR_BOOL):
-            return ArrayValue(False if t.sort == ARR_BOOL else 0)
-        return False if t.sort == BOOL else 0
+        return _default(t.sort)
     spec = _ops.OPS[t.op]
     if spec.lazy:  # `ite` evaluates only the branch it takes: subterms are shared, so both could be exponential
         value = spec.py(*(partial(value_of, a, model) for a in t.args))
@@ -382,10 +388,17 @@ def value_of(t: Term, model: Model) -> Value:
         # Python 3.12 bounds C recursion (a term 1000 operators deep) whatever
         # the recursion limit
         value = spec.py(*[value_of(a, model) for a in t.args])
-    if t.sort in (INT, BOOL):  # a scalar comes out as its node's sort, whatever the model holds
+    if t.sort in (INT, BOOL, FLOAT):  # a scalar comes out as its node's sort, whatever the model holds
         assert not isinstance(value, ArrayValue)
-        return bool(value) if t.sort == BOOL else int(value)
+        return bool(value) if t.sort == BOOL else (float(value) if t.sort == FLOAT else int(value))
     return value
+
+
+def _default(sort: str) -> Value:
+    """The value of a symbol a model leaves free."""
+    if sort in (ARR_INT, ARR_BOOL):
+        return ArrayValue(False if sort == ARR_BOOL else 0)
+    return False if sort == BOOL else (0.0 if sort == FLOAT else 0)
 
 
 def compile_term(t: Term, memo: dict[Term, Callable[[Model], Value]] | None = None) -> Callable[[Model], Value]:
@@ -397,13 +410,12 @@ def compile_term(t: Term, memo: dict[Term, Callable[[Model], Value]] | None = No
     if found is not None:
         return found
     run: Callable[[Model], Value]
-    if isinstance(t, (bool, int)):
+    if isinstance(t, (bool, int, float)):
         constant: Value = t
         run = lambda model: constant  # noqa: E731
     elif isinstance(t, Sym):
         name = t.name
-        default: Value = ArrayValue(False if t.sort == ARR_BOOL else 0) if t.sort in (ARR_INT, ARR_BOOL) \
-            else (False if t.sort == BOOL else 0)
+        default = _default(t.sort)
         run = lambda model: model.get(name, default)  # noqa: E731
     else:
         spec = _ops.OPS[t.op]
@@ -420,13 +432,15 @@ def compile_term(t: Term, memo: dict[Term, Callable[[Model], Value]] | None = No
             run = lambda model: bool(inner(model))  # noqa: E731
         elif t.sort == INT:
             run = lambda model: int(inner(model))  # type: ignore[arg-type]  # an INT node's value is an int  # noqa: E731
+        elif t.sort == FLOAT:
+            run = lambda model: float(inner(model))  # type: ignore[arg-type]  # noqa: E731
         else:
             run = inner
     memo[t] = run
     return run
 
 
-def evaluate(t: Term, model: Model) -> int | bool:
+def evaluate(t: Term, model: Model) -> int | bool | float:
     """The value of the int or bool term `t` in `model` (see `value_of`)."""
     value = value_of(t, model)
     if isinstance(value, ArrayValue):
@@ -441,6 +455,8 @@ def show(t: Term, parent: int = 0) -> str:
     """Python-syntax rendering, for comments in generated tests. `parent`
     is the precedence of the context: parenthesise what binds looser (and
     comparisons inside comparisons, which Python would chain)."""
+    if isinstance(t, float):
+        return float_literal(t)
     if isinstance(t, (bool, int)):
         return repr(t)
     if isinstance(t, Sym):
@@ -521,9 +537,23 @@ def rename_apart(t: Term, how: Renaming, avoid: Iterable[Sym] = ()) -> Term:
     return substitute(t, renaming(symbols(t), how, avoid))
 
 
+def fold_float(op: str, *args: Term) -> Term:
+    """A float operator (`ops.FLOAT_OPS`) on `args`: constants folded with
+    Python's own float arithmetic (exact by construction), nothing else
+    (`x + 0.0` is not `x` when x is -0.0). `solver/floats.py` decides which
+    operator Python applies and converts ints."""
+    node = _app(op, args)
+    if all(is_const(a) for a in args):
+        value = _ops.OPS[op].py(*args)
+        assert not isinstance(value, ArrayValue)
+        return bool(value) if node.sort == BOOL else (float(value) if node.sort == FLOAT else int(value))
+    return node
+
+
 # The folding constructor of each operator of the table (`ops.OPS`).
 _FOLD: Mapping[str, Callable[..., Term]] = MappingProxyType({
     "add": add, "sub": sub, "mul": mul, "floordiv": floordiv, "mod": mod, "neg": neg,
     "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
     "not": not_, "and": and_, "or": or_, "ite": ite, "select": select, "store": store, "karray": karray,
+    **{op: partial(fold_float, op) for op in _ops.FLOAT_OPS},
 })

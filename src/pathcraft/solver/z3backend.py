@@ -14,9 +14,10 @@ from collections.abc import Iterable
 
 import z3
 
+from pathcraft.solver import fpsem
 from pathcraft.solver.ops import OPS
 from pathcraft.solver.path import PathNode, nodes
-from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, App, ArrayValue, Sym, Term, Value, symbols
+from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, FLOAT, App, ArrayValue, Sym, Term, Value, symbols
 
 
 class Z3Translator:
@@ -33,6 +34,8 @@ class Z3Translator:
             if sym.sort in (ARR_INT, ARR_BOOL):
                 elem = z3.BoolSort(self.ctx) if sym.sort == ARR_BOOL else z3.IntSort(self.ctx)
                 found = z3.Array(sym.name, z3.IntSort(self.ctx), elem)
+            elif sym.sort == FLOAT:
+                found = z3.FP(sym.name, fpsem.z3_sort(z3, self.ctx))
             else:
                 maker = z3.Bool if sym.sort == BOOL else z3.Int
                 found = maker(sym.name, self.ctx)
@@ -44,6 +47,8 @@ class Z3Translator:
             return z3.BoolVal(t, self.ctx)
         if isinstance(t, int):
             return z3.IntVal(t, self.ctx)
+        if isinstance(t, float):
+            return fpsem.z3_const(z3, t, self.ctx)
         if isinstance(t, Sym):
             return self.var(t)
         found = self._cache.get(t)
@@ -115,9 +120,19 @@ class Z3Session:
             value = model.eval(self.translate.var(sym), model_completion=True)
             if sym.sort in (ARR_INT, ARR_BOOL):
                 out[sym.name] = _array_value(value, model)
+            elif sym.sort == FLOAT:
+                out[sym.name] = _float_value(self.translate.var(sym), model)
             else:
                 out[sym.name] = z3.is_true(value) if sym.sort == BOOL else value.as_long()
         return out
+
+
+def _float_value(var: z3.ExprRef, model: z3.ModelRef) -> float:
+    """A Float64 variable's value in `model`, exactly (through its bits)."""
+    if z3.is_true(model.eval(z3.fpIsNaN(var, var.ctx), model_completion=True)):
+        return float("nan")
+    bits = model.eval(z3.fpToIEEEBV(var, var.ctx), model_completion=True)
+    return fpsem.from_bits(bits.as_long())
 
 
 def _scalar(value: z3.ExprRef) -> int | bool:

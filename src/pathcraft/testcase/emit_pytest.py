@@ -16,10 +16,15 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from pathcraft import __version__
+from pathcraft.solver.fpsem import float_literal
 from pathcraft.testcase.model import TestCase
 
 WIDTH = 88  # comments and the docstring
 LINE_LIMIT = 100  # no generated line is longer (where we can split it)
+
+
+FLOAT_INPUTS = ("Float inputs are short numbers (2.0, 0.5, 1.5 ...) or values built from the code's constants; "
+                "nan, inf and -0.0 appear only where a path needs one.")
 
 
 def _comment(label: str, text: str) -> list[str]:
@@ -35,8 +40,10 @@ class PytestWriter:
 
     def __init__(self, out: TextIO, module: str, source: str, functions: list[str],
                  criterion: str, user_exceptions: frozenset[str] = frozenset(),
-                 classes: frozenset[str] = frozenset(), positional: frozenset[str] = frozenset()) -> None:
-        """`positional`: functions to call with positional arguments only."""
+                 classes: frozenset[str] = frozenset(), positional: frozenset[str] = frozenset(),
+                 floats: bool = False) -> None:
+        """`positional`: functions to call with positional arguments only;
+        `floats`: some function takes a float (the header says how they are chosen)."""
         self.out = out
         self.positional = positional
         self.module = module
@@ -49,7 +56,7 @@ class PytestWriter:
                  "Each test follows one execution path; its comment gives the path constraint and the trace "
                  f"term. Run with the module's import root on the import path, e.g.  "
                  f"PYTHONPATH={_folder(source)} pytest <this file>. Expected messages and paths are those of "
-                 f"Python {python}.")
+                 f"Python {python}." + (f" {FLOAT_INPUTS}" if floats else ""))
         text = textwrap.wrap(about, WIDTH - 4, break_long_words=False, break_on_hyphens=False)
         header = [
             '"""' + text[0], *text[1:], '"""',
@@ -140,6 +147,8 @@ def _folder(source: str) -> str:
 def render(value: Any) -> str:
     if isinstance(value, dict):
         return str(value["$ref"])
+    if isinstance(value, float):
+        return float_literal(value)  # nan and the infinities as `float('nan')`: the file imports
     return repr(value)
 
 
@@ -271,7 +280,15 @@ def construction_lines(case: TestCase, alias: str, body: list[str]) -> list[str]
 def scalar_check(expr: str, value: Any) -> str:
     if value is None or isinstance(value, bool):
         return f"assert {expr} is {value!r}"
-    return f"assert {expr} == {value!r}"
+    if _by_repr(value):
+        # nan equals nothing, and 0.0 == -0.0: the repr tells them (and a float from an int) apart
+        return f"assert repr({expr}) == {repr(value)!r}"
+    return f"assert {expr} == {render(value)}"
+
+
+def _by_repr(value: Any) -> bool:
+    """A float `==` cannot check: nan, or a zero (whose sign matters)."""
+    return isinstance(value, float) and (value != value or value == 0)
 
 
 MAX_STEPS = 10  # attributes or indices in one expression before an object is bound to its name
@@ -326,8 +343,8 @@ def heap_checks(case: TestCase, alias: str) -> list[str]:
 def value_checks_list(expr: str, items: list[Any], case: TestCase, alias: str,
                       seen: dict[str, str], steps: int = 0) -> list[str]:
     """A list of plain values compares whole; one holding objects, item by item."""
-    if not any(isinstance(v, dict) for v in items):
-        return [f"assert {expr} == {items!r}"]
+    if not any(isinstance(v, dict) or _by_repr(v) for v in items):
+        return [f"assert {expr} == [{', '.join(render(v) for v in items)}]"]
     out = [f"assert len({expr}) == {len(items)}"]
     for k, item in enumerate(items):
         out += value_checks(f"{expr}[{k}]", item, case, alias, seen, steps + 1)

@@ -27,6 +27,7 @@ from typing import Any
 
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import is_scalar
+from pathcraft.solver.floats import is_float
 from pathcraft.heap.cells import Addr, DictCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.readback import ObjectKey, final_fields, object_key
 from pathcraft.ir.nodes import Text
@@ -101,6 +102,8 @@ class SymbolicSnapshot:
             return {"$ref": name}
         if isinstance(v, Lazy):
             return None
+        if is_float(v):
+            return float(evaluate(v, self.model))  # type: ignore[arg-type]  # a float term
         assert is_scalar(v), v
         result = evaluate(v, self.model)
         return result if isinstance(result, bool) else int(result)
