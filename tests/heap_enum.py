@@ -1,7 +1,7 @@
 """Small inputs for the enumeration oracle, objects and lists included.
 
-Enumerates every input within bounds: ints from a small range, lists of
-int up to a length, and object graphs of at most `max_objects` objects in
+Enumerates every input within bounds: ints from a small range, strs up to
+a length over a small alphabet, lists of int up to a length, and object graphs of at most `max_objects` objects in
 which each reference slot is None (when the type allows), any existing
 object of a compatible class (aliasing and cycles) or a new object. Types
 come from the real code's annotations (`typing.get_type_hints`), not from
@@ -32,6 +32,16 @@ class Bounds:
     max_list: int = 3
     max_object_list: int = 2
     max_dict: int = 2  # entries of a dict or set
+    # str inputs: every string up to this length over the alphabet (digits,
+    # both cases, a space)
+    max_str: int = 3
+    alphabet: str = "aB1 z"
+    max_str_item: int = 1  # the strings of a list[str]
+
+
+def strings(bounds: Bounds) -> list[str]:
+    return ["".join(chars) for n in range(bounds.max_str + 1)
+            for chars in itertools.product(bounds.alphabet, repeat=n)]
 
 
 def _unwrap(tp: Any) -> tuple[Any, bool]:
@@ -90,6 +100,10 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
         for x in bounds.floats:
             yield x, heap, []
         return
+    if tp is str:
+        for s in strings(bounds):
+            yield s, heap, []
+        return
     if optional:
         yield None, heap, []
     if tp is list:  # a bare `list`: pathcraft takes its items as ints
@@ -105,6 +119,12 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
         (elem,) = typing.get_args(tp)
         elem, _ = _unwrap(elem)
         name = f"l{len(heap)}"
+        if elem is str:
+            items_of = strings(Bounds(max_str=bounds.max_str_item, alphabet=bounds.alphabet))
+            for n in range(bounds.max_object_list + 1):
+                for items in itertools.product(items_of, repeat=n):
+                    yield {"$ref": name}, {**heap, name: {"list": list(items)}}, []
+            return
         if elem in (int, bool, float):
             values = (False, True) if elem is bool else (bounds.floats if elem is float else bounds.ints)
             for n in range(bounds.max_list + 1):

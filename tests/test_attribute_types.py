@@ -96,7 +96,7 @@ def test_a_construction_branch_that_can_be_typed_gives_the_type(tmp_path: Path) 
 
 def test_an_attribute_of_no_inferable_type_stays_out_of_input_objects(tmp_path: Path) -> None:
     source = tmp_path / "opaque.py"
-    source.write_text("class Box:\n    def __init__(self, text: str) -> None:\n        self.text = text\n")
+    source.write_text("class Box:\n    def __init__(self, text: bytes) -> None:\n        self.text = text\n")
     assert types_of(source, "Box") == {}
     assert "text" in load_module(str(source)).class_infos["Box"].opaque
 

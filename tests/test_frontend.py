@@ -132,7 +132,7 @@ UNSUPPORTED = [
     ("nested_def", "def f(x: int) -> int:\n    def g() -> int:\n        return 1\n    return x\n", 2, 5,
      "nested function"),
     ("global", "def f(x: int) -> int:\n    global y\n    return x\n", 2, 5, "global"),
-    ("str_param", "def f(x: int, s: str) -> int:\n    return x\n", 1, 18, "'str'"),
+    ("str_param", "def f(x: int, s: str | None) -> int:\n    return x\n", 1, 18, "'str | None'"),
     ("raise_from", "def f(x: int) -> int:\n    raise ValueError('a') from KeyError('b')\n", 2, 32,
      "raise ... from"),
     # the decorator expression `functools.cache` starts after the '@'

@@ -17,11 +17,12 @@ import z3
 import pathcraft.solver
 from pathcraft.solver import terms as T
 from pathcraft.solver.ops import FLOAT_OPS, OPS
-from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, INT, App, ArrayValue, Sym, Term
+from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, INT, STR, App, ArrayValue, Sym, Term
 from pathcraft.solver.z3backend import Z3Translator
 
 X, Y, Z = Sym("x", INT), Sym("y", INT), Sym("z", INT)
 P, Q = Sym("p", BOOL), Sym("q", BOOL)
+S, U = Sym("s", STR), Sym("u", STR)
 A, B = Sym("a", ARR_INT), Sym("b", ARR_BOOL)
 
 
@@ -408,6 +409,12 @@ _SAMPLE_ARGS: dict[str, tuple[Term, ...]] = {
     # floats (tests/test_values_floats.py checks their meaning)
     **{op: (Sym("fx", "float"), Sym("fy", "float"))[:OPS[op].arity] for op in FLOAT_OPS},
     "idiv": (X, Y), "i2f": (X,),
+    # strings (tests/test_values_strings.py tests their meaning)
+    "concat": (S, U), "strlen": (S,), "substr": (S, X, Y), "contains": (S, U), "prefixof": (S, U),
+    "suffixof": (S, U), "indexof": (S, U), "str_of_nat": (X,), "nat_of_str": (S,), "ord": (S,), "chr": (X,),
+    "lower": (S,), "upper": (S,),
+    **{name: (S,) for name in ("isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "printable",
+                               "word", "phrase", "intlike")},
 }
 
 

@@ -182,7 +182,8 @@ def gen(
                                   frozenset(program.exception_bases), frozenset(program.classes),
                                   frozenset(q for q in runnable if not program.takes_keywords(q)),
                                   floats=any(t.kind == "float" for q in runnable
-                                             for t in program.functions[q].param_types))
+                                             for t in program.functions[q].param_types),
+                                  string_inputs=_string_inputs(program, runnable))
         else:
             writer = JsonWriter(stream, target, str(options.engine.criterion))
         runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(program, runnable, options, writer)
@@ -385,6 +386,16 @@ def _print_costs(cases: list[TestCase], names: list[str]) -> None:
     err.print(table)
 
 
+def _string_inputs(program: Program, functions: list[str]) -> bool:
+    """Does a parameter of these functions, or a field of a class they take,
+    hold a str (or a list of str)?"""
+    types = [t for q in functions if q in program.functions for t in program.functions[q].param_types]
+    classes = {t.cls if t.kind == "obj" else t.elem.cls if t.elem is not None else None for t in types}
+    fields = [t for cls in sorted(c for c in classes if c in program.classes)
+              for klass in program.mro(cls) for _, t in program.classes[klass].fields]
+    return any(t.kind == "str" or t.elem is not None and t.elem.kind == "str" for t in types + fields)
+
+
 def _verify(path: str, out_format: str, test_file: str | None, cases: list[TestCase],
             program: Program) -> VerifyReport:
     if out_format == "json" or test_file is None:
@@ -395,7 +406,8 @@ def _verify(path: str, out_format: str, test_file: str | None, cases: list[TestC
             with open(temp_file, "w", encoding="utf-8") as fh:
                 writer = PytestWriter(fh, module, path, functions, "", frozenset(program.exception_bases),
                                       frozenset(program.classes),
-                                      frozenset(q for q in functions if not program.takes_keywords(q)))
+                                      frozenset(q for q in functions if not program.takes_keywords(q)),
+                                      string_inputs=_string_inputs(program, functions))
                 for case in cases:
                     writer.add(case)
                 writer.close()

@@ -43,6 +43,7 @@ from pathcraft.engine.state import (
     State,
     SymbolicPath,
 )
+from pathcraft.engine.strings import Mismatch, percent_format
 from pathcraft.engine.values import UNDEFINED, Value, value_kind
 from pathcraft.errors import Unsupported
 from pathcraft.frontend.builtins import PRINT
@@ -57,6 +58,7 @@ from pathcraft.ir.builtin_names import (
     NEW_SET,
     NUMBER_CONVERSIONS,
     PROTOCOLS,
+    function_predicate,
     method_predicate,
 )
 from pathcraft.ir.nodes import (
@@ -207,7 +209,10 @@ class Run:
             extended: list[tuple[Heap, dict[str, Value]]] = []
             for heap, env in bindings:
                 if kind.kind in _SORT_OF_KIND:
-                    value: Value = Sym(name, _SORT_OF_KIND[kind.kind])
+                    symbol = Sym(name, _SORT_OF_KIND[kind.kind])
+                    if kind.kind == "str":  # inputs are printable ASCII (solver/strings.py)
+                        heap = heap.constrain(T.apply("printable", symbol))
+                    value: Value = symbol
                     extended.append((heap.with_root(name, value), {**env, name: value}))
                     continue
                 for h, v in self.heap_model.materialize(heap, kind, name):
@@ -337,6 +342,8 @@ class Run:
                 value = self.evaluator.eval(Unary("int", instr.args[0]), frame.env, state.heap)  # int(n), round(n)
                 return [step(state, frame, env=frame.env if instr.target is None else
                              {**frame.env, instr.target: value})]
+            if callee.name == function_predicate("int") and floats.is_float(args[0]):
+                callee = self.program.predicate("float_to_int")  # `int(x)` the frontend could not type
             if any(floats.is_float(a) for a in args):
                 if callee.name == "int_pow":
                     raise Unsupported("'**' on floats (libm's pow is not modelled)")
@@ -412,7 +419,11 @@ class Run:
         TypeError; strings otherwise, lists and objects (which may define
         the operator) drop the path."""
         if instr.predicate == "int_mod" and isinstance(args[0], Text):
-            env = frame.env if instr.target is None else {**frame.env, instr.target: Text(None)}
+            try:
+                text = percent_format(args[0], args[1])
+            except Mismatch:
+                return self.throw(state, ExcValue("TypeError", None))
+            env = frame.env if instr.target is None else {**frame.env, instr.target: text}
             return [step(state, frame, env=env)]
         if any(a is None for a in args) and not any(isinstance(a, (Text, Addr)) for a in args):
             return self.throw(state, ExcValue("TypeError", None))
@@ -454,7 +465,7 @@ class Run:
         message = instr.message
         if instr.message_var is not None:
             text = frame.env.get(instr.message_var)
-            message = text.value if isinstance(text, Text) else None
+            message = text.value if isinstance(text, Text) else text if isinstance(text, str) else None
         if instr.exc_type == "$unsupported":
             raise Unsupported(message or "construct")
         return ExcValue(instr.exc_type, message)
@@ -558,6 +569,8 @@ class Run:
         its prelude predicate (`frontend/prelude`), or a dropped path when
         the model has none."""
         predicate = self.program.predicates.get(method_predicate(kind, method))
+        if predicate is None or len(predicate.params) != len(args) + 1:  # `s.split()` is `$str.split__0`
+            predicate = self.program.predicates.get(method_predicate(kind, f"{method}__{len(args)}")) or predicate
         if predicate is None:
             raise Unsupported(f"{kind}.{method}()")
         values = (receiver,) + args
@@ -638,7 +651,7 @@ class Run:
         )
 
 
-_SORT_OF_KIND = {"int": T.INT, "bool": T.BOOL, "float": T.FLOAT}
+_SORT_OF_KIND = {"int": T.INT, "bool": T.BOOL, "float": T.FLOAT, "str": T.STR}  # parameters that are one symbol
 
 
 def _var_name(e: Expr) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from pathcraft.engine import strings
 from pathcraft.engine.values import UNDEFINED, Value, exception_is_a, unbound_local
 from pathcraft.errors import Unsupported
 from pathcraft.heap import dicts
@@ -112,14 +113,21 @@ class Evaluator:
         return self._binary(e.op, self.eval(e.left, env, heap), self.eval(e.right, env, heap), heap)
 
     def _unary(self, e: Unary, v: Value, heap: Heap) -> Value:
-        if e.op == "index":  # a `range()` argument: ints pass, a float is refused as Python does
+        if e.op == "index":  # a `range()` argument: ints pass, a float or a str is refused as Python does
             if floats.is_float(v):
                 raise Raised(ExcValue("TypeError", "'float' object cannot be interpreted as an integer"))
+            if strings.is_str(v):
+                raise Raised(ExcValue("TypeError", "'str' object cannot be interpreted as an integer"))
             return v
-        if isinstance(v, Text):
-            if e.op in ("not", "truth") and v.value is not None:
-                return (not v.value) if e.op == "not" else bool(v.value)
-            raise Unsupported("operations on strings")
+        if e.op in strings.UNARY:
+            return strings.unary(e.op, v)
+        if strings.is_str(v):
+            if e.op in ("not", "truth"):
+                truth = T.truthy(strings.as_str(v))
+                return T.not_(truth) if e.op == "not" else truth
+            if e.op in ("int", "float"):  # `+s`, or `int(s)`/`float(s)` where the frontend took s for a number
+                raise Unsupported("unary +, int() or float() of a string")
+            raise Raised(ExcValue("TypeError", None))  # -s
         if e.op in ("not", "truth") and is_ref(v):
             truth = self.ref_truth(v, heap)
             return T.not_(truth) if e.op == "not" else truth
@@ -138,11 +146,14 @@ class Evaluator:
         raise AssertionError(e.op)
 
     def _binary(self, op: str, left: Value, right: Value, heap: Heap) -> Value:
-        if isinstance(left, Text) or isinstance(right, Text):
-            if op in ("eq", "ne", "is", "isnot") and isinstance(left, Text) and isinstance(right, Text) \
-                    and left.value is not None and right.value is not None:
-                return (left.value == right.value) == (op in ("eq", "is"))
-            raise Unsupported("operations on strings")
+        if isinstance(left, Text) and isinstance(right, Text) and op in ("is", "isnot") \
+                and left.value is not None and right.value is not None:
+            return (left.value == right.value) == (op == "is")
+        if strings.is_str(left) or strings.is_str(right):
+            try:
+                return strings.binary(op, left, right)
+            except strings.Mismatch:
+                raise Raised(ExcValue("TypeError", None)) from None
         if op in ("is", "isnot"):
             if is_ref(left) or is_ref(right):
                 same = self.heap_model.ref_eq(heap, left, right)

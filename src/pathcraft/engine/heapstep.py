@@ -16,6 +16,7 @@ from pathcraft.engine.branch import Brancher
 from pathcraft.engine.control import SearchControl
 from pathcraft.engine.evaluate import Evaluator
 from pathcraft.engine.state import State
+from pathcraft.engine.strings import is_str, sequence_op
 from pathcraft.engine.values import Value
 from pathcraft.heap.base import HeapModel, HeapResult
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell
@@ -68,7 +69,10 @@ class HeapExecutor:
         if isinstance(instr, RepeatList):
             return self.apply(state, model.repeat_list(heap, ev(instr.value), ev(instr.count)), allocates=True)
         args = tuple(ev(a) for a in instr.args)
-        return self.apply(state, model.list_op(heap, instr.op, ev(instr.lst), args))
+        subject = ev(instr.lst)
+        if is_str(subject):  # len(s), s[i], s[a:b], for c in s
+            return self.apply(state, sequence_op(heap, instr.op, subject, args))
+        return self.apply(state, model.list_op(heap, instr.op, subject, args))
 
     def list_method(self, state: State, receiver: Addr, method: str, args: tuple[Value, ...]) -> list[Effect]:
         """`lst.append(x)`, `lst.pop()`, `lst.copy()`."""

@@ -9,7 +9,7 @@ from typing import Union
 from pathcraft.heap.cells import Addr, DictCell, ListCell, ViewCell
 from pathcraft.ir.nodes import Text
 from pathcraft.ir.values import ExcValue
-from pathcraft.solver.terms import BOOL, FLOAT, INT, App, Sym, Term, sort_of
+from pathcraft.solver.terms import BOOL, FLOAT, INT, STR, App, Sym, Term, sort_of
 
 
 class _Undefined:
@@ -27,7 +27,7 @@ class _Undefined:
 
 
 UNDEFINED = _Undefined()
-# What a variable holds: an int/bool term, None, a reference, a string,
+# What a variable holds: an int/bool/str term, None, a reference, a string literal,
 # a caught exception, or nothing yet.
 Value = Union[Term, None, Addr, Text, ExcValue, _Undefined]
 
@@ -42,7 +42,7 @@ def value_kind(value: object, cell: object) -> str | None:
         return "set" if cell.is_set else "dict"
     if isinstance(cell, ViewCell):
         return "view"
-    if isinstance(value, Text):
+    if isinstance(value, (Text, str)):
         return "str"
     if isinstance(value, (int, bool, float, Sym, App)):
         return KIND_OF_SORT.get(sort_of(value))
@@ -50,7 +50,7 @@ def value_kind(value: object, cell: object) -> str | None:
 
 
 # the builtin type of each sort of scalar term
-KIND_OF_SORT = {INT: "int", BOOL: "int", FLOAT: "float"}
+KIND_OF_SORT = {INT: "int", BOOL: "int", FLOAT: "float", STR: "str"}
 
 
 def exception_is_a(name: str, base: str, user_bases: Mapping[str, tuple[str, ...]]) -> bool:

@@ -28,6 +28,7 @@ from pathcraft.frontend.mathmod import is_math
 from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
 from pathcraft.frontend.sink import BlockSink
+from pathcraft.frontend.strbuiltins import CONVERSIONS
 from pathcraft.ir.builtin_names import (
     CONTAINS,
     LIST_PROTOCOL,
@@ -217,7 +218,7 @@ class ExpressionLowerer:
                 return Const(Text(node.value))
             raise self.error(node, construct_name(node))
         if isinstance(node, ast.JoinedStr):
-            return Const(Text(None))
+            return self.fstring(node)
         if isinstance(node, ast.Name):
             if node.id in self.local_names:
                 return Var(node.id)
@@ -267,6 +268,27 @@ class ExpressionLowerer:
         tmp = self.blocks.temp()
         self.blocks.emit(Call(tmp, NEW_DICT if isinstance(node, ast.Dict) else NEW_SET, args, node.lineno))
         return Var(tmp)
+
+    def fstring(self, node: ast.JoinedStr) -> Expr:
+        """`f"..."`: literal parts and `{name}` fields (no conversion, no
+        format spec) concatenated, each field formatted by the engine (an
+        int, bool, str or None has its text computed; anything else makes
+        the whole string one whose text is not computed); any other field
+        makes the string not computed, and its expression is not run."""
+        parts: list[Expr] = []
+        for value in node.values:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                parts.append(Const(Text(value.value)))
+            elif isinstance(value, ast.FormattedValue) and value.conversion == -1 and value.format_spec is None \
+                    and isinstance(value.value, ast.Name) \
+                    and (value.value.id in self.local_names or value.value.id in self.module.constants):
+                parts.append(Unary("format", self.expr(value.value)))
+            else:
+                return Const(Text(None))
+        result: Expr = parts[0] if parts else Const(Text(""))
+        for part in parts[1:]:
+            result = Binary("add", result, part)
+        return result
 
     def slice(self, node: ast.Subscript, part: ast.Slice) -> Expr:
         """`x[a:b:c]` read: `x.__getslice__(a, has_a, b, has_b, c)`, a
@@ -456,6 +478,8 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()  # a digit count known at run time: a rule per small count
             self.blocks.emit(Call(tmp, "round_digits", (value, self.expr(node.args[1])), node.lineno))
             return Var(tmp)
+        if name == "int" and len(node.args) == 1 and not _surely_number(node.args[0]):
+            return self.conversion(name, node)  # a str, or a float (the engine sends it to float_to_int)
         if name in ("int", "round") and len(node.args) == 1:  # on a float: may raise (nan, inf)
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, "to_int" if name == "int" else "round", (self.expr(node.args[0]),),
@@ -469,6 +493,8 @@ class ExpressionLowerer:
                 raise self.error(node, "float() of a string that is no number") from None
         if name in ("float", "bool") and len(node.args) == 1:
             return Unary(name if name == "float" else "truth", self.expr(node.args[0]))
+        if name in CONVERSIONS and len(node.args) == 1:
+            return self.conversion(name, node)
         if name in self.module.classes or self.module.is_exception(name):
             raise self.error(node, f"call of class {name}")
         if name in ("min", "max", "abs", "int", "bool", "float", "round", "len", "range"):
@@ -498,6 +524,14 @@ class ExpressionLowerer:
             raise self.error(node, "defaultdict() with a factory other than int, bool, list, set or dict")
         tmp = self.blocks.temp()
         self.blocks.emit(Call(tmp, NEW_DEFAULTDICT, args, node.lineno))
+        return Var(tmp)
+
+    def conversion(self, name: str, node: ast.Call) -> Expr:
+        """`str(x)`, `int(x)`, `ord(x)`, `chr(x)`: dispatched on the type of
+        `x` at run time (`frontend/strbuiltins.py`)."""
+        arg = self.expr(node.args[0])
+        tmp = self.blocks.temp()
+        self.blocks.emit(Call(tmp, function_predicate(name), (arg,), node.lineno))
         return Var(tmp)
 
     def print_call(self, node: ast.Call) -> Expr:
@@ -533,7 +567,7 @@ class ExpressionLowerer:
             matches = bool(wanted & {"bool", "int", "object"})
         elif declared.kind == "float":
             matches = bool(wanted & {"float", "object"})
-        elif declared.kind in ("list", "dict", "set"):
+        elif declared.kind in ("list", "dict", "set", "str"):
             matches = bool(wanted & {declared.kind, "object"})
         elif declared.kind == "obj":
             matches = "object" in wanted or any(
@@ -628,6 +662,13 @@ def _int_literal(node: ast.expr) -> int | None:
     if isinstance(inner, ast.Constant) and type(inner.value) is int:
         return -inner.value if negative else inner.value
     return None
+def _surely_number(node: ast.expr) -> bool:
+    """Is `node` an int or bool whatever the types of the names in it (a
+    literal, arithmetic, a comparison)? Then `int(node)` needs no dispatch."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int)
+    return isinstance(node, (ast.BinOp, ast.Compare)) and not isinstance(getattr(node, "op", None), ast.Add) \
+        or isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.Not))
 
 
 def _single_item_list(node: ast.expr) -> bool:

@@ -283,6 +283,8 @@ def _join(kinds: Sequence[Inferred]) -> Inferred:
         return UNKNOWN
     (kind,) = values
     maybe_none = any(t.kind == "none" or t.optional for t in types)
+    if maybe_none and kind.kind == "str":  # `str | None` is outside the subset
+        return UNKNOWN
     return kind.nullable() if maybe_none and kind.is_ref else kind
 
 

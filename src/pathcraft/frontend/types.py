@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, Type
+from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, STR, Type
 
 
 class TypeSyntaxError(ValueError):
@@ -41,6 +41,8 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
             return BOOL
         if node.id == "float":
             return FLOAT
+        if node.id == "str":
+            return STR
         if node.id in BARE_LISTS:  # items of any type: int is the simplest (announced: see bare_lists)
             return Type("list", elem=INT)
         if node.id in BARE_DICTS:  # likewise: int keys and values (announced)

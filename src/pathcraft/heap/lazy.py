@@ -105,6 +105,8 @@ class LazyHeap:
         for klass in reversed(self.program.mro(cls)):
             for name, ftype in self.program.classes[klass].fields:
                 fields[name] = self.fresh_value(ftype, f"{label}.{name}")
+                if ftype.kind == "str":  # string inputs are printable ASCII (solver/strings.py)
+                    heap = heap.constrain(T.apply("printable", fields[name]))  # type: ignore[arg-type]  # a Sym
         return heap.allocate(ObjectCell(cls, fields, "input", label), initial=True)
 
     @staticmethod
@@ -115,6 +117,8 @@ class LazyHeap:
             return Sym(label, BOOL)
         if kind.kind == "float":
             return Sym(label, T.FLOAT)
+        if kind.kind == "str":
+            return Sym(label, T.STR)
         return Lazy(kind, label)
 
     def _fresh_lists(self, heap: Heap, kind: Type, label: str) -> list[tuple[Heap, object]]:
@@ -126,6 +130,12 @@ class LazyHeap:
             cell = ListCell(elem, "input", label, length=length, data=data)
             return [heap.constrain(T.relation("ge", length, 0)).allocate(cell, initial=True)]
         out: list[tuple[Heap, object]] = []
+        if elem.kind == "str":  # as many strings as the length, each printable ASCII (solver/strings.py)
+            for n in range(self.max_list_length + 1):
+                strings = tuple(Sym(f"{label}[{k}]", T.STR) for k in range(n))
+                constrained = heap.constrain(*(T.apply("printable", s) for s in strings))
+                out.append(constrained.allocate(ListCell(elem, "input", label, items=strings), initial=True))
+            return out
         for n in range(self.max_list_length + 1):
             items = tuple(Lazy(elem, f"{label}[{k}]") for k in range(n))
             out.append(heap.allocate(ListCell(elem, "input", label, items=items), initial=True))

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Type:
-    kind: str  # "int" | "bool" | "float" | "none" | "obj" | "list" | "dict" | "set"
+    kind: str  # "int" | "bool" | "float" | "str" | "none" | "obj" | "list" | "dict" | "set"
     cls: str | None = None
     optional: bool = False
     elem: Type | None = None  # items of a list or set, values of a dict
@@ -40,6 +40,7 @@ class Type:
 INT = Type("int")
 BOOL = Type("bool")
 FLOAT = Type("float")
+STR = Type("str")
 NONE = Type("none", optional=True)
 
 

@@ -22,7 +22,7 @@ from pathcraft.solver import floatsearch
 from pathcraft.solver.path import PathNode, nodes
 from pathcraft.solver.sorts import ArrayValue
 from pathcraft.solver.terms import (
-    ARR_INT, BOOL, FLOAT, INT, App, Model, Sym, Term, Value, compile_term, symbols, within,
+    ARR_INT, BOOL, FLOAT, INT, STR, App, Model, Sym, Term, Value, apply, compile_term, symbols, within,
 )
 from pathcraft.solver.z3backend import Z3Session, path_symbols
 
@@ -53,12 +53,44 @@ class CanonicalModels:
         wanted = sorted(set(path_symbols(store, [])) | set(inputs), key=lambda s: (s.name, s.sort))
         if self._session is None:
             self._session = Z3Session(self.timeout_ms, self.rlimit)
-        for bound in (*self.bounds, None):
-            extra = within(wanted, bound) if bound is not None else []
+        # (int box, strings: "telling" words, "word"s, "phrase"s, or any)
+        tiers: list[tuple[int | None, str]] = [(bound, "word") for bound in (*self.bounds, None)]
+        if self.bounds and any(s.sort == STR for s in wanted):
+            tiers[0:0] = [(self.bounds[0], "telling")]
+            tiers[-1:-1] = [(self.bounds[-1], "phrase")]
+        for bound, strings in tiers:
+            extra = [*within(wanted, bound), *_readable(wanted, bound, strings)] if bound is not None else []
             verdict, model = self._session.check(store, extra, wanted)
             if verdict == "sat" and model is not None:
                 return _telling(model, store, inputs)
         return None
+
+
+def _readable(wanted: Iterable[Sym], bound: int, kind: str) -> list[Term]:
+    """Strings of lowercase letters (`kind` "word"; "phrase": and spaces),
+    at most `bound + 1` long: tried before any printable string (the input
+    domain). "telling": words moreover not empty, different from each
+    other, and without a repeated letter (a test of `reverse` on "aa"
+    tells nothing)."""
+    telling = kind == "telling"
+    out: list[Term] = []
+    strings = [s for s in wanted if s.sort == STR]
+    for sym in strings:
+        length = apply("strlen", sym)
+        out += [apply("phrase" if kind == "phrase" else "word", sym), apply("le", length, bound + 1)]
+        if telling:
+            out.append(apply("ge", length, 1))
+            for i, j in itertools.combinations(range(bound + 1), 2):
+                same = apply("eq", apply("substr", sym, i, 1), apply("substr", sym, j, 1))
+                out.append(apply("or", apply("le", length, j), apply("not", same)))
+    if telling:
+        out += [apply("ne", a, b) for a, b in itertools.combinations(strings, 2)]
+    return out
+
+
+def is_domain(constraint: Term) -> bool:
+    """Is `constraint` the domain of a string input (printable ASCII)?"""
+    return isinstance(constraint, App) and constraint.op == "printable" and isinstance(constraint.args[0], Sym)
 
 
 # Small values, the more telling first: 0 and 1 are identities of + and *,
@@ -70,6 +102,7 @@ _BUDGET = 1000  # values tried in Python, per path, before asking Z3
 # Values for inputs nothing constrains: no identities of + and * (0, 1, -1).
 _FILL_INTS = (2, 3, 4, 5, -2, -3, 6, 7)
 _FILL_FLOATS = (2.5, 3.5, -1.5, 4.5, 0.75, -2.5, 5.5, 6.5)  # short reprs, not integral: `int(x)` differs from x
+_FILL_STRS = ("abc", "xyz", "hello", "world", "spam", "eggs", "foo", "bar")
 _LIST_ITEMS = 8  # items of an input list given telling values (longer lists: the rest 0)
 
 
@@ -79,10 +112,14 @@ def _telling(model: Model, store: PathNode | None, inputs: list[Sym]) -> Model:
     model has, in name order: any value satisfies the path, and a test whose
     free inputs are all 0 cannot tell `x + y` from `x`, or `items[0]` from
     `items[1]`."""
-    mentioned = set(path_symbols(store, []))
-    free = [s for s in inputs if s not in mentioned and s.sort in (INT, ARR_INT, FLOAT)]
+    mentioned: set[Sym] = set()
+    for node in nodes(store):
+        if not is_domain(node.constraint):
+            mentioned |= symbols(node.constraint)
+    free = [s for s in inputs if s not in mentioned and s.sort in (INT, ARR_INT, FLOAT, STR)]
     if not free:
         return model
+    words = (w for w in _FILL_STRS if w not in model.values())
     taken = {v for v in model.values() if isinstance(v, int) and not isinstance(v, bool)}
     fresh = (v for v in itertools.chain(_FILL_INTS, itertools.count(_FILL_INTS[-1] + 1)) if v not in taken)
     taken_floats = {v for v in model.values() if isinstance(v, float)}
@@ -94,6 +131,8 @@ def _telling(model: Model, store: PathNode | None, inputs: list[Sym]) -> Model:
             filled[sym.name] = next(fresh_floats)
         elif sym.sort == INT:
             filled[sym.name] = next(fresh)
+        elif sym.sort == STR:
+            filled[sym.name] = next(words, "abc")
         else:  # an input list's items: as many as its length (the length symbol's convention)
             length = model.get(f"len({sym.name})", _LIST_ITEMS)
             count = min(length, _LIST_ITEMS) if isinstance(length, int) and length >= 0 else _LIST_ITEMS

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from pathcraft.solver.terms import BOOL, INT, App, Sym, Term
+from pathcraft.solver.terms import BOOL, INT, STR, App, Sym, Term
 
 Interval = tuple[int | None, int | None]
 Bounds = Mapping[str, Interval]
@@ -80,7 +80,7 @@ def interval(t: Term, bounds: Bounds) -> Interval:
         return (int(t), int(t))
     if isinstance(t, int):
         return (t, t)
-    if isinstance(t, float):  # floats have no int bounds here
+    if isinstance(t, (float, str)) or t.sort == STR:  # floats and strings have no int bounds here
         return _TOP
     if isinstance(t, Sym):
         default = (0, 1) if t.sort == BOOL else _TOP

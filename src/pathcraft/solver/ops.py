@@ -21,7 +21,8 @@ from types import MappingProxyType
 from typing import Any
 
 from pathcraft.solver import fpsem as _fp
-from pathcraft.solver.sorts import BOOL, FLOAT, INT, ArrayValue, Value, array_sort, element_sort, sort_of
+from pathcraft.solver import strings as _s
+from pathcraft.solver.sorts import BOOL, FLOAT, INT, STR, ArrayValue, Value, array_sort, element_sort, sort_of
 
 Term = Any  # a term of `solver.terms` (which imports this table, so it cannot be imported here)
 
@@ -63,6 +64,8 @@ def _bool(args: tuple[Term, ...]) -> str:
 
 def _float(args: tuple[Term, ...]) -> str:
     return FLOAT
+def _str(args: tuple[Term, ...]) -> str:
+    return STR
 
 
 def _branch(args: tuple[Term, ...]) -> str:
@@ -162,6 +165,23 @@ _TABLE = (
     _fcompare("fle", operator.le, "<=", None),
     _fcompare("fgt", operator.gt, ">", None),
     _fcompare("fge", operator.ge, ">=", None),
+    # strings (meanings in solver/strings.py); `eq`..`ge` above compare them too
+    Op("concat", 2, _str, operator.add, lambda z3, x, y: z3.Concat(x, y), "infix", "+", 5),
+    Op("strlen", 1, _int, len, lambda z3, x: z3.Length(x), "call", "len"),
+    Op("substr", 3, _str, _s.py_substr, lambda z3, x, i, n: z3.SubString(x, i, n), "call", "substr"),
+    Op("contains", 2, _bool, lambda s, t: t in s, lambda z3, x, y: z3.Contains(x, y), "call", "contains"),
+    Op("prefixof", 2, _bool, lambda s, t: s.startswith(t), lambda z3, x, y: z3.PrefixOf(y, x), "call",
+       "startswith"),
+    Op("suffixof", 2, _bool, lambda s, t: s.endswith(t), lambda z3, x, y: z3.SuffixOf(y, x), "call",
+       "endswith"),
+    Op("indexof", 2, _int, _s.py_find, lambda z3, x, y: z3.IndexOf(x, y, 0), "call", "find"),
+    Op("str_of_nat", 1, _str, _s.py_str_of_nat, lambda z3, n: z3.IntToStr(n), "call", "str"),
+    Op("nat_of_str", 1, _int, _s.py_nat_of_str, lambda z3, x: z3.StrToInt(x), "call", "int"),
+    Op("ord", 1, _int, _s.py_ord, lambda z3, x: z3.StrToCode(x), "call", "ord"),
+    Op("chr", 1, _str, _s.py_chr, lambda z3, n: z3.StrFromCode(n), "call", "chr"),
+    Op("lower", 1, _str, _s.py_lower, _s.z3_case(32), "call", "lower"),
+    Op("upper", 1, _str, _s.py_upper, _s.z3_case(-32), "call", "upper"),
+    *(Op(name, 1, _bool, py, _s.z3_class(name), "call", name) for name, py in _s.CLASSES.items()),
 )
 
 OPS: Mapping[str, Op] = MappingProxyType({op.name: op for op in _TABLE})

@@ -14,6 +14,7 @@ BOOL = "bool"
 FLOAT = "float"  # IEEE-754 doubles (Z3's Float64, round-nearest-even): `solver/floats.py`
 ARR_INT = "arr_int"  # list contents: arrays from int indices to ints / bools
 ARR_BOOL = "arr_bool"
+STR = "str"  # Python str values: Z3's String sort (sequences of code points)
 
 
 def sort_of(t: object) -> str:
@@ -25,6 +26,8 @@ def sort_of(t: object) -> str:
         return INT
     if isinstance(t, float):
         return FLOAT
+    if isinstance(t, str):
+        return STR
     sort = getattr(t, "sort")
     assert isinstance(sort, str)
     return sort
@@ -56,4 +59,4 @@ class ArrayValue:
         return ArrayValue(self.default, tuple((k, x) for k, x in self.entries if k != i) + ((i, v),))
 
 
-Value = Union[int, bool, float, ArrayValue]
+Value = Union[int, bool, float, str, ArrayValue]

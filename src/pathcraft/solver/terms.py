@@ -21,9 +21,10 @@ from typing import Union
 
 from pathcraft.solver import ops as _ops
 from pathcraft.solver.fpsem import float_literal, same_float
-from pathcraft.solver.sorts import ARR_BOOL, ARR_INT, BOOL, FLOAT, INT, ArrayValue, Value, array_sort, element_sort
+from pathcraft.solver.sorts import ARR_BOOL, ARR_INT, BOOL, FLOAT, INT, STR, ArrayValue, Value, array_sort, element_sort
 
-__all__ = ["ARR_BOOL", "ARR_INT", "BOOL", "FLOAT", "INT", "ArrayValue", "Value", "array_sort", "element_sort"]
+__all__ = ["ARR_BOOL", "ARR_INT", "BOOL", "FLOAT", "INT", "STR", "ArrayValue", "Value", "array_sort",
+           "element_sort"]
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -72,7 +73,7 @@ class App:
         )
 
 
-Term = Union[int, bool, float, Sym, App]
+Term = Union[int, bool, float, str, Sym, App]  # a Python str is a constant of sort STR
 
 
 def _same_args(a: tuple[Term, ...], b: tuple[Term, ...]) -> bool:
@@ -84,7 +85,7 @@ def _same_args(a: tuple[Term, ...], b: tuple[Term, ...]) -> bool:
 
 
 def is_const(t: Term) -> bool:
-    return isinstance(t, (int, bool, float))
+    return isinstance(t, (int, bool, float, str))
 
 
 def sort_of(t: Term) -> str:
@@ -94,6 +95,8 @@ def sort_of(t: Term) -> str:
         return INT
     if isinstance(t, float):
         return FLOAT
+    if isinstance(t, str):
+        return STR
     return t.sort
 
 
@@ -119,11 +122,23 @@ def _app(op: str, args: tuple[Term, ...]) -> App:
     return App(op, args, _ops.OPS[op].sort(args))
 
 
-def _const(op: str, *args: int | bool) -> int | bool | float:
+def _const(op: str, *args: int | bool | float | str) -> int | bool | float | str:
     """`op` folded over constants with the table's Python semantics."""
     value = _ops.OPS[op].py(*args)
     assert not isinstance(value, ArrayValue)  # only scalar operators fold constants
     return value
+
+
+def _folding(op: str) -> Callable[..., Term]:
+    """The constructor of an operator without rewrites of its own (the
+    string operators): folded when every argument is a constant."""
+    def build(*args: Term) -> Term:
+        if all(is_const(a) for a in args):
+            value = _const(op, *args)  # type: ignore[arg-type]  # constants
+            sort = _ops.OPS[op].sort(args)
+            return bool(value) if sort == BOOL else int(value) if sort == INT else value
+        return _app(op, args)
+    return build
 
 
 # ------------------------------------------------------------------ coercion
@@ -133,7 +148,7 @@ def as_int(t: Term) -> Term:
     """Python's view of a bool as 0/1 in arithmetic."""
     if isinstance(t, bool):
         return int(t)
-    if isinstance(t, (int, float)):
+    if isinstance(t, (int, float, str)):
         return t
     if t.sort == BOOL:
         return ite(t, 1, 0)
@@ -146,10 +161,14 @@ def truthy(t: Term) -> Term:
         return t
     if isinstance(t, (int, float)):
         return t != 0
+    if isinstance(t, str):
+        return t != ""
     if t.sort == BOOL:
         return t
     if t.sort == FLOAT:  # nan is true
         return _app("fne", (t, 0.0))
+    if t.sort == STR:
+        return ne(t, "")
     return ne(t, 0)
 
 
@@ -266,6 +285,12 @@ def karray(v: Term) -> Term:
 
 def relation(op: str, a: Term, b: Term) -> Term:
     """`a op b` for a comparison `op` (eq, ne, lt, le, gt, ge)."""
+    if sort_of(a) == STR or sort_of(b) == STR:  # strings: by code point (the caller checks both are)
+        if isinstance(a, str) and isinstance(b, str):
+            return _const(op, a, b)
+        if a == b:
+            return op in ("eq", "le", "ge")
+        return _app(op, (a, b))
     if sort_of(a) == BOOL and sort_of(b) == BOOL and op in ("eq", "ne"):
         if isinstance(a, int) and isinstance(b, int):
             return _const(op, a, b)
@@ -373,7 +398,7 @@ def value_of(t: Term, model: Model) -> Value:
     """The value of `t` (an array term too) when each symbol takes its value
     in `model` (0 / False / an all-0 or all-False array for symbols the
     model leaves free)."""
-    if isinstance(t, (bool, int, float)):
+    if isinstance(t, (bool, int, float, str)):
         return t
     if isinstance(t, Sym):
         found = model.get(t.name)
@@ -389,7 +414,7 @@ def value_of(t: Term, model: Model) -> Value:
         # the recursion limit
         value = spec.py(*[value_of(a, model) for a in t.args])
     if t.sort in (INT, BOOL, FLOAT):  # a scalar comes out as its node's sort, whatever the model holds
-        assert not isinstance(value, ArrayValue)
+        assert not isinstance(value, (ArrayValue, str))
         return bool(value) if t.sort == BOOL else (float(value) if t.sort == FLOAT else int(value))
     return value
 
@@ -398,7 +423,7 @@ def _default(sort: str) -> Value:
     """The value of a symbol a model leaves free."""
     if sort in (ARR_INT, ARR_BOOL):
         return ArrayValue(False if sort == ARR_BOOL else 0)
-    return False if sort == BOOL else (0.0 if sort == FLOAT else 0)
+    return False if sort == BOOL else 0.0 if sort == FLOAT else "" if sort == STR else 0
 
 
 def compile_term(t: Term, memo: dict[Term, Callable[[Model], Value]] | None = None) -> Callable[[Model], Value]:
@@ -410,7 +435,7 @@ def compile_term(t: Term, memo: dict[Term, Callable[[Model], Value]] | None = No
     if found is not None:
         return found
     run: Callable[[Model], Value]
-    if isinstance(t, (bool, int, float)):
+    if isinstance(t, (bool, int, float, str)):
         constant: Value = t
         run = lambda model: constant  # noqa: E731
     elif isinstance(t, Sym):
@@ -443,7 +468,7 @@ def compile_term(t: Term, memo: dict[Term, Callable[[Model], Value]] | None = No
 def evaluate(t: Term, model: Model) -> int | bool | float:
     """The value of the int or bool term `t` in `model` (see `value_of`)."""
     value = value_of(t, model)
-    if isinstance(value, ArrayValue):
+    if isinstance(value, (ArrayValue, str)):
         raise TypeError(f"{show(t)} is an array: use value_of")
     return value
 
@@ -457,7 +482,7 @@ def show(t: Term, parent: int = 0) -> str:
     comparisons inside comparisons, which Python would chain)."""
     if isinstance(t, float):
         return float_literal(t)
-    if isinstance(t, (bool, int)):
+    if isinstance(t, (bool, int, str)):
         return repr(t)
     if isinstance(t, Sym):
         return t.name
@@ -551,9 +576,12 @@ def fold_float(op: str, *args: Term) -> Term:
 
 
 # The folding constructor of each operator of the table (`ops.OPS`).
-_FOLD: Mapping[str, Callable[..., Term]] = MappingProxyType({
+_NATIVE: Mapping[str, Callable[..., Term]] = MappingProxyType({
     "add": add, "sub": sub, "mul": mul, "floordiv": floordiv, "mod": mod, "neg": neg,
     "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
     "not": not_, "and": and_, "or": or_, "ite": ite, "select": select, "store": store, "karray": karray,
     **{op: partial(fold_float, op) for op in _ops.FLOAT_OPS},
 })
+# the others (string operators) fold constants only
+_FOLD: Mapping[str, Callable[..., Term]] = MappingProxyType(
+    {**_NATIVE, **{op: _folding(op) for op in _ops.OPS if op not in _NATIVE}})

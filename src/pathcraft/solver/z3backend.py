@@ -17,7 +17,8 @@ import z3
 from pathcraft.solver import fpsem
 from pathcraft.solver.ops import OPS
 from pathcraft.solver.path import PathNode, nodes
-from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, FLOAT, App, ArrayValue, Sym, Term, Value, symbols
+from pathcraft.solver.strings import read_string, z3_string
+from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, FLOAT, STR, App, ArrayValue, Sym, Term, Value, symbols
 
 
 class Z3Translator:
@@ -36,6 +37,8 @@ class Z3Translator:
                 found = z3.Array(sym.name, z3.IntSort(self.ctx), elem)
             elif sym.sort == FLOAT:
                 found = z3.FP(sym.name, fpsem.z3_sort(z3, self.ctx))
+            elif sym.sort == STR:
+                found = z3.String(sym.name, self.ctx)
             else:
                 maker = z3.Bool if sym.sort == BOOL else z3.Int
                 found = maker(sym.name, self.ctx)
@@ -49,6 +52,8 @@ class Z3Translator:
             return z3.IntVal(t, self.ctx)
         if isinstance(t, float):
             return fpsem.z3_const(z3, t, self.ctx)
+        if isinstance(t, str):
+            return z3_string(z3, t, self.ctx)
         if isinstance(t, Sym):
             return self.var(t)
         found = self._cache.get(t)
@@ -122,6 +127,8 @@ class Z3Session:
                 out[sym.name] = _array_value(value, model)
             elif sym.sort == FLOAT:
                 out[sym.name] = _float_value(self.translate.var(sym), model)
+            elif sym.sort == STR:
+                out[sym.name] = read_string(z3, value)
             else:
                 out[sym.name] = z3.is_true(value) if sym.sort == BOOL else value.as_long()
         return out

@@ -35,15 +35,19 @@ def _comment(label: str, text: str) -> list[str]:
     return out
 
 
+STRING_DOMAIN = " String inputs are chosen among printable ASCII strings (' ' to '~')."
+
+
 class PytestWriter:
     """Streams a pytest module: header first, then each test as it comes."""
 
     def __init__(self, out: TextIO, module: str, source: str, functions: list[str],
                  criterion: str, user_exceptions: frozenset[str] = frozenset(),
                  classes: frozenset[str] = frozenset(), positional: frozenset[str] = frozenset(),
-                 floats: bool = False) -> None:
+                 floats: bool = False, string_inputs: bool = False) -> None:
         """`positional`: functions to call with positional arguments only;
-        `floats`: some function takes a float (the header says how they are chosen)."""
+        `floats`: some function takes a float (the header says how they are chosen);
+        `string_inputs`: some input is a str (the header says which)."""
         self.out = out
         self.positional = positional
         self.module = module
@@ -56,7 +60,8 @@ class PytestWriter:
                  "Each test follows one execution path; its comment gives the path constraint and the trace "
                  f"term. Run with the module's import root on the import path, e.g.  "
                  f"PYTHONPATH={_folder(source)} pytest <this file>. Expected messages and paths are those of "
-                 f"Python {python}." + (f" {FLOAT_INPUTS}" if floats else ""))
+                 f"Python {python}." + (f" {FLOAT_INPUTS}" if floats else "")
+                 + (STRING_DOMAIN if string_inputs else ""))
         text = textwrap.wrap(about, WIDTH - 4, break_long_words=False, break_on_hyphens=False)
         header = [
             '"""' + text[0], *text[1:], '"""',

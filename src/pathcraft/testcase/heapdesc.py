@@ -32,7 +32,7 @@ from pathcraft.heap.cells import Addr, DictCell, Heap, Lazy, ListCell, ObjectCel
 from pathcraft.heap.readback import ObjectKey, final_fields, object_key
 from pathcraft.ir.nodes import Text
 from pathcraft.solver import terms as T
-from pathcraft.solver.terms import Model, Term, evaluate
+from pathcraft.solver.terms import STR, App, Model, Sym, Term, evaluate, value_of
 
 Json = Any
 
@@ -104,6 +104,8 @@ class SymbolicSnapshot:
             return None
         if is_float(v):
             return float(evaluate(v, self.model))  # type: ignore[arg-type]  # a float term
+        if isinstance(v, str) or isinstance(v, (Sym, App)) and v.sort == STR:
+            return str(value_of(v, self.model))
         assert is_scalar(v), v
         result = evaluate(v, self.model)
         return result if isinstance(result, bool) else int(result)

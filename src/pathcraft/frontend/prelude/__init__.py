@@ -11,7 +11,10 @@ any other. Naming, per module of this package:
   (predicate `$list.index`); the kind is the receiver's (`list`, `int`,
   `str`, ...: see `engine.values.value_kind`);
 * `def fn__any(xs)`: the builtin function `any`, called by the frontend
-  as predicate `$any`.
+  as predicate `$any`;
+* `def str__split__0(self)`: `s.split()`, the variant of `split` with no
+  argument (the engine tries `$str.split__0` when the arity of `$str.split`
+  does not match).
 
 The copies are silent: builtin predicates without line marks, so the
 prelude's own lines never reach a trace, coverage or a test.
@@ -28,7 +31,7 @@ from pathcraft.frontend.module import function_info, load_module
 from pathcraft.ir.builtin_names import function_predicate, method_predicate
 from pathcraft.ir.nodes import Call, Goto, Mark, Predicate
 
-MODULES = ("lists", "dicts")
+MODULES = ("lists", "strings", "dicts")
 
 
 def _public_name(function: str) -> str:

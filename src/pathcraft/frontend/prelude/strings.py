@@ -1,0 +1,123 @@
+"""`str` methods the solver has no operator for, as CPython defines them on
+ASCII text (loops: bounded by loop-K like any loop).
+
+Lowered by `pathcraft.frontend.prelude` (see there for the naming).
+"""
+
+
+def str__strip(self: str) -> str:
+    i = 0
+    j = len(self)
+    while i < j and self[i].isspace():
+        i += 1
+    while j > i and self[j - 1].isspace():
+        j -= 1
+    return self[i:j]
+
+
+def str__lstrip(self: str) -> str:
+    i = 0
+    while i < len(self) and self[i].isspace():
+        i += 1
+    return self[i:]
+
+
+def str__rstrip(self: str) -> str:
+    j = len(self)
+    while j > 0 and self[j - 1].isspace():
+        j -= 1
+    return self[:j]
+
+
+def str__count(self: str, sub: str) -> int:
+    if sub == "":
+        return len(self) + 1
+    n = 0
+    rest = self
+    i = rest.find(sub)
+    while i >= 0:
+        n += 1
+        rest = rest[i + len(sub):]
+        i = rest.find(sub)
+    return n
+
+
+def str__replace(self: str, old: str, new: str) -> str:
+    if old == "":
+        out = new
+        for c in self:
+            out = out + c + new
+        return out
+    out = ""
+    rest = self
+    i = rest.find(old)
+    while i >= 0:
+        out = out + rest[:i] + new
+        rest = rest[i + len(old):]
+        i = rest.find(old)
+    return out + rest
+
+
+def str__split(self: str, sep: str) -> list[str]:
+    if sep == "":
+        raise ValueError("empty separator")
+    out = []
+    rest = self
+    i = rest.find(sep)
+    while i >= 0:
+        out.append(rest[:i])
+        rest = rest[i + len(sep):]
+        i = rest.find(sep)
+    out.append(rest)
+    return out
+
+
+def str__join(self: str, items: list[str]) -> str:
+    out = ""
+    first = True
+    for item in items:
+        if not first:
+            out = out + self
+        out = out + item
+        first = False
+    return out
+
+
+def str___split_spaces(self: str) -> list[str]:
+    """`self.split()` for a string whose only whitespace is the space (see
+    `frontend/strbuiltins.py`)."""
+    out = []
+    rest = self
+    i = rest.find(" ")
+    while i >= 0:
+        if i > 0:
+            out.append(rest[:i])
+        rest = rest[i + 1:]
+        i = rest.find(" ")
+    if rest != "":
+        out.append(rest)
+    return out
+
+
+def str__strip__1(self: str, chars: str) -> str:
+    i = 0
+    j = len(self)
+    while i < j and self[i] in chars:
+        i += 1
+    while j > i and self[j - 1] in chars:
+        j -= 1
+    return self[i:j]
+
+
+def str__lstrip__1(self: str, chars: str) -> str:
+    i = 0
+    while i < len(self) and self[i] in chars:
+        i += 1
+    return self[i:]
+
+
+def str__rstrip__1(self: str, chars: str) -> str:
+    j = len(self)
+    while j > 0 and self[j - 1] in chars:
+        j -= 1
+    return self[:j]
