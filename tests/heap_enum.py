@@ -31,6 +31,7 @@ class Bounds:
     max_objects: int = 3
     max_list: int = 3
     max_object_list: int = 2
+    max_dict: int = 2  # entries of a dict or set
     # str inputs: every string up to this length over the alphabet (digits,
     # both cases, a space)
     max_str: int = 3
@@ -115,6 +116,13 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
             for items in itertools.product(*domains):
                 yield tuple(items), heap, []
         return
+    if tp is dict:  # likewise a bare `dict`
+        tp = dict[int, int]
+    if tp is set:
+        tp = set[int]
+    if typing.get_origin(tp) in (dict, set):
+        yield from _dicts(tp, heap, bounds, f"d{len(heap)}")
+        return
     if typing.get_origin(tp) is list:
         (elem,) = typing.get_args(tp)
         elem, _ = _unwrap(elem)
@@ -157,6 +165,35 @@ def _object_list(elem: type, n: int, heap: dict[str, Any], bounds: Bounds,
     reserved = {**heap, name: {"list": []}}  # the items' own names (nested lists) come after this one
     for items, h, slots in rec(0, [], reserved):
         yield {"$ref": name}, {**h, name: {"list": items}}, slots
+
+
+def _dicts(tp: Any, heap: dict[str, Any], bounds: Bounds, name: str) -> Iterator[Choice]:
+    """Dicts (sets) of up to `max_dict` entries: keys a sorted combination
+    of distinct small ints (their order varies too: all permutations),
+    values any choice of the value type."""
+    args = typing.get_args(tp)
+    key_type = args[0]
+    keys_box = (False, True) if key_type is bool else bounds.ints
+    for n in range(bounds.max_dict + 1):
+        for keys in itertools.permutations(keys_box, n):
+            if typing.get_origin(tp) is set:
+                if list(keys) != sorted(keys):  # a set has no order of its own
+                    continue
+                yield {"$ref": name}, {**heap, name: {"set": list(keys)}}, []
+                continue
+
+            def rec(k: int, values: list[Any], h: dict[str, Any]) -> Iterator[tuple[list[Any], dict[str, Any],
+                                                                                  list[Slot]]]:
+                if k == n:
+                    yield values, h, []
+                    return
+                for value, h2, slots in _choices(args[1], h, bounds, f"{name}_{k}"):
+                    for more, h3, slots2 in rec(k + 1, values + [value], h2):
+                        yield more, h3, slots + slots2
+
+            reserved = {**heap, name: {"dict": []}}
+            for values, h, slots in rec(0, [], reserved):
+                yield {"$ref": name}, {**h, name: {"dict": [[k, v] for k, v in zip(keys, values)]}}, slots
 
 
 def clean(heap: dict[str, Any]) -> dict[str, Any]:

@@ -121,10 +121,10 @@ def _error_of(tmp_path: Path, source: str, name: str = "f") -> PathcraftError:
 # were counted by hand on the source text.
 UNSUPPORTED = [
     ("lambda", "def f(x: int) -> int:\n    g = lambda y: y\n    return x\n", 2, 9, "lambda"),
-    ("dict", "def f(x: int) -> int:\n    d = {1: x}\n    return x\n", 2, 9, "dict"),
+    ("dict", "def f(x: int) -> int:\n    d = {**{1: x}}\n    return x\n", 2, 12, "'**' in a dict literal"),
     ("complex", "def f(x: int) -> int:\n    return x + 1.5j\n", 2, 16, "complex"),
-    ("setcomp", "def f(x: int) -> int:\n    y = {i for i in range(x)}\n    return x\n", 2, 9,
-     "set comprehension"),
+    ("setcomp", "def f(x: int) -> int:\n    y = {i for i in range(x) for j in range(i)}\n    return x\n", 2, 9,
+     "set comprehension with several 'for' clauses"),
     ("yield_value", "def f(x: int) -> int:\n    y = yield x\n    return y\n", 2, 9, "yield"),
     ("math_pow", "import math\ndef f(x: float) -> float:\n    return math.pow(x, 2)\n", 3, 12, "math.pow"),
     ("matmul", "def f(x: int) -> int:\n    return x @ 2\n", 2, 12, "'@'"),

@@ -25,6 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from pathcraft.cost.models import Costs
+from pathcraft.engine import dicts
 from pathcraft.engine.branch import Brancher
 from pathcraft.engine.control import SearchControl, Verdict
 from pathcraft.engine.evaluate import Evaluator, Raised
@@ -46,12 +47,20 @@ from pathcraft.engine.strings import Mismatch, percent_format
 from pathcraft.engine.values import UNDEFINED, Value, value_kind
 from pathcraft.errors import Unsupported
 from pathcraft.frontend.bitops import BIT_PREDICATES
-from pathcraft.heap.base import HeapModel, attribute_error, is_scalar, uncertain_attribute
-from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
-from pathcraft.heap.factory import make_heap_model
 from pathcraft.frontend.builtins import PRINT
+from pathcraft.frontend.generators import SOURCE_PREFIX as GENERATOR_SOURCE
+from pathcraft.heap.base import HeapModel, HeapResult, attribute_error, is_scalar, uncertain_attribute
+from pathcraft.heap.cells import Addr, DictCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
+from pathcraft.heap.factory import make_heap_model
 from pathcraft.ir.builtin_names import (
-    FLOAT_BUILTINS, NUMBER_CONVERSIONS, PROTOCOLS, function_predicate, method_predicate,
+    FLOAT_BUILTINS,
+    NEW_DEFAULTDICT,
+    NEW_DICT,
+    NEW_SET,
+    NUMBER_CONVERSIONS,
+    PROTOCOLS,
+    function_predicate,
+    method_predicate,
 )
 from pathcraft.ir.nodes import (
     EXC_VAR,
@@ -303,6 +312,15 @@ class Run:
             return self.call_method(state, frame, instr)
         if isinstance(instr, CheckMethod):
             return self.check_method(state, frame, instr)
+        if isinstance(instr, ListOp) and dicts.is_dict_like(state.heap, self.evaluator.eval(instr.lst, frame.env,
+                                                                                         state.heap)):
+            return self.dict_op(state, frame, instr)
+        if isinstance(instr, ListOp) and dicts.entry_part(instr.args) is not None:
+            raise Unsupported("'for a, b in x.items()' where x is not a dict")
+        if isinstance(instr, Call) and instr.predicate in (NEW_DICT, NEW_SET, NEW_DEFAULTDICT):
+            parts = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
+            built = dicts.build(state.heap, instr.predicate, parts)
+            return self.dict_effects(state, frame, instr.target, built)
         if isinstance(instr, ListOp) and instr.op in _PROTOCOL:
             subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
             cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
@@ -357,6 +375,37 @@ class Run:
         if isinstance(instr, Raise):
             return self.throw(state, self._raised(instr, frame))
         raise AssertionError(f"unknown instruction {instr!r}")
+
+    def dict_op(self, state: State, frame: Frame, instr: ListOp) -> Successors:
+        """`d[k]`, `d[k] = v`, `del d[k]`, `len(d)` or a loop's step over a
+        dict, set or view (`engine/dicts.py`); the loop's site is its line
+        and the number of calls below it (blocks are tail-called frames)."""
+        subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
+        assert isinstance(subject, Addr)
+        if isinstance(instr.lst, Var) and instr.lst.name.startswith(GENERATOR_SOURCE):
+            raise Unsupported("a generator expression over a dict, set or view (walked by position)")
+        args = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
+        depth, stack = 0, state.stack
+        while stack is not None:
+            depth, stack = depth + (not stack.top.via_tail), stack.rest
+        builtin = frame.pred.function if frame.pred.builtin else None
+        results = dicts.list_op(state.heap, instr.op, subject, args, (instr.line, depth), builtin)
+        return self.dict_effects(state, frame, instr.target, results)
+
+    def dict_effects(self, state: State, frame: Frame, target: str | None, results: list[HeapResult]) -> Successors:
+        """The outcomes of a dict or set operation, each charged the memory
+        its dicts and sets grew by (a slot per key and per value)."""
+        effects = []
+        for effect in self.heap.apply(state, results):
+            grown = dicts.growth(state.heap, effect.state.heap, self.heap.sizes)
+            if grown:
+                charged = self.controls.charged(replace(effect.state, costs=effect.state.costs.allocate(grown)))
+                if charged is None:
+                    self.stats.pruned += 1
+                    continue
+                effect = replace(effect, state=charged)
+            effects.append(effect)
+        return self.effects(frame, target, effects)
 
     def within_domain(self, state: State) -> State | None:
         """`state` with the domain conditions of the float conversions just
@@ -428,6 +477,9 @@ class Run:
         """Step past a heap instruction once per outcome (or throw)."""
         out: Successors = []
         for effect in effects:
+            if effect.exc is not None and effect.exc.type == "$unsupported":  # an outcome not modelled
+                self.stats.note_unsupported(Unsupported(effect.exc.message or "construct"))
+                continue
             if effect.exc is not None:
                 out.extend(self.throw(effect.state, effect.exc))
                 continue
@@ -457,7 +509,8 @@ class Run:
         kind = value_kind(receiver, cell)
         if isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, instr.method) \
                 or kind == "list" and instr.method in ("append", "pop", "copy") \
-                or kind is not None and method_predicate(kind, instr.method) in self.program.predicates:
+                or kind is not None and method_predicate(kind, instr.method) in self.program.predicates \
+                or isinstance(cell, (DictCell, ViewCell)) and dicts.has_method(cell, instr.method):
             return [step(state, frame)]  # there: CallMethod dispatches
         if isinstance(cell, ObjectCell):
             uncertain = uncertain_attribute(self.program, cell, instr.method)
@@ -472,6 +525,11 @@ class Run:
         args = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
         heap = state.heap
         cell = heap.cell(receiver) if isinstance(receiver, Addr) else None
+        if isinstance(cell, (DictCell, ViewCell)):
+            assert isinstance(receiver, Addr)
+            results = dicts.method(heap, receiver, instr.method, args)
+            if results is not None:
+                return self.dict_effects(state, frame, instr.target, results)
         kind = value_kind(receiver, cell)
         native = instr.method in ("append", "copy") or instr.method == "pop" and not args  # the heap's own
         if kind is not None and (kind != "list" or not native):

@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from pathcraft.engine import strings, tuples
 from pathcraft.engine.values import UNDEFINED, Value, exception_is_a, unbound_local
 from pathcraft.errors import Unsupported
+from pathcraft.heap import dicts
 from pathcraft.heap.base import HeapModel
-from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
+from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.ir.nodes import Binary, CheckExceptionType, Const, Expr, Guard, Program, Text, Unary, Var
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import floats
@@ -88,6 +89,10 @@ class Evaluator:
         cell = heap.cell(value)
         if isinstance(cell, ListCell):
             return T.relation("gt", cell.size(), 0)
+        if isinstance(cell, ViewCell):
+            cell = heap.cell(cell.of)
+        if isinstance(cell, DictCell):
+            return cell.size() > 0
         if isinstance(cell, ObjectCell):
             for method in ("__bool__", "__len__"):
                 if self.program.resolve_method(cell.cls, method) or self.program.class_binds(cell.cls, method):
@@ -168,6 +173,9 @@ class Evaluator:
             for cell in cells:
                 if isinstance(cell, ObjectCell) and self.program.compares_by_value(cell.cls):
                     raise Unsupported(f"'==' on {cell.cls} objects (its __eq__ is not modelled)")
+            if any(isinstance(cell, (DictCell, ViewCell)) for cell in cells):
+                same = dicts.equal(heap, left, right)
+                return same if op == "eq" else T.not_(same)
             if isinstance(cells[0], ListCell) and isinstance(cells[1], ListCell) and left != right:
                 raise Unsupported("'==' between two lists (compares their items)")
             same = self.heap_model.ref_eq(heap, left, right)  # identity: the default object __eq__

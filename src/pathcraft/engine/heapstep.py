@@ -21,7 +21,7 @@ from pathcraft.engine.values import Value
 from pathcraft.errors import Unsupported
 from pathcraft.heap import tuples
 from pathcraft.heap.base import HeapModel, HeapResult
-from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
+from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell
 from pathcraft.ir.nodes import (
     Expr, FunctionInfo, GetField, ListOp, NewList, NewObject, Program, RepeatList, SetField, Text,
 )
@@ -150,8 +150,14 @@ def concrete_bindings(info: FunctionInfo, inputs: Mapping[str, object],
         return v  # type: ignore[return-value]  # snapshots hold ints, bools and None besides references
 
     for name, desc in snapshot.items():
-        cell: ObjectCell | ListCell
-        if "class" in desc:
+        cell: ObjectCell | ListCell | DictCell
+        if "dict" in desc or "set" in desc:
+            entries = desc["dict"] if "dict" in desc else desc["set"]
+            assert isinstance(entries, list)
+            pairs = entries if "dict" in desc else [(k, None) for k in entries]
+            cell = DictCell(None, None, "input", name, tuple(value(k) for k, _ in pairs),
+                            None if "set" in desc else tuple(value(v) for _, v in pairs))
+        elif "class" in desc:
             fields = desc["fields"]
             assert isinstance(fields, Mapping)
             cell = ObjectCell(str(desc["class"]), {f: value(v) for f, v in fields.items()}, "input", name)

@@ -246,7 +246,7 @@ def sequence_op(heap: Heap, op: str, subject: object, args: tuple[object, ...]) 
         return _slice(heap, s, n, args)
     if op != "get":
         raise Unsupported(f"{op} on a string")
-    (index,) = args
+    index = args[0]  # a loop's own get carries a flag after it (ir/builtin_names: LOOP_STEP)
     if not (is_int(index) or is_bool(index)):
         if is_str(index) or index is None:
             return [HeapResult(heap, exc=ExcValue("TypeError", "string indices must be integers, not "

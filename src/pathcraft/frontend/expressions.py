@@ -30,7 +30,15 @@ from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
 from pathcraft.frontend.sink import BlockSink
 from pathcraft.frontend.strbuiltins import CONVERSIONS
-from pathcraft.ir.builtin_names import CONTAINS, LIST_PROTOCOL, SLICE_PROTOCOL, function_predicate
+from pathcraft.ir.builtin_names import (
+    CONTAINS,
+    LIST_PROTOCOL,
+    NEW_DEFAULTDICT,
+    NEW_DICT,
+    NEW_SET,
+    SLICE_PROTOCOL,
+    function_predicate,
+)
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -95,7 +103,7 @@ class ExpressionLowerer:
         self.calls = calls
         self.reassigned = plainly_assigned(fn)
         # lowers a list comprehension (the statement lowerer's job: it is a loop)
-        self.comprehension: Callable[[ast.ListComp], Expr] | None = None
+        self.comprehension: Callable[[ast.ListComp | ast.DictComp | ast.SetComp], Expr] | None = None
         # lowers `sum(... for ...)` and the like (a consumer of a generator expression)
         self.generator: Callable[[str, ast.GeneratorExp], Expr] | None = None
 
@@ -188,6 +196,8 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()
             self.blocks.emit(NewList(tmp, items, None, node.lineno, is_tuple=isinstance(node, ast.Tuple)))
             return Var(tmp)
+        if isinstance(node, (ast.Dict, ast.Set)):
+            return self.dict_or_set(node)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and (
             _single_item_list(node.left) or _single_item_list(node.right)
         ):
@@ -236,9 +246,27 @@ class ExpressionLowerer:
             return self.branching_value(node)
         if isinstance(node, ast.Call):
             return self.call(node, discard)
-        if isinstance(node, ast.ListComp) and self.comprehension is not None:
+        if isinstance(node, (ast.ListComp, ast.DictComp, ast.SetComp)) and self.comprehension is not None:
             return self.comprehension(node)
         raise self.error(node, construct_name(node))
+
+    def dict_or_set(self, node: ast.Dict | ast.Set) -> Expr:
+        """`{k: v, ...}` as `$dict(k, v, ...)`, `{a, ...}` as `$set(a, ...)`:
+        built by the engine, keys and values evaluated in Python's order."""
+        parts: list[ast.expr] = []
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values):
+                if key is None:
+                    raise self.error(value, "'**' in a dict literal")
+                parts += [key, value]
+        else:
+            parts = list(node.elts)
+        if any(isinstance(p, ast.Starred) for p in parts):
+            raise self.error(node, "'*' in a set literal")
+        args = tuple(self.blocks.stable(self.expr(p), node.lineno) for p in parts)
+        tmp = self.blocks.temp()
+        self.blocks.emit(Call(tmp, NEW_DICT if isinstance(node, ast.Dict) else NEW_SET, args, node.lineno))
+        return Var(tmp)
 
     def fstring(self, node: ast.JoinedStr) -> Expr:
         """`f"..."`: literal parts and `{name}` fields (no conversion, no
@@ -354,6 +382,8 @@ class ExpressionLowerer:
 
     def call(self, node: ast.Call, discard: bool) -> Expr:
         func = node.func
+        if self.is_defaultdict(func):
+            return self.defaultdict(node)
         if isinstance(func, ast.Attribute):
             return self.method_call(func, node, discard)
         if not isinstance(func, ast.Name):
@@ -373,6 +403,14 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()
             self.calls.methods_called.add("__len__")
             self.blocks.emit(ListOp("len", tmp, lst, (), node.lineno))
+            return Var(tmp)
+        if name in ("dict", "set") and not node.args and not node.keywords and name not in self.functions:
+            return self.dict_or_set(ast.Dict([], [], lineno=node.lineno) if name == "dict" else
+                                    ast.Set([], lineno=node.lineno))
+        if name in ("dict", "set") and len(node.args) == 1 and not node.keywords and name not in self.functions \
+                and not isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp, ast.Starred)):
+            tmp = self.blocks.temp()  # a copy made by the prelude's loop (`$set`, `$dict`)
+            self.blocks.emit(Call(tmp, function_predicate(name), (self.expr(node.args[0]),), node.lineno))
             return Var(tmp)
         if name == "isinstance" and len(node.args) == 2 and not node.keywords:
             return self.isinstance_of(node)
@@ -468,6 +506,29 @@ class ExpressionLowerer:
             raise self.error(node, f"call of builtin '{name}'")
         raise unknown_name(self.module.path, func, name)
 
+    def is_defaultdict(self, func: ast.expr) -> bool:
+        """`defaultdict` imported from `collections`, or `collections.defaultdict`."""
+        if isinstance(func, ast.Name) and func.id == "defaultdict" and func.id not in self.local_names:
+            return any(isinstance(n, ast.ImportFrom) and n.module == "collections" and n.level == 0
+                       and any(a.name == "defaultdict" and (a.asname or a.name) == "defaultdict" for a in n.names)
+                       for n in self.module.tree.body)
+        return isinstance(func, ast.Attribute) and func.attr == "defaultdict" and isinstance(func.value, ast.Name) \
+            and func.value.id == "collections" and func.value.id not in self.local_names and any(
+                isinstance(n, ast.Import) and any(a.name == "collections" and a.asname is None for a in n.names)
+                for n in self.module.tree.body)
+
+    def defaultdict(self, node: ast.Call) -> Expr:
+        """`defaultdict(int)` (or `list`, `set`, `dict`, `bool`)."""
+        factory = node.args[0] if len(node.args) == 1 and not node.keywords else None
+        args: tuple[Expr, ...]
+        if isinstance(factory, ast.Name) and factory.id in _FACTORIES and factory.id not in self.local_names:
+            args = (Const(Text(factory.id)),)
+        else:  # a lambda runs code of the module: its calls would be events of the path
+            raise self.error(node, "defaultdict() with a factory other than int, bool, list, set or dict")
+        tmp = self.blocks.temp()
+        self.blocks.emit(Call(tmp, NEW_DEFAULTDICT, args, node.lineno))
+        return Var(tmp)
+
     def conversion(self, name: str, node: ast.Call) -> Expr:
         """`str(x)`, `int(x)`, `ord(x)`, `chr(x)`: dispatched on the type of
         `x` at run time (`frontend/strbuiltins.py`)."""
@@ -519,7 +580,7 @@ class ExpressionLowerer:
             matches = bool(wanted & {"bool", "int", "object"})
         elif declared.kind == "float":
             matches = bool(wanted & {"float", "object"})
-        elif declared.kind in ("list", "tuple", "str"):
+        elif declared.kind in ("list", "tuple", "dict", "set", "str"):
             matches = bool(wanted & {declared.kind, "object"})
         elif declared.kind == "obj":
             matches = "object" in wanted or any(
@@ -602,6 +663,9 @@ class ExpressionLowerer:
             else:
                 raise self.error(node, f"missing argument '{param}' to {callee.name}()")
         return out
+
+
+_FACTORIES = ("int", "bool", "list", "set", "dict")
 
 
 def _int_literal(node: ast.expr) -> int | None:

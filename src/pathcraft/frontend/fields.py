@@ -55,6 +55,8 @@ UNKNOWN = _Unknown()
 Inferred = Type | _Unknown
 # `[]`: a list whose items other assignments, or `append`s, must tell
 EMPTY_LIST = Type("list", elem=None)
+EMPTY_DICT = Type("dict", elem=None, key=None)
+EMPTY_SET = Type("set", elem=None)
 
 
 def infer_attributes(
@@ -97,6 +99,9 @@ def infer_attributes(
             if isinstance(kind, Type) and kind.kind == "list" and kind.elem is None:
                 items = _appended(typer, chain, name, mangle)
                 kind = items.nullable() if kind.optional else items
+            if isinstance(kind, Type) and kind.kind in ("dict", "set") and kind.elem is None:
+                entries = _entries(typer, chain, name, mangle) if kind.kind == "dict" else Type("set", elem=INT)
+                kind = entries.nullable() if kind.optional else entries
             if isinstance(kind, Type):
                 found[name] = kind
         updated = {**declared, **found}
@@ -206,6 +211,40 @@ def _appended(typer: _Typer, chain: list[ast.ClassDef], name: str,
     return Type("list", elem=INT)
 
 
+def _entries(typer: _Typer, chain: list[ast.ClassDef], name: str, mangle: Callable[[str, str], str]) -> Type:
+    """`dict[K, V]` for an attribute only ever set to `{}`, from what the
+    methods store in it (`self.d[k] = v`, `self.d.setdefault(k, v)`); int
+    for what they do not tell (keys other than int or bool are ints)."""
+    keys: list[Inferred] = []
+    values: list[Inferred] = []
+    for cls in chain:
+        for method in _methods(cls):
+            me = method.args.args[0].arg
+
+            def is_me(node: ast.expr) -> bool:
+                return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id == me and mangle(node.attr, cls.name) == name
+
+            for node in ast.walk(method):
+                if isinstance(node, ast.Assign):
+                    for target in node.targets:
+                        if isinstance(target, ast.Subscript) and is_me(target.value):
+                            keys.append(typer.expr_type(target.slice, method))
+                            values.append(typer.expr_type(node.value, method))
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and node.func.attr == "setdefault" and len(node.args) == 2 and is_me(node.func.value):
+                    keys.append(typer.expr_type(node.args[0], method))
+                    values.append(typer.expr_type(node.args[1], method))
+    key = _join(keys) if keys else INT
+    value = _join(values) if values else INT
+    if value == EMPTY_LIST:
+        value = Type("list", elem=INT)
+    if not (isinstance(value, Type) and value.kind in ("int", "bool", "obj", "list") and value.elem != EMPTY_LIST
+            and (value.kind != "list" or value.elem in (INT, BOOL))):
+        value = INT
+    return Type("dict", elem=value, key=key if key in (INT, BOOL) else INT)
+
+
 def _construction_methods(chain: list[ast.ClassDef]) -> set[ast.FunctionDef]:
     """The methods that run while an instance is constructed: each class's
     `__init__` in the chain and the methods they call on `self`,
@@ -234,9 +273,10 @@ def _join(kinds: Sequence[Inferred]) -> Inferred:
     if not kinds or any(isinstance(k, _Unknown) for k in kinds):
         return UNKNOWN
     types = [k for k in kinds if isinstance(k, Type)]
-    values = {Type(t.kind, t.cls, False, t.elem) for t in types if t.kind != "none"}
-    if EMPTY_LIST in values and any(v.kind == "list" and v.elem is not None for v in values):
-        values.discard(EMPTY_LIST)
+    values = {Type(t.kind, t.cls, False, t.elem, t.items, t.key) for t in types if t.kind != "none"}
+    for empty in (EMPTY_LIST, EMPTY_DICT, EMPTY_SET):
+        if empty in values and any(v.kind == empty.kind and v.elem is not None for v in values):
+            values.discard(empty)
     if not values:
         return NONE
     if len(values) > 1:
@@ -315,6 +355,23 @@ class _Typer:
             if not node.elts:
                 return EMPTY_LIST
             return Type("list", elem=INT) if _int_list(node) else UNKNOWN
+        if isinstance(node, (ast.Dict, ast.Set)):
+            parts = [*node.keys, *node.values] if isinstance(node, ast.Dict) else node.elts
+            if not parts:
+                return EMPTY_DICT
+            if all(isinstance(p, ast.Constant) and type(p.value) is int for p in parts):
+                return Type("dict", elem=INT, key=INT) if isinstance(node, ast.Dict) else Type("set", elem=INT)
+            return UNKNOWN
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args and not node.keywords \
+                and node.func.id in ("dict", "set") and not self._shadowed(node.func.id, fn):
+            return EMPTY_DICT if node.func.id == "dict" else EMPTY_SET
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) and len(node.args) == 1 \
+                and (node.func.id if isinstance(node.func, ast.Name) else node.func.attr) == "defaultdict":
+            factory = node.args[0]
+            made = factory.id if isinstance(factory, ast.Name) else None
+            values = {"int": INT, "bool": BOOL, "list": Type("list", elem=INT), "set": Type("set", elem=INT),
+                      "dict": Type("dict", elem=INT, key=INT)}
+            return Type("dict", elem=values[made], key=INT) if made in values else UNKNOWN
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
             if node.func.id in self.classes:
                 return Type("obj", node.func.id)

@@ -36,6 +36,7 @@ CONSUMERS = ("sum", "any", "all", "min", "max", "list", "sorted")
 # distinguished, a known gap)
 EXHAUSTED = "StopIteration"
 RESUME, CLOSE = "__pc_resume", "__pc_close"  # replaced by the names of this generator's functions
+SOURCE_PREFIX = "__pc_S"  # the sources' parameters: `__pc_S0`, `__pc_S1` (indexed by position)
 
 # per source kind: the statements that take the item at position `i`, or
 # raise EXHAUSTED; `__pc_S0`, `__pc_S1` are the sources (evaluated by the caller)

@@ -9,7 +9,7 @@ import ast
 
 _SIMPLE = (
     ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise, ast.Assert,
-    ast.Pass, ast.Break, ast.Continue, ast.Expr,
+    ast.Pass, ast.Break, ast.Continue, ast.Expr, ast.Delete,
 )
 
 

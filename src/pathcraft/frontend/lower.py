@@ -42,6 +42,7 @@ from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.module import ModuleSource
 from pathcraft.frontend.names import assigned_names
 from pathcraft.frontend.sink import FunctionBlocks
+from pathcraft.ir.builtin_names import LOOP_KEY, LOOP_LATER, LOOP_REVERSED, LOOP_STEP, LOOP_VALUE
 from pathcraft.ir.nodes import (
     EXC_VAR,
     Assign,
@@ -70,6 +71,26 @@ from pathcraft.ir.types import INT
 
 
 _ITERATORS = ("enumerate", "reversed", "zip")
+_COMPREHENSIONS = {ast.ListComp: "<listcomp>", ast.DictComp: "<dictcomp>", ast.SetComp: "<setcomp>"}
+_STEP = Const(Text(LOOP_STEP))  # marks a loop's own `len` and `get` (see ir/builtin_names)
+_LATER = Const(Text(LOOP_LATER))
+_REVERSED = Const(Text(LOOP_REVERSED))
+
+
+def _dict_items(s: ast.For) -> bool:
+    """`for a, b in EXPR.items():` (two names for each entry of a dict; a
+    comprehension's loop gets the view as `$items0`)."""
+    it = s.iter
+    return _pair(s.target) and (_items_call(it) or isinstance(it, ast.Name) and it.id == "$items0")
+
+
+def _pair(target: ast.expr) -> bool:
+    return isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2
+
+
+def _items_call(it: ast.expr) -> bool:
+    return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" \
+        and not it.args and not it.keywords
 
 
 class _Placeholders(ast.NodeTransformer):
@@ -174,22 +195,26 @@ class FunctionLowerer:
 
     # -------------------------------------------------------- comprehensions
 
-    def comprehension(self, node: ast.ListComp) -> Expr:
+    def comprehension(self, node: ast.ListComp | ast.DictComp | ast.SetComp) -> Expr:
         """`[elt for target in it if cond ...]` as CPython runs it: `it` is
         evaluated here, then a function of its own (`f.<locals>.<listcomp>`,
         with call and return events; inlined from 3.12, PEP 709) loops over
         it appending to a new list. Its only line events are CPython's: the
-        statement's line on entry (3.11) and on every back edge."""
+        statement's line on entry (3.11) and on every back edge. A dict
+        (set) comprehension is the same with a dict (set) it stores into."""
+        what = construct_name(node)  # "list comprehension", ...
+        kind = _COMPREHENSIONS[type(node)]
         if len(node.generators) != 1:
-            raise self.error(node, "list comprehension with several 'for' clauses")
+            raise self.error(node, f"{what} with several 'for' clauses")
         gen = node.generators[0]
         if gen.is_async or any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Lambda))
                                for n in ast.walk(node)):
-            raise self.error(node, "list comprehension with 'async', ':=', yield or lambda")
+            raise self.error(node, f"{what} with 'async', ':=', yield or lambda")
         if (node.end_lineno or node.lineno) != node.lineno and any(isinstance(n, ast.Call) for n in ast.walk(node)):
-            raise self.error(node, "list comprehension over several lines that calls functions")
+            raise self.error(node, f"{what} over several lines that calls functions")
         bound = {n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
-        used = {n.id for part in (node.elt, *gen.ifs) for n in ast.walk(part)
+        parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        used = {n.id for part in (*parts, *gen.ifs) for n in ast.walk(part)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         inner_bound = {n.id for comp in ast.walk(node) if isinstance(comp, ast.comprehension)
                        for n in ast.walk(comp.target) if isinstance(n, ast.Name)}
@@ -210,25 +235,37 @@ class FunctionLowerer:
                 self.blocks.emit(ListOp("iter", self.blocks.temp("n"), value, (), line))  # TypeError here
             args.append(value)
         names = [f"$it{i}" for i in range(len(sources))]
+        if wrapper is None and _items_call(iterable) and _pair(gen.target):
+            names = ["$items0"]  # `for k, v in d.items()`: the loop takes each entry's key and value
         loaded: list[ast.expr] = [ast.Name(n, ast.Load()) for n in names]
         loop_iter: ast.expr = loaded[0] if wrapper is None else ast.Call(ast.Name(wrapper, ast.Load()), loaded, [])
         result = ast.Name("$result", ast.Load())
-        inner: ast.stmt = ast.Expr(ast.Call(ast.Attribute(result, "append", ast.Load()), [node.elt], []))
+        inner: list[ast.stmt]
+        start: ast.expr
+        if isinstance(node, ast.DictComp):  # the key first, then the value (as CPython 3.8+)
+            start = ast.Dict([], [])
+            inner = [ast.Assign([ast.Name("$key", ast.Store())], node.key),
+                     ast.Assign([ast.Subscript(result, ast.Name("$key", ast.Load()), ast.Store())], node.value)]
+        else:
+            start = ast.List([], ast.Load()) if isinstance(node, ast.ListComp) else \
+                ast.Call(ast.Name("set", ast.Load()), [], [])
+            added = "append" if isinstance(node, ast.ListComp) else "add"
+            inner = [ast.Expr(ast.Call(ast.Attribute(result, added, ast.Load()), [node.elt], []))]
         for cond in reversed(gen.ifs):
-            inner = ast.If(cond, [inner], [])
+            inner = [ast.If(cond, inner, [])]
         body: list[ast.stmt] = [
-            ast.Assign([ast.Name("$result", ast.Store())], ast.List([], ast.Load())),
-            ast.For(gen.target, loop_iter, [inner], []),
+            ast.Assign([ast.Name("$result", ast.Store())], start),
+            ast.For(gen.target, loop_iter, inner, []),
             ast.Return(result),
         ]
         params = names + free
         inlined = sys.version_info >= (3, 12)
         # CPython names a comprehension inside a comprehension without `<locals>`
-        scope = "." if self.info.name == "<listcomp>" else ".<locals>."
-        qualname = self.info.qualname if inlined else f"{self.info.qualname}{scope}<listcomp>"
-        fn = synthetic_function("<listcomp>", params, body, line)
-        entry = f"{self.info.entry}$listcomp{len([p for p in self.nested if p.endswith('$entry')])}$entry"
-        info = FunctionInfo("<listcomp>", qualname, tuple(params), tuple(INT for _ in params), None, (),
+        scope = "." if self.info.name in _COMPREHENSIONS.values() else ".<locals>."
+        qualname = self.info.qualname if inlined else f"{self.info.qualname}{scope}{kind}"
+        fn = synthetic_function(kind, params, body, line)
+        entry = f"{self.info.entry}${kind[1:-1]}{len([p for p in self.nested if p.endswith('$entry')])}$entry"
+        info = FunctionInfo(kind, qualname, tuple(params), tuple(INT for _ in params), None, (),
                             line, line, entry)
         mark = self.nested_function(fn, info, line, entry_mark=not inlined, builtin=inlined,
                                     handler=info.entry + "$cleanup" if inlined else None)
@@ -630,13 +667,23 @@ class FunctionLowerer:
         length = self.blocks.temp("n")
         self.blocks.emit(ListOp("iter", length, lst, (), s.lineno))  # TypeError when not iterable
         header, body, after, orelse = self.open_loop(s)
-        self.blocks.emit(ListOp("len", length, lst, (), s.lineno))
+        self.blocks.emit(ListOp("len", length, lst, (_STEP,), s.lineno))
         self.blocks.branch(Binary("lt", Var(counter), Var(length)), body, orelse)
-        item = self.blocks.temp()
-        body.instrs.append(ListOp("get", item, lst, (Var(counter),), s.lineno))
-        body.instrs.append(Assign(counter, Binary("add", Var(counter), Const(1)), s.lineno))
-        self.blocks.enter(body)
-        self.store(s.target, Var(item), s.lineno)
+        if _dict_items(s):  # `for k, v in d.items()`: the key and the value of each entry
+            assert isinstance(s.target, (ast.Tuple, ast.List))
+            parts = [self.blocks.temp(), self.blocks.temp()]
+            for part, flag in zip(parts, (LOOP_KEY, LOOP_VALUE)):
+                body.instrs.append(ListOp("get", part, lst, (Var(counter), Const(Text(flag))), s.lineno))
+            body.instrs.append(Assign(counter, Binary("add", Var(counter), Const(1)), s.lineno))
+            self.blocks.enter(body)
+            for element, part in zip(s.target.elts, parts):
+                self.store(element, Var(part), s.lineno)
+        else:
+            item = self.blocks.temp()
+            body.instrs.append(ListOp("get", item, lst, (Var(counter), _STEP), s.lineno))
+            body.instrs.append(Assign(counter, Binary("add", Var(counter), Const(1)), s.lineno))
+            self.blocks.enter(body)
+            self.store(s.target, Var(item), s.lineno)
         self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
         self.loop_else(s, orelse, after)
 
@@ -659,15 +706,15 @@ class FunctionLowerer:
         if called == "enumerate" and len(it.args) == 2:
             start = self.blocks.stable(self.expressions.expr(it.args[1]), s.lineno, across_statements=True)
         lengths = [self.blocks.temp("n") for _ in seqs]
-        for seq, length in zip(seqs, lengths):
-            self.blocks.emit(ListOp("iter", length, seq, (), s.lineno))  # TypeError when not iterable
+        for seq, length in zip(seqs, lengths):  # TypeError when not iterable (a set is not reversible)
+            self.blocks.emit(ListOp("iter", length, seq, (_REVERSED,) if called == "reversed" else (), s.lineno))
         counter = self.blocks.temp("it")
         first = Binary("sub", Var(lengths[0]), Const(1)) if called == "reversed" else Const(0)
         self.blocks.emit(Assign(counter, first, s.lineno))
         header, body, after, orelse = self.open_loop(s)
         more: Expr | None = None
-        for seq, length in zip(seqs, lengths):
-            self.blocks.emit(ListOp("len", length, seq, (), s.lineno))
+        for k, (seq, length) in enumerate(zip(seqs, lengths)):  # zip stops at its first exhausted argument
+            self.blocks.emit(ListOp("len", length, seq, (_STEP if k == 0 else _LATER,), s.lineno))
             test = Binary("lt", Var(counter), Var(length))
             if called == "reversed":
                 test = Binary("and", Binary("ge", Var(counter), Const(0)), test)
@@ -676,7 +723,7 @@ class FunctionLowerer:
         self.blocks.branch(more, body, orelse)
         items = [self.blocks.temp() for _ in seqs]
         for seq, item in zip(seqs, items):
-            body.instrs.append(ListOp("get", item, seq, (Var(counter),), s.lineno))
+            body.instrs.append(ListOp("get", item, seq, (Var(counter), _STEP), s.lineno))
         position = self.blocks.temp("i")
         body.instrs.append(Assign(position, Binary("add", Var(counter), start), s.lineno))
         step = -1 if called == "reversed" else 1
@@ -691,6 +738,15 @@ class FunctionLowerer:
                 self.store(element, value, s.lineno)
         self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
         self.loop_else(s, orelse, after)
+
+    def stmt_Delete(self, s: ast.Delete) -> None:
+        """`del d[k]` (dicts; `del` of list items and names is refused or dropped)."""
+        self.blocks.emit(Mark(s.lineno))
+        for target in s.targets:
+            if not isinstance(target, ast.Subscript) or isinstance(target.slice, ast.Slice):
+                raise self.error(target, f"del of {construct_name(target)}")
+            obj = self.blocks.stable(self.expressions.expr(target.value), s.lineno)
+            self.blocks.emit(ListOp("del", None, obj, (self.expressions.index(target.slice),), s.lineno))
 
     def stmt_Break(self, s: ast.Break) -> None:
         self.blocks.emit(Mark(s.lineno))

@@ -449,7 +449,8 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         names.append(arg.arg)
         types.append(kind)
         if bare_lists(arg.annotation):
-            inferred_names.append(f"{arg.arg}: {kind} (a bare list: its items taken as int)")
+            what = "a bare dict: its keys and values" if kind.kind == "dict" else f"a bare {kind.kind}: its items"
+            inferred_names.append(f"{arg.arg}: {kind} ({what} taken as int)")
     if owner is not None and not names:
         raise unsupported(module.path, fn, "method without 'self' (static methods)")
     defaults: list[tuple[str, int | bool | None]] = []

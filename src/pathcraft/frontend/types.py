@@ -45,6 +45,10 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
             return STR
         if node.id in BARE_LISTS:  # items of any type: int is the simplest (announced: see bare_lists)
             return Type("list", elem=INT)
+        if node.id in BARE_DICTS:  # likewise: int keys and values (announced)
+            return Type("dict", elem=INT, key=INT)
+        if node.id in BARE_SETS:
+            return Type("set", elem=INT)
         if node.id in classes:
             return Type("obj", node.id)
         if node.id == "Self" and owner is not None:
@@ -77,17 +81,32 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
             return Type("list", elem=parse_type(node.slice, classes, owner, aliases))
         if head in ("tuple", "Tuple"):
             return _tuple_type(node, classes, owner, aliases)
+        if head in BARE_SETS:
+            return Type("set", elem=_key_type(parse_type(node.slice, classes, owner, aliases), node))
+        if head in BARE_DICTS and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2:
+            key, value = (parse_type(e, classes, owner, aliases) for e in node.slice.elts)
+            return Type("dict", elem=value, key=_key_type(key, node))
     raise TypeSyntaxError(f"type '{ast.unparse(node)}'")
 
 
 BARE_LISTS = ("list", "List")
+BARE_DICTS = ("dict", "Dict")
+BARE_SETS = ("set", "Set")
+
+
+def _key_type(key: Type, node: ast.expr) -> Type:
+    """Keys of a dict and items of a set: hashable scalars (int, bool)."""
+    if key.kind not in ("int", "bool"):
+        raise TypeSyntaxError(f"type '{ast.unparse(node)}' (keys other than int or bool)")
+    return key
 
 
 def bare_lists(node: ast.expr) -> bool:
-    """Does the annotation say `list` without its item type? (pathcraft
-    then takes the items as ints, and says so.)"""
+    """Does the annotation say `list` (or `dict`, `set`) without its item
+    types? (pathcraft then takes them as ints, and says so.)"""
     subscripted = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Subscript)}
-    return any(isinstance(n, ast.Name) and n.id in BARE_LISTS and id(n) not in subscripted for n in ast.walk(node))
+    bare = BARE_LISTS + BARE_DICTS + BARE_SETS
+    return any(isinstance(n, ast.Name) and n.id in bare and id(n) not in subscripted for n in ast.walk(node))
 
 
 def type_scope(aliases: Mapping[str, ast.expr], *generic: ast.AST | None) -> dict[str, ast.expr]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, TypeGuard
 
-from pathcraft.heap.cells import Addr, Heap, ObjectCell
+from pathcraft.heap.cells import Addr, DictCell, Heap, ObjectCell, ViewCell
 from pathcraft.ir.nodes import Program, Text
 from pathcraft.ir.types import Type
 from pathcraft.ir.values import ExcValue
@@ -59,6 +59,10 @@ def type_name(value: object, heap: Heap) -> str:
         return "NoneType"
     if isinstance(value, Addr):
         cell = heap.cell(value)
+        if isinstance(cell, DictCell):
+            return "set" if cell.is_set else "dict" if cell.default is None else "defaultdict"
+        if isinstance(cell, ViewCell):
+            return f"dict_{cell.what}"
         return cell.cls if isinstance(cell, ObjectCell) else "tuple" if cell.is_tuple else "list"
     if isinstance(value, Text):
         return "str"

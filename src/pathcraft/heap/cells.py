@@ -63,7 +63,48 @@ class ListCell:
         return self.length
 
 
-Cell = Union[ObjectCell, ListCell]
+@dataclass(frozen=True)
+class DictCell:
+    """A dict, or a set (`values` is None): its entries in insertion order,
+    keys pairwise distinct (by construction, or by a path constraint for an
+    input). `version` counts the insertions and deletions, and `iters`
+    holds, per running `for` loop over the dict (its line and frame depth),
+    the version it started at: Python raises or misbehaves when a dict
+    changes size or keys while a loop walks it (see `heap/dicts.py`)."""
+
+    key: Type | None
+    elem: Type | None
+    origin: str
+    label: str
+    keys: tuple[object, ...] = ()
+    values: tuple[object, ...] | None = ()
+    version: int = 0
+    iters: Mapping[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # site -> (version, size)
+    # a set's keys ever added (CPython's slots, hence its order, depend on them)
+    added: tuple[object, ...] = ()
+    # a defaultdict's factory: ("int",), ("list",), ...
+    default: tuple[object, ...] | None = None
+
+    @property
+    def is_set(self) -> bool:
+        return self.values is None
+
+    def size(self) -> int:
+        return len(self.keys)
+
+
+@dataclass(frozen=True)
+class ViewCell:
+    """`d.keys()`, `d.values()` or `d.items()` (`what`): a live view of the
+    dict at `of`."""
+
+    of: Addr
+    what: str
+    origin: str = "new"
+    label: str = "view"
+
+
+Cell = Union[ObjectCell, ListCell, DictCell, ViewCell]
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,8 @@ from pathcraft.heap.base import (
     type_name,
     uncertain_attribute,
 )
-from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
+from pathcraft.heap import dicts
+from pathcraft.heap.cells import Addr, DictCell, Heap, Lazy, ListCell, ObjectCell
 from pathcraft.heap.tuples import fresh_tuple
 from pathcraft.ir.nodes import Program
 from pathcraft.ir.types import Type
@@ -85,7 +86,20 @@ class LazyHeap:
             choices.extend(self._fresh_lists(heap, kind, label))
         elif kind.kind == "tuple":
             choices.append(fresh_tuple(heap, kind, label))
+        elif kind.kind in ("dict", "set"):
+            if self.aliasing:
+                for addr, cell in heap.input_objects():
+                    if isinstance(cell, DictCell) and (cell.key, cell.elem) == (kind.key, kind.elem) \
+                            and cell.is_set == (kind.kind == "set") and self.allowed_alias(label, cell.label):
+                        choices.append((heap, addr))
+            choices.extend(dicts.materialize(heap, kind, label, self.max_list_length, self._fresh_entry))
         return choices
+
+    def _fresh_entry(self, heap: Heap, kind: Type, label: str) -> list[tuple[Heap, object]]:
+        """The choices for a value of an input dict, materialized with it."""
+        if not kind.is_ref:
+            return [(heap, self.fresh_value(kind, label))]
+        return self.materialize(heap, kind, label)
 
     def _fresh_object(self, heap: Heap, cls: str, label: str) -> tuple[Heap, Addr]:
         if cls not in self.program.classes:
@@ -206,7 +220,7 @@ class LazyHeap:
         if not isinstance(cell, ListCell):
             return [HeapResult(heap, exc=list_type_error(op, lst, heap))]
         assert isinstance(lst, Addr)
-        if op in ("len", "iter"):
+        if op in ("len", "iter"):  # a loop's own `len` and `get` carry a flag (ignored for lists)
             return [HeapResult(heap, cell.size())]
         if op == "copy":
             h, addr = heap.allocate(replace(cell, origin="new", label="copy"))

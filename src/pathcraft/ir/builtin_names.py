@@ -37,3 +37,24 @@ def method_predicate(kind: str, method: str) -> str:
 def function_predicate(name: str) -> str:
     """The entry predicate of the prelude's builtin function `name` (`$any`)."""
     return f"{PREFIX}{name}"
+
+
+# Native builtins the engine runs itself (no rules): `{k: v, ...}` as
+# `$literal.dict(k1, v1, k2, v2, ...)`, `{a, b}` and `set()` as
+# `$literal.set(a, b)` (`set(xs)` is the prelude's `$set`).
+NEW_DICT = f"{PREFIX}literal.dict"
+NEW_SET = f"{PREFIX}literal.set"
+# `collections.defaultdict(factory)` as `$literal.defaultdict("int")`
+# (`list`, `set`, `dict`, `bool`)
+NEW_DEFAULTDICT = f"{PREFIX}literal.defaultdict"
+
+# The text a `for` loop's own `len` and `get` carry as their last argument
+# (lists ignore it): a dict tells its loop's steps from `len(d)` and `d[k]`.
+# `for k, v in d.items()` reads each part with its own `get`; zip's later
+# arguments are checked only once the earlier ones have an item; a loop over
+# `reversed(x)` starts with an `iter` that says so.
+LOOP_STEP = f"{PREFIX}step"
+LOOP_KEY = f"{PREFIX}key"
+LOOP_VALUE = f"{PREFIX}value"
+LOOP_LATER = f"{PREFIX}later"
+LOOP_REVERSED = f"{PREFIX}reversed"

@@ -244,7 +244,7 @@ def program_text(program: Program, functions: list[str] | None = None, builtins:
     if builtins:
         used = {i.predicate for p in program.predicates.values() for r in p.rules for i in r.body
                 if isinstance(i, Call)}
-        shown = [p for p in program.predicates.values() if p.builtin and p.name in used]
+        shown = [p for p in program.predicates.values() if p.builtin and p.name in used and p.rules]  # natives: none
         if shown:
             chunks.append("% ---- builtins")
             chunks.extend(predicate_text(p) for p in shown)

@@ -1,5 +1,5 @@
 """Types of the subset: `int`, `bool`, `None`, user classes `C`,
-`C | None`, `list[T]` of those, and tuples of ints and bools
+`C | None`, `list[T]`, `dict[K, V]` and `set[K]` of those, and tuples of ints and bools
 (`tuple[int, bool]`: `items`; `tuple[int, ...]`: `elem`)."""
 
 from __future__ import annotations
@@ -9,11 +9,12 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Type:
-    kind: str  # "int" | "bool" | "float" | "str" | "none" | "obj" | "list" | "tuple"
+    kind: str  # "int" | "bool" | "float" | "str" | "none" | "obj" | "list" | "tuple" | "dict" | "set"
     cls: str | None = None
     optional: bool = False
-    elem: Type | None = None
-    items: tuple[Type, ...] | None = None  # a tuple's item types, when it has a fixed length
+    elem: Type | None = None  # items of a list or set, values of a dict
+    items: tuple[Type, ...] | None = None  # the item types of a tuple of fixed length
+    key: Type | None = None  # keys of a dict
 
     def __str__(self) -> str:
         if self.kind == "none":
@@ -24,16 +25,20 @@ class Type:
             base = f"list[{self.elem}]"
         elif self.kind == "tuple":
             base = f"tuple[{', '.join(map(str, self.items)) if self.items is not None else f'{self.elem}, ...'}]"
+        elif self.kind == "dict":
+            base = f"dict[{self.key}, {self.elem}]"
+        elif self.kind == "set":
+            base = f"set[{self.elem}]"
         else:
             base = self.kind
         return f"{base} | None" if self.optional else base
 
     @property
     def is_ref(self) -> bool:
-        return self.kind in ("obj", "list", "none", "tuple")
+        return self.kind in ("obj", "list", "none", "tuple", "dict", "set")
 
     def nullable(self) -> Type:
-        return Type(self.kind, self.cls, True, self.elem, self.items)
+        return Type(self.kind, self.cls, True, self.elem, self.items, self.key)
 
 
 INT = Type("int")

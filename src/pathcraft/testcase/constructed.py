@@ -20,7 +20,7 @@ from typing import Any
 from pathcraft.engine.construction import ConstructionControl, TargetCall
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.errors import Unsupported
-from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
+from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.ir.driver import DriverPlan
 from pathcraft.ir.trace import TraceTerm
 from pathcraft.solver.terms import INT, Sym, symbols
@@ -128,6 +128,10 @@ def before_call(final: Heap, before: Heap, receiver: Addr) -> Heap:
             initial[addr.id] = replace(cell, label=labels[addr.id])
         if isinstance(cell, ObjectCell):
             edges: list[tuple[str, object]] = [(f".{f}", v) for f, v in sorted(cell.fields.items())]
+        elif isinstance(cell, (DictCell, ViewCell)):
+            if isinstance(cell, DictCell) and any(isinstance(v, Addr) for v in cell.values or ()):
+                raise Unsupported("objects held in a dict of a constructed object")
+            edges = []
         else:
             edges = [(f"[{k}]", v) for k, v in enumerate(_items(cell))]
         for step, value in edges:
@@ -152,7 +156,7 @@ def access_paths(heap: Mapping[str, Any], root: str) -> tuple[tuple[str, tuple[s
         name = queue.popleft()
         desc = heap[name]
         edges: list[tuple[str | int, Any]] = \
-            sorted(desc["fields"].items()) if "class" in desc else list(enumerate(desc["list"]))
+            sorted(desc["fields"].items()) if "class" in desc else list(enumerate(desc.get("list", [])))
         for key, value in edges:
             if isinstance(value, dict) and value["$ref"] in heap and value["$ref"] not in paths:
                 paths[value["$ref"]] = paths[name] + (key,)

@@ -204,7 +204,7 @@ def build_lines(heap_in: Mapping[str, Any], alias: str) -> list[str]:
         if "class" in desc:
             lines.append(f"{name} = object.__new__({alias}.{desc['class']})")
     for name in _lists_in_order(heap_in):
-        lines.append(f"{name} = [{', '.join(render(v) for v in heap_in[name]['list'])}]")
+        lines.append(f"{name} = {container_literal(heap_in[name])}")
     for name, desc in heap_in.items():
         if "class" in desc:
             for field, value in desc["fields"].items():
@@ -216,17 +216,47 @@ def _lists_in_order(heap_in: Mapping[str, Any]) -> list[str]:
     """The input lists, each after the lists it holds (`g = [g_0, g_1]`
     needs its rows first). Lists cannot hold themselves in the typed
     subset; a cycle would keep the rest in snapshot order."""
-    lists = [name for name, desc in heap_in.items() if "list" in desc]
+    lists = [name for name, desc in heap_in.items() if "class" not in desc]
     done: list[str] = []
     pending = list(lists)
     while pending:
         ready = [n for n in pending if all(
-            not (isinstance(v, dict) and v.get("$ref") in pending and v["$ref"] != n) for v in heap_in[n]["list"])]
+            not (isinstance(v, dict) and v.get("$ref") in pending and v["$ref"] != n) for v in held(heap_in[n]))]
         if not ready:
             ready = pending[:1]
         done.extend(ready)
         pending = [n for n in pending if n not in ready]
     return done
+
+
+def held(desc: Mapping[str, Any]) -> list[Any]:
+    """The values a list, dict or set description holds."""
+    if "dict" in desc:
+        return [v for _, v in desc["dict"]]
+    return list(desc.get("list", desc.get("set", [])))
+
+
+def container_literal(desc: Mapping[str, Any]) -> str:
+    """A list, dict or set description as a Python literal."""
+    if "dict" in desc:
+        return "{" + ", ".join(f"{render(k)}: {render(v)}" for k, v in desc["dict"]) + "}"
+    if "set" in desc:
+        return "{" + ", ".join(render(v) for v in desc["set"]) + "}" if desc["set"] else "set()"
+    return f"[{', '.join(render(v) for v in desc['list'])}]"
+
+
+def container_checks(expr: str, desc: Mapping[str, Any], case: TestCase, alias: str,
+                     seen: dict[str, str], steps: int = 0) -> list[str]:
+    """A container of plain values compares whole; one holding objects,
+    item by item (a dict by key)."""
+    if "list" in desc:
+        return value_checks_list(expr, desc["list"], case, alias, seen, steps)
+    if not any(isinstance(v, dict) for v in held(desc)):
+        return [f"assert {expr} == {container_literal(desc)}"]
+    out = [f"assert len({expr}) == {len(desc['dict'])}"]
+    for key, value in desc["dict"]:
+        out += value_checks(f"{expr}[{key!r}]", value, case, alias, seen, steps + 1)
+    return out
 
 
 def construction_lines(case: TestCase, alias: str, body: list[str]) -> list[str]:
@@ -297,8 +327,8 @@ def value_checks(expr: str, value: Any, case: TestCase, alias: str,
         expr, steps = name, 0
     seen[name] = expr
     desc = case.heap_final[name]
-    if "list" in desc:
-        return out + value_checks_list(expr, desc["list"], case, alias, seen, steps)
+    if "class" not in desc:
+        return out + container_checks(expr, desc, case, alias, seen, steps)
     out.append(f"assert type({expr}) is {alias}.{desc['class']}")
     for field, field_value in desc["fields"].items():
         out += value_checks(f"{expr}.{field}", field_value, case, alias, seen, steps + 1)
@@ -312,8 +342,8 @@ def heap_checks(case: TestCase, alias: str) -> list[str]:
     for name, desc in case.heap_out.items():
         if name not in case.heap_in:
             continue
-        if "list" in desc:
-            out += value_checks_list(name, desc["list"], case, alias, seen)
+        if "class" not in desc:
+            out += container_checks(name, desc, case, alias, seen)
         else:
             for field, value in desc["fields"].items():
                 out += value_checks(f"{name}.{field}", value, case, alias, seen, 1)

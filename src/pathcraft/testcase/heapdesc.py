@@ -29,7 +29,7 @@ from typing import Any
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import is_scalar
 from pathcraft.solver.floats import is_float
-from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
+from pathcraft.heap.cells import Addr, DictCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.readback import ObjectKey, final_fields, object_key
 from pathcraft.ir.nodes import Text
 from pathcraft.solver import terms as T
@@ -101,6 +101,8 @@ class SymbolicSnapshot:
             assert isinstance(cell, ListCell)
             return tuple(self._items(cell, "tuple"))
         if isinstance(v, Addr):
+            if isinstance(self.heap.cells.get(v.id), ViewCell):
+                raise Unsupported("a dict view in the result or a changed object")
             key = self._key(v)
             name = self.names.get(key) or self._new_names.get(v.id)
             assert name is not None, v
@@ -118,7 +120,14 @@ class SymbolicSnapshot:
     def _fields(self, key: ObjectKey, final: bool) -> dict[str, object]:
         return final_fields(self.heap, self.members[key], self.model, final)
 
-    def _describe(self, key: ObjectKey, cell: ObjectCell | ListCell, owner: str, final: bool) -> Json:
+    def _describe(self, key: ObjectKey, cell: ObjectCell | ListCell | DictCell | ViewCell, owner: str,
+                  final: bool) -> Json:
+        if isinstance(cell, DictCell):
+            keys = [self.value(k) for k in cell.keys]
+            if cell.values is None:
+                return {"set": set_items(keys)}
+            return {"dict": [[k, self.value(v)] for k, v in zip(keys, cell.values)]}
+        assert not isinstance(cell, ViewCell)
         if isinstance(cell, ObjectCell):
             if key in self.members:
                 raw = self._fields(key, final)
@@ -191,7 +200,9 @@ class SymbolicSnapshot:
             if isinstance(cell, ObjectCell):
                 fields = self._fields(key, final=True) if key in self.members else cell.fields
                 queue.extend(self.heap.current(c) for _, c in sorted(fields.items()))
-            else:
+            elif isinstance(cell, DictCell):
+                queue.extend(cell.values or ())
+            elif isinstance(cell, ListCell):
                 queue.extend(self.heap.current(c) for c in cell.items or ())
         objects: dict[str, Json] = {}
         for key, addr_id in order:
@@ -240,7 +251,7 @@ def build_inputs(snapshot: Mapping[str, Json], classes: Callable[[str], type]) -
             cls = classes(desc["class"])
             objects[name] = object.__new__(cls)
         else:
-            objects[name] = []
+            objects[name] = {} if "dict" in desc else set() if "set" in desc else []
 
     def real(v: Json) -> Any:
         return real_value(v, objects)
@@ -249,6 +260,10 @@ def build_inputs(snapshot: Mapping[str, Json], classes: Callable[[str], type]) -
         if "class" in desc:
             for field, v in desc["fields"].items():
                 setattr(objects[name], field, real(v))
+        elif "dict" in desc:
+            objects[name].update((k, real(v)) for k, v in desc["dict"])
+        elif "set" in desc:
+            objects[name].update(desc["set"])
         else:
             objects[name].extend(real(v) for v in desc["list"])
     return objects
@@ -274,9 +289,11 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
             new_count += 1
             names[id(v)] = f"new{new_count}"
         order.append(v)
-        if isinstance(v, list):
+        if isinstance(v, dict):
+            queue.extend(v.values())
+        elif isinstance(v, list):
             queue.extend(v)
-        else:
+        elif not isinstance(v, set):
             queue.extend(value for _, value in sorted(vars(v).items()))
 
     def value(v: Any) -> Json:
@@ -288,7 +305,11 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
 
     objects: dict[str, Json] = {}
     for obj in order:
-        if isinstance(obj, list):
+        if isinstance(obj, dict):
+            objects[names[id(obj)]] = {"dict": [[k, value(x)] for k, x in obj.items()]}
+        elif isinstance(obj, (set, frozenset)):
+            objects[names[id(obj)]] = {"set": set_items(obj)}
+        elif isinstance(obj, list):
             objects[names[id(obj)]] = {"list": [value(x) for x in obj]}
         else:
             fields = {f: value(x) for f, x in sorted(vars(obj).items())}
@@ -296,8 +317,13 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
     return value(result), objects
 
 
+def set_items(items: Iterable[Json]) -> list[Json]:
+    """The items of a set in one order for both sides (a set has none)."""
+    return sorted(items, key=lambda x: (type(x).__name__, x))
+
+
 def _is_object(v: Any) -> bool:
-    return isinstance(v, list) or (hasattr(v, "__dict__") and not isinstance(v, type))
+    return isinstance(v, (list, dict, set)) or (hasattr(v, "__dict__") and not isinstance(v, type))
 
 
 def changed(before: Mapping[str, Json], after: Mapping[str, Json]) -> dict[str, Json]:

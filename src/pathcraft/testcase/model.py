@@ -106,13 +106,15 @@ CanonicalModel = Callable[[SymbolicPath, list[Sym]], "Mapping[str, Any] | None"]
 def _input_symbols(path: SymbolicPath) -> list[Sym]:
     """The parameters' symbols and those the input heap holds (fields of
     input objects, contents of input lists), in name order."""
-    from pathcraft.heap.cells import ListCell, ObjectCell
+    from pathcraft.heap.cells import DictCell, ListCell, ObjectCell
 
     found = set(path.inputs)
     for cell in path.heap.initial.values():
         held: list[object] = []
         if isinstance(cell, ObjectCell):
             held.extend(cell.fields.values())
+        elif isinstance(cell, DictCell):
+            held.extend([*cell.keys, *(cell.values or ())])
         elif isinstance(cell, ListCell):
             held.extend([*(cell.items or ()), cell.length, cell.data])
         for value in held:
@@ -202,7 +204,7 @@ def _display(constraint: Term, path: SymbolicPath) -> str:
     term = simplify(constraint, bounds_of(path.store))
     if isinstance(term, App) and term.op in _FLIP and is_const(term.args[0]) and not is_const(term.args[1]):
         term = App(_FLIP[term.op], (term.args[1], term.args[0]), term.sort)
-    text = show(term)
+    text = show(term, 2)  # joined by `and` with the others: a disjunction keeps its parentheses
     # identities of input objects (symbolic heap) read as `is`
     text = re.sub(r"id\(([^()]+)\) == id\(([^()]+)\)", r"\1 is \2", text)
     return re.sub(r"id\(([^()]+)\) != id\(([^()]+)\)", r"\1 is not \2", text)

@@ -112,18 +112,21 @@ def loop_shapes(tree: ast.Module) -> list[LoopShape]:
     def visit(node: ast.AST, qual: str) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.GeneratorExp):  # its own frame on every Python, resumed per item
-                inner = f"{qual}.<genexpr>" if qual.endswith(("<listcomp>", "<genexpr>")) \
+                inner = f"{qual}.<genexpr>" if qual.endswith(("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>")) \
                     else f"{qual}.<locals>.<genexpr>"
                 line = lines.get(child.lineno, child.lineno)
                 shapes.append(LoopShape(inner, line, line, line))  # items it skips within one resumption
                 visit(child, inner)
                 continue
-            if isinstance(child, ast.ListComp):
+            if isinstance(child, (ast.ListComp, ast.DictComp, ast.SetComp)):
                 # a function of its own up to 3.11 (named like CPython names it), inlined from 3.12
+                kind = {ast.ListComp: "<listcomp>", ast.DictComp: "<dictcomp>", ast.SetComp: "<setcomp>"}[type(child)]
                 if sys.version_info >= (3, 12):
                     inner = qual
+                elif qual.endswith(("<listcomp>", "<dictcomp>", "<setcomp>")):
+                    inner = f"{qual}.{kind}"
                 else:
-                    inner = f"{qual}.<listcomp>" if qual.endswith("<listcomp>") else f"{qual}.<locals>.<listcomp>"
+                    inner = f"{qual}.<locals>.{kind}"
                 line = lines.get(child.lineno, child.lineno)
                 shapes.append(LoopShape(inner, line, line, line))
                 visit(child, inner)

@@ -1,0 +1,189 @@
+"""The engine's side of dicts, sets and dict views: which heap operation
+(`heap/dicts.py`) an instruction on one of them is.
+
+`{k: v}` and `{a}` are the native builtins `$dict`/`$set`; `d[k]`, `d[k] = v`,
+`del d[k]`, `len(d)` and a `for` loop's steps are `ListOp`s (a loop's own
+`len` and `get` carry a flag, see `ir/builtin_names`); methods arrive as
+`CallMethod`s. Each returns the heap model's outcomes (`HeapResult`s) for
+the engine to apply. Anything Python does that is not modelled here raises
+`Unsupported` (the path is dropped and counted), never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pathcraft.cost.models import SizeModel
+from pathcraft.errors import Unsupported
+from pathcraft.heap import dicts
+from pathcraft.heap.base import HeapResult, type_name
+from pathcraft.heap.cells import Addr, DictCell, Heap, ViewCell
+from pathcraft.ir.builtin_names import (
+    LOOP_KEY,
+    LOOP_LATER,
+    LOOP_REVERSED,
+    LOOP_STEP,
+    LOOP_VALUE,
+    NEW_DEFAULTDICT,
+    NEW_SET,
+    function_predicate,
+    method_predicate,
+)
+from pathcraft.ir.nodes import Const, Expr, Text
+from pathcraft.ir.values import ExcValue
+from pathcraft.solver import terms as T
+from pathcraft.solver.terms import Term
+
+_PARTS = {LOOP_STEP: "step", LOOP_KEY: "key", LOOP_VALUE: "value", LOOP_LATER: "later",
+          LOOP_REVERSED: "reversed"}
+_OWN_PRELUDE = (function_predicate("dict"), function_predicate("set"), method_predicate("view", ""))
+# prelude functions whose result does not depend on the order they walk a set in
+_UNORDERED = frozenset({function_predicate("set"), *(method_predicate("set", m) for m in (
+    "update", "union", "intersection", "difference", "issubset"))})
+# the methods the engine runs itself, per kind of receiver
+NATIVE = {"dict": frozenset({"__contains__", "copy", "clear", "get", "setdefault", "pop", "keys", "values", "items"}),
+          "set": frozenset({"__contains__", "copy", "clear", "add", "remove", "discard"}),
+          "view": frozenset({"__contains__"})}
+
+
+def _both(a: Term | None, b: Term | None) -> Term | None:
+    if a is None or b is None:
+        return b if a is None else a
+    return T.and_(a, b)
+
+
+def build(heap: Heap, predicate: str, args: tuple[object, ...]) -> list[HeapResult]:
+    """`{k1: v1, ...}` (`$dict(k1, v1, ...)`) or `{a, ...}` (`$set(a, ...)`):
+    the entries inserted in order, a repeated key keeping its first place."""
+    is_set = predicate == NEW_SET
+    heap, addr = dicts.new(heap, is_set)
+    if predicate == NEW_DEFAULTDICT:  # `defaultdict(factory)`: its arguments are the factory
+        factory = tuple(a.value if isinstance(a, Text) else a for a in args)
+        return [HeapResult(heap.with_cell(addr, replace(dicts.dict_cell(heap, addr), default=factory)), addr)]
+    pairs = [(a, None) for a in args] if is_set else list(zip(args[::2], args[1::2]))
+    outcomes = [HeapResult(heap, addr)]
+    for key, value in pairs:
+        grown: list[HeapResult] = []
+        for before in outcomes:
+            if before.exc is not None:
+                grown.append(before)
+                continue
+            for after in dicts.write(before.heap, addr, key, value):
+                grown.append(HeapResult(after.heap, addr, _both(before.constraint, after.constraint), after.exc))
+        outcomes = grown
+    return outcomes
+
+
+def loop_part(args: tuple[object, ...]) -> str | None:
+    """The flag of a loop's own `len`/`get` ("step", "key", "value"), if any."""
+    last = args[-1] if args else None
+    return _PARTS.get(last.value or "") if isinstance(last, Text) else None
+
+
+def entry_part(args: tuple[Expr, ...]) -> str | None:
+    """"key" or "value" for the `get` of a `for k, v in d.items()` loop."""
+    last = args[-1] if args else None
+    if isinstance(last, Const) and isinstance(last.value, Text) and last.value.value in (LOOP_KEY, LOOP_VALUE):
+        return _PARTS[last.value.value]
+    return None
+
+
+def list_op(heap: Heap, op: str, addr: Addr, args: tuple[object, ...], site: tuple[int, int],
+            builtin: str | None) -> list[HeapResult]:
+    """`len`, `iter`, `get`, `set`, `del` on a dict, set or view.
+    `builtin`: the builtin predicate the instruction is in, if any: the
+    prelude's list functions never index a dict; its set functions build
+    results whose membership does not depend on the order they walk a set in."""
+    cell = heap.cell(addr)
+    part = loop_part(args)
+    name = type_name(addr, heap)
+    in_builtin = builtin is not None and not builtin.startswith(_OWN_PRELUDE)
+    if op == "iter" and part == "reversed" and isinstance(cell, DictCell) and cell.is_set:
+        return [HeapResult(heap, exc=ExcValue("TypeError", "'set' object is not reversible"))]
+    if op == "iter":
+        return dicts.iter_start(heap, addr, site, unordered=builtin in _UNORDERED)
+    if op == "len":
+        if part is not None:
+            return [dicts.iter_more(heap, addr, site, certain=part != "later")]
+        return [HeapResult(heap, dicts.underlying(heap, addr)[1].size())]
+    if op == "get" and part is not None:
+        return [dicts.iter_item(heap, addr, args[0], part)]
+    if in_builtin:
+        raise Unsupported(f"a {name} where a builtin expects a list")
+    if not isinstance(cell, DictCell) or cell.is_set:
+        verbs = {"get": "is not subscriptable", "set": "does not support item assignment",
+                 "del": "doesn't support item deletion"}
+        if op in verbs:
+            return [HeapResult(heap, exc=ExcValue("TypeError", f"'{name}' object {verbs[op]}"))]
+        raise Unsupported(f"{op} on a {name}")
+    if op == "get":
+        return dicts.read(heap, addr, args[0])
+    if op == "set":
+        return dicts.write(heap, addr, args[0], args[1])
+    if op == "del":
+        return [HeapResult(r.heap, None, r.constraint, r.exc) for r in dicts.remove(heap, addr, args[0])]
+    raise Unsupported(f"{op} on a dict")
+
+
+def method(heap: Heap, addr: Addr, name: str, args: tuple[object, ...]) -> list[HeapResult] | None:
+    """`d.get(k)`, `s.add(x)`, `d.keys()`, `k in d` (`__contains__`), ...;
+    None for a method left to the prelude (`$dict.update`, say)."""
+    cell = heap.cell(addr)
+    if isinstance(cell, ViewCell):
+        if name == "__contains__" and len(args) == 1:
+            return dicts.view_contains(heap, addr, args[0])
+        return None
+    assert isinstance(cell, DictCell)
+    n = len(args)
+    if name == "__contains__" and n == 1:
+        return dicts.contains(heap, addr, args[0])
+    if name == "copy" and n == 0:
+        heap, copied = dicts.copy(heap, addr)
+        return [HeapResult(heap, copied)]
+    if name == "clear" and n == 0:
+        return [HeapResult(dicts.clear(heap, addr))]
+    if cell.is_set:
+        if name == "add" and n == 1:
+            return [HeapResult(r.heap, None, r.constraint, r.exc) for r in dicts.write(heap, addr, args[0])]
+        if name in ("remove", "discard") and n == 1:
+            return dicts.remove(heap, addr, args[0], missing_raises=name == "remove")
+    else:
+        if name == "get" and n in (1, 2):
+            return dicts.read(heap, addr, args[0], args[1] if n == 2 else None, missing_raises=False)
+        if name == "setdefault" and n in (1, 2):
+            return dicts.write(heap, addr, args[0], args[1] if n == 2 else None, keep=True)
+        if name == "pop" and n in (1, 2):
+            return dicts.remove(heap, addr, args[0], args[1] if n == 2 else None, missing_raises=n == 1)
+        if name in ("keys", "values", "items") and n == 0:
+            heap, view = heap.allocate(ViewCell(addr, name))
+            return [HeapResult(heap, view)]
+    return None
+
+
+def is_dict_like(heap: Heap, value: object) -> bool:
+    """A dict, a set or a view: handled here rather than by the heap model."""
+    return isinstance(value, Addr) and isinstance(heap.cell(value), (DictCell, ViewCell))
+
+
+def growth(before: Heap, after: Heap, sizes: SizeModel) -> int:
+    """The bytes the dicts and sets of `after` take beyond `before`'s: a new
+    one its header and slots, a grown one its new slots (never negative:
+    costs do not decrease)."""
+    total = 0
+    for cell_id, cell in after.cells.items():
+        if not isinstance(cell, DictCell) or before.cells.get(cell_id) is cell:
+            continue
+        old = before.cells.get(cell_id)
+        slots = cell.size() * (1 if cell.is_set else 2)
+        if isinstance(old, DictCell):
+            total += max(0, sizes.slot * (slots - old.size() * (1 if old.is_set else 2)))
+        else:
+            total += sizes.list_header + sizes.slot * slots
+    return total
+
+
+def has_method(cell: DictCell | ViewCell, name: str) -> bool:
+    """Does the dict, set or view have a method `name` the engine runs
+    itself? (The prelude's are predicates of their own.)"""
+    kind = "view" if isinstance(cell, ViewCell) else "set" if isinstance(cell, DictCell) and cell.is_set else "dict"
+    return name in NATIVE[kind]

@@ -1,0 +1,85 @@
+"""`dict` and `set` methods and constructors beyond the engine's own
+(`engine/dicts.py`: lookups, insertion, deletion, views), as CPython
+defines them. Lowered by `pathcraft.frontend.prelude` (see there for the
+naming). A loop here walks its argument like any `for` loop: keys of a
+dict, items of a list or set (a set only where its order is certain).
+"""
+
+
+def fn__set(items: list[int]) -> set[int]:
+    out = set()
+    for x in items:
+        out.add(x)
+    return out
+
+
+def fn__dict(items: dict[int, int]) -> dict[int, int]:
+    """`dict(d)` of a dict (pairs need tuples: the items of a list are not)."""
+    out = {}
+    for k, v in items.items():
+        out[k] = v
+    return out
+
+
+def dict__update(self: dict[int, int], other: dict[int, int]) -> None:
+    for k, v in other.items():
+        self[k] = v
+
+
+def set__update(self: set[int], other: list[int]) -> None:
+    for x in other:
+        self.add(x)
+
+
+def set__union(self: set[int], other: list[int]) -> set[int]:
+    out = self.copy()
+    for x in other:
+        out.add(x)
+    return out
+
+
+def set__intersection(self: set[int], other: set[int]) -> set[int]:
+    out = set()
+    for x in self:
+        if x in other:
+            out.add(x)
+    return out
+
+
+def set__difference(self: set[int], other: set[int]) -> set[int]:
+    out = set()
+    for x in self:
+        if x not in other:
+            out.add(x)
+    return out
+
+
+def set__issubset(self: set[int], other: set[int]) -> bool:
+    for x in self:
+        if x not in other:
+            return False
+    return True
+
+
+def dict____list__(self: dict[int, int]) -> list[int]:
+    """`list(d)`, `sorted(d)`: the keys in insertion order."""
+    out = []
+    for k in self:
+        out.append(k)
+    return out
+
+
+def set____list__(self: set[int]) -> list[int]:
+    """`list(s)`: in CPython's order, where it is certain."""
+    out = []
+    for x in self:
+        out.append(x)
+    return out
+
+
+def view____list__(self: list[int]) -> list[int]:
+    """`list(d.keys())`, `list(d.values())` (items are tuples: not here)."""
+    out = []
+    for x in self:
+        out.append(x)
+    return out
