@@ -75,3 +75,15 @@ def test_a_method_an_item_lacks_is_not_claimed_past_its_arguments(tmp_path: Path
     cases = generated(source, "connect")
     assert cases and all(c.exc_type == "IndexError" for c in cases)  # only graph[a] out of range remains
     assert replay_mismatches(source, "connect", cases) == []
+
+
+def test_del_of_an_item_is_dropped_for_lists_and_a_type_error_for_tuples(tmp_path: Path) -> None:
+    """`del a[b]` (operator.delitem, found by CI's stdlib sweep, crashed the
+    engine): a list's item deletion is not modelled, a tuple refuses it."""
+    source = tmp_path / "deleting.py"
+    source.write_text("def drop(a: list[int], b: int) -> None:\n    del a[b]\n\n\n"
+                      "def drop_pair(t: tuple[int, int]) -> None:\n    del t[0]\n")
+    assert generated(source, "drop") == []
+    cases = generated(source, "drop_pair")
+    assert [c.exc_type for c in cases] == ["TypeError"]
+    assert replay_mismatches(source, "drop_pair", cases) == []

@@ -87,6 +87,13 @@ class HeapExecutor:
     def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]:
         if isinstance(lst, Text):  # a string whose text is not computed: not modelled here
             raise Unsupported(f"{op} on a string")
+        if op == "del":  # `del x[i]` on what is not a dict
+            cell = heap.cell(lst) if isinstance(lst, Addr) else None
+            if isinstance(cell, ListCell) and cell.is_tuple:
+                return [HeapResult(heap, exc=ExcValue("TypeError", "'tuple' object doesn't support item deletion"))]
+            if lst is None:
+                return [HeapResult(heap, exc=ExcValue("TypeError", None))]
+            raise Unsupported("del of a list item or of an object's item")
         if isinstance(lst, Addr) and tuples.is_tuple(heap, lst):
             return tuples.tuple_op(self.heap_model, heap, op, lst, args)
         return self.heap_model.list_op(heap, op, lst, args)
