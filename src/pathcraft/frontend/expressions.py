@@ -23,6 +23,7 @@ from pathcraft.errors import construct_name, unknown_name, unsupported
 from pathcraft.frontend import bitops
 from pathcraft.frontend import mathmod
 from pathcraft.frontend.blocks import BlockBuilder
+from pathcraft.frontend import intformat, powers
 from pathcraft.frontend.builtins import PRINT
 from pathcraft.frontend.generators import CONSUMERS
 from pathcraft.frontend.mathmod import is_math
@@ -449,6 +450,13 @@ class ExpressionLowerer:
             raise self.error(node, f"keyword arguments to {name}()")
         if name == "divmod" and len(node.args) == 2:
             return self.divmod(node)
+        if name == "pow" and len(node.args) == 2:  # `a ** b`
+            return self.binop(ast.Pow(), self.blocks.stable(self.expr(node.args[0]), node.lineno), node.args[1], node)
+        if name == "pow" and len(node.args) == 3:
+            tmp = self.blocks.temp()
+            args3 = tuple(self.blocks.stable(self.expr(a), node.lineno) for a in node.args)
+            self.blocks.emit(Call(tmp, powers.POW_MOD, args3, node.lineno))
+            return Var(tmp)
         if name == "abs" and len(node.args) == 1:
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, "abs", (self.expr(node.args[0]),), node.lineno))
@@ -496,7 +504,7 @@ class ExpressionLowerer:
                 raise self.error(node, "float() of a string that is no number") from None
         if name in ("float", "bool") and len(node.args) == 1:
             return Unary(name if name == "float" else "truth", self.expr(node.args[0]))
-        if name in CONVERSIONS and len(node.args) == 1:
+        if (name in CONVERSIONS or name in intformat.FORMATS) and len(node.args) == 1:
             return self.conversion(name, node)
         if name in self.module.classes or self.module.is_exception(name):
             raise self.error(node, f"call of class {name}")

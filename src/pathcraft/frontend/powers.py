@@ -1,0 +1,106 @@
+"""`pow(a, b, m)` and `math.pow(a, b)` on ints, as builtin predicates
+(`pow(a, b)` is `a ** b`: the `int_pow` loop of `builtins.py`).
+
+`pow(a, b, m)` multiplies modulo m, b times (a loop: loop-K bounds the
+exponents explored); m == 0 is CPython's ValueError; a negative exponent
+asks for a modular inverse, not modelled (the path is dropped), as are
+operands that are not ints (a float is a TypeError in Python, an object
+may define `__pow__`).
+
+`math.pow(a, b)` (its own multiplying loop, like `int_pow`'s) converts to float and calls libm's `pow`, whose error is
+below one ulp on every platform CPython supports: where the exact power of
+two ints is a double (|a**b| <= 2**53) that is the result. Float operands,
+larger powers and negative exponents (but 0 ** -k, a domain error) drop
+the path: their rounding is libm's.
+"""
+
+from __future__ import annotations
+
+from pathcraft.frontend.builtins import MATH_DOMAIN, UNSUPPORTED
+from pathcraft.ir.nodes import Assign, Binary, Const, Expr, Goto, Predicate, Raise, Return, Rule, Unary, Var
+
+POW_MOD = "int_pow_mod"
+MATH_POW = "math_pow"
+MATH_POW_FIT = "math_pow:fit"  # an int power as a float, where exact
+POW_MOD_ZERO = "pow() 3rd argument cannot be 0"
+EXACT = 2 ** 53  # every int up to this magnitude is a double
+
+
+def _is_int(e: Expr) -> Expr:
+    return Binary("or", Unary("isint", e), Unary("isbool", e))
+
+
+def _all_int(*es: Expr) -> Expr:
+    out = _is_int(es[0])
+    for e in es[1:]:
+        out = Binary("and", out, _is_int(e))
+    return out
+
+
+def _pred(name: str, params: tuple[str, ...], rules: tuple[Rule, ...], iterates: str | None = None) -> Predicate:
+    return Predicate(name, name.split(":")[0], params, rules, builtin=True, iterates=iterates)
+
+
+def _pow_mod() -> list[Predicate]:
+    a, b, m, r = Var("a"), Var("b"), Var("m"), Var("r")
+    ints = _all_int(a, b, m)
+    loop, body, start = f"{POW_MOD}:loop", f"{POW_MOD}:body", f"{POW_MOD}:int"
+    return [
+        _pred(POW_MOD, ("a", "b", "m"), (
+            Rule(1, ints, (Assign("a", Unary("int", a), 0), Assign("b", Unary("int", b), 0),
+                           Assign("m", Unary("int", m), 0), Goto(start, (a, b, m)))),
+            Rule(2, Unary("not", ints), (Raise(UNSUPPORTED, "pow() with a modulus on a float, list or object", 0),)),
+        )),
+        _pred(start, ("a", "b", "m"), (
+            Rule(1, Binary("eq", m, Const(0)), (Raise("ValueError", POW_MOD_ZERO, 0),)),
+            Rule(2, Binary("and", Binary("ne", m, Const(0)), Binary("lt", b, Const(0))),
+                 (Raise(UNSUPPORTED, "pow() with a negative exponent and a modulus (a modular inverse)", 0),)),
+            Rule(3, Binary("and", Binary("ne", m, Const(0)), Binary("ge", b, Const(0))), (
+                Assign("r", Binary("mod", Const(1), m), 0),
+                Goto(loop, (a, b, m, r), enters_loop=loop))),
+        )),
+        _pred(loop, ("a", "b", "m", "r"), (
+            Rule(1, Binary("gt", b, Const(0)), (Goto(body, (a, b, m, r)),)),
+            Rule(2, Binary("le", b, Const(0)), (Return(r, 0),)),
+        )),
+        _pred(body, ("a", "b", "m", "r"), (Rule(1, None, (
+            Assign("r", Binary("mod", Binary("mul", r, a), m), 0),
+            Assign("b", Binary("sub", b, Const(1)), 0),
+            Goto(loop, (a, b, m, r)))),), iterates=loop),
+    ]
+
+
+def _math_pow() -> list[Predicate]:
+    a, b, r = Var("a"), Var("b"), Var("r")
+    ints = _all_int(a, b)
+    start, fit = f"{MATH_POW}:int", MATH_POW_FIT
+    loop, body = f"{MATH_POW}:loop", f"{MATH_POW}:body"
+    exact = Binary("and", Binary("ge", r, Const(-EXACT)), Binary("le", r, Const(EXACT)))
+    return [
+        _pred(MATH_POW, ("a", "b"), (
+            Rule(1, ints, (Assign("a", Unary("int", a), 0), Assign("b", Unary("int", b), 0), Goto(start, (a, b)))),
+            Rule(2, Unary("not", ints), (Raise(UNSUPPORTED, "math.pow() of a float (libm's pow is not modelled)", 0),)),
+        )),
+        _pred(start, ("a", "b"), (
+            Rule(1, Binary("ge", b, Const(0)), (Assign("r", Const(1), 0), Goto(loop, (a, b, r), enters_loop=loop))),
+            Rule(2, Binary("and", Binary("lt", b, Const(0)), Binary("eq", a, Const(0))),
+                 (Raise("ValueError", MATH_DOMAIN, 0),)),
+            Rule(3, Binary("and", Binary("lt", b, Const(0)), Binary("ne", a, Const(0))),
+                 (Raise(UNSUPPORTED, "math.pow() with a negative exponent (libm's rounding)", 0),)),
+        )),
+        _pred(loop, ("a", "b", "r"), (
+            Rule(1, Binary("gt", b, Const(0)), (Goto(body, (a, b, r)),)),
+            Rule(2, Binary("le", b, Const(0)), (Goto(fit, (r,)),)),
+        )),
+        _pred(body, ("a", "b", "r"), (Rule(1, None, (
+            Assign("r", Binary("mul", r, a), 0), Assign("b", Binary("sub", b, Const(1)), 0),
+            Goto(loop, (a, b, r)))),), iterates=loop),
+        _pred(fit, ("r",), (
+            Rule(1, exact, (Return(Unary("float", r), 0),)),
+            Rule(2, Unary("not", exact), (Raise(UNSUPPORTED, "math.pow() beyond 2**53 (libm's rounding)", 0),)),
+        )),
+    ]
+
+
+def power_predicates() -> dict[str, Predicate]:
+    return {p.name: p for p in (*_pow_mod(), *_math_pow())}

@@ -1,0 +1,64 @@
+"""Builtins on ints: `bin`/`oct`/`hex`, `pow` with two and three arguments,
+`math.pow` where exact, checked against the real code (replay and
+enumeration oracles) on everyday functions of our own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from oracle import generated, missed_paths, replay_mismatches
+
+from pathcraft.frontend import translate
+from pathcraft.generate import GenerateOptions, generate
+
+BUILTINS = Path(__file__).resolve().parent / "fixtures" / "structure" / "builtin_calls.py"
+FUNCTIONS = [
+    "binary_digits", "ones_in_binary", "octal_label", "hex_code", "last_digit_of_power", "modular_square",
+    "power_or_zero", "place_value", "square_area",
+]
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+@pytest.mark.parametrize("criterion", ["loop-1", "loop-2", "loop-3"])
+def test_replay(name: str, criterion: str) -> None:
+    cases = generated(BUILTINS, name, criterion)
+    assert cases, "no test case generated"
+    assert replay_mismatches(BUILTINS, name, cases) == []
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_enumeration(name: str) -> None:
+    cases = generated(BUILTINS, name, "loop-2")
+    assert missed_paths(BUILTINS, name, cases, k=2) == []
+
+
+def _run(name: str) -> tuple[list[str], dict[str, int], list[object]]:
+    result = translate(str(BUILTINS), [name])
+    run = generate(result.program, name, GenerateOptions.of())
+    return list(run.notes), dict(run.stats), list(run.cases)
+
+
+def test_formats_beyond_64_bits_are_dropped_and_counted() -> None:
+    notes, stats, cases = _run("binary_digits")
+    assert stats["unsupported_paths"] > 0 and "bin() of an int beyond 64 bits" in " ".join(notes)
+    assert cases
+
+
+def test_pow_with_a_zero_modulus_raises_and_an_inverse_is_not_guessed() -> None:
+    cases = generated(BUILTINS, "modular_square")
+    assert ("ValueError", "pow() 3rd argument cannot be 0") in {(c.exc_type, c.exc_message) for c in cases}
+    notes, stats, _ = _run("last_digit_of_power")
+    assert stats["unsupported_paths"] > 0 and "modular inverse" in " ".join(notes)
+
+
+def test_math_pow_is_written_only_where_libm_is_exact(tmp_path: Path) -> None:
+    """A float operand or a power beyond 2**53 drops the path: libm's
+    rounding is not modelled; ints within it give the exact double."""
+    source = tmp_path / "fpow.py"
+    source.write_text("import math\n\n\ndef f(x: float) -> float:\n    return math.pow(x, 2)\n")
+    run = generate(translate(str(source), ["f"]).program, "f", GenerateOptions.of())
+    assert run.cases == [] and run.stats["unsupported_paths"] > 0
+    cases = generated(BUILTINS, "place_value")
+    returned = [c for c in cases if c.kind == "return"]
+    assert returned and all(isinstance(c.value, float) for c in returned)
