@@ -446,6 +446,18 @@ class ExpressionLowerer:
             source = self.blocks.stable(self.expr(node.args[0]), node.lineno)
             self.blocks.emit(CallMethod(tmp, source, LIST_PROTOCOL, (), node.lineno))
             return Var(tmp)
+        if name == "next" and not node.keywords and _first_item(node):
+            iterated = node.args[0]
+            assert isinstance(iterated, ast.Call)
+            args = [self.blocks.stable(self.expr(iterated.args[0]), node.lineno)]
+            args += [self.blocks.stable(self.expr(a), node.lineno) for a in node.args[1:]]
+            tmp = self.blocks.temp()
+            first = function_predicate("first" if len(node.args) == 1 else "first_or")
+            self.blocks.emit(Call(tmp, first, tuple(args), node.lineno))
+            return Var(tmp)
+        if name == "tuple" and len(node.args) <= 1 and not node.keywords and not (
+                node.args and isinstance(node.args[0], (ast.GeneratorExp, ast.Starred))):
+            return self.tuple_of(node)
         if node.keywords:
             raise self.error(node, f"keyword arguments to {name}()")
         if name == "divmod" and len(node.args) == 2:
@@ -489,6 +501,9 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()  # a digit count known at run time: a rule per small count
             self.blocks.emit(Call(tmp, "round_digits", (value, self.expr(node.args[1])), node.lineno))
             return Var(tmp)
+        if name == "int" and len(node.args) == 2 and isinstance(node.args[1], ast.Constant) \
+                and type(node.args[1].value) is int and 2 <= node.args[1].value <= 36:
+            return self.int_base(node)
         if name == "int" and len(node.args) == 1 and not _surely_number(node.args[0]):
             return self.conversion(name, node)  # a str, or a float (the engine sends it to float_to_int)
         if name in ("int", "round") and len(node.args) == 1:  # on a float: may raise (nan, inf)
@@ -544,6 +559,29 @@ class ExpressionLowerer:
         tmp = self.blocks.temp()
         self.blocks.emit(Call(tmp, function_predicate(name), (arg,), node.lineno))
         return Var(tmp)
+
+    def tuple_of(self, node: ast.Call) -> Expr:
+        """`tuple()`, `tuple(x)`: `list(x)` (each kind's `__list__`), frozen."""
+        tmp = self.blocks.temp()
+        if not node.args:
+            self.blocks.emit(NewList(tmp, (), None, node.lineno, is_tuple=True))
+            return Var(tmp)
+        self.calls.methods_called.add(LIST_PROTOCOL)
+        source = self.blocks.stable(self.expr(node.args[0]), node.lineno)
+        self.blocks.emit(CallMethod(tmp, source, LIST_PROTOCOL, (), node.lineno))
+        frozen = self.blocks.temp()
+        self.blocks.emit(ListOp("freeze", frozen, Var(tmp), (), node.lineno))
+        return Var(frozen)
+
+    def int_base(self, node: ast.Call) -> Expr:
+        """`int(s, b)`, b a constant in 2..36: the prelude's `$int_base`
+        between the argument's check and the result's (`frontend/powers.py`)."""
+        text = self.blocks.temp()
+        self.blocks.emit(Call(text, powers.INT_BASE_ARG, (self.expr(node.args[0]),), node.lineno))
+        raw, out = self.blocks.temp(), self.blocks.temp()
+        self.blocks.emit(Call(raw, function_predicate("int_base"), (Var(text), self.expr(node.args[1])), node.lineno))
+        self.blocks.emit(Call(out, powers.INT_BASE_CHECK, (Var(raw),), node.lineno))
+        return Var(out)
 
     def divmod(self, node: ast.Call) -> Expr:
         """`divmod(a, b)`: `(a // b, a % b)`, ZeroDivisionError as `//`'s."""
@@ -683,6 +721,17 @@ def _int_literal(node: ast.expr) -> int | None:
     if isinstance(inner, ast.Constant) and type(inner.value) is int:
         return -inner.value if negative else inner.value
     return None
+def _first_item(node: ast.Call) -> bool:
+    """`next(iter(x))` or `next(iter(x), default)` with a default that
+    cannot raise (so evaluating it after `iter(x)` changes nothing)."""
+    if not 1 <= len(node.args) <= 2 or not all(isinstance(a, (ast.Constant, ast.Name)) for a in node.args[1:]):
+        return False
+    inner = node.args[0]
+    return isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "iter" \
+        and len(inner.args) == 1 and not inner.keywords \
+        and not isinstance(inner.args[0], (ast.Starred, ast.GeneratorExp))
+
+
 def _surely_number(node: ast.expr) -> bool:
     """Is `node` an int or bool whatever the types of the names in it (a
     literal, arithmetic, a comparison)? Then `int(node)` needs no dispatch."""

@@ -102,5 +102,31 @@ def _math_pow() -> list[Predicate]:
     ]
 
 
+INT_BASE_ARG = "int_base_arg"
+INT_BASE_CHECK = "int_base_check"
+
+
+def _int_base() -> list[Predicate]:
+    """Around the prelude's `$int_base` (`prelude/iterators.py`): its string
+    argument first (an int or bool is CPython's TypeError), its -1 after
+    (a literal whose grammar is not modelled: the path is dropped)."""
+    x = Var("x")
+    is_str = Unary("isstr", x)
+    number = Binary("or", Unary("isint", x), Unary("isbool", x))
+    return [
+        _pred(INT_BASE_ARG, ("x",), (
+            Rule(1, is_str, (Return(x, 0),)),
+            Rule(2, number, (Raise("TypeError", "int() can't convert non-string with explicit base", 0),)),
+            Rule(3, Binary("and", Unary("not", is_str), Unary("not", number)),
+                 (Raise(UNSUPPORTED, "int() with a base of a float, list or object", 0),)),
+        )),
+        _pred(INT_BASE_CHECK, ("x",), (
+            Rule(1, Binary("ge", x, Const(0)), (Return(x, 0),)),
+            Rule(2, Binary("lt", x, Const(0)),
+                 (Raise(UNSUPPORTED, "int() with a base of a literal with spaces, a sign, a prefix or '_'", 0),)),
+        )),
+    ]
+
+
 def power_predicates() -> dict[str, Predicate]:
-    return {p.name: p for p in (*_pow_mod(), *_math_pow())}
+    return {p.name: p for p in (*_pow_mod(), *_math_pow(), *_int_base())}
