@@ -85,3 +85,12 @@ def test_int_with_a_base_drops_what_its_grammar_would_decide() -> None:
     assert stats["unsupported_paths"] > 0 and "int() with a base" in " ".join(notes)
     raised = [c for c in cases if c.kind == "raise"]
     assert raised and all(c.exc_type == "ValueError" and c.exc_message is None for c in raised)
+
+
+def test_int_with_a_base_of_an_int_raises_type_error(tmp_path: Path) -> None:
+    source = tmp_path / "based.py"
+    source.write_text("def f(n: int) -> int:\n    return int(n, 2)\n")
+    run = generate(translate(str(source), ["f"]).program, "f", GenerateOptions.of())
+    assert {(c.exc_type, c.exc_message) for c in run.cases} == {
+        ("TypeError", "int() can't convert non-string with explicit base")}
+    assert replay_mismatches(source, "f", run.cases) == []
