@@ -17,7 +17,7 @@ BUILTINS = Path(__file__).resolve().parent / "fixtures" / "structure" / "builtin
 FUNCTIONS = [
     "binary_digits", "ones_in_binary", "octal_label", "hex_code", "last_digit_of_power", "modular_square",
     "power_or_zero", "place_value", "square_area", "first_key", "first_or_zero", "first_letter", "frozen_scores",
-    "letters", "parse_bits", "parse_hex_byte",
+    "letters", "parse_bits", "parse_hex_byte", "hours_and_minutes", "whole_parts",
 ]
 
 INTS_ONLY = FUNCTIONS[:9]
@@ -94,3 +94,10 @@ def test_int_with_a_base_of_an_int_raises_type_error(tmp_path: Path) -> None:
     assert {(c.exc_type, c.exc_message) for c in run.cases} == {
         ("TypeError", "int() can't convert non-string with explicit base")}
     assert replay_mismatches(source, "f", run.cases) == []
+
+
+def test_divmod_by_a_float_zero_says_float_divmod() -> None:
+    """CPython's message for a float divmod by zero is its own ("float
+    divmod()", 3.6 to 3.13), not `//`'s."""
+    cases = generated(BUILTINS, "whole_parts")
+    assert ("ZeroDivisionError", "float divmod()") in {(c.exc_type, c.exc_message) for c in cases}

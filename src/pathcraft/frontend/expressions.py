@@ -574,20 +574,19 @@ class ExpressionLowerer:
         return Var(frozen)
 
     def int_base(self, node: ast.Call) -> Expr:
-        """`int(s, b)`, b a constant in 2..36: the prelude's `$int_base`
-        between the argument's check and the result's (`frontend/powers.py`)."""
-        text = self.blocks.temp()
+        """`int(s, b)`, b a constant in 2..36: the argument's check, then the
+        digits' loop (`frontend/powers.py`)."""
+        text, out = self.blocks.temp(), self.blocks.temp()
         self.blocks.emit(Call(text, powers.INT_BASE_ARG, (self.expr(node.args[0]),), node.lineno))
-        raw, out = self.blocks.temp(), self.blocks.temp()
-        self.blocks.emit(Call(raw, function_predicate("int_base"), (Var(text), self.expr(node.args[1])), node.lineno))
-        self.blocks.emit(Call(out, powers.INT_BASE_CHECK, (Var(raw),), node.lineno))
+        self.blocks.emit(Call(out, powers.INT_BASE, (Var(text), self.expr(node.args[1])), node.lineno))
         return Var(out)
 
     def divmod(self, node: ast.Call) -> Expr:
-        """`divmod(a, b)`: `(a // b, a % b)`, ZeroDivisionError as `//`'s."""
+        """`divmod(a, b)`: `(a // b, a % b)`, ZeroDivisionError as `//`'s on
+        ints and with divmod's own message on floats."""
         a, b = (self.blocks.stable(self.expr(arg), node.lineno) for arg in node.args)
         quotient = self.blocks.temp()
-        self.blocks.emit(Call(quotient, "int_floordiv", (a, b), node.lineno))
+        self.blocks.emit(Call(quotient, "int_divmod", (a, b), node.lineno))
         remainder = self.blocks.stable(Binary("mod", a, b), node.lineno)  # b != 0 from here on
         tmp = self.blocks.temp()
         self.blocks.emit(NewList(tmp, (Var(quotient), remainder), None, node.lineno, is_tuple=True))

@@ -17,7 +17,9 @@ the path: their rounding is libm's.
 from __future__ import annotations
 
 from pathcraft.frontend.builtins import MATH_DOMAIN, UNSUPPORTED
-from pathcraft.ir.nodes import Assign, Binary, Const, Expr, Goto, Predicate, Raise, Return, Rule, Unary, Var
+from pathcraft.ir.nodes import (
+    Assign, Binary, Const, Expr, Goto, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
+)
 
 POW_MOD = "int_pow_mod"
 MATH_POW = "math_pow"
@@ -103,16 +105,41 @@ def _math_pow() -> list[Predicate]:
 
 
 INT_BASE_ARG = "int_base_arg"
-INT_BASE_CHECK = "int_base_check"
+INT_BASE = "int_base"
+# characters a literal of some base may hold besides its digits (spaces, `_`, a sign, a prefix's letter)
+_GRAMMAR = (95, 43, 45, 98, 66, 111, 79, 120, 88)
 
 
 def _int_base() -> list[Predicate]:
-    """Around the prelude's `$int_base` (`prelude/iterators.py`): its string
-    argument first (an int or bool is CPython's TypeError), its -1 after
-    (a literal whose grammar is not modelled: the path is dropped)."""
-    x = Var("x")
+    """`int(s, base)`, 2 <= base <= 36: its string argument first (an int
+    or bool is CPython's TypeError), then a loop over the characters by
+    their codes: a digit of the base accumulates; a character no literal
+    of the base holds is ValueError (its message quotes the string: not
+    asserted); one that Python's grammar would read (spaces, a sign, a
+    prefix, `_`) drops the path."""
+    x, s, base, i, r, o, n = Var("x"), Var("s"), Var("base"), Var("i"), Var("r"), Var("o"), Var("n")
     is_str = Unary("isstr", x)
     number = Binary("or", Unary("isint", x), Unary("isbool", x))
+    loop, cond, body, pick = (f"{INT_BASE}:{part}" for part in ("loop", "cond", "body", "pick"))
+    state = (s, base, i, r)
+
+    def digit(lo: int, hi: int, value: int) -> Expr:
+        return Binary("and", Binary("and", Binary("ge", o, Const(lo)), Binary("le", o, Const(hi))),
+                      Binary("lt", Binary("sub", o, Const(value)), base))
+
+    kinds = ((48, 57, 48), (97, 122, 87), (65, 90, 55))
+    valid = digit(*kinds[0])
+    for kind in kinds[1:]:
+        valid = Binary("or", valid, digit(*kind))
+    grammar: Expr = Binary("le", o, Const(32))
+    for code in _GRAMMAR:
+        grammar = Binary("or", grammar, Binary("eq", o, Const(code)))
+    rules = [Rule(k + 1, digit(*kind), (
+        Assign("r", Binary("add", Binary("mul", r, base), Binary("sub", o, Const(kind[2]))), 0),
+        Assign("i", Binary("add", i, Const(1)), 0), Goto(loop, state))) for k, kind in enumerate(kinds)]
+    rules.append(Rule(4, Binary("and", Unary("not", valid), grammar), (
+        Raise(UNSUPPORTED, "int() with a base of a literal with spaces, a sign, a prefix or '_'", 0),)))
+    rules.append(Rule(5, Binary("and", Unary("not", valid), Unary("not", grammar)), (Raise("ValueError", None, 0),)))
     return [
         _pred(INT_BASE_ARG, ("x",), (
             Rule(1, is_str, (Return(x, 0),)),
@@ -120,11 +147,20 @@ def _int_base() -> list[Predicate]:
             Rule(3, Binary("and", Unary("not", is_str), Unary("not", number)),
                  (Raise(UNSUPPORTED, "int() with a base of a float, list or object", 0),)),
         )),
-        _pred(INT_BASE_CHECK, ("x",), (
-            Rule(1, Binary("ge", x, Const(0)), (Return(x, 0),)),
-            Rule(2, Binary("lt", x, Const(0)),
-                 (Raise(UNSUPPORTED, "int() with a base of a literal with spaces, a sign, a prefix or '_'", 0),)),
+        _pred(INT_BASE, ("s", "base"), (
+            Rule(1, Binary("eq", Unary("strlen", s), Const(0)), (Raise("ValueError", None, 0),)),
+            Rule(2, Binary("gt", Unary("strlen", s), Const(0)), (
+                Assign("i", Const(0), 0), Assign("r", Const(0), 0), Goto(loop, state, enters_loop=loop))),
         )),
+        _pred(loop, ("s", "base", "i", "r"), (Rule(1, None, (ListOp("len", "n", s, (), 0), Goto(cond, (*state, n)))),)),
+        _pred(cond, ("s", "base", "i", "r", "n"), (
+            Rule(1, Binary("lt", i, n), (Goto(body, state),)),
+            Rule(2, Binary("ge", i, n), (Return(r, 0),)),
+        )),
+        _pred(body, ("s", "base", "i", "r"), (Rule(1, None, (
+            ListOp("get", "c", s, (i,), 0), Assign("o", Unary("ord", Var("c")), 0), Goto(pick, (*state, o)))),),
+            iterates=loop),
+        _pred(pick, ("s", "base", "i", "r", "o"), tuple(rules)),
     ]
 
 
