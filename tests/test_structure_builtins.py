@@ -18,6 +18,7 @@ FUNCTIONS = [
     "binary_digits", "ones_in_binary", "octal_label", "hex_code", "last_digit_of_power", "modular_square",
     "power_or_zero", "place_value", "square_area", "first_key", "first_or_zero", "first_letter", "frozen_scores",
     "letters", "parse_bits", "parse_hex_byte", "hours_and_minutes", "whole_parts",
+    "digit_in_base", "sum_in_base",
 ]
 
 INTS_ONLY = FUNCTIONS[:9]

@@ -501,8 +501,7 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()  # a digit count known at run time: a rule per small count
             self.blocks.emit(Call(tmp, "round_digits", (value, self.expr(node.args[1])), node.lineno))
             return Var(tmp)
-        if name == "int" and len(node.args) == 2 and isinstance(node.args[1], ast.Constant) \
-                and type(node.args[1].value) is int and 2 <= node.args[1].value <= 36:
+        if name == "int" and len(node.args) == 2 and not any(isinstance(a, ast.Starred) for a in node.args):
             return self.int_base(node)
         if name == "int" and len(node.args) == 1 and not _surely_number(node.args[0]):
             return self.conversion(name, node)  # a str, or a float (the engine sends it to float_to_int)
@@ -574,11 +573,18 @@ class ExpressionLowerer:
         return Var(frozen)
 
     def int_base(self, node: ast.Call) -> Expr:
-        """`int(s, b)`, b a constant in 2..36: the argument's check, then the
-        digits' loop (`frontend/powers.py`)."""
-        text, out = self.blocks.temp(), self.blocks.temp()
-        self.blocks.emit(Call(text, powers.INT_BASE_ARG, (self.expr(node.args[0]),), node.lineno))
-        self.blocks.emit(Call(out, powers.INT_BASE, (Var(text), self.expr(node.args[1])), node.lineno))
+        """`int(s, b)`: the base's check, the argument's, then the digits'
+        loop (`frontend/powers.py`)."""
+        value = self.blocks.stable(self.expr(node.args[0]), node.lineno)
+        given = self.blocks.stable(self.expr(node.args[1]), node.lineno)
+        base, text, out = self.blocks.temp(), self.blocks.temp(), self.blocks.temp()
+        if isinstance(given, Const) and type(given.value) is int and 2 <= given.value <= 36:
+            base_value: Expr = given
+        else:
+            self.blocks.emit(Call(base, powers.INT_BASE_RADIX, (given,), node.lineno))
+            base_value = Var(base)
+        self.blocks.emit(Call(text, powers.INT_BASE_ARG, (value,), node.lineno))
+        self.blocks.emit(Call(out, powers.INT_BASE, (Var(text), base_value), node.lineno))
         return Var(out)
 
     def divmod(self, node: ast.Call) -> Expr:

@@ -106,13 +106,16 @@ def _math_pow() -> list[Predicate]:
 
 INT_BASE_ARG = "int_base_arg"
 INT_BASE = "int_base"
+INT_BASE_RADIX = "int_base_radix"
+BAD_BASE = "int() base must be >= 2 and <= 36, or 0"  # the same from 3.6 to 3.13
 # characters a literal of some base may hold besides its digits (spaces, `_`, a sign, a prefix's letter)
 _GRAMMAR = (95, 43, 45, 98, 66, 111, 79, 120, 88)
 
 
 def _int_base() -> list[Predicate]:
-    """`int(s, base)`, 2 <= base <= 36: its string argument first (an int
-    or bool is CPython's TypeError), then a loop over the characters by
+    """`int(s, base)`: the base first, as CPython checks it (2..36, else
+    ValueError; 0, where the literal's prefix decides, drops the path), then
+    the string argument (an int or bool is CPython's TypeError), then a loop over the characters by
     their codes: a digit of the base accumulates; a character no literal
     of the base holds is ValueError (its message quotes the string: not
     asserted); one that Python's grammar would read (spaces, a sign, a
@@ -140,7 +143,21 @@ def _int_base() -> list[Predicate]:
     rules.append(Rule(4, Binary("and", Unary("not", valid), grammar), (
         Raise(UNSUPPORTED, "int() with a base of a literal with spaces, a sign, a prefix or '_'", 0),)))
     rules.append(Rule(5, Binary("and", Unary("not", valid), Unary("not", grammar)), (Raise("ValueError", None, 0),)))
+    b, is_int = Var("b"), Unary("isint", Var("b"))
+    fits = Binary("and", Binary("ge", b, Const(2)), Binary("le", b, Const(36)))
+    other = Binary("and", Binary("and", Unary("not", is_int), Unary("not", Unary("isbool", b))),
+                   Unary("not", Unary("isstr", b)))
     return [
+        _pred(INT_BASE_RADIX, ("b",), (
+            Rule(1, Binary("and", is_int, fits), (Return(b, 0),)),
+            Rule(2, Binary("and", is_int, Binary("eq", b, Const(0))),
+                 (Raise(UNSUPPORTED, "int() with base 0 (the literal's prefix decides)", 0),)),
+            Rule(3, Binary("and", is_int, Binary("and", Unary("not", fits), Binary("ne", b, Const(0)))),
+                 (Raise("ValueError", BAD_BASE, 0),)),
+            Rule(4, Unary("isbool", b), (Raise(UNSUPPORTED, "int() with a bool base", 0),)),
+            Rule(5, Unary("isstr", b), (Raise("TypeError", "'str' object cannot be interpreted as an integer", 0),)),
+            Rule(6, other, (Raise(UNSUPPORTED, "int() with a base that is a float, list or object", 0),)),
+        )),
         _pred(INT_BASE_ARG, ("x",), (
             Rule(1, is_str, (Return(x, 0),)),
             Rule(2, number, (Raise("TypeError", "int() can't convert non-string with explicit base", 0),)),
