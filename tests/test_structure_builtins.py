@@ -7,18 +7,22 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import z3
 from heap_enum import Bounds
 from oracle import generated, missed_heap_paths, missed_paths, replay_mismatches
 
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
+from pathcraft.solver import terms as T
+from pathcraft.solver.terms import INT, Sym
+from pathcraft.solver.z3backend import Z3Translator
 
 BUILTINS = Path(__file__).resolve().parent / "fixtures" / "structure" / "builtin_calls.py"
 FUNCTIONS = [
     "binary_digits", "ones_in_binary", "octal_label", "hex_code", "last_digit_of_power", "modular_square",
     "power_or_zero", "place_value", "square_area", "first_key", "first_or_zero", "first_letter", "frozen_scores",
     "letters", "parse_bits", "parse_hex_byte", "hours_and_minutes", "whole_parts",
-    "digit_in_base", "sum_in_base",
+    "digit_in_base", "sum_in_base", "padded_bits", "hex_pair",
 ]
 
 INTS_ONLY = FUNCTIONS[:9]
@@ -102,3 +106,31 @@ def test_divmod_by_a_float_zero_says_float_divmod() -> None:
     divmod()", 3.6 to 3.13), not `//`'s."""
     cases = generated(BUILTINS, "whole_parts")
     assert ("ZeroDivisionError", "float divmod()") in {(c.exc_type, c.exc_message) for c in cases}
+
+
+# ------------------------------------------------- the digit-word operators
+
+DIGIT_SAMPLES = [0, 1, 2, 3, 5, 7, 8, 9, 10, 64, 255, 256, 511, 4097, 2 ** 31 - 1, 2 ** 40 + 5, 2 ** 63,
+                 2 ** 64 - 1]
+
+
+def test_digit_words_fold_and_evaluate_as_python() -> None:
+    x = Sym("x", INT)
+    for n in DIGIT_SAMPLES:
+        assert T.bin_digits(n) == int(bin(n)[2:]) and T.oct_digits(n) == int(oct(n)[2:])
+        assert T.evaluate(T.bin_digits(x), {"x": n}) == int(bin(n)[2:])
+        assert T.evaluate(T.oct_digits(x), {"x": n}) == int(oct(n)[2:])
+    assert T.bin_digits(True) == 1 and T.show(T.bin_digits(x)) == "bin_digits(x)"
+
+
+def test_digit_words_in_z3_match_python_below_2_to_the_64() -> None:
+    x = Sym("x", INT)
+    ctx = z3.Context()
+    translate = Z3Translator(ctx)
+    for n in DIGIT_SAMPLES:
+        for term, python in ((T.bin_digits(x), bin), (T.oct_digits(x), oct)):
+            solver = z3.Solver(ctx=ctx)
+            out = z3.Int("out", ctx)
+            solver.add(translate(T.eq(x, n)), out == translate(term), *translate.definitions(term))
+            assert solver.check() == z3.sat
+            assert solver.model().eval(out, model_completion=True).as_long() == int(python(n)[2:]), n

@@ -520,6 +520,12 @@ class ExpressionLowerer:
             return Unary(name if name == "float" else "truth", self.expr(node.args[0]))
         if (name in CONVERSIONS or name in intformat.FORMATS) and len(node.args) == 1:
             return self.conversion(name, node)
+        if name == "format" and len(node.args) == 2 and isinstance(node.args[1], ast.Constant) \
+                and node.args[1].value in intformat.SPECS:
+            tmp = self.blocks.temp()
+            predicate = function_predicate(intformat.SPECS[node.args[1].value][0])
+            self.blocks.emit(Call(tmp, predicate, (self.expr(node.args[0]),), node.lineno))
+            return Var(tmp)
         if name in self.module.classes or self.module.is_exception(name):
             raise self.error(node, f"call of class {name}")
         if name in ("min", "max", "abs", "int", "bool", "float", "round", "len", "range"):

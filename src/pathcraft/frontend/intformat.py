@@ -1,9 +1,11 @@
 """`bin(n)`, `oct(n)` and `hex(n)`: an int written in base 2, 8 or 16, as
-builtin predicates `$bin`, `$oct`, `$hex` (called by the frontend).
+builtin predicates `$bin`, `$oct`, `$hex` (called by the frontend); and
+`format(n, "b")`, `"o"`, `"x"`, the same digits without the prefix.
 
 Exact without a loop, for |n| below 2**64 (beyond it the path is dropped
 and counted, as the bit operators' bound): the binary (octal) digits of
-`m >= 0` are the decimal digits of `sum(((m // b**i) % b) * 10**i)`, so
+`m >= 0` are the decimal digits of `sum(((m // b**i) % b) * 10**i)` (the
+term operators `bin_digits`/`oct_digits`: over m's bits in Z3), so
 `str.from_int` of that sum writes them without leading zeros; hexadecimal
 digits are one character each (`chr` of the digit's code), the leading
 zeros cut off by the count of significant digits (one and two digits have
@@ -21,6 +23,8 @@ from pathcraft.ir.nodes import (
 )
 
 FORMATS = {"bin": (2, "0b"), "oct": (8, "0o"), "hex": (16, "0x")}
+# `format(n, "b")`, `format(n, "o")`, `format(n, "x")`: the digits without the prefix
+SPECS = {"b": ("format_b", 2), "o": ("format_o", 8), "x": ("format_x", 16)}
 WIDTH = 64  # |n| < 2**WIDTH
 _X, _M, _P = Var("x"), Var("m"), Var("p")
 
@@ -32,13 +36,10 @@ def _digit(m: Expr, base: int, i: int) -> Expr:
 
 
 def _decimal_digits(m: Expr, base: int) -> Expr:
-    """`m`'s base-`base` digits (base <= 10) as a string, via the number
-    whose decimal digits they are."""
-    count = -(-WIDTH // {2: 1, 8: 3}[base])
-    total: Expr = _digit(m, base, 0)
-    for i in range(1, count):
-        total = Binary("add", total, Binary("mul", _digit(m, base, i), Const(10 ** i)))
-    return Unary("str_of_nat", total)
+    """`m`'s base-`base` digits (2 or 8) as a string, via the number whose
+    decimal digits they are (a term operator: in Z3 a linear sum over m's
+    bits, `solver/bitops.py`)."""
+    return Unary("str_of_nat", Unary({2: "bin_digits", 8: "oct_digits"}[base], m))
 
 
 def _hex_char(m: Expr, i: int) -> Expr:
@@ -74,8 +75,9 @@ def _hex_body(name: str) -> list[Predicate]:
     return [Predicate(name, name.split(":")[0], ("m", "p"), rules, builtin=True)]
 
 
-def _typed(name: str) -> Predicate:
-    """`name(x)`: an int goes on, a bool as its int, a str raises TypeError."""
+def _typed(name: str, str_raises: bool = True) -> Predicate:
+    """`name(x)`: an int goes on, a bool as its int, a str raises TypeError
+    (`format`'s ValueError quotes the format code: the path is dropped)."""
     x = _X
     tests = {kind: Unary(f"is{kind}", x) for kind in ("str", "int", "bool")}
     other = Binary("and", Binary("and", Unary("not", tests["str"]), Unary("not", tests["int"])),
@@ -83,8 +85,9 @@ def _typed(name: str) -> Predicate:
     rules = (
         Rule(1, tests["int"], (Goto(f"{name}:int", (x,)),)),
         Rule(2, tests["bool"], (Assign("x", Unary("int", x), 0), Goto(f"{name}:int", (x,)))),
-        Rule(3, tests["str"], (Raise("TypeError", None, 0),)),
-        Rule(4, other, (Raise(UNSUPPORTED, f"{name[1:]}() of a float, list or object", 0),)),
+        Rule(3, tests["str"], (Raise("TypeError", None, 0) if str_raises else
+                               Raise(UNSUPPORTED, "format() of a str", 0),)),
+        Rule(4, other, (Raise(UNSUPPORTED, f"{name[1:].split('_')[0]}() of a float, list or object", 0),)),
     )
     return Predicate(name, name, ("x",), rules, builtin=True)
 
@@ -100,7 +103,7 @@ def _signed(name: str, prefix: str, digits: str) -> Predicate:
             Assign("m", Unary("neg", x), 0), Assign("p", Const(Text("-" + prefix)), 0), Goto(digits, (_M, Var("p"))),
         )),
         Rule(3, Binary("or", Binary("ge", x, bound), Binary("le", x, Unary("neg", bound))), (
-            Raise(UNSUPPORTED, f"{name[1:]}() of an int beyond {WIDTH} bits", 0),
+            Raise(UNSUPPORTED, f"{name[1:].split('_')[0]}() of an int beyond {WIDTH} bits", 0),
         )),
     )
     return Predicate(f"{name}:int", name, ("x",), rules, builtin=True)
@@ -109,10 +112,12 @@ def _signed(name: str, prefix: str, digits: str) -> Predicate:
 def format_predicates() -> dict[str, Predicate]:
     """`$bin`, `$oct`, `$hex` and their blocks."""
     preds: list[Predicate] = []
-    for word, (base, prefix) in FORMATS.items():
+    kinds = [(word, base, prefix, True) for word, (base, prefix) in FORMATS.items()]
+    kinds += [(word, base, "", False) for word, base in SPECS.values()]
+    for word, base, prefix, str_raises in kinds:
         name = function_predicate(word)
         digits = f"{name}:digits"
-        preds += [_typed(name), _signed(name, prefix, digits)]
+        preds += [_typed(name, str_raises), _signed(name, prefix, digits)]
         if base == 16:
             preds += _hex_body(digits)
         else:
