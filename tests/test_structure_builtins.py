@@ -23,6 +23,7 @@ FUNCTIONS = [
     "power_or_zero", "place_value", "square_area", "first_key", "first_or_zero", "first_letter", "frozen_scores",
     "letters", "parse_bits", "parse_hex_byte", "hours_and_minutes", "whole_parts",
     "digit_in_base", "sum_in_base", "padded_bits", "hex_pair",
+    "has_letter_bit", "capacity",
 ]
 
 INTS_ONLY = FUNCTIONS[:9]

@@ -322,6 +322,9 @@ class ExpressionLowerer:
             if isinstance(right, Const) and type(right.value) is int and 0 <= right.value <= 8:
                 return Binary("pow", left, right)  # x ** 3 is x * x * x on ints (the evaluator)
             tmp = self.blocks.temp()
+            if isinstance(left, Const) and type(left.value) is int and left.value == 2:  # 1 << n: no loop
+                self.blocks.emit(Call(tmp, powers.POW2, (right,), node.lineno))
+                return Var(tmp)
             self.blocks.emit(Call(tmp, "int_pow", (left, right), node.lineno))
             return Var(tmp)
         if isinstance(op, bitops.BIT_OPERATORS):

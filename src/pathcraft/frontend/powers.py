@@ -17,6 +17,7 @@ the path: their rounding is libm's.
 from __future__ import annotations
 
 from pathcraft.frontend.builtins import MATH_DOMAIN, UNSUPPORTED
+from pathcraft.solver.bitops import MAX_SHIFT
 from pathcraft.ir.nodes import (
     Assign, Binary, Const, Expr, Goto, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
 )
@@ -181,5 +182,29 @@ def _int_base() -> list[Predicate]:
     ]
 
 
+POW2 = "int_pow2"
+
+
+def _pow2() -> list[Predicate]:
+    """`2 ** n` for an int n: `1 << n` up to n = 64 (no loop, so loop-K
+    does not bound n), `int_pow`'s loop beyond; a negative n makes a float
+    (dropped, as `int_pow` does), a non-int n drops the path too."""
+    a, b = Var("a"), Var("b")
+    ints = _is_int(b)
+    start = f"{POW2}:int"
+    return [
+        _pred(POW2, ("b",), (
+            Rule(1, ints, (Assign("b", Unary("int", b), 0), Goto(start, (b,)))),
+            Rule(2, Unary("not", ints), (Raise(UNSUPPORTED, "'2 ** x' of a float, str or object", 0),)),
+        )),
+        _pred(start, ("b",), (
+            Rule(1, Binary("and", Binary("ge", b, Const(0)), Binary("le", b, Const(MAX_SHIFT))),
+                 (Return(Binary("shl", Const(1), b), 0),)),
+            Rule(2, Binary("gt", b, Const(MAX_SHIFT)), (Assign("a", Const(2), 0), Goto("int_pow", (a, b)))),
+            Rule(3, Binary("lt", b, Const(0)), (Raise(UNSUPPORTED, "a negative exponent (float result)", 0),)),
+        )),
+    ]
+
+
 def power_predicates() -> dict[str, Predicate]:
-    return {p.name: p for p in (*_pow_mod(), *_math_pow(), *_int_base())}
+    return {p.name: p for p in (*_pow_mod(), *_math_pow(), *_int_base(), *_pow2())}
