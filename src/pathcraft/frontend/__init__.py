@@ -12,6 +12,8 @@ from pathcraft.frontend.builtins import builtin_predicates
 from pathcraft.frontend.invariants import decorated_invariants
 from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.prelude import prelude_predicates
+from pathcraft.frontend.intformat import format_predicates
+from pathcraft.frontend.powers import power_predicates
 from pathcraft.frontend.strbuiltins import str_predicates
 from pathcraft.frontend.module import NO_DEFAULT, ModuleSource, function_info, load_module
 from pathcraft.ir.driver import DriverPlan
@@ -73,7 +75,8 @@ class Frontend:
                         self.signatures[qualname] = function_info(module, node, qualname, owner=cls_name)
                 except PathcraftError as exc:
                     self.signature_errors[qualname] = exc
-        self.predicates: dict[str, Predicate] = {**builtin_predicates(), **prelude_predicates(), **str_predicates()}
+        self.predicates: dict[str, Predicate] = {**builtin_predicates(), **prelude_predicates(), **str_predicates(),
+                                                   **format_predicates(), **power_predicates()}
         self.done: dict[str, set[str]] = {}
         self.errors: dict[str, PathcraftError] = {}
         self._soft: set[str] = set()
