@@ -22,7 +22,7 @@ FUNCTIONS = [
     "flag_name", "count_set", "scaled", "label", "capped", "first_or_unset", "describe", "make_shape",
     "first_kind", "Letters.ends_after", "tally", "word_counts", "seen_before", "digits_text", "shout",
     "positives", "first_big", "lookup", "smallest", "clamp_to_infinity",
-    "convert", "to_roman", "rank",
+    "convert", "to_roman", "rank", "is_sorted_copy", "same_as_pair", "equal_to_none",
 ]
 BOX = Bounds(ints=tuple(range(-2, 4)), max_list=2, max_str=1)
 SMALL_BOX = {"Letters.ends_after": Bounds(max_dict=1, max_str=2, alphabet="a")}  # nested nodes multiply

@@ -59,6 +59,7 @@ from pathcraft.ir.builtin_names import (
     NEW_SET,
     NUMBER_CONVERSIONS,
     ADD,
+    EQ,
     IADD,
     PROTOCOLS,
     function_predicate,
@@ -571,6 +572,10 @@ class Run:
             if results is not None:
                 return self.dict_effects(state, frame, instr.target, results)
         kind = value_kind(receiver, cell)
+        if instr.method == EQ:  # `a == b` where the frontend saw a list on one side
+            successors = self.list_equality(state, frame, instr, receiver, args[0])
+            if successors is not None:
+                return successors
         native = instr.method in ("append", "copy") or instr.method == "pop" and not args  # the heap's own
         if kind is not None and (kind != "list" or not native):
             return self.value_method(state, kind, receiver, instr.method, args)
@@ -605,6 +610,26 @@ class Run:
                 return self.throw(state, ExcValue("TypeError", f"{info.name}() missing argument '{param}'"))
             bound[param] = defaults[param]
         return list(self.invoke(state, info.entry, bound))
+
+    def list_equality(self, state: State, frame: Frame, instr: CallMethod, left: Value,
+                      right: Value) -> Successors | None:
+        """`left == right` with a list on one side: False across kinds (no
+        list equals None, a number, a str, a dict or a tuple), the user's
+        `__eq__` when the left is an object that has one (None: call it),
+        else the prelude's item by item (None: go on to `$list.__eq__`)."""
+        cells = [state.heap.cell(v) if isinstance(v, Addr) else None for v in (left, right)]
+        if isinstance(cells[0], ObjectCell):
+            if self.program.resolve_method(cells[0].cls, EQ) is not None:
+                return None
+            return self.effects(frame, instr.target, [Effect(state, False)])  # identity, and a list is not it
+        if isinstance(cells[1], ObjectCell):
+            raise Unsupported(f"'==' of a list and a {cells[1].cls} (its __eq__ is not followed)")
+        lists = [c for c in cells if isinstance(c, ListCell) and not c.is_tuple]
+        if len(lists) < 2:
+            return self.effects(frame, instr.target, [Effect(state, False)])  # never equal
+        if any(c.elem is not None and c.elem.kind == "float" for c in lists):
+            raise Unsupported("'==' of lists of floats (CPython compares items by identity first, nan too)")
+        return None
 
     def value_method(self, state: State, kind: str, receiver: Value, method: str,
                      args: tuple[Value, ...]) -> Successors:

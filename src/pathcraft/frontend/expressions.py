@@ -36,6 +36,7 @@ from pathcraft.frontend.sink import BlockSink
 from pathcraft.frontend.strbuiltins import CONVERSIONS
 from pathcraft.ir.builtin_names import (
     CONTAINS,
+    EQ,
     LIST_PROTOCOL,
     NEW_DEFAULTDICT,
     NEW_DICT,
@@ -160,7 +161,21 @@ class ExpressionLowerer:
             self.blocks.emit(CallMethod(tmp, container, CONTAINS, (item,), getattr(node, "lineno", 0)))
             found = Unary("truth", Var(tmp))
             return found if isinstance(op, ast.In) else Unary("not", found)
+        if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(node, ast.Compare) and len(node.ops) == 1 \
+                and (self.sequence(node.left, tuples=False) or self.sequence(node.comparators[0], tuples=False)):
+            return self.sequence_equality(op, left, right, node)
         return Binary(self.compare_op(op, node), left, right)
+
+    def sequence_equality(self, op: ast.cmpop, left: Expr, right: Expr, node: ast.Compare) -> Expr:
+        """`a == b` where one side is surely a list: `a.__eq__(b)`, item by
+        item in the prelude (`!=` is its negation, as list's `__ne__` is)."""
+        receiver = self.blocks.stable(left, node.lineno)
+        other = self.blocks.stable(right, node.lineno)
+        self.calls.methods_called.add(EQ)
+        tmp = self.blocks.temp()
+        self.blocks.emit(CallMethod(tmp, receiver, EQ, (other,), node.lineno))
+        same = Unary("truth", Var(tmp))
+        return same if isinstance(op, ast.Eq) else Unary("not", same)
 
     def compare_op(self, op: ast.cmpop, node: ast.AST) -> str:
         if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(node, ast.Compare):
@@ -405,22 +420,22 @@ class ExpressionLowerer:
                 self.blocks.emit(ListOp("append", None, Var(out), (value,), node.lineno))
         return Var(out)
 
-    def sequence(self, node: ast.expr) -> bool:
+    def sequence(self, node: ast.expr, tuples: bool = True) -> bool:
         """Is `node` surely a list or tuple (a display, a comprehension, a
         slice, `list()`/`sorted()`, a parameter so annotated, a sum of
         these)? Then `+` is concatenation, a method of the sequence."""
-        if isinstance(node, (ast.List, ast.ListComp, ast.Tuple)):
+        if isinstance(node, (ast.List, ast.ListComp)) or tuples and isinstance(node, ast.Tuple):
             return True
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
-            return self.sequence(node.value)
+            return self.sequence(node.value, tuples)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "sorted") \
                 and node.func.id not in self.local_names and node.func.id not in self.functions:
             return True
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            return self.sequence(node.left) or self.sequence(node.right)
+            return self.sequence(node.left, tuples) or self.sequence(node.right, tuples)
         if isinstance(node, ast.Name) and node.id in self.info.params and node.id not in self.reassigned:
             kind = self.info.param_types[self.info.params.index(node.id)]
-            return kind.kind in ("list", "tuple") and not kind.optional
+            return kind.kind in (("list", "tuple") if tuples else ("list",)) and not kind.optional
         return False
 
     def concatenation(self, left: Expr, right_node: ast.expr, node: ast.expr | ast.stmt, inplace: bool) -> Expr:

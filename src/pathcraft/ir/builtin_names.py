@@ -28,6 +28,7 @@ SLICE_PROTOCOL = "__getslice__"
 LIST_PROTOCOL = "__list__"
 ADD = "__add__"  # `a + b` where a is surely a sequence (see frontend/expressions.py: sequence)
 IADD = "__iadd__"  # `a += b` likewise: a list extends in place
+EQ = "__eq__"  # `a == b` likewise: item by item
 PROTOCOLS = (CONTAINS, SLICE_PROTOCOL, LIST_PROTOCOL, ADD, IADD)
 
 

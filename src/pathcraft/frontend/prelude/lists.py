@@ -91,6 +91,20 @@ def list____add__(self: list[int], other: list[int]) -> list[int]:
     return out
 
 
+def list____eq__(self: list[int], other: list[int]) -> bool:
+    """`a == b` (the engine has checked that b is a list and that no item
+    is a float: CPython compares items by identity first, nan included)."""
+    n = len(self)
+    if n != len(other):
+        return False
+    i = 0
+    while i < n:
+        if self[i] != other[i]:
+            return False
+        i += 1
+    return True
+
+
 def list____iadd__(self: list[int], other: list[int]) -> list[int]:
     """`a += b`: extends a in place (b any list or tuple) and rebinds it."""
     self.extend(other)
