@@ -106,6 +106,9 @@ class ExpressionLowerer:
         self.comprehension: Callable[[ast.ListComp | ast.DictComp | ast.SetComp], Expr] | None = None
         # lowers `sum(... for ...)` and the like (a consumer of a generator expression)
         self.generator: Callable[[str, ast.GeneratorExp], Expr] | None = None
+        # nested functions callable here by name: what a call binds, and the captures passed after
+        self.nested_calls: Mapping[str, tuple[FunctionInfo, tuple[str, ...]]] = {}
+        self.opaque: frozenset[str] = frozenset()  # parameters whose annotations decide nothing
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)
@@ -389,6 +392,12 @@ class ExpressionLowerer:
         if not isinstance(func, ast.Name):
             raise self.error(func, "call of " + construct_name(func))
         name = func.id
+        if name in self.nested_calls:  # a nested function (frontend/closures.py)
+            callee, captures = self.nested_calls[name]
+            args = self.call_arguments(callee, node) + [Var(c) for c in captures]
+            target = None if discard else self.blocks.temp()
+            self.blocks.emit(Call(target, callee.entry, tuple(args), node.lineno))
+            return Var(target) if target else Const(None)
         if name in self.module.class_infos or name in self.module.class_errors:
             return self.construct(name, node)
         if name in self.module.from_math and name not in self.local_names and name not in self.functions:
@@ -570,7 +579,7 @@ class ExpressionLowerer:
         names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
         wanted = {n.id for n in names if isinstance(n, ast.Name)}
         if not (isinstance(subject, ast.Name) and subject.id in self.info.params
-                and subject.id not in self.reassigned
+                and subject.id not in self.reassigned and subject.id not in self.opaque
                 and all(isinstance(n, ast.Name) for n in names)):
             raise self.error(node, "isinstance() other than on a parameter the function never assigns")
         declared = self.info.param_types[self.info.params.index(subject.id)]

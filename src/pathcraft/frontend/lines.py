@@ -29,4 +29,9 @@ def statement_lines(tree: ast.Module) -> dict[int, int]:
             end = node.iter.end_lineno or node.iter.lineno
             for line in range(node.lineno, end + 1):
                 mapping[line] = node.lineno
+        elif isinstance(node, ast.FunctionDef) and not node.decorator_list:
+            # a nested `def` runs at its line: its defaults and annotations report
+            # their own lines, all before the body's
+            for line in range(node.lineno, max(node.lineno, node.body[0].lineno - 1) + 1):
+                mapping[line] = node.lineno
     return mapping

@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import ast
 import copy
+import symtable
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from pathcraft.errors import construct_name, unsupported
 from pathcraft.frontend.blocks import BlockBuilder
+from pathcraft.frontend import closures
 from pathcraft.frontend import generators
 from pathcraft.frontend.expressions import CallsMade, ExpressionLowerer
 from pathcraft.frontend.lines import statement_lines
@@ -155,7 +157,9 @@ class FunctionLowerer:
     `expressions`, which writes into the same blocks."""
 
     def __init__(self, module: ModuleSource, fn: ast.FunctionDef, info: FunctionInfo,
-                 signatures: dict[str, FunctionInfo], owner: str | None = None) -> None:
+                 signatures: dict[str, FunctionInfo], owner: str | None = None, *,
+                 scope: symtable.SymbolTable | None = None,
+                 known: Mapping[str, closures.NestedFunction] | None = None) -> None:
         self.module = module
         self.fn = fn
         self.info = info
@@ -176,6 +180,11 @@ class FunctionLowerer:
         self.expressions.generator = self.generator_call
         self.nested: dict[str, Predicate] = {}  # the predicates of comprehensions in this function
         self._lines: dict[int, int] | None = None
+        self.scope = scope  # its symbol table, when it is a nested function (closures.py)
+        self.known: dict[str, closures.NestedFunction] = dict(known or {})  # nested functions it sees
+        self.own: dict[str, closures.NestedFunction] = {}  # those it defines
+        if known is not None:  # a nested function's parameters are what its callers pass, not annotations
+            self.expressions.opaque = frozenset(info.params)
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)
@@ -184,6 +193,7 @@ class FunctionLowerer:
 
     def lower(self) -> dict[str, Predicate]:
         self.blocks.enter(self.blocks.new_block("entry"))
+        self.find_nested_functions()
         body = list(self.fn.body)
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
@@ -191,7 +201,42 @@ class FunctionLowerer:
         self.statements(body)
         if self.blocks.current is not None:
             self.blocks.close(Return(Const(None), self.fn.end_lineno or self.fn.lineno))
+        self.lower_nested_functions()
         return {**self.blocks.finish(self.info.qualname, self.info.params), **self.nested}
+
+    # ----------------------------------------------------- nested functions
+
+    def find_nested_functions(self) -> None:
+        """The functions this one defines (see closures.py), callable by name here."""
+        if closures.defines_functions(self.fn):
+            scope = self.scope or closures.function_scope(self.module, self.fn)
+            if scope is None:
+                raise self.error(self.fn, "nested function (its function's scope was not found)")
+            self.own = closures.nested_functions(self.module, self.fn, self.info, scope, self.known,
+                                                 self.locals, self.error)
+            self.known.update(self.own)
+        self.expressions.nested_calls = {name: (f.info, f.captures) for name, f in self.known.items()}
+
+    def captures_of(self, names: set[str]) -> set[str]:
+        """What the nested functions among `names` read (a comprehension calling one passes it on)."""
+        return {c for n in names if n in self.known for c in self.known[n].captures}
+
+    def stmt_FunctionDef(self, s: ast.FunctionDef) -> None:
+        """A nested `def` makes the function object: a line event, no effect we model."""
+        own = self.own.get(s.name)
+        if own is None or own.node is not s:
+            raise self.error(s, "nested function")
+        self.blocks.emit(Mark(s.lineno))
+
+    def lower_nested_functions(self) -> None:
+        """Each nested function is a function of its own: parameters, then captures."""
+        for nested in self.own.values():
+            sub = FunctionLowerer(self.module, nested.node, nested.full, self.signatures, self.owner,
+                                  scope=nested.scope, known=self.known)
+            self.nested.update(sub.lower())
+            self.calls.callees |= sub.calls.callees
+            self.calls.methods_called |= sub.calls.methods_called
+            self.calls.classes_built |= sub.calls.classes_built
 
     # -------------------------------------------------------- comprehensions
 
@@ -218,7 +263,7 @@ class FunctionLowerer:
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         inner_bound = {n.id for comp in ast.walk(node) if isinstance(comp, ast.comprehension)
                        for n in ast.walk(comp.target) if isinstance(n, ast.Name)}
-        free = sorted((used - bound - inner_bound) & self.locals)
+        free = sorted((used - bound - inner_bound) & self.locals | self.captures_of(used - bound - inner_bound))
         line = node.lineno
         iterable = gen.iter
         wrapper = iterable.func.id if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
@@ -295,7 +340,7 @@ class FunctionLowerer:
         bound = {n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
         used = {n.id for part in (node.elt, *gen.ifs) for n in ast.walk(part)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-        free = sorted((used - bound) & self.locals)
+        free = sorted((used - bound) & self.locals | self.captures_of(used - bound))
         line = node.lineno
         args: list[Expr] = []
         for index, source in enumerate(sources):
@@ -347,7 +392,7 @@ class FunctionLowerer:
         and on every back edge, at the line of the statement holding it.
         `handler` receives what its blocks raise. Returns that line's mark."""
         signatures = {**self.signatures, **helpers} if helpers else self.signatures
-        sub = FunctionLowerer(self.module, fn, info, signatures, self.owner)
+        sub = FunctionLowerer(self.module, fn, info, signatures, self.owner, known=self.known or None)
         lowered = sub.lower()
         self.calls.callees |= sub.calls.callees - set(helpers or ())
         self.calls.methods_called |= sub.calls.methods_called

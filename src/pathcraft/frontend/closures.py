@@ -1,0 +1,286 @@
+"""Nested functions (closures): which ones a function defines, what each reads
+of its enclosing function, and where calls of them are exact.
+
+A nested `def g(...)` at the top of its function's body becomes a function
+of its own (`f.<locals>.g`, with call and return events, as CPython names
+it) whose free variables (read from CPython's own symbol table,
+`symtable`) are passed after its parameters at every call. A closure reads
+its cells when it runs, and a call passes the enclosing frame's variables
+as they are at that moment, so this is exact as long as nothing rebinds
+them while the closure runs: `nonlocal` is refused (its statement), and a
+heap object a closure reads is the same reference either way, so what it
+does to it is exact. A nested function is only called by name (never used
+as a value), its name is bound only by its `def`, and every call of it
+from its enclosing function comes after its `def` (and after those of the
+nested functions it may call) and after every variable it reads is bound.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import symtable
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
+
+from pathcraft.files import read_source
+from pathcraft.frontend.module import ModuleSource
+from pathcraft.ir.nodes import FunctionInfo
+from pathcraft.ir.types import INT
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+Refuse = Callable[[ast.AST, str], Exception]
+
+
+@dataclass(frozen=True)
+class NestedFunction:
+    """A nested function: `info` is what a call binds (its own parameters
+    and their defaults); `captures` are the enclosing variables passed after
+    them; `reach` the nested functions a call of it may run (itself too)."""
+
+    node: ast.FunctionDef
+    info: FunctionInfo
+    captures: tuple[str, ...]
+    reach: frozenset[str]
+    position: int  # index of its `def` among the enclosing body's statements
+    scope: symtable.SymbolTable
+
+    @property
+    def full(self) -> FunctionInfo:
+        """The predicate's own signature: parameters, then captures."""
+        params = self.info.params + self.captures
+        return replace(self.info, params=params, param_types=tuple(INT for _ in params))
+
+
+def own_statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node of a function body outside its nested scopes (a nested
+    scope's node itself is yielded, its inside is not)."""
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, _SCOPES):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def defines_functions(fn: ast.FunctionDef) -> bool:
+    return any(isinstance(n, ast.FunctionDef) for n in own_statements(fn.body))
+
+
+def function_scope(module: ModuleSource, fn: ast.FunctionDef) -> symtable.SymbolTable | None:
+    """The symbol table of a function of the module (None when it is not in
+    the module's source: a function the frontend wrote)."""
+    try:
+        top = symtable.symtable(read_source(module.path), module.path, "exec")
+    except (OSError, SyntaxError, ValueError):
+        return None
+    stack = [top]
+    while stack:
+        table = stack.pop()
+        if table.get_type() == "function" and table.get_name() == fn.name and table.get_lineno() == fn.lineno:
+            return table
+        stack.extend(table.get_children())
+    return None
+
+
+def _child(scope: symtable.SymbolTable, node: ast.FunctionDef) -> symtable.Function | None:
+    for table in scope.get_children():
+        if isinstance(table, symtable.Function) and table.get_name() == node.name \
+                and table.get_lineno() == node.lineno:
+            return table
+    return None
+
+
+def _module_names(module: ModuleSource) -> set[str]:
+    """Names the module binds at its top level (an annotation evaluated when
+    a nested `def` runs must find them)."""
+    names: set[str] = set()
+    for node in module.tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return names
+
+
+def _postponed(module: ModuleSource) -> bool:
+    """`from __future__ import annotations`: annotations are never evaluated."""
+    return any(isinstance(n, ast.ImportFrom) and n.module == "__future__"
+               and any(a.name == "annotations" for a in n.names) for n in module.tree.body)
+
+
+def _safe_annotation(node: ast.expr, known: set[str]) -> bool:
+    """An annotation whose evaluation surely succeeds: names the module or
+    Python binds, subscripts and `|` of them (a string in `|` is a TypeError)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) or node.value is None
+    if isinstance(node, ast.Name):
+        return node.id in known
+    if isinstance(node, ast.Attribute):
+        return isinstance(node.value, ast.Name) and node.value.id in known
+    if isinstance(node, ast.Subscript):
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        return _safe_annotation(node.value, known) and all(_safe_annotation(p, known) for p in parts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        sides = (node.left, node.right)
+        return all(_safe_annotation(s, known) and not (isinstance(s, ast.Constant) and isinstance(s.value, str))
+                   for s in sides)
+    return False
+
+
+def _bound_by(stmt: ast.stmt) -> set[str]:
+    """Names a top-level statement surely binds when it completes."""
+    targets: list[ast.expr] = []
+    if isinstance(stmt, ast.Assign):
+        targets = list(stmt.targets)
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        targets = [stmt.target]
+    elif isinstance(stmt, ast.AugAssign):
+        targets = [stmt.target]
+    out: set[str] = set()
+    for target in targets:
+        stack = [target]
+        while stack:
+            t = stack.pop()
+            if isinstance(t, ast.Name):
+                out.add(t.id)
+            elif isinstance(t, (ast.Tuple, ast.List)):
+                stack.extend(t.elts)
+            elif isinstance(t, ast.Starred):
+                stack.append(t.value)
+    return out
+
+
+def nested_functions(module: ModuleSource, fn: ast.FunctionDef, info: FunctionInfo, scope: symtable.SymbolTable,
+                     known: Mapping[str, NestedFunction], local_names: frozenset[str],
+                     refuse: Refuse) -> dict[str, NestedFunction]:
+    """The functions `fn` defines (checked as the module docstring says);
+    `known` are those of the enclosing functions, visible in `fn`."""
+    defs: dict[str, tuple[int, ast.FunctionDef]] = {}
+    position = {id(stmt): k for k, stmt in enumerate(fn.body)}
+    for node in own_statements(fn.body):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        if id(node) not in position:
+            raise refuse(node, f"nested function '{node.name}' defined inside a block "
+                               "(only at the top of its function's body)")
+        if node.name in defs:
+            raise refuse(node, f"nested function '{node.name}' defined twice")
+        if node.name in local_names or node.name in info.params:
+            raise refuse(node, f"nested function '{node.name}' whose name is also a variable")
+        defs[node.name] = (position[id(node)], node)
+    if not defs:
+        return {}
+    _check_uses(fn, set(defs), refuse)
+    annotation_names = None if _postponed(module) else _module_names(module) | set(dir(builtins))
+    tables: dict[str, symtable.Function] = {}
+    frees: dict[str, set[str]] = {}
+    for name, (_, node) in defs.items():
+        _check_signature(node, annotation_names, refuse)
+        table = _child(scope, node)
+        if table is None:
+            raise refuse(node, f"nested function '{name}' (its scope was not found)")
+        tables[name] = table
+        frees[name] = set(table.get_frees())
+        for free in sorted(frees[name] - set(defs) - set(known)):
+            if free not in local_names:
+                raise refuse(node, f"nested function '{name}' reading '{free}' of a scope other than its function's")
+    visible = {**known, **{n: None for n in defs}}
+    reach: dict[str, set[str]] = {n: {n} | (frees[n] & set(visible)) for n in defs}
+    changed = True
+    while changed:  # nested functions a call may run, transitively
+        changed = False
+        for name in defs:
+            more: set[str] = set()
+            for callee in reach[name]:
+                more |= reach[callee] if callee in defs else set(known[callee].reach)
+            if not more <= reach[name]:
+                reach[name] |= more
+                changed = True
+    out: dict[str, NestedFunction] = {}
+    for name, (pos, node) in defs.items():
+        captures: set[str] = set()
+        for callee in reach[name]:
+            captures |= frees[callee] - set(visible) if callee in defs else set(known[callee].captures)
+        defaults = _defaults(node, refuse)
+        params = tuple(a.arg for a in node.args.args)
+        called = FunctionInfo(node.name, f"{info.qualname}.<locals>.{name}", params, tuple(INT for _ in params),
+                              None, defaults, node.lineno, node.end_lineno or node.lineno,
+                              f"{info.entry}$fn${name}")
+        out[name] = NestedFunction(node, called, tuple(sorted(captures)), frozenset(reach[name]), pos, tables[name])
+    _check_calls(fn, info, out, refuse)
+    return out
+
+
+def _check_uses(fn: ast.FunctionDef, names: set[str], refuse: Refuse) -> None:
+    """A nested function's name is only ever called, nowhere rebound."""
+    called = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and node.id in names:
+            if not isinstance(node.ctx, ast.Load):
+                raise refuse(node, f"nested function '{node.id}' rebound")
+            if id(node) not in called:
+                raise refuse(node, f"nested function '{node.id}' used as a value (only called directly)")
+        elif isinstance(node, ast.arg) and node.arg in names:
+            raise refuse(node, f"nested function '{node.arg}' shadowed by a parameter")
+        elif isinstance(node, (ast.Global, ast.Nonlocal)) and set(node.names) & names:
+            raise refuse(node, "global or nonlocal naming a nested function")
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node is not fn and node.name in names \
+                and node not in fn.body:
+            raise refuse(node, f"nested function '{node.name}' shadowed by an inner definition")
+
+
+def _check_signature(node: ast.FunctionDef, annotation_names: set[str] | None, refuse: Refuse) -> None:
+    if node.decorator_list:
+        raise refuse(node.decorator_list[0], "decorator on a nested function")
+    args = node.args
+    if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg:
+        raise refuse(node, f"nested function '{node.name}' with *args, **kwargs, '/' or '*' parameters")
+    if node.type_comment or getattr(node, "type_params", None):
+        raise refuse(node, f"nested function '{node.name}' with a type comment or type parameters")
+    if annotation_names is None:
+        return
+    annotations = [a.annotation for a in args.args if a.annotation is not None]
+    if node.returns is not None:
+        annotations.append(node.returns)
+    for annotation in annotations:
+        if not _safe_annotation(annotation, annotation_names):
+            raise refuse(annotation, "annotation of a nested function that may fail when its 'def' runs")
+
+
+def _defaults(node: ast.FunctionDef, refuse: Refuse) -> tuple[tuple[str, int | bool | None], ...]:
+    params = [a.arg for a in node.args.args]
+    out: list[tuple[str, int | bool | None]] = []
+    for param, default in zip(params[len(params) - len(node.args.defaults):], node.args.defaults):
+        if not (isinstance(default, ast.Constant) and (default.value is None or isinstance(default.value, (int, bool)))
+                and not isinstance(default.value, float)):
+            raise refuse(default, "default of a nested function other than an int, a bool or None")
+        out.append((param, default.value))
+    return tuple(out)
+
+
+def _check_calls(fn: ast.FunctionDef, info: FunctionInfo, nested: Mapping[str, NestedFunction],
+                 refuse: Refuse) -> None:
+    """Each call of a nested function in `fn`'s own code runs after the
+    `def`s of every nested function it may run and after every variable
+    it reads is bound (else CPython raises NameError in it)."""
+    bound = set(info.params)
+    for index, stmt in enumerate(fn.body):
+        for node in own_statements([stmt]):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in nested):
+                continue
+            callee = nested[node.func.id]
+            for name in sorted(callee.reach):
+                if name in nested and nested[name].position >= index:
+                    raise refuse(node, f"call of nested function '{callee.info.name}' before the 'def' of "
+                                       f"'{name}'")
+            for name in callee.captures:
+                if name not in bound:
+                    raise refuse(node, f"call of nested function '{callee.info.name}' where '{name}', "
+                                       "which it reads, may be unbound")
+        bound |= _bound_by(stmt)
