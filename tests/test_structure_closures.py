@@ -2,7 +2,8 @@
 captured variables passed at each call, checked against the real code:
 replay of every generated test (outcome and path: the `def` line, the
 nested function's call and return events under its `<locals>` qualname)
-and enumeration of small inputs. What is not exact is refused with its
+and enumeration of small inputs; `@functools.cache` on one answers a
+key it has seen without running it. What is not exact is refused with its
 place."""
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from pathcraft.testcase.pathsig import loop_shapes
 
 CLOSURES = Path(__file__).resolve().parent / "fixtures" / "structure" / "closures.py"
 NAMES = ["sum_below", "keep_positive", "tally", "reverse_part", "parity", "scaled_sums", "step_total",
-         "rebased", "safe_ratio", "chain_length"]
+         "rebased", "safe_ratio", "chain_length", "grid_paths", "fib_table", "logged_squares", "checked_halves",
+         "cached_size"]
 SMALL = Bounds(ints=tuple(range(-2, 4)), max_list=3, max_objects=3)
 
 
@@ -66,6 +68,10 @@ def test_a_nested_def_header_is_one_line_and_loops_know_their_function() -> None
     ("    y = g2()\n    def g2() -> int:\n        return x\n    return y\n", "before the 'def'"),
     ("    def g() -> int:\n        return z\n    r = g()\n    z = 1\n    return r + z\n", "may be unbound"),
     ("    @staticmethod\n    def g() -> int:\n        return x\n    return g()\n", "decorator"),
+    ("    @functools.lru_cache()\n    def g() -> int:\n        return x\n    return g()\n", "decorator"),
+    ("    @functools.cache\n    @functools.cache\n    def g() -> int:\n        return x\n    return g()\n",
+     "several decorators"),
+    ("    @functools.cache\n    def g(y: int = 1) -> int:\n        return x\n    return g()\n", "cached"),
     ("    def g(y: int = x) -> int:\n        return y\n    return g()\n", "default"),
     ("    def g(*ys: int) -> int:\n        return x\n    return g()\n", "*args"),
     ("    def g(y: Missing) -> int:\n        return y\n    return g(x)\n", "annotation"),
@@ -74,7 +80,7 @@ def test_a_nested_def_header_is_one_line_and_loops_know_their_function() -> None
 ])
 def test_closures_outside_the_model_are_refused_with_their_place(tmp_path: Path, body: str, what: str) -> None:
     path = tmp_path / "m.py"
-    path.write_text("def f(x: int) -> int:\n" + body)
+    path.write_text("import functools\n\n\ndef f(x: int) -> int:\n" + body)
     errors = translate(str(path), ["f"]).errors
     assert "f" in errors
     assert what in errors["f"].message and errors["f"].location is not None

@@ -13,6 +13,12 @@ does to it is exact. A nested function is only called by name (never used
 as a value), its name is bound only by its `def`, and every call of it
 from its enclosing function comes after its `def` (and after those of the
 nested functions it may call) and after every variable it reads is bound.
+
+`@functools.cache` (or `lru_cache(maxsize=None)`) on a nested function is
+its memo, a dict made when the `def` runs and passed like a capture: calls
+go through a silent wrapper (`memo_source`) that answers a key it has seen
+without running the function (no frame, as the C wrapper) and stores what
+the function returns; keys are its positional arguments (nested dicts).
 """
 
 from __future__ import annotations
@@ -45,12 +51,14 @@ class NestedFunction:
     reach: frozenset[str]
     position: int  # index of its `def` among the enclosing body's statements
     scope: symtable.SymbolTable
+    memo: str | None = None  # the enclosing variable holding its cache (`@functools.cache`)
+    raw_entry: str = ""  # the function's own entry (its calls enter `info.entry`, the memo's wrapper)
 
     @property
     def full(self) -> FunctionInfo:
         """The predicate's own signature: parameters, then captures."""
         params = self.info.params + self.captures
-        return replace(self.info, params=params, param_types=tuple(INT for _ in params))
+        return replace(self.info, params=params, param_types=tuple(INT for _ in params), entry=self.raw_entry)
 
 
 def own_statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
@@ -180,8 +188,11 @@ def nested_functions(module: ModuleSource, fn: ast.FunctionDef, info: FunctionIn
     annotation_names = None if _postponed(module) else _module_names(module) | set(dir(builtins))
     tables: dict[str, symtable.Function] = {}
     frees: dict[str, set[str]] = {}
+    memos: dict[str, str] = {}
     for name, (_, node) in defs.items():
-        _check_signature(node, annotation_names, refuse)
+        if node.decorator_list and _is_cache(module, node, local_names, refuse):
+            memos[name] = f"$memo_{name}"
+        _check_signature(node, annotation_names, refuse, name in memos)
         table = _child(scope, node)
         if table is None:
             raise refuse(node, f"nested function '{name}' (its scope was not found)")
@@ -207,12 +218,16 @@ def nested_functions(module: ModuleSource, fn: ast.FunctionDef, info: FunctionIn
         captures: set[str] = set()
         for callee in reach[name]:
             captures |= frees[callee] - set(visible) if callee in defs else set(known[callee].captures)
+            if callee in memos:
+                captures.add(memos[callee])
         defaults = _defaults(node, refuse)
         params = tuple(a.arg for a in node.args.args)
+        entry = f"{info.entry}$fn${name}"
         called = FunctionInfo(node.name, f"{info.qualname}.<locals>.{name}", params, tuple(INT for _ in params),
                               None, defaults, node.lineno, node.end_lineno or node.lineno,
-                              f"{info.entry}$fn${name}")
-        out[name] = NestedFunction(node, called, tuple(sorted(captures)), frozenset(reach[name]), pos, tables[name])
+                              entry + "$memo" if name in memos else entry)
+        out[name] = NestedFunction(node, called, tuple(sorted(captures)), frozenset(reach[name]), pos, tables[name],
+                                   memos.get(name), entry)
     _check_calls(fn, info, out, refuse)
     return out
 
@@ -235,9 +250,61 @@ def _check_uses(fn: ast.FunctionDef, names: set[str], refuse: Refuse) -> None:
             raise refuse(node, f"nested function '{node.name}' shadowed by an inner definition")
 
 
-def _check_signature(node: ast.FunctionDef, annotation_names: set[str] | None, refuse: Refuse) -> None:
-    if node.decorator_list:
+def _is_cache(module: ModuleSource, node: ast.FunctionDef, local_names: frozenset[str], refuse: Refuse) -> bool:
+    """`@functools.cache`, `@cache`, `@functools.lru_cache(maxsize=None)` alone (from the module's imports)."""
+    if len(node.decorator_list) != 1:
+        raise refuse(node.decorator_list[0], "several decorators on a nested function")
+    deco = node.decorator_list[0]
+    call = deco if isinstance(deco, ast.Call) else None
+    func = call.func if call is not None else deco
+    imports: dict[str, str] = {}  # local name -> functools' name
+    for stmt in module.tree.body:
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == "functools" and not stmt.level:
+            imports.update({a.asname or a.name: a.name for a in stmt.names})
+        elif isinstance(stmt, ast.Import):
+            imports.update({a.asname or a.name: "" for a in stmt.names if a.name == "functools"})
+    name = None
+    if isinstance(func, ast.Name) and func.id not in local_names:
+        name = imports.get(func.id) or None
+    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+            and imports.get(func.value.id) == "" and func.value.id not in local_names:
+        name = func.attr
+    unbounded = call is not None and not call.keywords and len(call.args) == 1 \
+        and isinstance(call.args[0], ast.Constant) and call.args[0].value is None \
+        or call is not None and not call.args and len(call.keywords) == 1 and call.keywords[0].arg == "maxsize" \
+        and isinstance(call.keywords[0].value, ast.Constant) and call.keywords[0].value.value is None
+    if name == "cache" and call is None or name == "lru_cache" and unbounded:
+        return True
+    raise refuse(deco, "decorator on a nested function (other than functools.cache)")
+
+
+def memo_source(params: tuple[str, ...], passed: list[str]) -> str:
+    """The wrapper a cached nested function's calls go through (`passed`:
+    its captures as the wrapper names them; `__pc_memo` is its own memo)."""
+    keys = list(params) or ["0"]
+    lines = [f"def wrapper({', '.join([*params, *passed])}):"]
+    if len(keys) > 1:  # the key tuple is hashed, item by item, before anything else
+        lines += [f"    __pc_h = {key} in {{}}" for key in keys]
+    lines.append("    __pc_d = __pc_memo")
+    for depth, key in enumerate(keys):
+        pad = "    " * (depth + 1)
+        lines.append(f"{pad}if {key} in __pc_d:")
+        last = depth == len(keys) - 1
+        lines.append(f"{pad}    {'return' if last else '__pc_d ='} __pc_d[{key}]")
+    lines.append(f"    __pc_r = __pc_raw({', '.join([*params, *passed])})")
+    lines.append("    __pc_d = __pc_memo")
+    for key in keys[:-1]:
+        lines += [f"    if {key} not in __pc_d:", f"        __pc_d[{key}] = {{}}", f"    __pc_d = __pc_d[{key}]"]
+    lines += [f"    __pc_d[{keys[-1]}] = __pc_r", "    return __pc_r"]
+    return "\n".join(lines) + "\n"
+
+
+def _check_signature(node: ast.FunctionDef, annotation_names: set[str] | None, refuse: Refuse,
+                     cached: bool = False) -> None:
+    if node.decorator_list and not cached:
         raise refuse(node.decorator_list[0], "decorator on a nested function")
+    if cached and node.args.defaults:
+        raise refuse(node.args.defaults[0], "default of a cached nested function (a key of its own)")
     args = node.args
     if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg:
         raise refuse(node, f"nested function '{node.name}' with *args, **kwargs, '/' or '*' parameters")
@@ -284,3 +351,5 @@ def _check_calls(fn: ast.FunctionDef, info: FunctionInfo, nested: Mapping[str, N
                     raise refuse(node, f"call of nested function '{callee.info.name}' where '{name}', "
                                        "which it reads, may be unbound")
         bound |= _bound_by(stmt)
+        if isinstance(stmt, ast.FunctionDef) and stmt.name in nested and nested[stmt.name].memo is not None:
+            bound.add(str(nested[stmt.name].memo))

@@ -44,7 +44,7 @@ from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.module import ModuleSource
 from pathcraft.frontend.names import assigned_names
 from pathcraft.frontend.sink import FunctionBlocks
-from pathcraft.ir.builtin_names import LOOP_KEY, LOOP_LATER, LOOP_REVERSED, LOOP_STEP, LOOP_VALUE
+from pathcraft.ir.builtin_names import LOOP_KEY, LOOP_LATER, LOOP_REVERSED, LOOP_STEP, LOOP_VALUE, MEMO_WRAPPER
 from pathcraft.ir.nodes import (
     EXC_VAR,
     Assign,
@@ -215,6 +215,7 @@ class FunctionLowerer:
             self.own = closures.nested_functions(self.module, self.fn, self.info, scope, self.known,
                                                  self.locals, self.error)
             self.known.update(self.own)
+            self.blocks.order.extend(f.memo for f in self.own.values() if f.memo is not None)
         self.expressions.nested_calls = {name: (f.info, f.captures) for name, f in self.known.items()}
 
     def captures_of(self, names: set[str]) -> set[str]:
@@ -226,6 +227,16 @@ class FunctionLowerer:
         own = self.own.get(s.name)
         if own is None or own.node is not s:
             raise self.error(s, "nested function")
+        if own.memo is None:
+            self.blocks.emit(Mark(s.lineno))
+            return
+        # `@cache`: the decorator's line, the def's, the decorator's call, the name's store
+        decorator = s.decorator_list[0].lineno
+        self.blocks.emit(Mark(decorator))
+        self.blocks.emit(Mark(s.lineno))
+        memo = self.expressions.dict_or_set(ast.Dict([], [], lineno=decorator))
+        self.blocks.emit(Assign(own.memo, memo, decorator))
+        self.blocks.emit(Mark(decorator))
         self.blocks.emit(Mark(s.lineno))
 
     def lower_nested_functions(self) -> None:
@@ -237,6 +248,27 @@ class FunctionLowerer:
             self.calls.callees |= sub.calls.callees
             self.calls.methods_called |= sub.calls.methods_called
             self.calls.classes_built |= sub.calls.classes_built
+            if nested.memo is not None:
+                self.memo_wrapper(nested)
+
+    def memo_wrapper(self, nested: closures.NestedFunction) -> None:
+        """The silent wrapper a cached nested function's calls enter (closures.memo_source)."""
+        def passed(capture: str) -> str:
+            if capture == nested.memo:
+                return "__pc_memo"
+            return "__pc_memo_" + capture[len("$memo_"):] if capture.startswith("$memo_") else capture
+
+        params = nested.info.params
+        names = [passed(c) for c in nested.captures]
+        parsed = ast.parse(closures.memo_source(params, names)).body[0]
+        assert isinstance(parsed, ast.FunctionDef)
+        line = nested.node.lineno
+        fn = synthetic_function("wrapper", [*params, *names], parsed.body, line)
+        everything = (*params, *names)
+        info = FunctionInfo("wrapper", f"{MEMO_WRAPPER}.{self.info.qualname}", everything,
+                            tuple(INT for _ in everything), None, (), line, line, nested.info.entry)
+        raw = replace(nested.full, params=everything)
+        self.nested_function(fn, info, line, entry_mark=False, builtin=True, marks=False, helpers={"__pc_raw": raw})
 
     # -------------------------------------------------------- comprehensions
 
