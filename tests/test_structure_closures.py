@@ -72,6 +72,7 @@ def test_a_nested_def_header_is_one_line_and_loops_know_their_function() -> None
     ("    @functools.cache\n    @functools.cache\n    def g() -> int:\n        return x\n    return g()\n",
      "several decorators"),
     ("    @functools.cache\n    def g(y: int = 1) -> int:\n        return x\n    return g()\n", "cached"),
+    ("    @functools.cache\n    def g(y: int) -> int:\n        return x\n    return g(y=1)\n", "keyword"),
     ("    def g(y: int = x) -> int:\n        return y\n    return g()\n", "default"),
     ("    def g(*ys: int) -> int:\n        return x\n    return g()\n", "*args"),
     ("    def g(y: Missing) -> int:\n        return y\n    return g(x)\n", "annotation"),

@@ -201,6 +201,9 @@ def nested_functions(module: ModuleSource, fn: ast.FunctionDef, info: FunctionIn
         for free in sorted(frees[name] - set(defs) - set(known)):
             if free not in local_names:
                 raise refuse(node, f"nested function '{name}' reading '{free}' of a scope other than its function's")
+    for call in ast.walk(fn):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in memos and call.keywords:
+            raise refuse(call, f"keyword arguments to cached nested function '{call.func.id}' (a key of their own)")
     visible = {**known, **{n: None for n in defs}}
     reach: dict[str, set[str]] = {n: {n} | (frees[n] & set(visible)) for n in defs}
     changed = True
