@@ -22,7 +22,7 @@ from pathcraft.testcase.pathsig import loop_shapes
 CLOSURES = Path(__file__).resolve().parent / "fixtures" / "structure" / "closures.py"
 NAMES = ["sum_below", "keep_positive", "tally", "reverse_part", "parity", "scaled_sums", "step_total",
          "rebased", "safe_ratio", "chain_length", "grid_paths", "fib_table", "logged_squares", "checked_halves",
-         "cached_size"]
+         "cached_size", "count_above", "record_highs"]
 SMALL = Bounds(ints=tuple(range(-2, 4)), max_list=3, max_objects=3)
 
 
@@ -58,9 +58,17 @@ def test_a_nested_def_header_is_one_line_and_loops_know_their_function() -> None
     assert [s.function for s in loop_shapes(tree)] == ["f.<locals>.g"]
 
 
+_COUNTER = "    n = 0\n    def g() -> int:\n        nonlocal n\n        n += 1\n        return n\n"
+
+
 @pytest.mark.parametrize("body, what", [
-    ("    n = 0\n    def g() -> None:\n        nonlocal n\n        n += 1\n    g()\n    return n\n",
-     "nonlocal statement"),
+    (_COUNTER + "    n += g()\n    return n\n", "statement of its own"),
+    (_COUNTER + "    try:\n        g()\n    except ValueError:\n        pass\n    return n\n", "outside 'try'"),
+    (_COUNTER + "    return sum([g() for _ in [1]])\n", "comprehensions"),
+    ("    n = 0\n    def g() -> int:\n        nonlocal n\n        def h() -> int:\n            return n\n"
+     "        n = 2\n        return h()\n    g()\n    return n\n", "nested in 'g'"),
+    ("    def g() -> int:\n        def h() -> None:\n            nonlocal x\n            x = 1\n        h()\n"
+     "        return x\n    return g()\n", "scope other than the enclosing function's"),
     ("    def g(y: int) -> int:\n        return y\n    h = g\n    return h(x)\n", "used as a value"),
     ("    def g(y: int) -> int:\n        return y\n    return sorted([x], key=g)[0]\n", "used as a value"),
     ("    if x:\n        def g() -> int:\n            return 1\n        return g()\n    return 0\n",

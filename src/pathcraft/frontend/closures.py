@@ -14,6 +14,16 @@ as a value), its name is bound only by its `def`, and every call of it
 from its enclosing function comes after its `def` (and after those of the
 nested functions it may call) and after every variable it reads is bound.
 
+A variable a nested function rebinds (`nonlocal x`) lives in a cell, a
+one-item list `__pc_cell_x`, while nested functions run: the enclosing
+function fills it with `x` before each call of a nested function that
+reads `x` and takes `x` back from it when the call returns; the nested
+functions read and write `__pc_cell_x[0]` (their code is rewritten so).
+Such a call is a statement of its own (`g(...)`, `y = g(...)`,
+`return g(...)`, outside any `try`, comprehension or deeper function):
+nothing else of the statement reads `x` around it, and an exception
+leaves the enclosing function, whose `x` is then dead.
+
 `@functools.cache` (or `lru_cache(maxsize=None)`) on a nested function is
 its memo, a dict made when the `def` runs and passed like a capture: calls
 go through a silent wrapper (`memo_source`) that answers a key it has seen
@@ -25,6 +35,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import symtable
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -53,6 +64,7 @@ class NestedFunction:
     scope: symtable.SymbolTable
     memo: str | None = None  # the enclosing variable holding its cache (`@functools.cache`)
     raw_entry: str = ""  # the function's own entry (its calls enter `info.entry`, the memo's wrapper)
+    code: ast.FunctionDef | None = None  # what is lowered, when not `node` (cells rewritten)
 
     @property
     def full(self) -> FunctionInfo:
@@ -204,6 +216,7 @@ def nested_functions(module: ModuleSource, fn: ast.FunctionDef, info: FunctionIn
     for call in ast.walk(fn):
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in memos and call.keywords:
             raise refuse(call, f"keyword arguments to cached nested function '{call.func.id}' (a key of their own)")
+    cells = _cells(fn, scope, defs, tables, refuse)
     visible = {**known, **{n: None for n in defs}}
     reach: dict[str, set[str]] = {n: {n} | (frees[n] & set(visible)) for n in defs}
     changed = True
@@ -223,6 +236,11 @@ def nested_functions(module: ModuleSource, fn: ast.FunctionDef, info: FunctionIn
             captures |= frees[callee] - set(visible) if callee in defs else set(known[callee].captures)
             if callee in memos:
                 captures.add(memos[callee])
+        captures = {cell_name(c) if c in cells else c for c in captures}
+        code = None
+        if frees[name] & cells:
+            code = _CellRewriter(frees[name] & cells).visit(copy.deepcopy(node))
+            ast.fix_missing_locations(code)
         defaults = _defaults(node, refuse)
         params = tuple(a.arg for a in node.args.args)
         entry = f"{info.entry}$fn${name}"
@@ -230,8 +248,8 @@ def nested_functions(module: ModuleSource, fn: ast.FunctionDef, info: FunctionIn
                               None, defaults, node.lineno, node.end_lineno or node.lineno,
                               entry + "$memo" if name in memos else entry)
         out[name] = NestedFunction(node, called, tuple(sorted(captures)), frozenset(reach[name]), pos, tables[name],
-                                   memos.get(name), entry)
-    _check_calls(fn, info, out, refuse)
+                                   memos.get(name), entry, code)
+    _check_calls(fn, info, out, refuse, cells)
     return out
 
 
@@ -251,6 +269,54 @@ def _check_uses(fn: ast.FunctionDef, names: set[str], refuse: Refuse) -> None:
         elif isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node is not fn and node.name in names \
                 and node not in fn.body:
             raise refuse(node, f"nested function '{node.name}' shadowed by an inner definition")
+
+
+def cell_name(var: str) -> str:
+    return f"__pc_cell_{var}"
+
+
+class _CellRewriter(ast.NodeTransformer):
+    """`x` -> `__pc_cell_x[0]` for the cell variables; `nonlocal` goes (it runs no code)."""
+
+    def __init__(self, cells: set[str]) -> None:
+        self.cells = cells
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if node.id not in self.cells:
+            return node
+        cell = ast.copy_location(ast.Name(cell_name(node.id), ast.Load()), node)
+        return ast.copy_location(ast.Subscript(cell, ast.copy_location(ast.Constant(0), node), node.ctx), node)
+
+    def visit_Nonlocal(self, node: ast.Nonlocal) -> ast.stmt | None:
+        kept = [n for n in node.names if n not in self.cells]
+        return ast.copy_location(ast.Nonlocal(kept), node) if kept else None
+
+
+def _cells(fn: ast.FunctionDef, scope: symtable.SymbolTable, defs: Mapping[str, tuple[int, ast.FunctionDef]],
+           tables: Mapping[str, symtable.Function], refuse: Refuse) -> set[str]:
+    """The variables of `fn` its nested functions declare `nonlocal`, checked:
+    bound in `fn` itself, and no scope deeper than its own functions reads them."""
+    cells: set[str] = set()
+    for name, (_, node) in defs.items():
+        for symbol in tables[name].get_symbols():
+            if not symbol.is_nonlocal():
+                continue
+            var = symbol.get_name()
+            try:
+                local = scope.lookup(var).is_local()
+            except KeyError:
+                local = False
+            if not local:
+                raise refuse(node, f"nonlocal '{var}' of a scope other than the enclosing function's")
+            cells.add(var)
+    for name, (_, node) in defs.items():
+        stack = list(tables[name].get_children())
+        while stack:
+            table = stack.pop()
+            if isinstance(table, symtable.Function) and set(table.get_frees()) & cells:
+                raise refuse(node, f"nonlocal variable read by a scope nested in '{name}'")
+            stack.extend(table.get_children())
+    return cells
 
 
 def _is_cache(module: ModuleSource, node: ast.FunctionDef, local_names: frozenset[str], refuse: Refuse) -> bool:
@@ -335,11 +401,20 @@ def _defaults(node: ast.FunctionDef, refuse: Refuse) -> tuple[tuple[str, int | b
 
 
 def _check_calls(fn: ast.FunctionDef, info: FunctionInfo, nested: Mapping[str, NestedFunction],
-                 refuse: Refuse) -> None:
+                 refuse: Refuse, cells: set[str]) -> None:
     """Each call of a nested function in `fn`'s own code runs after the
     `def`s of every nested function it may run and after every variable
-    it reads is bound (else CPython raises NameError in it)."""
+    it reads is bound (else CPython raises NameError in it); one that
+    passes cells is a statement of its own (see the module docstring)."""
     bound = set(info.params)
+    by_cell = {cell_name(c): c for c in cells}
+    guarded: set[int] = set()  # calls in a `try`, a comprehension or a lambda
+    for node in own_statements(fn.body):
+        if isinstance(node, (ast.Try, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)) \
+                or type(node).__name__ == "TryStar":
+            guarded.update(id(n) for n in ast.walk(node))
+    whole = {id(n.value) for n in own_statements(fn.body)
+             if isinstance(n, (ast.Expr, ast.Return, ast.Assign, ast.AnnAssign)) and _whole(n)}
     for index, stmt in enumerate(fn.body):
         for node in own_statements([stmt]):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in nested):
@@ -349,10 +424,24 @@ def _check_calls(fn: ast.FunctionDef, info: FunctionInfo, nested: Mapping[str, N
                 if name in nested and nested[name].position >= index:
                     raise refuse(node, f"call of nested function '{callee.info.name}' before the 'def' of "
                                        f"'{name}'")
+            if any(c in by_cell for c in callee.captures) and (id(node) in guarded or id(node) not in whole):
+                raise refuse(node, f"call of nested function '{callee.info.name}', which may rebind a nonlocal "
+                                   "variable, other than as a statement of its own outside 'try' and comprehensions")
             for name in callee.captures:
-                if name not in bound:
+                if by_cell.get(name, name) not in bound:
                     raise refuse(node, f"call of nested function '{callee.info.name}' where '{name}', "
                                        "which it reads, may be unbound")
         bound |= _bound_by(stmt)
         if isinstance(stmt, ast.FunctionDef) and stmt.name in nested and nested[stmt.name].memo is not None:
             bound.add(str(nested[stmt.name].memo))
+
+
+def _whole(stmt: ast.stmt) -> bool:
+    """A call is all `stmt` computes: `g(...)`, `y = g(...)`, `return g(...)`."""
+    if isinstance(stmt, (ast.Expr, ast.Return)):
+        return isinstance(stmt.value, ast.Call)
+    if isinstance(stmt, ast.Assign):
+        return isinstance(stmt.value, ast.Call) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+    if isinstance(stmt, ast.AnnAssign):
+        return isinstance(stmt.value, ast.Call) and isinstance(stmt.target, ast.Name)
+    return False

@@ -216,6 +216,9 @@ class FunctionLowerer:
                                                  self.locals, self.error)
             self.known.update(self.own)
             self.blocks.order.extend(f.memo for f in self.own.values() if f.memo is not None)
+            cells = {c for f in self.own.values() for c in f.captures if c.startswith(closures.cell_name(""))}
+            self.blocks.order.extend(sorted(cells - set(self.blocks.order)))
+            self.expressions.cells = {c: c[len(closures.cell_name("")):] for c in cells}
         self.expressions.nested_calls = {name: (f.info, f.captures) for name, f in self.known.items()}
 
     def captures_of(self, names: set[str]) -> set[str]:
@@ -242,7 +245,7 @@ class FunctionLowerer:
     def lower_nested_functions(self) -> None:
         """Each nested function is a function of its own: parameters, then captures."""
         for nested in self.own.values():
-            sub = FunctionLowerer(self.module, nested.node, nested.full, self.signatures, self.owner,
+            sub = FunctionLowerer(self.module, nested.code or nested.node, nested.full, self.signatures, self.owner,
                                   scope=nested.scope, known=self.known)
             self.nested.update(sub.lower())
             self.calls.callees |= sub.calls.callees
