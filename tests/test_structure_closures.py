@@ -70,6 +70,7 @@ _COUNTER = "    n = 0\n    def g() -> int:\n        nonlocal n\n        n += 1\n
     ("    def g() -> int:\n        def h() -> None:\n            nonlocal x\n            x = 1\n        h()\n"
      "        return x\n    return g()\n", "scope other than the enclosing function's"),
     ("    def g(y: int) -> int:\n        return y\n    h = g\n    return h(x)\n", "used as a value"),
+    ("    def len(y: int) -> int:\n        return y\n    return len(x)\n", "named like a builtin"),
     ("    def g(y: int) -> int:\n        return y\n    return sorted([x], key=g)[0]\n", "used as a value"),
     ("    if x:\n        def g() -> int:\n            return 1\n        return g()\n    return 0\n",
      "inside a block"),

@@ -193,6 +193,8 @@ def nested_functions(module: ModuleSource, fn: ast.FunctionDef, info: FunctionIn
             raise refuse(node, f"nested function '{node.name}' defined twice")
         if node.name in local_names or node.name in info.params:
             raise refuse(node, f"nested function '{node.name}' whose name is also a variable")
+        if node.name in dir(builtins):  # calls of builtins are lowered by their names
+            raise refuse(node, f"nested function '{node.name}' named like a builtin")
         defs[node.name] = (position[id(node)], node)
     if not defs:
         return {}
