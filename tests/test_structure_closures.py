@@ -22,7 +22,7 @@ from pathcraft.testcase.pathsig import loop_shapes
 CLOSURES = Path(__file__).resolve().parent / "fixtures" / "structure" / "closures.py"
 NAMES = ["sum_below", "keep_positive", "tally", "reverse_part", "parity", "scaled_sums", "step_total",
          "rebased", "safe_ratio", "chain_length", "grid_paths", "fib_table", "logged_squares", "checked_halves",
-         "cached_size", "count_above", "record_highs"]
+         "cached_size", "count_above", "record_highs", "Board.best_run"]
 SMALL = Bounds(ints=tuple(range(-2, 4)), max_list=3, max_objects=3)
 
 
