@@ -15,7 +15,9 @@ import pytest
 from heap_enum import Bounds
 from oracle import generated, missed_heap_paths, replay_mismatches
 
+from pathcraft.engine.criteria import parse_criterion
 from pathcraft.frontend import translate
+from pathcraft.generate import GenerateOptions, generate
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.testcase.pathsig import loop_shapes
 
@@ -102,3 +104,13 @@ def test_isinstance_on_a_nested_functions_parameter_is_refused(tmp_path: Path) -
     path.write_text("def f(x: int) -> bool:\n    def g(y: int) -> bool:\n        return isinstance(y, int)\n"
                     "    return g(x)\n")
     assert "isinstance" in translate(str(path), ["f"]).errors["f"].message
+
+
+@pytest.mark.parametrize("name", ["parity", "grid_paths", "record_highs"])
+def test_dfs_and_bfs_write_the_same_tests(name: str) -> None:
+    program = translate(str(CLOSURES), [name]).program
+    written = []
+    for search in ("dfs", "bfs"):
+        cases = generate(program, name, GenerateOptions.of(criterion=parse_criterion("loop-2"), search=search)).cases
+        written.append([(c.name, c.inputs, c.kind, repr(c.value), c.path) for c in cases])
+    assert written[0] and written[0] == written[1]
