@@ -84,6 +84,8 @@ _COUNTER = "    n = 0\n    def g() -> int:\n        nonlocal n\n        n += 1\n
      "several decorators"),
     ("    @functools.cache\n    def g(y: int = 1) -> int:\n        return x\n    return g()\n", "cached"),
     ("    @functools.cache\n    def g(y: int) -> int:\n        return x\n    return g(y=1)\n", "keyword"),
+    ("    @functools.cache\n    def g(y: int) -> int:\n        return y\n    return g(x > 0) + g(1)\n",
+     "may be a bool"),
     ("    def g(y: int = x) -> int:\n        return y\n    return g()\n", "default"),
     ("    def g(*ys: int) -> int:\n        return x\n    return g()\n", "*args"),
     ("    def g(y: Missing) -> int:\n        return y\n    return g(x)\n", "annotation"),

@@ -218,6 +218,8 @@ def nested_functions(module: ModuleSource, fn: ast.FunctionDef, info: FunctionIn
     for call in ast.walk(fn):
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in memos and call.keywords:
             raise refuse(call, f"keyword arguments to cached nested function '{call.func.id}' (a key of their own)")
+    for name in memos:
+        _check_single_keys(fn, info, defs, name, local_names, refuse)
     cells = _cells(fn, scope, defs, tables, refuse)
     visible = {**known, **{n: None for n in defs}}
     reach: dict[str, set[str]] = {n: {n} | (frees[n] & set(visible)) for n in defs}
@@ -347,6 +349,80 @@ def _is_cache(module: ModuleSource, node: ast.FunctionDef, local_names: frozense
     if name == "cache" and call is None or name == "lru_cache" and unbounded:
         return True
     raise refuse(deco, "decorator on a nested function (other than functools.cache)")
+
+
+_INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift)
+
+
+def _exact_key(node: ast.expr, exact: set[str]) -> bool:
+    """Surely an exact int or str (or None), never a bool or a float: a
+    one-argument cache keys those by the value itself and others by a
+    1-tuple, so `g(True)` and `g(1)` are two entries though `True == 1`."""
+    if isinstance(node, ast.Constant):
+        return node.value is None or type(node.value) in (int, str)
+    if isinstance(node, ast.Name):
+        return node.id in exact
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _INT_OPS):
+        return _exact_key(node.left, exact) and _exact_key(node.right, exact)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert)):
+        return _exact_key(node.operand, exact)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("len", "int") \
+        and len(node.args) == 1 and not node.keywords
+
+
+def _range_names(body: list[ast.stmt], stores: Callable[[str], int]) -> set[str]:
+    """Names bound only as the target of `for NAME in range(...)`."""
+    out: set[str] = set()
+    for node in own_statements(body):
+        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name) \
+                and isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name) \
+                and node.iter.func.id == "range" and stores(node.target.id) == 1:
+            out.add(node.target.id)
+    return out
+
+
+def _stores(body: list[ast.stmt]) -> Callable[[str], int]:
+    counts: dict[str, int] = {}
+    for node in own_statements(body):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            counts[node.id] = counts.get(node.id, 0) + 1
+        elif isinstance(node, (ast.ExceptHandler)) and node.name:
+            counts[node.name] = counts.get(node.name, 0) + 2
+    return lambda name: counts.get(name, 0)
+
+
+def _check_single_keys(fn: ast.FunctionDef, info: FunctionInfo, defs: Mapping[str, tuple[int, ast.FunctionDef]],
+                       name: str, local_names: frozenset[str], refuse: Refuse) -> None:
+    """Every argument of a one-parameter cached function is an exact int or
+    str (see `_exact_key`): parameters of the enclosing function annotated
+    so (its inputs are made from annotations) and never rebound, `range`
+    loop variables, its own parameter in its own calls, and arithmetic of those."""
+    node = defs[name][1]
+    if len(node.args.args) != 1:
+        return
+    outer_stores = _stores(fn.body)
+    exact = {p for p, t in zip(info.params, info.param_types) if t.kind in ("int", "str")
+             and not info.qualname.count("<locals>") and outer_stores(p) == 0}
+    exact |= _range_names(fn.body, outer_stores)
+    scopes: list[tuple[list[ast.stmt], set[str]]] = [(fn.body, exact)]
+    for other, (_, d) in defs.items():
+        own = _stores(d.body)
+        names = _range_names(d.body, own)
+        if other == name and own(node.args.args[0].arg) == 0:
+            names.add(node.args.args[0].arg)
+        scopes.append((d.body, names))
+    checked: set[int] = set()
+    for body, names in scopes:
+        for call in own_statements(body):
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == name:
+                checked.add(id(call))
+                if call.args and not _exact_key(call.args[0], names):
+                    raise refuse(call.args[0], f"argument of cached nested function '{name}' that may be a bool "
+                                               "or a float (one-argument caches key them apart from ints)")
+    for call in ast.walk(fn):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == name \
+                and id(call) not in checked:
+            raise refuse(call, f"call of cached nested function '{name}' from a deeper scope")
 
 
 def memo_source(params: tuple[str, ...], passed: list[str]) -> str:
