@@ -422,6 +422,7 @@ class FunctionLowerer:
         `handler` receives what its blocks raise. Returns that line's mark."""
         signatures = {**self.signatures, **helpers} if helpers else self.signatures
         sub = FunctionLowerer(self.module, fn, info, signatures, self.owner, known=self.known or None)
+        sub.expressions.opaque = frozenset(info.params)  # typed int for the lowering, not by the user
         lowered = sub.lower()
         self.calls.callees |= sub.calls.callees - set(helpers or ())
         self.calls.methods_called |= sub.calls.methods_called
