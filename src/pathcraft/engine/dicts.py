@@ -24,6 +24,7 @@ from pathcraft.ir.builtin_names import (
     LOOP_REVERSED,
     LOOP_STEP,
     LOOP_VALUE,
+    MEMO_WRAPPER,
     NEW_DEFAULTDICT,
     NEW_SET,
     function_predicate,
@@ -36,7 +37,7 @@ from pathcraft.solver.terms import Term
 
 _PARTS = {LOOP_STEP: "step", LOOP_KEY: "key", LOOP_VALUE: "value", LOOP_LATER: "later",
           LOOP_REVERSED: "reversed"}
-_OWN_PRELUDE = (function_predicate("dict"), function_predicate("set"), method_predicate("view", ""))
+_OWN_PRELUDE = (function_predicate("dict"), function_predicate("set"), method_predicate("view", ""), MEMO_WRAPPER)
 # prelude functions whose result does not depend on the order they walk a set in
 _UNORDERED = frozenset({function_predicate("set"), *(method_predicate("set", m) for m in (
     "update", "union", "intersection", "difference", "issubset"))})

@@ -111,6 +111,10 @@ class ExpressionLowerer:
         self.comprehension: Callable[[ast.ListComp | ast.DictComp | ast.SetComp], Expr] | None = None
         # lowers `sum(... for ...)` and the like (a consumer of a generator expression)
         self.generator: Callable[[str, ast.GeneratorExp], Expr] | None = None
+        # nested functions callable here by name: what a call binds, and the captures passed after
+        self.nested_calls: Mapping[str, tuple[FunctionInfo, tuple[str, ...]]] = {}
+        self.opaque: frozenset[str] = frozenset()  # parameters whose annotations decide nothing
+        self.cells: Mapping[str, str] = {}  # cell -> its variable, filled around nested calls (closures.py)
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)
@@ -504,6 +508,19 @@ class ExpressionLowerer:
         if not isinstance(func, ast.Name):
             raise self.error(func, "call of " + construct_name(func))
         name = func.id
+        if name in self.nested_calls:  # a nested function (frontend/closures.py)
+            callee, captures = self.nested_calls[name]
+            args = self.call_arguments(callee, node) + [Var(c) for c in captures]
+            cells = [c for c in captures if c in self.cells]
+            for cell in cells:  # a nonlocal variable's cell, filled with it
+                box = self.blocks.temp()
+                self.blocks.emit(NewList(box, (Var(self.cells[cell]),), None, node.lineno))
+                self.blocks.emit(Assign(cell, Var(box), node.lineno))
+            target = None if discard else self.blocks.temp()
+            self.blocks.emit(Call(target, callee.entry, tuple(args), node.lineno))
+            for cell in cells:  # and what the call left in it
+                self.blocks.emit(ListOp("get", self.cells[cell], Var(cell), (Const(0),), node.lineno))
+            return Var(target) if target else Const(None)
         if name in self.module.class_infos or name in self.module.class_errors:
             return self.construct(name, node)
         if name in self.module.from_math and name not in self.local_names and name not in self.functions:
@@ -746,7 +763,7 @@ class ExpressionLowerer:
         if not all(isinstance(n, ast.Name) for n in names):
             raise self.error(kinds, "isinstance() with a class other than a builtin or module class")
         if not (isinstance(subject, ast.Name) and subject.id in self.info.params
-                and subject.id not in self.reassigned):
+                and subject.id not in self.reassigned and subject.id not in self.opaque):
             return self.isinstance_at_run_time(node, subject, wanted)
         declared = self.info.param_types[self.info.params.index(subject.id)]
         if declared.kind == "int":

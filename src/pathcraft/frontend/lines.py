@@ -29,4 +29,12 @@ def statement_lines(tree: ast.Module) -> dict[int, int]:
             end = node.iter.end_lineno or node.iter.lineno
             for line in range(node.lineno, end + 1):
                 mapping[line] = node.lineno
+        elif isinstance(node, ast.FunctionDef):
+            # a nested `def` runs at its line (its defaults and annotations report
+            # their own lines, all before the body's), a decorator at its own
+            for line in range(node.lineno, max(node.lineno, node.body[0].lineno - 1) + 1):
+                mapping[line] = node.lineno
+            for decorator in node.decorator_list:
+                for line in range(decorator.lineno, (decorator.end_lineno or decorator.lineno) + 1):
+                    mapping[line] = decorator.lineno
     return mapping

@@ -30,19 +30,21 @@ from __future__ import annotations
 
 import ast
 import copy
+import symtable
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from pathcraft.errors import construct_name, unsupported
 from pathcraft.frontend.blocks import BlockBuilder
+from pathcraft.frontend import closures
 from pathcraft.frontend import generators
 from pathcraft.frontend.expressions import CallsMade, ExpressionLowerer
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.module import ModuleSource
 from pathcraft.frontend.names import assigned_names
 from pathcraft.frontend.sink import FunctionBlocks
-from pathcraft.ir.builtin_names import LOOP_KEY, LOOP_LATER, LOOP_REVERSED, LOOP_STEP, LOOP_VALUE
+from pathcraft.ir.builtin_names import LOOP_KEY, LOOP_LATER, LOOP_REVERSED, LOOP_STEP, LOOP_VALUE, MEMO_WRAPPER
 from pathcraft.ir.nodes import (
     EXC_VAR,
     Assign,
@@ -149,7 +151,9 @@ class FunctionLowerer:
     `expressions`, which writes into the same blocks."""
 
     def __init__(self, module: ModuleSource, fn: ast.FunctionDef, info: FunctionInfo,
-                 signatures: dict[str, FunctionInfo], owner: str | None = None) -> None:
+                 signatures: dict[str, FunctionInfo], owner: str | None = None, *,
+                 scope: symtable.SymbolTable | None = None,
+                 known: Mapping[str, closures.NestedFunction] | None = None) -> None:
         self.module = module
         self.fn = fn
         self.info = info
@@ -170,6 +174,11 @@ class FunctionLowerer:
         self.expressions.generator = self.generator_call
         self.nested: dict[str, Predicate] = {}  # the predicates of comprehensions in this function
         self._lines: dict[int, int] | None = None
+        self.scope = scope  # its symbol table, when it is a nested function (closures.py)
+        self.known: dict[str, closures.NestedFunction] = dict(known or {})  # nested functions it sees
+        self.own: dict[str, closures.NestedFunction] = {}  # those it defines
+        if known is not None:  # a nested function's parameters are what its callers pass, not annotations
+            self.expressions.opaque = frozenset(info.params)
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)
@@ -178,6 +187,7 @@ class FunctionLowerer:
 
     def lower(self) -> dict[str, Predicate]:
         self.blocks.enter(self.blocks.new_block("entry"))
+        self.find_nested_functions()
         body = list(self.fn.body)
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
@@ -185,7 +195,77 @@ class FunctionLowerer:
         self.statements(body)
         if self.blocks.current is not None:
             self.blocks.close(Return(Const(None), self.fn.end_lineno or self.fn.lineno))
+        self.lower_nested_functions()
         return {**self.blocks.finish(self.info.qualname, self.info.params), **self.nested}
+
+    # ----------------------------------------------------- nested functions
+
+    def find_nested_functions(self) -> None:
+        """The functions this one defines (see closures.py), callable by name here."""
+        if closures.defines_functions(self.fn):
+            scope = self.scope or closures.function_scope(self.module, self.fn)
+            if scope is None:
+                raise self.error(self.fn, "nested function (its function's scope was not found)")
+            self.own = closures.nested_functions(self.module, self.fn, self.info, scope, self.known,
+                                                 self.locals, self.error)
+            self.known.update(self.own)
+            self.blocks.order.extend(f.memo for f in self.own.values() if f.memo is not None)
+            cells = {c for f in self.own.values() for c in f.captures if c.startswith(closures.cell_name(""))}
+            self.blocks.order.extend(sorted(cells - set(self.blocks.order)))
+            self.expressions.cells = {c: c[len(closures.cell_name("")):] for c in cells}
+        self.expressions.nested_calls = {name: (f.info, f.captures) for name, f in self.known.items()}
+
+    def captures_of(self, names: set[str]) -> set[str]:
+        """What the nested functions among `names` read (a comprehension calling one passes it on)."""
+        return {c for n in names if n in self.known for c in self.known[n].captures}
+
+    def stmt_FunctionDef(self, s: ast.FunctionDef) -> None:
+        """A nested `def` makes the function object: a line event, no effect we model."""
+        own = self.own.get(s.name)
+        if own is None or own.node is not s:
+            raise self.error(s, "nested function")
+        if own.memo is None:
+            self.blocks.emit(Mark(s.lineno))
+            return
+        # `@cache`: the decorator's line, the def's, the decorator's call, the name's store
+        decorator = s.decorator_list[0].lineno
+        self.blocks.emit(Mark(decorator))
+        self.blocks.emit(Mark(s.lineno))
+        memo = self.expressions.dict_or_set(ast.Dict([], [], lineno=decorator))
+        self.blocks.emit(Assign(own.memo, memo, decorator))
+        self.blocks.emit(Mark(decorator))
+        self.blocks.emit(Mark(s.lineno))
+
+    def lower_nested_functions(self) -> None:
+        """Each nested function is a function of its own: parameters, then captures."""
+        for nested in self.own.values():
+            sub = FunctionLowerer(self.module, nested.code or nested.node, nested.full, self.signatures, self.owner,
+                                  scope=nested.scope, known=self.known)
+            self.nested.update(sub.lower())
+            self.calls.callees |= sub.calls.callees
+            self.calls.methods_called |= sub.calls.methods_called
+            self.calls.classes_built |= sub.calls.classes_built
+            if nested.memo is not None:
+                self.memo_wrapper(nested)
+
+    def memo_wrapper(self, nested: closures.NestedFunction) -> None:
+        """The silent wrapper a cached nested function's calls enter (closures.memo_source)."""
+        def passed(capture: str) -> str:
+            if capture == nested.memo:
+                return "__pc_memo"
+            return "__pc_memo_" + capture[len("$memo_"):] if capture.startswith("$memo_") else capture
+
+        params = nested.info.params
+        names = [passed(c) for c in nested.captures]
+        parsed = ast.parse(closures.memo_source(params, names)).body[0]
+        assert isinstance(parsed, ast.FunctionDef)
+        line = nested.node.lineno
+        fn = synthetic_function("wrapper", [*params, *names], parsed.body, line)
+        everything = (*params, *names)
+        info = FunctionInfo("wrapper", f"{MEMO_WRAPPER}.{self.info.qualname}", everything,
+                            tuple(INT for _ in everything), None, (), line, line, nested.info.entry)
+        raw = replace(nested.full, params=everything)
+        self.nested_function(fn, info, line, entry_mark=False, builtin=True, marks=False, helpers={"__pc_raw": raw})
 
     # -------------------------------------------------------- comprehensions
 
@@ -212,7 +292,7 @@ class FunctionLowerer:
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         inner_bound = {n.id for comp in ast.walk(node) if isinstance(comp, ast.comprehension)
                        for n in ast.walk(comp.target) if isinstance(n, ast.Name)}
-        free = sorted((used - bound - inner_bound) & self.locals)
+        free = sorted((used - bound - inner_bound) & self.locals | self.captures_of(used - bound - inner_bound))
         line = node.lineno
         iterable = gen.iter
         wrapper = iterable.func.id if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
@@ -289,7 +369,7 @@ class FunctionLowerer:
         bound = {n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
         used = {n.id for part in (node.elt, *gen.ifs) for n in ast.walk(part)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-        free = sorted((used - bound) & self.locals)
+        free = sorted((used - bound) & self.locals | self.captures_of(used - bound))
         line = node.lineno
         args: list[Expr] = []
         for index, source in enumerate(sources):
@@ -341,7 +421,8 @@ class FunctionLowerer:
         and on every back edge, at the line of the statement holding it.
         `handler` receives what its blocks raise. Returns that line's mark."""
         signatures = {**self.signatures, **helpers} if helpers else self.signatures
-        sub = FunctionLowerer(self.module, fn, info, signatures, self.owner)
+        sub = FunctionLowerer(self.module, fn, info, signatures, self.owner, known=self.known or None)
+        sub.expressions.opaque = frozenset(info.params)  # typed int for the lowering, not by the user
         lowered = sub.lower()
         self.calls.callees |= sub.calls.callees - set(helpers or ())
         self.calls.methods_called |= sub.calls.methods_called

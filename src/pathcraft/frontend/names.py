@@ -12,9 +12,10 @@ import ast
 
 
 def assigned_names(fn: ast.FunctionDef) -> set[str]:
-    """Names the function assigns anywhere, `except ... as name` included."""
+    """Names the function assigns anywhere, `except ... as name` included
+    (not those a nested function or class assigns: they are its own)."""
     names: set[str] = set()
-    for node in ast.walk(fn):
+    for node in _own_nodes(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
         elif isinstance(node, ast.ExceptHandler) and node.name:
@@ -28,3 +29,16 @@ def plainly_assigned(fn: ast.FunctionDef) -> set[str]:
     augmented = {id(n.target) for n in ast.walk(fn) if isinstance(n, ast.AugAssign)}
     return {n.id for n in ast.walk(fn)
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in augmented}
+
+
+def _own_nodes(fn: ast.FunctionDef) -> list[ast.AST]:
+    """The nodes of `fn` outside the functions and classes nested in it."""
+    out: list[ast.AST] = []
+    stack: list[ast.AST] = [fn]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if node is not fn and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return out

@@ -62,3 +62,7 @@ LOOP_KEY = f"{PREFIX}key"
 LOOP_VALUE = f"{PREFIX}value"
 LOOP_LATER = f"{PREFIX}later"
 LOOP_REVERSED = f"{PREFIX}reversed"
+
+# the function of the silent wrapper a `@functools.cache` nested function's calls
+# enter (frontend/closures.py): it indexes its memo, a dict, as a dict
+MEMO_WRAPPER = f"{PREFIX}memo"

@@ -109,7 +109,7 @@ def loop_shapes(tree: ast.Module) -> list[LoopShape]:
     shapes: list[LoopShape] = []
     lines = statement_lines(tree)
 
-    def visit(node: ast.AST, qual: str) -> None:
+    def visit(node: ast.AST, qual: str, in_function: bool = False) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.GeneratorExp):  # its own frame on every Python, resumed per item
                 inner = f"{qual}.<genexpr>" if qual.endswith(("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>")) \
@@ -131,8 +131,9 @@ def loop_shapes(tree: ast.Module) -> list[LoopShape]:
                 shapes.append(LoopShape(inner, line, line, line))
                 visit(child, inner)
                 continue
-            if isinstance(child, ast.FunctionDef):
-                visit(child, f"{qual}.{child.name}" if qual else child.name)
+            if isinstance(child, ast.FunctionDef):  # a function's own functions are its `<locals>`
+                visit(child, f"{qual}{'.<locals>.' if in_function else '.'}{child.name}" if qual else child.name,
+                      True)
                 continue
             if isinstance(child, ast.ClassDef):
                 visit(child, f"{qual}.{child.name}" if qual else child.name)
@@ -140,7 +141,7 @@ def loop_shapes(tree: ast.Module) -> list[LoopShape]:
             if isinstance(child, (ast.While, ast.For)):
                 shapes.append(LoopShape(qual, child.lineno, child.end_lineno or child.lineno,
                                         _first_tracked(child.body)))
-            visit(child, qual)
+            visit(child, qual, in_function)
 
     visit(tree, "")
     return shapes
