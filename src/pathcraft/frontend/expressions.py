@@ -106,6 +106,8 @@ class ExpressionLowerer:
         self.comprehension: Callable[[ast.ListComp | ast.DictComp | ast.SetComp], Expr] | None = None
         # lowers `sum(... for ...)` and the like (a consumer of a generator expression)
         self.generator: Callable[[str, ast.GeneratorExp], Expr] | None = None
+        # a classmethod's `cls`: the class it names (frontend/decorators.py)
+        self.class_alias: dict[str, str] = {}
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)
@@ -178,6 +180,8 @@ class ExpressionLowerer:
             return Const(mathmod.CONSTANTS[node.attr])
         if isinstance(node, ast.Attribute):
             obj = self.expr(node.value)
+            if any(node.attr in c.properties for c in self.module.class_infos.values()):
+                self.calls.methods_called.add(node.attr)  # maybe a property: its getter runs
             tmp = self.blocks.temp()
             self.blocks.emit(GetField(tmp, obj, self.attr(node.attr), node.lineno))
             return Var(tmp)
@@ -219,6 +223,8 @@ class ExpressionLowerer:
         if isinstance(node, ast.Name):
             if node.id in self.local_names:
                 return Var(node.id)
+            if node.id in self.class_alias:
+                raise self.error(node, f"the class '{node.id}' as a value")
             if self.module.from_math.get(node.id) in mathmod.CONSTANTS:
                 return Const(mathmod.CONSTANTS[self.module.from_math[node.id]])
             if node.id in self.module.constants:
@@ -389,6 +395,8 @@ class ExpressionLowerer:
         if not isinstance(func, ast.Name):
             raise self.error(func, "call of " + construct_name(func))
         name = func.id
+        if name in self.class_alias and name not in self.local_names:
+            return self.construct(self.class_alias[name], node)
         if name in self.module.class_infos or name in self.module.class_errors:
             return self.construct(name, node)
         if name in self.module.from_math and name not in self.local_names and name not in self.functions:
@@ -415,6 +423,8 @@ class ExpressionLowerer:
         if name == "isinstance" and len(node.args) == 2 and not node.keywords:
             return self.isinstance_of(node)
         if name in self.functions:
+            if self.functions[name].cached and (node.keywords or len(node.args) != len(self.functions[name].params)):
+                raise self.error(node, f"call of cached {name}() with keywords or defaults (another cache key)")
             args = self.call_arguments(self.functions[name], node)
             target = None if discard else self.blocks.temp()
             self.calls.callees.add(name)
@@ -599,6 +609,9 @@ class ExpressionLowerer:
             if lowered is None:
                 raise self.error(node, f"math.{func.attr}() with these arguments")
             return lowered
+        owner = func.value.id if isinstance(func.value, ast.Name) and func.value.id not in self.local_names else None
+        if owner is not None and (owner in self.class_alias or owner in self.module.class_infos):
+            return self.class_call(self.class_alias.get(owner, owner), func, node, discard)
         if node.keywords:
             raise self.error(node, "keyword arguments in a method call")
         if any(isinstance(a, ast.Starred) for a in node.args):
@@ -610,6 +623,27 @@ class ExpressionLowerer:
         target = None if discard else self.blocks.temp()
         self.calls.methods_called.add(func.attr)
         self.blocks.emit(CallMethod(target, obj, func.attr, args, node.lineno))
+        return Var(target) if target else Const(None)
+
+    def class_call(self, cls: str, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:
+        """`C.m(...)` (or `cls.m(...)` in a classmethod of C): a static or
+        class method of C or of a base, called directly (no receiver)."""
+        qualname = None
+        current: str | None = cls
+        while current is not None and current in self.module.class_infos:
+            if func.attr in self.module.class_infos[current].methods:
+                qualname = f"{current}.{func.attr}"
+                break
+            current = self.module.class_infos[current].base
+        callee = self.signatures.get(qualname) if qualname is not None else None
+        if qualname is None or callee is None:
+            raise self.error(func, f"call of '{cls}.{func.attr}'" + (" (no such method)" if qualname is None else ""))
+        if callee.binding != "static":
+            raise self.error(node, f"call of method {qualname} through its class")
+        args = self.call_arguments(callee, node)
+        target = None if discard else self.blocks.temp()
+        self.calls.callees.add(qualname)
+        self.blocks.emit(Call(target, callee.entry, tuple(args), node.lineno))
         return Var(target) if target else Const(None)
 
     def construct(self, cls: str, node: ast.Call) -> Expr:

@@ -174,6 +174,9 @@ class FunctionLowerer:
         self.signatures = signatures
         self.expressions.comprehension = self.comprehension
         self.expressions.generator = self.generator_call
+        if owner is not None and fn.args.args and any(
+                isinstance(d, ast.Name) and d.id == "classmethod" for d in fn.decorator_list):
+            self.expressions.class_alias = {fn.args.args[0].arg: owner}  # `cls`: the class itself
         self.nested: dict[str, Predicate] = {}  # the predicates of comprehensions in this function
         self._lines: dict[int, int] | None = None
 

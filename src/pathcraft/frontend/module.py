@@ -16,6 +16,7 @@ from typing import Final
 
 from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
 from pathcraft.files import read_source
+from pathcraft.frontend.decorators import read_decorators
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo
@@ -186,6 +187,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
             raise UnsupportedError(f"unsupported field {exc}", at(module.path, where)) from None
 
     methods: list[str] = []
+    properties = _properties(module, cls)
     for item in cls.body:
         if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
             add(item.target.id, item.annotation, item.annotation)
@@ -221,7 +223,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
         if isinstance(item, ast.ClassDef) or isinstance(item, ast.FunctionDef) and item not in cls.body:
             bound.add(item.name)  # a nested class, a method defined under a condition
     for item in cls.body:  # attributes the class's own code sets on its instances
-        if isinstance(item, ast.FunctionDef) and item.args.args:
+        if isinstance(item, ast.FunctionDef) and item.args.args and not _class_level(item):
             me = item.args.args[0].arg
             for node in ast.walk(item):
                 targets = node.targets if isinstance(node, ast.Assign) else \
@@ -230,9 +232,32 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                             and target.value.id == me:
                         bound.add(mangle(target.attr, cls.name))
+    for name in properties:  # `self.p = v` raises (no setter): no instance holds it
+        fields.pop(name, None)
     opaque = tuple(sorted(bound - set(class_defaults) - set(methods) - set(fields)))
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
-                     tuple(class_defaults.items()), opaque, is_dataclass)
+                     tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties))
+
+
+def _class_level(fn: ast.FunctionDef) -> bool:
+    """A static or class method: its first parameter is no instance."""
+    return any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in fn.decorator_list)
+
+
+def _properties(module: ModuleSource, cls: ast.ClassDef) -> list[str]:
+    """The class's `@property` methods; a setter or deleter (`@p.setter`)
+    is not modelled: the class is refused."""
+    found = []
+    for item in cls.body:
+        if not isinstance(item, ast.FunctionDef):
+            continue
+        for deco in item.decorator_list:
+            if isinstance(deco, ast.Attribute) and deco.attr in ("setter", "deleter", "getter"):
+                raise unsupported(module.path, deco, f"property {deco.attr} '@{ast.unparse(deco)}'")
+            if isinstance(deco, ast.Name) and deco.id == "property" \
+                    and not {"property"} & (set(module.functions) | set(module.classes) | module.imported):
+                found.append(item.name)
+    return found
 
 
 def _attribute_types(module: ModuleSource, cls: ast.ClassDef, with_foreign: bool) -> dict[str, Type]:
@@ -413,7 +438,11 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
     if args.kwonlyargs or args.posonlyargs:
         first = (args.kwonlyargs or args.posonlyargs)[0]
         raise unsupported(module.path, first, "keyword-only or positional-only parameter")
-    assumptions = _assume_decorators(module, fn)
+    decorations = read_decorators(module.path, module.tree, fn, owner, set(module.functions) | set(module.classes),
+                                  module.imported)
+    binding = decorations.binding
+    if binding == "class":
+        _check_classmethod(module, fn, owner)
     for node in ast.walk(fn):
         if isinstance(node, (ast.Yield, ast.YieldFrom)):
             raise unsupported(module.path, node, "generator (yield)")
@@ -424,7 +453,9 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
     types: list[Type] = []
     inferred_names: list[str] = []
     for index, arg in enumerate(args.args):
-        if owner is not None and index == 0:
+        if binding == "class" and index == 0:
+            continue  # `cls`: the class itself, known when lowering
+        if owner is not None and index == 0 and binding != "static":
             names.append(arg.arg)
             types.append(Type("obj", owner))
             continue
@@ -451,8 +482,12 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         if bare_lists(arg.annotation):
             what = "a bare dict: its keys and values" if kind.kind == "dict" else f"a bare {kind.kind}: its items"
             inferred_names.append(f"{arg.arg}: {kind} ({what} taken as int)")
-    if owner is not None and not names:
-        raise unsupported(module.path, fn, "method without 'self' (static methods)")
+    if owner is not None and binding in ("", "property") and not names:
+        raise unsupported(module.path, fn, "method without 'self'")
+    if binding == "class" and not args.args:
+        raise unsupported(module.path, fn, "classmethod without 'cls'")
+    if binding == "property" and len(names) != 1:
+        raise unsupported(module.path, fn, "property with parameters besides 'self'")
     defaults: list[tuple[str, int | bool | None]] = []
     for arg, default in zip(args.args[len(args.args) - len(args.defaults):], args.defaults):
         negated = isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub)
@@ -472,9 +507,30 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         lineno=fn.lineno,
         end_lineno=fn.end_lineno or fn.lineno,
         entry=qualname.replace(".", "_"),
-        assumptions=assumptions,
+        assumptions=decorations.assumptions,
         inferred=tuple(inferred_names),
+        binding="static" if binding == "class" else binding,
+        cached=decorations.cached,
+        cache_limit=decorations.cache_limit,
     )
+
+
+def _check_classmethod(module: ModuleSource, fn: ast.FunctionDef, owner: str | None) -> None:
+    """`cls` is lowered as the class that defines the method: refused when
+    it could be a subclass (one inherits the method and the body uses
+    `cls`), or when the body rebinds it."""
+    assert owner is not None
+    if not fn.args.args:
+        return
+    me = fn.args.args[0].arg
+    used = any(isinstance(n, ast.Name) and n.id == me for n in ast.walk(fn))
+    if not used:
+        return
+    if any(isinstance(n, ast.Name) and n.id == me and not isinstance(n.ctx, ast.Load) for n in ast.walk(fn)):
+        raise unsupported(module.path, fn, f"classmethod that rebinds '{me}'")
+    for name in sorted(module.class_infos):
+        if name != owner and module.is_subclass(name, owner):
+            raise unsupported(module.path, fn, f"classmethod of a class with subclasses ('{me}' may be {name})")
 
 
 def infer_from_use(fn: ast.FunctionDef, name: str) -> Type | None:
@@ -498,20 +554,3 @@ def infer_from_use(fn: ast.FunctionDef, name: str) -> Type | None:
         if isinstance(node, ast.For) and isinstance(node.iter, ast.Name) and node.iter.id == name:
             listy = True
     return Type("list", elem=INT) if listy else INT
-
-
-def _assume_decorators(module: ModuleSource, fn: ast.FunctionDef) -> tuple[str, ...]:
-    """`@assume("acyclic(a)", ...)` (from `pathcraft.assume`): heap
-    assumptions kept next to the code; any other decorator is refused."""
-    found: list[str] = []
-    for deco in fn.decorator_list:
-        func = deco.func if isinstance(deco, ast.Call) else deco
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        if name == "invariant" and not isinstance(deco, ast.Call):
-            continue  # read by frontend/invariants.py
-        if name != "assume" or not isinstance(deco, ast.Call) or deco.keywords or not all(
-            isinstance(a, ast.Constant) and isinstance(a.value, str) for a in deco.args
-        ):
-            raise unsupported(module.path, deco, "decorator")
-        found.extend(a.value for a in deco.args if isinstance(a, ast.Constant) and isinstance(a.value, str))
-    return tuple(found)

@@ -287,6 +287,12 @@ class FunctionInfo:
     entry: str
     assumptions: tuple[str, ...] = ()  # heap assumptions from an @assume decorator
     inferred: tuple[str, ...] = ()  # "name: type" of parameters typed from their use
+    # how a method is bound (frontend/decorators.py): "" an instance method or a
+    # function, "static" (@staticmethod; @classmethod too: its `cls` is the class,
+    # known when lowering), "property" (a getter, run by reading the attribute)
+    binding: str = ""
+    cached: bool = False  # functools.cache / lru_cache: results memoized by argument
+    cache_limit: int | None = None  # lru_cache's maxsize (None: unbounded)
 
 
 @dataclass(frozen=True)
@@ -303,6 +309,7 @@ class ClassInfo:
     # whose values the model does not know: an instance may well have them
     opaque: tuple[str, ...] = ()
     dataclass: bool = False  # @dataclass: `==` compares fields (a generated __eq__)
+    properties: tuple[str, ...] = ()  # methods decorated @property (read-only: no setter is modelled)
 
     def field_type(self, name: str) -> Type | None:
         return dict(self.fields).get(name)
@@ -346,6 +353,15 @@ class Program:
             if method in self.classes[klass].methods:
                 return f"{klass}.{method}"
         return None
+
+    def property_getter(self, cls: str, name: str) -> str | None:
+        """The `@property` an instance of `cls` runs when `name` is read or
+        assigned, if the method it resolves to is one."""
+        qualname = self.resolve_method(cls, name)
+        if qualname is None:
+            return None
+        owner = qualname.rpartition(".")[0]
+        return qualname if name in self.classes[owner].properties else None
 
     def class_default(self, cls: str, field: str) -> tuple[bool, object]:
         for klass in self.mro(cls):
