@@ -24,7 +24,7 @@ FUNCTIONS = [
     "Temperature.thaw", "Grid.valid", "Grid.square", "Grid.area", "Grid.is_square", "Grid.larger",
     "square_area", "freezing_in_fahrenheit", "clamp_all", "fib", "stairs", "weight", "twice_weight",
     "square_of", "squares_twice", "Shape.area", "Shape.doubled", "Square.unit", "Account.fee",
-    "Account.withdraw", "Premium.fee",
+    "Account.withdraw", "Premium.fee", "Chain.total", "Chain.total_of",
 ]
 BOX = Bounds(ints=tuple(range(-3, 4)), max_objects=2)
 
@@ -102,8 +102,8 @@ REFUSED = {
         "typed= or several arguments",
     "from functools import cache\n\n@cache\ndef g(n: int, m: int = 0) -> int:\n    return n\n\n"
     "def f(n: int) -> int:\n    return g(n)\n": "keywords or defaults",
-    "class C:\n    @staticmethod\n    def s(n: int) -> int:\n        return n\n\n    def g(self) -> int:\n"
-    "        return 0\n\ndef f(n: int) -> int:\n    return C.g(n)\n": "through its class",
+    "class C:\n    @property\n    def g(self) -> int:\n        return 0\n\n"
+    "def f(c: C) -> int:\n    return C.g(c)\n": "call of property C.g through its class",
 }
 
 

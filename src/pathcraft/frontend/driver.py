@@ -103,7 +103,7 @@ def add_driver(frontend: Frontend, target: str, setup_calls: int) -> DriverPlan:
         raise DriverRefused("the constructor itself is the target")
     info = frontend.signatures[target]
     if info.binding:
-        raise DriverRefused(f"a {info.binding} method: its test needs no object built" if info.binding == "static"
+        raise DriverRefused("a static or class method: its test calls it on the class" if info.binding == "static"
                             else "a property: its test reads it from an object")
     constructor = _constructor(frontend, cls)
     methods = _setup_methods(frontend, cls) if setup_calls > 0 else []

@@ -626,8 +626,9 @@ class ExpressionLowerer:
         return Var(target) if target else Const(None)
 
     def class_call(self, cls: str, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:
-        """`C.m(...)` (or `cls.m(...)` in a classmethod of C): a static or
-        class method of C or of a base, called directly (no receiver)."""
+        """`C.m(...)` (or `cls.m(...)` in a classmethod of C): a method of C
+        or of a base, called directly: a static or class method without a
+        receiver, an instance method with its `self` as first argument."""
         qualname = None
         current: str | None = cls
         while current is not None and current in self.module.class_infos:
@@ -638,9 +639,9 @@ class ExpressionLowerer:
         callee = self.signatures.get(qualname) if qualname is not None else None
         if qualname is None or callee is None:
             raise self.error(func, f"call of '{cls}.{func.attr}'" + (" (no such method)" if qualname is None else ""))
-        if callee.binding != "static":
-            raise self.error(node, f"call of method {qualname} through its class")
-        args = self.call_arguments(callee, node)
+        if callee.binding == "property":
+            raise self.error(node, f"call of property {qualname} through its class")
+        args = self.call_arguments(callee, node)  # an instance method: `self` given first, no dispatch
         target = None if discard else self.blocks.temp()
         self.calls.callees.add(qualname)
         self.blocks.emit(Call(target, callee.entry, tuple(args), node.lineno))
