@@ -24,9 +24,9 @@ FUNCTIONS = [
     "Temperature.thaw", "Grid.valid", "Grid.square", "Grid.area", "Grid.is_square", "Grid.larger",
     "square_area", "freezing_in_fahrenheit", "clamp_all", "fib", "stairs", "weight", "twice_weight",
     "square_of", "squares_twice", "Shape.area", "Shape.doubled", "Square.unit", "Account.fee",
-    "Account.withdraw", "Premium.fee", "Chain.total", "Chain.total_of",
+    "Account.withdraw", "Premium.fee", "Chain.total", "Chain.total_of", "exclaim", "exclaim_both",
 ]
-BOX = Bounds(ints=tuple(range(-3, 4)), max_objects=2)
+BOX = Bounds(ints=tuple(range(-3, 4)), max_objects=2, max_str=2)
 
 
 @pytest.mark.parametrize("name", FUNCTIONS)
@@ -115,3 +115,10 @@ def test_what_is_not_modelled_is_refused_with_its_place(tmp_path: Path, source: 
     error = next(iter(errors.values()))
     assert REFUSED[source] in error.message
     assert error.location is not None
+
+
+def test_string_keys_hit_on_equal_strings() -> None:
+    cases = generated(DECORATORS, "exclaim_both")
+    runs = {(dict(c.inputs)["a"] == dict(c.inputs)["b"], c.kind): sum(1 for e in c.path if e == ("call", "exclaim"))
+            for c in cases}
+    assert runs[(True, "return")] == 1 and runs[(False, "return")] == 2

@@ -10,9 +10,10 @@ it returns (an exception is not cached). A bounded `lru_cache` evicts its
 least recently used entry exactly as CPython's does. Tests start with empty
 caches (the pytest writer clears them before each test).
 
-Keys are ints and bools (`1 == True` hits, as in Python); other arguments
-drop the path. The frontend refuses calls that would key differently from
-their values (keywords, defaults left out).
+Keys are ints, bools (`1 == True` hits, as in Python) and strings; other
+arguments (floats: nan; lists: unhashable; objects) drop the path. The
+frontend refuses calls that would key differently from their values
+(keywords, defaults left out).
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pathcraft.engine.state import State
+from pathcraft.engine.strings import as_str, is_str
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import is_scalar
 from pathcraft.solver import terms as T
+from pathcraft.solver.sorts import STR
 from pathcraft.solver.terms import Term
 
 CACHE = "functools-cache"  # State.ext: the entries, oldest first
@@ -51,14 +54,25 @@ def entries(state: State, function: str) -> list[Entry]:
 
 
 def key_of(args: list[object]) -> tuple[Term, ...]:
-    if not all(is_scalar(a) for a in args):
-        raise Unsupported("a cached call with arguments other than ints and bools")
-    return tuple(T.as_int(a) for a in args)  # type: ignore[arg-type]
+    """The arguments as terms: ints (a bool as its int: `True == 1`, the
+    same key) and strings."""
+    key: list[Term] = []
+    for arg in args:
+        if is_scalar(arg):
+            key.append(T.as_int(arg))
+        elif is_str(arg):
+            key.append(as_str(arg))
+        else:
+            raise Unsupported("a cached call with arguments other than ints, bools and strings")
+    return tuple(key)
 
 
 def same(entry: Entry, key: tuple[Term, ...]) -> Term:
+    """Equal keys (a string never equals an int)."""
     condition: Term = True
     for a, b in zip(entry.args, key):
+        if (T.sort_of(a) == STR) != (T.sort_of(b) == STR):
+            return False
         condition = T.and_(condition, T.eq(a, b))
     return condition
 
