@@ -1,7 +1,7 @@
 """Decorators (frontend/decorators.py, engine/cache.py): @staticmethod and
 @classmethod called on the class and through instances, @property read on
-self and on other objects (and assigned: AttributeError), functools'
-caches (whose hits show in a path: a hit runs none of the function's
+self and on other objects, assigned through its setter (without one:
+AttributeError), functools' caches (whose hits show in a path: a hit runs none of the function's
 lines), @abstractmethod without an ABC base. The engine against the real
 code: replay, and enumeration over small objects (`tests/heap_enum.py`)."""
 
@@ -24,7 +24,8 @@ FUNCTIONS = [
     "Temperature.thaw", "Grid.valid", "Grid.square", "Grid.area", "Grid.is_square", "Grid.larger",
     "square_area", "freezing_in_fahrenheit", "clamp_all", "fib", "stairs", "weight", "twice_weight",
     "square_of", "squares_twice", "Shape.area", "Shape.doubled", "Square.unit", "Account.fee",
-    "Account.withdraw", "Premium.fee", "Chain.total", "Chain.total_of", "exclaim", "exclaim_both",
+    "Account.withdraw", "Premium.fee", "Chain.total", "Chain.total_of",
+    "exclaim", "exclaim_both", "Thermostat.target", "Thermostat.raise_by", "thermostat_at",
 ]
 BOX = Bounds(ints=tuple(range(-3, 4)), max_objects=2, max_str=2)
 
@@ -91,8 +92,11 @@ def test_the_written_file_empties_the_caches(tmp_path: Path) -> None:
 
 REFUSED = {
     "@functools.wraps(g)\ndef f(n: int) -> int:\n    return n\n": "decorator '@functools.wraps(g)'",
+    "class C:\n    @property\n    def p(self) -> int:\n        return 1\n\n    @p.deleter\n"
+    "    def p(self) -> None:\n        pass\n\n    def f(self) -> int:\n        return self.p\n":
+        "property deleter '@p.deleter'",
     "class C:\n    @property\n    def p(self) -> int:\n        return 1\n\n    @p.setter\n"
-    "    def p(self, v: int) -> None:\n        pass\n\n    def f(self) -> int:\n        return self.p\n":
+    "    def q(self, v: int) -> None:\n        pass\n\n    def f(self) -> int:\n        return self.p\n":
         "property setter '@p.setter'",
     "class C:\n    @classmethod\n    def f(cls) -> int:\n        cls()\n        return 1\n\n"
     "class D(C):\n    pass\n": "classmethod of a class with subclasses",

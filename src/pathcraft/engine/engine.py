@@ -601,9 +601,9 @@ class Run:
 
     def property_access(self, state: State, frame: Frame, instr: GetField | SetField) -> Successors | None:
         """`obj.p` where `p` is a `@property` of obj's class: reading runs
-        the getter (its frame, like a call's); assigning raises
-        AttributeError (no setter is modelled; the message varies between
-        Python versions, so only the type is asserted). None: a field."""
+        the getter (its frame, like a call's), assigning its setter, or
+        raises AttributeError without one (the message varies between
+        Python versions: only the type is asserted). None: a field."""
         receiver = self.evaluator.eval(instr.obj, frame.env, state.heap)
         cell = state.heap.cell(receiver) if isinstance(receiver, Addr) else None
         if not isinstance(cell, ObjectCell):
@@ -612,7 +612,14 @@ class Run:
         if qualname is None:
             return None
         if isinstance(instr, SetField):
-            return self.throw(state, ExcValue("AttributeError", None))
+            setter = self.program.property_setter(cell.cls, instr.field)
+            if setter is None:
+                return self.throw(state, ExcValue("AttributeError", None))
+            info = self.program.functions.get(setter)
+            if info is None:
+                raise Unsupported(f"property setter {qualname} was not translated")
+            value = self.evaluator.eval(instr.value, frame.env, state.heap)
+            return list(self.invoke(state, info.entry, dict(zip(info.params, (receiver, value)))))
         info = self.program.functions.get(qualname)
         if info is None:
             raise Unsupported(f"property {qualname} was not translated")
@@ -662,8 +669,9 @@ class Run:
             instr = parent.rule.body[parent.pc]
             if isinstance(instr, ListOp):
                 return self.checked_len(state, parent, instr.target, outcome.value)
-            assert isinstance(instr, (Call, CallMethod, GetField))  # GetField: a property's getter
-            env = parent.env if instr.target is None else {**parent.env, instr.target: outcome.value}
+            assert isinstance(instr, (Call, CallMethod, GetField, SetField))  # a property's getter or setter
+            target = None if isinstance(instr, SetField) else instr.target
+            env = parent.env if target is None else {**parent.env, target: outcome.value}
             return [step(state, parent, env=env)]
 
     def checked_len(self, state: State, frame: Frame, target: str | None, value: Value) -> Successors:

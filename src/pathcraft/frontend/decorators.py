@@ -5,8 +5,8 @@
 * `@classmethod`: its `cls` is the class itself, known when lowering
   (`cls(...)` builds one, `cls.m(...)` calls a class or static method), so
   it runs as a static method; refused when a subclass could be `cls`.
-* `@property`: a getter run by reading the attribute; assigning it raises
-  AttributeError (setters are not modelled: a class with one is refused).
+* `@property`: a getter run by reading the attribute; `@p.setter` run by
+  assigning it (without one, assigning raises AttributeError).
 * `functools.cache` / `lru_cache`: results memoized by argument; the engine
   models the cache (`engine/cache.py`) because a hit runs no code of the
   function, which a path (its line events) shows.
@@ -32,7 +32,7 @@ BINDINGS = {"staticmethod": "static", "classmethod": "class", "property": "prope
 class Decorations:
     """What a function's decorators mean for the model."""
 
-    binding: str = ""  # "static" | "class" | "property" | "" (plain)
+    binding: str = ""  # "static" | "class" | "property" | "setter" | "" (plain)
     cached: bool = False
     cache_limit: int | None = None
     assumptions: tuple[str, ...] = ()
@@ -61,6 +61,10 @@ def read_decorators(path: str, tree: ast.Module, fn: ast.FunctionDef, owner: str
             if owner is None or binding:
                 raise unsupported(path, deco, what + (" outside a class" if owner is None else " with another"))
             binding = BINDINGS[deco.id]
+            continue
+        if isinstance(deco, ast.Attribute) and deco.attr == "setter" and isinstance(deco.value, ast.Name) \
+                and deco.value.id == fn.name and owner is not None and not binding:
+            binding = "setter"  # the class checked it follows its getter (module._properties)
             continue
         if _from(tree, func, "abc", "abstractmethod", defined) and not isinstance(deco, ast.Call):
             continue  # without an ABC base (any other base is refused), nothing at run time

@@ -180,8 +180,7 @@ class ExpressionLowerer:
             return Const(mathmod.CONSTANTS[node.attr])
         if isinstance(node, ast.Attribute):
             obj = self.expr(node.value)
-            if any(node.attr in c.properties for c in self.module.class_infos.values()):
-                self.calls.methods_called.add(node.attr)  # maybe a property: its getter runs
+            self.note_attribute(node.attr)
             tmp = self.blocks.temp()
             self.blocks.emit(GetField(tmp, obj, self.attr(node.attr), node.lineno))
             return Var(tmp)
@@ -624,6 +623,13 @@ class ExpressionLowerer:
         self.calls.methods_called.add(func.attr)
         self.blocks.emit(CallMethod(target, obj, func.attr, args, node.lineno))
         return Var(target) if target else Const(None)
+
+    def note_attribute(self, name: str) -> None:
+        """An attribute read or assigned: if some class has a property of
+        that name, its getter and setter may run (translated as methods
+        dispatched at run time)."""
+        if any(name in c.properties for c in self.module.class_infos.values()):
+            self.calls.methods_called.add(name)
 
     def class_call(self, cls: str, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:
         """`C.m(...)` (or `cls.m(...)` in a classmethod of C): a method of C

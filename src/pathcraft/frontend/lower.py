@@ -421,6 +421,7 @@ class FunctionLowerer:
         """`target = value` for a name, an attribute or a list element."""
         if isinstance(target, ast.Attribute):
             obj = self.expressions.expr(target.value)
+            self.expressions.note_attribute(target.attr)
             self.blocks.emit(SetField(obj, self.expressions.attr(target.attr), value, line))
         elif isinstance(target, ast.Subscript):
             lst = self.expressions.expr(target.value)
@@ -472,6 +473,7 @@ class FunctionLowerer:
             obj = self.blocks.stable(self.expressions.expr(target.value), s.lineno)
             old = self.blocks.temp()
             name = self.expressions.attr(target.attr)
+            self.expressions.note_attribute(target.attr)
             self.blocks.emit(GetField(old, obj, name, s.lineno))
             self.blocks.emit(SetField(obj, name, self.expressions.binop(s.op, Var(old), s.value, s), s.lineno))
         elif isinstance(target, ast.Subscript):

@@ -187,7 +187,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
             raise UnsupportedError(f"unsupported field {exc}", at(module.path, where)) from None
 
     methods: list[str] = []
-    properties = _properties(module, cls)
+    properties, setters = _properties(module, cls)
     for item in cls.body:
         if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
             add(item.target.id, item.annotation, item.annotation)
@@ -236,7 +236,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
         fields.pop(name, None)
     opaque = tuple(sorted(bound - set(class_defaults) - set(methods) - set(fields)))
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
-                     tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties))
+                     tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters))
 
 
 def _class_level(fn: ast.FunctionDef) -> bool:
@@ -244,20 +244,33 @@ def _class_level(fn: ast.FunctionDef) -> bool:
     return any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in fn.decorator_list)
 
 
-def _properties(module: ModuleSource, cls: ast.ClassDef) -> list[str]:
-    """The class's `@property` methods; a setter or deleter (`@p.setter`)
-    is not modelled: the class is refused."""
-    found = []
+def _properties(module: ModuleSource, cls: ast.ClassDef) -> tuple[list[str], list[str]]:
+    """The class's `@property` methods, and those of them with a setter
+    (`@p.setter` right on a `def p`, after the getter); a deleter, or a
+    setter made otherwise, is not modelled: the class is refused."""
+    found: list[str] = []
+    setters: list[str] = []
     for item in cls.body:
         if not isinstance(item, ast.FunctionDef):
             continue
         for deco in item.decorator_list:
             if isinstance(deco, ast.Attribute) and deco.attr in ("setter", "deleter", "getter"):
-                raise unsupported(module.path, deco, f"property {deco.attr} '@{ast.unparse(deco)}'")
+                if not (deco.attr == "setter" and isinstance(deco.value, ast.Name) and deco.value.id == item.name
+                        and item.name in found and item.name not in setters and len(item.decorator_list) == 1):
+                    raise unsupported(module.path, deco, f"property {deco.attr} '@{ast.unparse(deco)}'")
+                setters.append(item.name)
             if isinstance(deco, ast.Name) and deco.id == "property" \
                     and not {"property"} & (set(module.functions) | set(module.classes) | module.imported):
+                if item.name in found:
+                    raise unsupported(module.path, deco, f"property '{item.name}' defined twice")
                 found.append(item.name)
-    return found
+    return found, setters
+
+
+def property_setters(cls: ast.ClassDef, setters: tuple[str, ...]) -> list[tuple[str, ast.FunctionDef]]:
+    """The `def p` under `@p.setter` of each property with a setter."""
+    return [(item.name, item) for item in cls.body if isinstance(item, ast.FunctionDef) and item.name in setters
+            and any(isinstance(d, ast.Attribute) and d.attr == "setter" for d in item.decorator_list)]
 
 
 def _attribute_types(module: ModuleSource, cls: ast.ClassDef, with_foreign: bool) -> dict[str, Type]:
@@ -488,6 +501,8 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         raise unsupported(module.path, fn, "classmethod without 'cls'")
     if binding == "property" and len(names) != 1:
         raise unsupported(module.path, fn, "property with parameters besides 'self'")
+    if binding == "setter" and len(names) != 2:
+        raise unsupported(module.path, fn, "property setter without exactly 'self' and a value")
     defaults: list[tuple[str, int | bool | None]] = []
     for arg, default in zip(args.args[len(args.args) - len(args.defaults):], args.defaults):
         negated = isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub)

@@ -289,7 +289,8 @@ class FunctionInfo:
     inferred: tuple[str, ...] = ()  # "name: type" of parameters typed from their use
     # how a method is bound (frontend/decorators.py): "" an instance method or a
     # function, "static" (@staticmethod; @classmethod too: its `cls` is the class,
-    # known when lowering), "property" (a getter, run by reading the attribute)
+    # known when lowering), "property" (a getter, run by reading the attribute),
+    # "setter" (a property's setter, run by assigning it)
     binding: str = ""
     cached: bool = False  # functools.cache / lru_cache: results memoized by argument
     cache_limit: int | None = None  # lru_cache's maxsize (None: unbounded)
@@ -309,7 +310,8 @@ class ClassInfo:
     # whose values the model does not know: an instance may well have them
     opaque: tuple[str, ...] = ()
     dataclass: bool = False  # @dataclass: `==` compares fields (a generated __eq__)
-    properties: tuple[str, ...] = ()  # methods decorated @property (read-only: no setter is modelled)
+    properties: tuple[str, ...] = ()  # methods decorated @property
+    setters: tuple[str, ...] = ()  # properties with a `@p.setter` (its FunctionInfo: `C.p.setter`)
 
     def field_type(self, name: str) -> Type | None:
         return dict(self.fields).get(name)
@@ -362,6 +364,14 @@ class Program:
             return None
         owner = qualname.rpartition(".")[0]
         return qualname if name in self.classes[owner].properties else None
+
+    def property_setter(self, cls: str, name: str) -> str | None:
+        """The key in `functions` of the setter that assigning `name` on an
+        instance of `cls` runs, if its property has one."""
+        getter = self.property_getter(cls, name)
+        if getter is None or name not in self.classes[getter.rpartition(".")[0]].setters:
+            return None
+        return f"{getter}.setter"
 
     def class_default(self, cls: str, field: str) -> tuple[bool, object]:
         for klass in self.mro(cls):
