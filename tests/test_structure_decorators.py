@@ -24,7 +24,7 @@ FUNCTIONS = [
     "Temperature.thaw", "Grid.valid", "Grid.square", "Grid.area", "Grid.is_square", "Grid.larger",
     "square_area", "freezing_in_fahrenheit", "clamp_all", "fib", "stairs", "weight", "twice_weight",
     "square_of", "squares_twice", "Shape.area", "Shape.doubled", "Square.unit", "Account.fee",
-    "Account.withdraw", "Premium.fee", "Chain.total", "Chain.total_of",
+    "Account.withdraw", "Premium.fee", "Fixed.charge", "Chain.total", "Chain.total_of",
     "exclaim", "exclaim_both", "Thermostat.target", "Thermostat.raise_by", "thermostat_at",
 ]
 BOX = Bounds(ints=tuple(range(-3, 4)), max_objects=2, max_str=2)

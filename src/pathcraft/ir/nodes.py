@@ -358,12 +358,15 @@ class Program:
 
     def property_getter(self, cls: str, name: str) -> str | None:
         """The `@property` an instance of `cls` runs when `name` is read or
-        assigned, if the method it resolves to is one."""
-        qualname = self.resolve_method(cls, name)
-        if qualname is None:
-            return None
-        owner = qualname.rpartition(".")[0]
-        return qualname if name in self.classes[owner].properties else None
+        assigned, if the method it resolves to is one (a class attribute of
+        a subclass shadows it: then no)."""
+        for klass in self.mro(cls):
+            info = self.classes[klass]
+            if name in info.methods:
+                return f"{klass}.{name}" if name in info.properties else None
+            if name in dict(info.defaults):
+                return None
+        return None
 
     def property_setter(self, cls: str, name: str) -> str | None:
         """The key in `functions` of the setter that assigning `name` on an
