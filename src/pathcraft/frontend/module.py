@@ -366,9 +366,10 @@ def _default_object_problem(module: ModuleSource, cls: ast.ClassDef) -> tuple[as
     current: ast.ClassDef | None = cls
     while current is not None and current.name not in seen:
         seen.add(current.name)
+        real_bases = [b for b in current.bases if not (isinstance(b, ast.Name) and b.id == "object")]
         if current is not cls and (current.keywords or current.name in module.class_errors or any(
-                not (isinstance(b, ast.Name) and (b.id == "object" or b.id in module.classes))
-                for b in current.bases)):
+                not (isinstance(b, ast.Name) and b.id in module.classes) for b in real_bases)
+                or len(real_bases) > 1):  # as _class_info refuses them, whichever class it reads first
             return current, f"base class '{current.name}', which cannot be analysed"
         for item in current.body:
             if not isinstance(item, ast.FunctionDef):
