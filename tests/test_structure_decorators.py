@@ -25,7 +25,7 @@ FUNCTIONS = [
     "square_area", "freezing_in_fahrenheit", "clamp_all", "fib", "stairs", "weight", "twice_weight",
     "square_of", "squares_twice", "Shape.area", "Shape.doubled", "Square.unit", "Account.fee",
     "Account.withdraw", "Premium.fee", "Fixed.charge", "Chain.total", "Chain.total_of",
-    "exclaim", "exclaim_both", "Thermostat.target", "Thermostat.raise_by", "thermostat_at",
+    "exclaim", "exclaim_both", "Thermostat.target", "Thermostat.raise_by", "thermostat_at", "cubes",
 ]
 BOX = Bounds(ints=tuple(range(-3, 4)), max_objects=2, max_str=2)
 
@@ -63,6 +63,10 @@ def test_a_bounded_cache_evicts_the_least_recently_used() -> None:
     runs = {dict(c.inputs)["a"] == dict(c.inputs)["b"]: sum(1 for e in c.path if e == ("call", "square_of"))
             for c in cases}
     assert runs == {True: 1, False: 3}
+    # maxsize=2, a b a c a with three distinct values: the hit on a makes b
+    # the least recently used, so c evicts b and the last a hits (3 runs)
+    distinct = [c for c in generated(DECORATORS, "cubes") if len(set(dict(c.inputs).values())) == 3]
+    assert [sum(1 for e in c.path if e == ("call", "cube")) for c in distinct] == [3]
 
 
 def test_calls_are_written_on_the_class_and_properties_read() -> None:
