@@ -184,7 +184,7 @@ def gen(
                                   floats=any(t.kind == "float" for q in runnable
                                              for t in program.functions[q].param_types),
                                   string_inputs=_string_inputs(program, runnable),
-                                  cached=tuple(q for q, f in program.functions.items() if f.cached))
+                                  cached=program.cached_functions())
         else:
             writer = JsonWriter(stream, target, str(options.engine.criterion))
         runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(program, runnable, options, writer)
@@ -409,7 +409,7 @@ def _verify(path: str, out_format: str, test_file: str | None, cases: list[TestC
                                       frozenset(program.classes),
                                       frozenset(q for q in functions if not program.takes_keywords(q)),
                                       string_inputs=_string_inputs(program, functions),
-                                      cached=tuple(q for q, f in program.functions.items() if f.cached))
+                                      cached=program.cached_functions())
                 for case in cases:
                     writer.add(case)
                 writer.close()

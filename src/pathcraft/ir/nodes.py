@@ -341,6 +341,11 @@ class Program:
         top = qualname.split(".")[0]
         return "*" not in self.replaced_at_import and top not in self.replaced_at_import
 
+    def cached_functions(self) -> tuple[str, ...]:
+        """Functions under a functools cache that the tests empty before
+        each test (one the module may replace at import is left alone)."""
+        return tuple(q for q, f in self.functions.items() if f.cached and self.takes_keywords(q))
+
     def mro(self, cls: str) -> list[str]:
         out = []
         current: str | None = cls
