@@ -26,6 +26,7 @@ FUNCTIONS = [
     "square_of", "squares_twice", "Shape.area", "Shape.doubled", "Square.unit", "Account.fee",
     "Account.withdraw", "Premium.fee", "Fixed.charge", "Chain.total", "Chain.total_of",
     "exclaim", "exclaim_both", "Thermostat.target", "Thermostat.raise_by", "thermostat_at", "cubes",
+    "Die.faces", "Die.fits",
 ]
 BOX = Bounds(ints=tuple(range(-3, 4)), max_objects=2, max_str=2)
 

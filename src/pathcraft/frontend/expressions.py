@@ -178,6 +178,10 @@ class ExpressionLowerer:
             if node.attr not in mathmod.CONSTANTS:
                 raise self.error(node, f"math.{node.attr}")
             return Const(mathmod.CONSTANTS[node.attr])
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id not in self.local_names \
+                and (node.value.id in self.class_alias or node.value.id in self.module.class_infos):
+            return self.class_attribute(self.class_alias.get(node.value.id, node.value.id), node)
         if isinstance(node, ast.Attribute):
             obj = self.expr(node.value)
             self.note_attribute(node.attr)
@@ -623,6 +627,29 @@ class ExpressionLowerer:
         self.calls.methods_called.add(func.attr)
         self.blocks.emit(CallMethod(target, obj, func.attr, args, node.lineno))
         return Var(target) if target else Const(None)
+
+    def class_attribute(self, cls: str, node: ast.Attribute) -> Expr:
+        """`C.X` (or `cls.X` in a classmethod): a constant the class body (or
+        a base's) binds; anything else the class may hold is refused."""
+        name = self.attr(node.attr)  # mangled with the class whose code this is
+        if any(isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)) and any(
+                isinstance(t, ast.Attribute) and t.attr == node.attr and isinstance(t.value, ast.Name)
+                and t.value.id in self.module.classes
+                for t in (n.targets if isinstance(n, (ast.Assign, ast.Delete)) else [n.target]))
+               for n in ast.walk(self.module.tree)):
+            raise self.error(node, f"class attribute '{cls}.{node.attr}' that the module assigns")
+        current: str | None = cls
+        while current is not None and current in self.module.class_infos:
+            info = self.module.class_infos[current]
+            defaults = dict(info.defaults)
+            if name in defaults and (defaults[name] is None or type(defaults[name]) in (int, bool)):
+                value = defaults[name]
+                assert value is None or isinstance(value, (int, bool))
+                return Const(value)
+            if name in defaults or name in info.methods or name in info.opaque or name in dict(info.fields):
+                break
+            current = info.base
+        raise self.error(node, f"class attribute '{cls}.{node.attr}' other than an int, bool or None constant")
 
     def note_attribute(self, name: str) -> None:
         """An attribute read or assigned: if some class has a property of
