@@ -11,6 +11,7 @@ pathcraft. Inputs are produced as heap snapshots (see
 
 from __future__ import annotations
 
+import collections.abc
 import itertools
 import types
 import typing
@@ -116,6 +117,10 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
             for items in itertools.product(*domains):
                 yield tuple(items), heap, []
         return
+    if typing.get_origin(tp) in (collections.abc.Sequence, collections.abc.Iterable):  # pathcraft builds lists
+        tp = list[typing.get_args(tp)]  # type: ignore[misc]
+    if typing.get_origin(tp) is collections.abc.Mapping:
+        tp = dict[typing.get_args(tp)]  # type: ignore[misc]
     if tp is dict:  # likewise a bare `dict`
         tp = dict[int, int]
     if tp is set:
@@ -169,11 +174,13 @@ def _object_list(elem: type, n: int, heap: dict[str, Any], bounds: Bounds,
 
 def _dicts(tp: Any, heap: dict[str, Any], bounds: Bounds, name: str) -> Iterator[Choice]:
     """Dicts (sets) of up to `max_dict` entries: keys a sorted combination
-    of distinct small ints (their order varies too: all permutations),
+    of distinct small ints or strs of one character at most (their order
+    varies too: all permutations),
     values any choice of the value type."""
     args = typing.get_args(tp)
     key_type = args[0]
-    keys_box = (False, True) if key_type is bool else bounds.ints
+    keys_box = (False, True) if key_type is bool else \
+        tuple(strings(Bounds(max_str=1, alphabet=bounds.alphabet))) if key_type is str else bounds.ints
     for n in range(bounds.max_dict + 1):
         for keys in itertools.permutations(keys_box, n):
             if typing.get_origin(tp) is set:

@@ -58,6 +58,8 @@ from pathcraft.ir.builtin_names import (
     NEW_DICT,
     NEW_SET,
     NUMBER_CONVERSIONS,
+    ADD,
+    IADD,
     PROTOCOLS,
     function_predicate,
     method_predicate,
@@ -65,6 +67,7 @@ from pathcraft.ir.builtin_names import (
 from pathcraft.ir.nodes import (
     EXC_VAR,
     Assign,
+    Const,
     Expr,
     BindException,
     Call,
@@ -104,6 +107,15 @@ _PROTOCOL = {"len": "__len__", "get": "__getitem__", "set": "__setitem__", "iter
 _INT_BUILTINS = frozenset({"int_mod", "int_floordiv", "int_pow", "abs", "min", "max"}) | BIT_PREDICATES
 
 
+# The kinds of argument a list method takes as a sequence; others raise
+# TypeError (None, numbers) or drop the path (an object's protocols, dicts).
+_SEQUENCE_ARGUMENT = {
+    ("list", ADD): ("list",),
+    ("list", IADD): ("list", "tuple", "str"),
+    ("list", "extend"): ("list", "tuple", "str"),
+}
+
+
 class Engine:
     """Explores functions of one program under one set of options."""
 
@@ -132,7 +144,12 @@ class Engine:
         run = Run(self.program, info, self.heap_model, evaluator, heap, brancher, controls, self.stats)
         started = time.perf_counter()
         try:
-            yield from run.paths(self._bindings(info, run))
+            try:
+                bindings = self._bindings(info, run)
+            except Unsupported as unsupported:  # an input the model cannot build: no path at all
+                self.stats.note_unsupported(unsupported)
+                return
+            yield from run.paths(bindings)
         finally:
             self.stats.seconds += time.perf_counter() - started
 
@@ -223,6 +240,26 @@ class Run:
 
     # ------------------------------------------------------- rule selection
 
+    def _forced(self, state: State) -> bool:
+        """Was the step into this loop body no choice: did the loop's head
+        (the frame that jumps here) decide on constants alone, as a prelude
+        method walking a list of known length (`x in TABLE`) does? Then
+        Python goes on to the end, and so does the search, whatever the
+        loop bound. A `while True` (constant guards) is never forced."""
+        if state.stack is None:
+            return False
+        head = state.stack.top
+        rules = head.pred.rules
+        if len(rules) < 2 or any(r.guard is None or isinstance(r.guard, Const) for r in rules):
+            return False
+        try:
+            return all(isinstance(self.evaluator.guard(r.guard, head.env, state.heap), bool)
+                       for r in rules if r.guard is not None)
+        except (Raised, Unsupported):
+            return False
+        finally:
+            self.evaluator.take_domain()
+
     def enter(self, state: State, pred: Predicate, env: Mapping[str, Value], via_tail: bool,
               loops: Mapping[str, int]) -> list[State]:
         """Push `pred` with bindings `env`: one child state per feasible rule."""
@@ -230,6 +267,9 @@ class Run:
             loops = {**loops, pred.iterates: loops.get(pred.iterates, 0) + 1}
         stepped = replace(state, steps=state.steps + 1, costs=state.costs.step())
         admitted = self.controls.enter(stepped, Entry(pred, loops, via_tail))
+        if admitted is None and pred.builtin and pred.function.startswith("$") and pred.iterates is not None \
+                and via_tail and self._forced(state):
+            admitted = stepped  # a builtin's loop over data of known length: not a choice the bound limits
         charged = self.controls.charged(admitted) if admitted is not None else None
         if charged is None:
             self.stats.pruned += 1
@@ -630,6 +670,13 @@ class Run:
         """A method of a builtin value (`xs.index(x)`, `n.bit_length()`):
         its prelude predicate (`frontend/prelude`), or a dropped path when
         the model has none."""
+        accepted = _SEQUENCE_ARGUMENT.get((kind, method))
+        if accepted is not None:  # `xs + ys`, `xs += ys`, `xs.extend(ys)`, `[*ys]`: what ys may be
+            other = value_kind(args[0], state.heap.cell(args[0]) if isinstance(args[0], Addr) else None)
+            if other not in accepted:
+                if other is None and args[0] is not None or other in ("dict", "set", "view"):
+                    raise Unsupported(f"list {method} with a value of another kind")  # __radd__, __iter__
+                return self.throw(state, ExcValue("TypeError", None))  # CPython's message names the type
         predicate = self.program.predicates.get(method_predicate(kind, method))
         if predicate is None or len(predicate.params) != len(args) + 1:  # `s.split()` is `$str.split__0`
             predicate = self.program.predicates.get(method_predicate(kind, f"{method}__{len(args)}")) or predicate

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pathcraft.engine import strings, tuples
-from pathcraft.engine.values import UNDEFINED, Value, exception_is_a, unbound_local
+from pathcraft.engine.values import UNDEFINED, Value, exception_is_a, unbound_local, value_kind
 from pathcraft.errors import Unsupported
 from pathcraft.heap import dicts
 from pathcraft.heap.base import HeapModel
@@ -113,6 +113,8 @@ class Evaluator:
         return self._binary(e.op, self.eval(e.left, env, heap), self.eval(e.right, env, heap), heap)
 
     def _unary(self, e: Unary, v: Value, heap: Heap) -> Value:
+        if e.op.startswith("isa:"):  # `isinstance(v, A, B)`: the frontend's ISINSTANCE_OP
+            return self._isinstance(v, frozenset(e.op[4:].split(",")), heap)
         if e.op == "bitint" and (floats.is_float(v) or strings.is_str(v)):  # an operand of & | ^ ~ << >>
             raise Raised(ExcValue("TypeError", None))
         if e.op == "bitint" and not is_ref(v) and not isinstance(v, Text):
@@ -149,6 +151,26 @@ class Evaluator:
             return T.as_int(_term(v))
         return T.apply(e.op, _term(v))  # an operator of the term table (`bit_length`)
 
+    def _isinstance(self, value: Value, wanted: frozenset[str], heap: Heap) -> bool:
+        """`isinstance(value, wanted...)` from the value's kind (a bool is an
+        int too) or its object's class and bases."""
+        if "object" in wanted:
+            return True
+        if value is None:
+            return False
+        if isinstance(value, Addr):
+            cell = heap.cell(value)
+            if isinstance(cell, ObjectCell):
+                return any(w in self.program.classes and self.program.is_subclass(cell.cls, w) for w in wanted)
+        elif isinstance(value, ExcValue):
+            raise Unsupported("isinstance() of a caught exception")
+        kind = value_kind(value, heap.cell(value) if isinstance(value, Addr) else None)
+        if kind == "int" and isinstance(value, (bool, T.Sym, T.App)) and T.sort_of(value) == T.BOOL:
+            return bool(wanted & {"bool", "int"})
+        if kind is None or kind == "view":
+            return False
+        return kind in wanted
+
     def _binary(self, op: str, left: Value, right: Value, heap: Heap) -> Value:
         if isinstance(left, Text) and isinstance(right, Text) and op in ("is", "isnot") \
                 and left.value is not None and right.value is not None:
@@ -159,6 +181,9 @@ class Evaluator:
             except strings.Mismatch:
                 raise Raised(ExcValue("TypeError", None)) from None
         if op in ("is", "isnot"):
+            if type(right) is bool or type(left) is bool:  # `x is True`: a bool is one of two objects
+                same = _is_bool_literal(left, right)
+                return same if op == "is" else T.not_(same)
             if is_ref(left) or is_ref(right):
                 same = self.heap_model.ref_eq(heap, left, right)
                 return same if op == "is" else T.not_(same)
@@ -193,3 +218,16 @@ class Evaluator:
         if op in ("truediv", "round_digits") or floats.is_float(left) or floats.is_float(right):
             return floats.binary(op, _term(left), _term(right), self.domain)
         return T.apply(op, _term(left), _term(right))  # arithmetic, comparisons, and/or
+
+
+def _is_bool_literal(left: Value, right: Value) -> Term:
+    """`left is right` where one side is the constant True or False: true
+    only of a bool of that value (an int, a float, None or an object never
+    is the object True)."""
+    flag, other = (right, left) if type(right) is bool else (left, right)
+    if type(other) is bool:
+        return other is flag
+    if isinstance(other, (T.Sym, T.App)) and T.sort_of(other) == T.BOOL:
+        return other if flag else T.not_(other)
+    return False
+

@@ -27,6 +27,7 @@ import ast
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from pathcraft.ir.nodes import Text
 from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, Type
 
 # Parses an annotation in the scope of a method; None for what the subset lacks.
@@ -63,7 +64,7 @@ def infer_attributes(
     chain: list[ast.ClassDef],
     declared: Mapping[str, Type],
     classes: set[str],
-    constants: Mapping[str, int | bool | float],
+    constants: Mapping[str, int | bool | float | Text | None],
     annotation: Annotation,
     mangle: Callable[[str, str], str],
     foreign: Mapping[str, list[ForeignWrite]],
@@ -214,7 +215,7 @@ def _appended(typer: _Typer, chain: list[ast.ClassDef], name: str,
 def _entries(typer: _Typer, chain: list[ast.ClassDef], name: str, mangle: Callable[[str, str], str]) -> Type:
     """`dict[K, V]` for an attribute only ever set to `{}`, from what the
     methods store in it (`self.d[k] = v`, `self.d.setdefault(k, v)`); int
-    for what they do not tell (keys other than int or bool are ints)."""
+    for what they do not tell (keys other than int, bool or str are ints)."""
     keys: list[Inferred] = []
     values: list[Inferred] = []
     for cls in chain:
@@ -291,7 +292,7 @@ def _join(kinds: Sequence[Inferred]) -> Inferred:
 class _Typer:
     """Types of expressions in a method, as far as they are plain."""
 
-    def __init__(self, classes: set[str], constants: Mapping[str, int | bool | float],
+    def __init__(self, classes: set[str], constants: Mapping[str, int | bool | float | Text | None],
                  annotation: Annotation, methods: set[ast.FunctionDef]) -> None:
         self.classes = classes
         self.constants = constants
@@ -412,6 +413,8 @@ class _Typer:
         elif assigned is None:
             if name in self.constants:
                 constant = self.constants[name]
+                if constant is None or isinstance(constant, Text):
+                    return UNKNOWN
                 return BOOL if isinstance(constant, bool) else (FLOAT if isinstance(constant, float) else INT)
             return UNKNOWN
         for value in assigned or []:

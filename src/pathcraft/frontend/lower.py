@@ -64,7 +64,6 @@ from pathcraft.ir.nodes import (
     Rule,
     SetField,
     Text,
-    Unary,
     Var,
 )
 from pathcraft.ir.types import INT
@@ -126,11 +125,6 @@ def synthetic_function(name: str, params: list[str], body: list[ast.stmt], line:
             part.lineno, part.end_lineno = line, line  # type: ignore[attr-defined]
             part.col_offset, part.end_col_offset = 0, 0  # type: ignore[attr-defined]
     return fn
-
-
-def _index(e: Expr) -> Expr:
-    """A `range()` argument: an int passes, a float raises TypeError (the engine)."""
-    return e if isinstance(e, Const) else Unary("index", e)
 
 
 @dataclass
@@ -475,17 +469,19 @@ class FunctionLowerer:
             name = self.expressions.attr(target.attr)
             self.expressions.note_attribute(target.attr)
             self.blocks.emit(GetField(old, obj, name, s.lineno))
-            self.blocks.emit(SetField(obj, name, self.expressions.binop(s.op, Var(old), s.value, s), s.lineno))
+            self.blocks.emit(SetField(obj, name, self.expressions.binop(s.op, Var(old), s.value, s, inplace=True),
+                                      s.lineno))
         elif isinstance(target, ast.Subscript):
             lst = self.blocks.stable(self.expressions.expr(target.value), s.lineno)
             index = self.expressions.index(target.slice)
             old = self.blocks.temp()
             self.blocks.emit(ListOp("get", old, lst, (index,), s.lineno))
-            new = self.expressions.binop(s.op, Var(old), s.value, s)
+            new = self.expressions.binop(s.op, Var(old), s.value, s, inplace=True)
             self.blocks.emit(ListOp("set", None, lst, (index, new), s.lineno))
         else:
             name = self.target_name(target)
-            self.blocks.emit(Assign(name, self.expressions.binop(s.op, Var(name), s.value, s), s.lineno))
+            new = self.expressions.binop(s.op, Var(name), s.value, s, left_node=target, inplace=True)
+            self.blocks.emit(Assign(name, new, s.lineno))
 
     def target_name(self, node: ast.expr) -> str:
         if not isinstance(node, ast.Name):
@@ -627,24 +623,25 @@ class FunctionLowerer:
         it = s.iter
         called = it.func.id if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) \
             and it.func.id not in self.expressions.local_names and it.func.id not in self.module.functions else None
-        if called in _ITERATORS and isinstance(it, ast.Call):
+        backwards = self.expressions.range_call(it.args[0]) if called == "reversed" and isinstance(it, ast.Call) \
+            and len(it.args) == 1 and not it.keywords else None
+        if called in _ITERATORS and isinstance(it, ast.Call) and backwards is None:
             self.for_iterator(s, it, called)
             return
-        if not (called == "range" and isinstance(it, ast.Call) and not it.keywords and 1 <= len(it.args) <= 3):
+        range_call = backwards or (self.expressions.range_call(it) if called == "range" else None)
+        if range_call is None:
             self.for_list(s)
             return
         target = self.target_name(s.target)
         self.blocks.emit(Mark(s.lineno))
-        args = [self.blocks.stable(_index(self.expressions.expr(a)), s.lineno, across_statements=True)
-                for a in it.args]
-        start, stop, step = (Const(0), args[0], Const(1)) if len(args) == 1 else \
-            (args[0], args[1], Const(1)) if len(args) == 2 else tuple(args)
-        if isinstance(step, Const) and isinstance(step.value, Text):
-            raise self.error(it.args[2], "range() step other than an int")
-        if not (isinstance(step, Const) and step.value):
-            checked = self.blocks.temp("step")
-            self.blocks.emit(Call(checked, "range_step", (step,), s.lineno))
-            step = Var(checked)
+        if isinstance(step_node := (range_call.args[2] if len(range_call.args) == 3 else None), ast.Constant) \
+                and isinstance(step_node.value, str):
+            raise self.error(step_node, "range() step other than an int")
+        if backwards is not None and len(backwards.args) == 3:
+            raise self.error(it, "reversed() of a range with a step")
+        start, stop, step = self.expressions.range_bounds(range_call, s.lineno)
+        if backwards is not None:  # reversed(range(a, b)) is range(b - 1, a - 1, -1)
+            start, stop, step = Binary("sub", stop, Const(1)), Binary("sub", start, Const(1)), Const(-1)
         counter = self.blocks.temp("it")
         self.blocks.emit(Assign(counter, start, s.lineno))
         header, body, after, orelse = self.open_loop(s)

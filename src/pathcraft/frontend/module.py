@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 import builtins
+import collections
+import sys
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -17,9 +19,11 @@ from typing import Final
 from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
 from pathcraft.files import read_source
 from pathcraft.frontend.decorators import read_decorators
+from pathcraft.frontend import mathmod
+from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
-from pathcraft.ir.nodes import ClassInfo, FunctionInfo
+from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
 from pathcraft.ir.types import Type
 
 
@@ -34,6 +38,42 @@ class _NoDefault(Enum):
 
 NO_DEFAULT: Final = _NoDefault.NO_DEFAULT
 
+Literal = int | bool | float | Text | None
+"""A value written in the source that the engine takes as it is: a
+parameter's default, a module-level constant."""
+
+
+def literal_value(node: ast.expr, from_math: dict[str, str] | None = None,
+                  imported: set[str] | None = None, constants: dict[str, Literal] | None = None
+                  ) -> Literal | _NoDefault:
+    """The value of a literal (`3`, `-1.5`, `'a'`, `None`, `math.inf`,
+    `-inf` after `from math import inf`), or NO_DEFAULT when `node` is
+    something else: its value would need running code."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = literal_value(node.operand, from_math, imported)
+        return -inner if type(inner) in (int, float) else NO_DEFAULT  # type: ignore[operator]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float" \
+            and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Constant) \
+            and isinstance(node.args[0].value, str) \
+            and node.args[0].value.strip().lower().lstrip("+-") in ("inf", "infinity", "nan"):
+        return float(node.args[0].value)  # `float("inf")`
+    if imported is not None and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+            and node.value.id == "sys" and "sys" in imported and node.attr == "maxsize":
+        return sys.maxsize
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, str):
+            return Text(value)
+        return value if value is None or isinstance(value, (int, float)) else NO_DEFAULT
+    if constants is not None and isinstance(node, ast.Name) and node.id in constants:  # `sep: str = SEP`
+        return constants[node.id]
+    if from_math is not None and isinstance(node, ast.Name) and from_math.get(node.id) in mathmod.CONSTANTS:
+        return mathmod.CONSTANTS[from_math[node.id]]
+    if imported is not None and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+            and node.value.id == "math" and "math" in imported and node.attr in mathmod.CONSTANTS:
+        return mathmod.CONSTANTS[node.attr]
+    return NO_DEFAULT
+
 
 @dataclass
 class ModuleSource:
@@ -44,7 +84,8 @@ class ModuleSource:
     tree: ast.Module
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
-    constants: dict[str, int | bool | float] = field(default_factory=dict)
+    constants: dict[str, Literal] = field(default_factory=dict)
+    frozen: dict[str, ast.expr] = field(default_factory=dict)  # read-only containers (see frontend/frozen.py)
     exception_bases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     class_infos: dict[str, ClassInfo] = field(default_factory=dict)
     class_errors: dict[str, PathcraftError] = field(default_factory=dict)
@@ -128,6 +169,9 @@ def load_module(path: str) -> ModuleSource:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
                 module.imported.add((alias.asname or alias.name).split(".")[0])
+                if isinstance(node, ast.ImportFrom) and node.module == "sys" and not node.level \
+                        and alias.name == "maxsize":  # the running interpreter's, as the tests' is
+                    module.constants[alias.asname or alias.name] = sys.maxsize
                 if isinstance(node, ast.ImportFrom) and node.module == "math" and not node.level:
                     module.from_math[alias.asname or alias.name] = alias.name
         if type(node).__name__ == "TypeAlias":  # `type X = ...`, an ast node of 3.12+
@@ -138,11 +182,23 @@ def load_module(path: str) -> ModuleSource:
             module.functions[node.name] = node
         elif isinstance(node, ast.ClassDef):
             module.classes[node.name] = node
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target, value = node.targets[0], node.value
-            if isinstance(target, ast.Name) and isinstance(value, ast.Constant):
-                if isinstance(value.value, (int, bool, float)):
-                    module.constants[target.id] = value.value
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 or \
+                isinstance(node, ast.AnnAssign) and node.value is not None:
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            value = node.value
+            if isinstance(target, ast.Name) and value is not None:
+                constant = literal_value(value, module.from_math, module.imported)
+                if constant is not NO_DEFAULT:
+                    module.constants[target.id] = constant
+    rebound = _rebound_names(tree.body)
+    for name in rebound & module.constants.keys():
+        del module.constants[name]
+    containers = {t.id: n.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
+                  for t in n.targets if isinstance(t, ast.Name) and t.id not in rebound}
+    containers.update({n.target.id: n.value for n in tree.body if isinstance(n, ast.AnnAssign)
+                       and isinstance(n.target, ast.Name) and n.value is not None and n.target.id not in rebound})
+    module.frozen = frozen_containers(
+        tree, containers, lambda e: literal_value(e, module.from_math, module.imported) is not NO_DEFAULT)
     _find_exceptions(module)
     for name in module.user_classes:
         try:
@@ -400,6 +456,26 @@ def _module_level(body: list[ast.stmt]) -> list[ast.stmt]:
     return out
 
 
+def _rebound_names(body: list[ast.stmt]) -> set[str]:
+    """Names bound more than once at module level (a constant then
+    rebound is no constant)."""
+    seen: collections.Counter[str] = collections.Counter()
+    for statement in _module_level(body):
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            seen[statement.name] += 1
+            continue
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            seen.update((a.asname or a.name).split(".")[0] for a in statement.names)
+            continue
+        parts: list[ast.AST] = [statement.test] if isinstance(statement, ast.If) else \
+            [] if isinstance(statement, ast.Try) else [statement]
+        for part in parts:
+            for node in ast.walk(part):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                    seen[node.id] += 1
+    return {name for name, count in seen.items() if count > 1}
+
+
 def _exception_base(module: ModuleSource, name: str) -> bool:
     """Is base class `name` an exception class? A builtin one, one of the
     module's, or an imported class named like one (`ParseError`): an
@@ -504,15 +580,12 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         raise unsupported(module.path, fn, "property with parameters besides 'self'")
     if binding == "setter" and len(names) != 2:
         raise unsupported(module.path, fn, "property setter without exactly 'self' and a value")
-    defaults: list[tuple[str, int | bool | None]] = []
+    defaults: list[tuple[str, Literal]] = []
     for arg, default in zip(args.args[len(args.args) - len(args.defaults):], args.defaults):
-        negated = isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub)
-        literal = default.operand if isinstance(default, ast.UnaryOp) and negated else default
-        if not (isinstance(literal, ast.Constant) and isinstance(literal.value, (int, bool, type(None)))) \
-                or negated and not (isinstance(literal, ast.Constant) and type(literal.value) is int):
+        value = literal_value(default, module.from_math, module.imported, module.constants)
+        if value is NO_DEFAULT:
             raise unsupported(module.path, default, "default value other than a constant")
-        value = literal.value
-        defaults.append((arg.arg, -value if negated and type(value) is int else value))
+        defaults.append((arg.arg, value))
     return FunctionInfo(
         name=fn.name,
         qualname=qualname,

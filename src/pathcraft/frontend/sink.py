@@ -31,7 +31,7 @@ class BlockSink(Protocol):
     def temp(self, kind: str = "t") -> str:
         """A fresh temporary variable."""
 
-    def stable(self, e: Expr, line: int) -> Expr:
+    def stable(self, e: Expr, line: int, across_statements: bool = False) -> Expr:
         """`e` evaluated once, now (see `FunctionBlocks.stable`)."""
 
     def new_block(self, kind: str) -> BlockBuilder:

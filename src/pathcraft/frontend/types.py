@@ -70,8 +70,15 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
         if left.kind == "none" and right.is_ref:
             return right.nullable()
         raise TypeSyntaxError(f"type '{ast.unparse(node)}'")
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+            and node.value.attr in ABSTRACT_SEQUENCES + ABSTRACT_MAPPINGS:  # `collections.abc.Sequence[int]`
+        return parse_type(ast.Subscript(ast.Name(node.value.attr), node.slice), classes, owner, aliases)
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
         head = node.value.id
+        if head in ABSTRACT_SEQUENCES:  # a list is one: the tests pass lists
+            head = "list"
+        if head in ABSTRACT_MAPPINGS:
+            head = "dict"
         if head == "Optional":
             inner = parse_type(node.slice, classes, owner, aliases)
             if not inner.is_ref:
@@ -90,14 +97,18 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
 
 
 BARE_LISTS = ("list", "List")
+# abstract annotations a list (a dict) satisfies: inputs are built as one
+ABSTRACT_SEQUENCES = ("Sequence", "MutableSequence", "Iterable", "Collection", "Reversible")
+ABSTRACT_MAPPINGS = ("Mapping", "MutableMapping")
 BARE_DICTS = ("dict", "Dict")
 BARE_SETS = ("set", "Set")
 
 
 def _key_type(key: Type, node: ast.expr) -> Type:
-    """Keys of a dict and items of a set: hashable scalars (int, bool)."""
-    if key.kind not in ("int", "bool"):
-        raise TypeSyntaxError(f"type '{ast.unparse(node)}' (keys other than int or bool)")
+    """Keys of a dict and items of a set: hashable scalars (int, bool, str;
+    a set of str is walked in an order Python does not fix: that drops)."""
+    if key.kind not in ("int", "bool", "str") or key.optional:
+        raise TypeSyntaxError(f"type '{ast.unparse(node)}' (keys other than int, bool or str)")
     return key
 
 

@@ -35,7 +35,7 @@ from pathcraft.ir.nodes import Text
 from pathcraft.ir.types import Type
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
-from pathcraft.solver.terms import BOOL, INT, Sym, Term
+from pathcraft.solver.terms import BOOL, INT, STR, App, Sym, Term
 
 # (heap, type, label) -> the choices for a fresh input of that type
 Materializer = Callable[[Heap, Type, str], list[tuple[Heap, object]]]
@@ -49,13 +49,15 @@ def materialize(heap: Heap, kind: Type, label: str, max_entries: int,
     """An input dict (or set) of each size 0..`max_entries`."""
     key_type = kind.key if kind.kind == "dict" else kind.elem
     assert key_type is not None
-    sort = BOOL if key_type.kind == "bool" else INT
+    sort = BOOL if key_type.kind == "bool" else STR if key_type.kind == "str" else INT
     out: list[tuple[Heap, object]] = []
     for n in range(max_entries + 1):
         if sort == BOOL and n > 2:
             break
         keys = tuple(Sym(f"{label}.key{i}", sort) for i in range(n))
         distinct = [T.ne(keys[i], keys[j]) for i in range(n) for j in range(i + 1, n)]
+        if sort == STR:  # str inputs are printable ASCII (solver/strings.py)
+            distinct += [T.apply("printable", key) for key in keys]
         partial: list[tuple[Heap, tuple[object, ...]]] = [(heap.constrain(*distinct), ())]
         if kind.kind == "dict":
             assert kind.elem is not None
@@ -87,14 +89,24 @@ def hash_error(key: object, heap: Heap) -> ExcValue | None:
 
 
 def key_eq(a: object, b: object) -> Term:
-    """`a == b` for two hashable keys."""
+    """`a == b` for two hashable keys (a str never equals an int or None)."""
     if is_scalar(a) and is_scalar(b):
         return T.eq(T.as_int(a), T.as_int(b))
-    if isinstance(a, Text) and isinstance(b, Text):
-        return a.value == b.value
-    if a is None or b is None or isinstance(a, Text) or isinstance(b, Text):
+    text_a, text_b = _str_key(a), _str_key(b)
+    if text_a is not None and text_b is not None:
+        return T.eq(text_a, text_b)
+    if a is None or b is None or text_a is not None or text_b is not None:
         return a is b or (a is None and b is None)
     raise Unsupported("dict keys of these types")
+
+
+def _str_key(value: object) -> Term | None:
+    """A str key as a term of sort STR (a literal's text, or a symbol)."""
+    if isinstance(value, Text):
+        return value.value
+    if isinstance(value, str) or isinstance(value, (Sym, App)) and value.sort == STR:
+        return value
+    return None
 
 
 def key_error(key: object) -> ExcValue:

@@ -25,7 +25,9 @@ NUMBER_CONVERSIONS = frozenset({"to_int", "round", "floor", "ceil"})
 CONTAINS = "__contains__"
 SLICE_PROTOCOL = "__getslice__"
 LIST_PROTOCOL = "__list__"
-PROTOCOLS = (CONTAINS, SLICE_PROTOCOL, LIST_PROTOCOL)
+ADD = "__add__"  # `a + b` where a is surely a sequence (see frontend/expressions.py: sequence)
+IADD = "__iadd__"  # `a += b` likewise: a list extends in place
+PROTOCOLS = (CONTAINS, SLICE_PROTOCOL, LIST_PROTOCOL, ADD, IADD)
 
 
 def method_predicate(kind: str, method: str) -> str:

@@ -281,7 +281,7 @@ class FunctionInfo:
     params: tuple[str, ...]
     param_types: tuple[Type, ...]
     return_type: str | None
-    defaults: tuple[tuple[str, int | bool | None], ...]
+    defaults: tuple[tuple[str, int | bool | float | Text | None], ...]
     lineno: int
     end_lineno: int
     entry: str

@@ -94,6 +94,8 @@ def expr_text(e: Expr, names: _Names | None = None) -> str:
             if isinstance(e.operand, Binary) and e.operand.op in _NEG_REL:
                 return expr_text(Binary(_NEG_REL[e.operand.op], e.operand.left, e.operand.right), names)
             return f"#\\ {inner}" if isinstance(e.operand, (Var, Const)) else f"#\\ ({inner})"
+        if e.op.startswith("isa:"):  # `isinstance(x, (A, B))` decided at run time
+            return f"is_a({inner},[{e.op[4:]}])"
         return inner
     assert isinstance(e, Binary)
     left, right = expr_text(e.left, names), expr_text(e.right, names)

@@ -84,6 +84,19 @@ def list__extend(self: list[int], other: list[int]) -> None:
         i += 1
 
 
+def list____add__(self: list[int], other: list[int]) -> list[int]:
+    """`a + b` (the engine has checked that b is a list)."""
+    out = self.copy()
+    out.extend(other)
+    return out
+
+
+def list____iadd__(self: list[int], other: list[int]) -> list[int]:
+    """`a += b`: extends a in place (b any list or tuple) and rebinds it."""
+    self.extend(other)
+    return self
+
+
 def list__reverse(self: list[int]) -> None:
     i = 0
     j = len(self) - 1
@@ -184,6 +197,21 @@ def list__sort(self: list[int]) -> None:
             self[j], self[j - 1] = self[j - 1], self[j]
             j -= 1
         i += 1
+
+
+def fn__range_list(start: int, stop: int, step: int) -> list[int]:
+    """`list(range(start, stop, step))`, the step checked non-zero."""
+    out = []
+    i = start
+    if step > 0:
+        while i < stop:
+            out.append(i)
+            i += step
+    else:
+        while i > stop:
+            out.append(i)
+            i += step
+    return out
 
 
 def fn__sorted(items: list[int], reverse: bool) -> list[int]:

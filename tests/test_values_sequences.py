@@ -1,0 +1,99 @@
+"""Sequence building and literals: `+`/`+=` on lists (`__add__` /
+`__iadd__` in the prelude, `+=` extending in place), starred items in list
+displays, `list(range(...))`, `reversed(range(...))` loops, `is True`, and
+float/str/math defaults and module constants. The engine against the real
+code: replay, and enumeration over small inputs (`tests/heap_enum.py`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from heap_enum import Bounds
+from oracle import generated, missed_heap_paths, replay_mismatches
+
+from pathcraft.frontend import translate
+from pathcraft.generate import GenerateOptions, generate
+
+SEQUENCES = Path(__file__).resolve().parent / "fixtures" / "values" / "sequences.py"
+FUNCTIONS = [
+    "joined", "framed", "grow", "grow_by_one", "add_none", "with_ends", "spread_twice", "spread_none",
+    "prefix_sums", "odds_below", "countdown", "sorted_range", "last_negative", "backwards_total",
+    "flag_name", "count_set", "scaled", "label", "capped", "first_or_unset", "describe", "make_shape",
+    "first_kind", "Letters.ends_after", "tally", "word_counts", "seen_before", "digits_text", "shout",
+    "positives", "first_big", "lookup", "smallest", "clamp_to_infinity",
+    "convert", "to_roman", "rank",
+]
+BOX = Bounds(ints=tuple(range(-2, 4)), max_list=2, max_str=1)
+SMALL_BOX = {"Letters.ends_after": Bounds(max_dict=1, max_str=2, alphabet="a")}  # nested nodes multiply
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_replay(name: str) -> None:
+    cases = generated(SEQUENCES, name, "loop-2")
+    assert cases, "no test case generated"
+    assert replay_mismatches(SEQUENCES, name, cases) == []
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_enumeration(name: str) -> None:
+    cases = generated(SEQUENCES, name, "loop-2")
+    missed, runs = missed_heap_paths(SEQUENCES, name, cases, k=2, bounds=SMALL_BOX.get(name, BOX))
+    assert runs > 0
+    assert missed == []
+
+
+def test_plus_equals_extends_the_list_its_aliases_see() -> None:
+    """`xs += extra` mutates xs: the alias taken before sees the new items."""
+    cases = [c for c in generated(SEQUENCES, "grow") if c.kind == "return"]
+    assert cases
+    for case in cases:
+        before = {name: len(cell["list"]) for name, cell in case.heap_in.items()}
+        assert case.value == 2 * (before["xs"] + before["extra"])
+
+
+def test_concatenation_with_none_asserts_the_type_only() -> None:
+    """CPython's message names the operand types; it is not asserted."""
+    for name in ("add_none", "spread_none"):
+        raised = {(c.exc_type, c.exc_message) for c in generated(SEQUENCES, name) if c.kind == "raise"}
+        assert raised == {("TypeError", None)}
+
+
+def test_literal_defaults_and_constants_translate() -> None:
+    result = translate(str(SEQUENCES), ["scaled", "label", "capped", "first_or_unset"])
+    assert not result.errors
+    defaults = dict(result.program.functions["label"].defaults)
+    assert [d.value for d in (defaults["prefix"], defaults["sep"])] == ["item", "-"]  # type: ignore[union-attr]
+
+
+def test_a_constant_rebound_at_module_level_is_no_constant(tmp_path: Path) -> None:
+    path = tmp_path / "rebound.py"
+    path.write_text("X = 1\nX = [X]\n\ndef f() -> int:\n    return X\n")
+    assert "unknown name 'X'" in str(translate(str(path), ["f"]).errors["f"])
+
+
+def test_is_with_an_int_literal_stays_refused(tmp_path: Path) -> None:
+    path = tmp_path / "ident.py"
+    path.write_text("def f(x: int) -> bool:\n    return x is 1\n")
+    assert "identity of ints" in str(translate(str(path), ["f"]).errors["f"])
+
+
+def test_an_input_whose_class_cannot_be_built_is_dropped_not_a_crash(tmp_path: Path) -> None:
+    """A parameter of a class whose fields are refused: no input, no test,
+    the reason counted (the corpus's trie.py crashed the CLI)."""
+    path = tmp_path / "unbuildable.py"
+    path.write_text("class Box:\n    def __init__(self) -> None:\n        self.items: dict[float, Box] = {}\n\n\n"
+                    "def size(box: Box) -> int:\n    return 1\n")
+    result = translate(str(path), ["size"])
+    if "size" in result.errors:  # refused up front is as good
+        return
+    run = generate(result.program, "size", GenerateOptions.of())
+    assert run.cases == [] and run.stats["unsupported_paths"] == 1
+
+
+def test_a_module_container_that_a_function_changes_stays_unknown(tmp_path: Path) -> None:
+    """Only containers every function merely reads are copied at each read."""
+    path = tmp_path / "shared.py"
+    path.write_text("SEEN = [1, 2]\nTABLE = {1: 2}\n\n\ndef remember(x: int) -> int:\n    SEEN.append(x)\n"
+                    "    return len(SEEN)\n\n\ndef look(x: int) -> int:\n    return TABLE.get(x, 0) + len(SEEN)\n")
+    errors = translate(str(path), ["remember", "look"]).errors
+    assert "unknown name 'SEEN'" in str(errors["remember"]) and "unknown name 'SEEN'" in str(errors["look"])
