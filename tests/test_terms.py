@@ -407,7 +407,7 @@ _SAMPLE_ARGS: dict[str, tuple[Term, ...]] = {
     "not": (P,), "and": (P, Q), "or": (P, Q), "ite": (P, X, Y),
     "select": (A, X), "store": (A, X, Y), "karray": (P,),
     "bitand": (X, Y), "bitor": (X, Y), "bitxor": (X, Y), "shl": (X, Y), "shr": (X, Y),
-    "bit_length": (X,), "bit_count": (X,),
+    "bit_length": (X,), "bit_count": (X,), "bin_digits": (X,), "oct_digits": (X,),
     # floats (tests/test_values_floats.py checks their meaning)
     **{op: (Sym("fx", "float"), Sym("fy", "float"))[:OPS[op].arity] for op in FLOAT_OPS},
     "idiv": (X, Y), "i2f": (X,),

@@ -104,7 +104,7 @@ _PROTOCOL = {"len": "__len__", "get": "__getitem__", "set": "__setitem__", "iter
 
 # builtin predicates over ints: entered only when every operand is an int or bool (or a float, for
 # those `FLOAT_BUILTINS` replaces or that compare only)
-_INT_BUILTINS = frozenset({"int_mod", "int_floordiv", "int_pow", "abs", "min", "max"}) | BIT_PREDICATES
+_INT_BUILTINS = frozenset({"int_mod", "int_floordiv", "int_divmod", "int_pow", "abs", "min", "max"}) | BIT_PREDICATES
 
 
 # The kinds of argument a list method takes as a sequence; others raise

@@ -80,6 +80,9 @@ class HeapExecutor:
             assert isinstance(count, int)
             return self.apply(state, tuples.unpack(heap, ev(instr.lst), count))
         subject = ev(instr.lst)
+        if instr.op == "freeze":  # `tuple(x)`: the fresh list `list(x)` just made, made a tuple
+            assert isinstance(subject, Addr)
+            return self.apply(state, [HeapResult(tuples.new_tuple(heap, subject), subject)])
         if is_str(subject):  # len(s), s[i], s[a:b], for c in s
             return self.apply(state, sequence_op(heap, instr.op, subject, args))
         return self.apply(state, self.list_op(heap, instr.op, subject, args))

@@ -12,6 +12,8 @@ from pathcraft.frontend.builtins import builtin_predicates
 from pathcraft.frontend.invariants import decorated_invariants
 from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.prelude import prelude_predicates
+from pathcraft.frontend.intformat import format_predicates
+from pathcraft.frontend.powers import power_predicates
 from pathcraft.frontend.strbuiltins import str_predicates
 from pathcraft.frontend.module import NO_DEFAULT, ModuleSource, function_info, load_module, property_setters
 from pathcraft.ir.driver import DriverPlan
@@ -83,7 +85,8 @@ class Frontend:
                                                    entry=f"{cls_name}_{name}__setter")
                 except PathcraftError as exc:
                     self.signature_errors[key] = exc
-        self.predicates: dict[str, Predicate] = {**builtin_predicates(), **prelude_predicates(), **str_predicates()}
+        self.predicates: dict[str, Predicate] = {**builtin_predicates(), **prelude_predicates(), **str_predicates(),
+                                                   **format_predicates(), **power_predicates()}
         self.done: dict[str, set[str]] = {}
         self.errors: dict[str, PathcraftError] = {}
         self._soft: set[str] = set()

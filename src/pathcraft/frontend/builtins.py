@@ -22,6 +22,7 @@ RANGE_ZERO_STEP = "range() arg 3 must not be zero"
 ZERO_DIVISION_TRUEDIV = "division by zero"
 ZERO_DIVISION_FLOAT = "float division by zero"
 ZERO_DIVISION_FLOAT_FLOORDIV = "float floor division by zero"
+ZERO_DIVISION_FLOAT_DIVMOD = "float divmod()"  # the same from 3.6 to 3.13
 NAN_TO_INT = "cannot convert float NaN to integer"
 INF_TO_INT = "cannot convert float infinity to integer"
 
@@ -60,6 +61,11 @@ def builtin_predicates() -> dict[str, Predicate]:
     preds = [
         _pred(
             "int_floordiv", ("a", "b"),
+            (Binary("ne", b, zero), Return(Binary("floordiv", a, b), 0)),
+            (Binary("eq", b, zero), Raise("ZeroDivisionError", ZERO_DIVISION_FLOORDIV, 0)),
+        ),
+        _pred(  # `divmod(a, b)`'s quotient: `//`, with divmod's own message on floats (`float_divmod`)
+            "int_divmod", ("a", "b"),
             (Binary("ne", b, zero), Return(Binary("floordiv", a, b), 0)),
             (Binary("eq", b, zero), Raise("ZeroDivisionError", ZERO_DIVISION_FLOORDIV, 0)),
         ),
@@ -172,6 +178,7 @@ def _float_predicates() -> list[Predicate]:
             ("float_truediv", "truediv", ZERO_DIVISION_FLOAT),
             ("float_floordiv", "floordiv", ZERO_DIVISION_FLOAT_FLOORDIV),
             ("float_mod", "mod", float_modulo_message()),
+            ("float_divmod", "floordiv", ZERO_DIVISION_FLOAT_DIVMOD),
         )
     ]
     preds.append(_pred("float_abs", ("a",), (None, Return(Unary("abs", a), 0))))

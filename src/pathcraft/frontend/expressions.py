@@ -26,6 +26,7 @@ from pathcraft.frontend.frozen import Relocate
 from pathcraft.frontend import bitops
 from pathcraft.frontend import mathmod
 from pathcraft.frontend.blocks import BlockBuilder
+from pathcraft.frontend import intformat, powers
 from pathcraft.frontend.builtins import PRINT
 from pathcraft.frontend.generators import CONSUMERS
 from pathcraft.frontend.mathmod import is_math
@@ -345,6 +346,9 @@ class ExpressionLowerer:
             if isinstance(right, Const) and type(right.value) is int and 0 <= right.value <= 8:
                 return Binary("pow", left, right)  # x ** 3 is x * x * x on ints (the evaluator)
             tmp = self.blocks.temp()
+            if isinstance(left, Const) and type(left.value) is int and left.value == 2:  # 1 << n: no loop
+                self.blocks.emit(Call(tmp, powers.POW2, (right,), node.lineno))
+                return Var(tmp)
             self.blocks.emit(Call(tmp, "int_pow", (left, right), node.lineno))
             return Var(tmp)
         if isinstance(op, bitops.BIT_OPERATORS):
@@ -557,10 +561,29 @@ class ExpressionLowerer:
             source = self.blocks.stable(self.expr(node.args[0]), node.lineno)
             self.blocks.emit(CallMethod(tmp, source, LIST_PROTOCOL, (), node.lineno))
             return Var(tmp)
+        if name == "next" and not node.keywords and _first_item(node):
+            iterated = node.args[0]
+            assert isinstance(iterated, ast.Call)
+            args = [self.blocks.stable(self.expr(iterated.args[0]), node.lineno)]
+            args += [self.blocks.stable(self.expr(a), node.lineno) for a in node.args[1:]]
+            tmp = self.blocks.temp()
+            first = function_predicate("first" if len(node.args) == 1 else "first_or")
+            self.blocks.emit(Call(tmp, first, tuple(args), node.lineno))
+            return Var(tmp)
+        if name == "tuple" and len(node.args) <= 1 and not node.keywords and not (
+                node.args and isinstance(node.args[0], (ast.GeneratorExp, ast.Starred))):
+            return self.tuple_of(node)
         if node.keywords:
             raise self.error(node, f"keyword arguments to {name}()")
         if name == "divmod" and len(node.args) == 2:
             return self.divmod(node)
+        if name == "pow" and len(node.args) == 2:  # `a ** b`
+            return self.binop(ast.Pow(), self.blocks.stable(self.expr(node.args[0]), node.lineno), node.args[1], node)
+        if name == "pow" and len(node.args) == 3:
+            tmp = self.blocks.temp()
+            args3 = tuple(self.blocks.stable(self.expr(a), node.lineno) for a in node.args)
+            self.blocks.emit(Call(tmp, powers.POW_MOD, args3, node.lineno))
+            return Var(tmp)
         if name == "abs" and len(node.args) == 1:
             tmp = self.blocks.temp()
             self.blocks.emit(Call(tmp, "abs", (self.expr(node.args[0]),), node.lineno))
@@ -593,6 +616,8 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()  # a digit count known at run time: a rule per small count
             self.blocks.emit(Call(tmp, "round_digits", (value, self.expr(node.args[1])), node.lineno))
             return Var(tmp)
+        if name == "int" and len(node.args) == 2 and not any(isinstance(a, ast.Starred) for a in node.args):
+            return self.int_base(node)
         if name == "int" and len(node.args) == 1 and not _surely_number(node.args[0]):
             return self.conversion(name, node)  # a str, or a float (the engine sends it to float_to_int)
         if name in ("int", "round") and len(node.args) == 1:  # on a float: may raise (nan, inf)
@@ -608,8 +633,14 @@ class ExpressionLowerer:
                 raise self.error(node, "float() of a string that is no number") from None
         if name in ("float", "bool") and len(node.args) == 1:
             return Unary(name if name == "float" else "truth", self.expr(node.args[0]))
-        if name in CONVERSIONS and len(node.args) == 1:
+        if (name in CONVERSIONS or name in intformat.FORMATS) and len(node.args) == 1:
             return self.conversion(name, node)
+        if name == "format" and len(node.args) == 2 and isinstance(node.args[1], ast.Constant) \
+                and node.args[1].value in intformat.SPECS:
+            tmp = self.blocks.temp()
+            predicate = function_predicate(intformat.SPECS[node.args[1].value][0])
+            self.blocks.emit(Call(tmp, predicate, (self.expr(node.args[0]),), node.lineno))
+            return Var(tmp)
         if name in self.module.classes or self.module.is_exception(name):
             raise self.error(node, f"call of class {name}")
         if name in ("min", "max", "abs", "int", "bool", "float", "round", "len", "range"):
@@ -649,11 +680,40 @@ class ExpressionLowerer:
         self.blocks.emit(Call(tmp, function_predicate(name), (arg,), node.lineno))
         return Var(tmp)
 
+    def tuple_of(self, node: ast.Call) -> Expr:
+        """`tuple()`, `tuple(x)`: `list(x)` (each kind's `__list__`), frozen."""
+        tmp = self.blocks.temp()
+        if not node.args:
+            self.blocks.emit(NewList(tmp, (), None, node.lineno, is_tuple=True))
+            return Var(tmp)
+        self.calls.methods_called.add(LIST_PROTOCOL)
+        source = self.blocks.stable(self.expr(node.args[0]), node.lineno)
+        self.blocks.emit(CallMethod(tmp, source, LIST_PROTOCOL, (), node.lineno))
+        frozen = self.blocks.temp()
+        self.blocks.emit(ListOp("freeze", frozen, Var(tmp), (), node.lineno))
+        return Var(frozen)
+
+    def int_base(self, node: ast.Call) -> Expr:
+        """`int(s, b)`: the base's check, the argument's, then the digits'
+        loop (`frontend/powers.py`)."""
+        value = self.blocks.stable(self.expr(node.args[0]), node.lineno)
+        given = self.blocks.stable(self.expr(node.args[1]), node.lineno)
+        base, text, out = self.blocks.temp(), self.blocks.temp(), self.blocks.temp()
+        if isinstance(given, Const) and type(given.value) is int and 2 <= given.value <= 36:
+            base_value: Expr = given
+        else:
+            self.blocks.emit(Call(base, powers.INT_BASE_RADIX, (given,), node.lineno))
+            base_value = Var(base)
+        self.blocks.emit(Call(text, powers.INT_BASE_ARG, (value,), node.lineno))
+        self.blocks.emit(Call(out, powers.INT_BASE, (Var(text), base_value), node.lineno))
+        return Var(out)
+
     def divmod(self, node: ast.Call) -> Expr:
-        """`divmod(a, b)`: `(a // b, a % b)`, ZeroDivisionError as `//`'s."""
+        """`divmod(a, b)`: `(a // b, a % b)`, ZeroDivisionError as `//`'s on
+        ints and with divmod's own message on floats."""
         a, b = (self.blocks.stable(self.expr(arg), node.lineno) for arg in node.args)
         quotient = self.blocks.temp()
-        self.blocks.emit(Call(quotient, "int_floordiv", (a, b), node.lineno))
+        self.blocks.emit(Call(quotient, "int_divmod", (a, b), node.lineno))
         remainder = self.blocks.stable(Binary("mod", a, b), node.lineno)  # b != 0 from here on
         tmp = self.blocks.temp()
         self.blocks.emit(NewList(tmp, (Var(quotient), remainder), None, node.lineno, is_tuple=True))
@@ -862,6 +922,17 @@ def _int_literal(node: ast.expr) -> int | None:
     if isinstance(inner, ast.Constant) and type(inner.value) is int:
         return -inner.value if negative else inner.value
     return None
+def _first_item(node: ast.Call) -> bool:
+    """`next(iter(x))` or `next(iter(x), default)` with a default that
+    cannot raise (so evaluating it after `iter(x)` changes nothing)."""
+    if not 1 <= len(node.args) <= 2 or not all(isinstance(a, (ast.Constant, ast.Name)) for a in node.args[1:]):
+        return False
+    inner = node.args[0]
+    return isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "iter" \
+        and len(inner.args) == 1 and not inner.keywords \
+        and not isinstance(inner.args[0], (ast.Starred, ast.GeneratorExp))
+
+
 def _surely_number(node: ast.expr) -> bool:
     """Is `node` an int or bool whatever the types of the names in it (a
     literal, arithmetic, a comparison)? Then `int(node)` needs no dispatch."""

@@ -13,6 +13,7 @@ import ast
 import math
 from collections.abc import Callable
 
+from pathcraft.frontend.powers import MATH_POW, MATH_POW_FIT
 from pathcraft.ir.nodes import Binary, Call, Const, Expr, Unary, Var
 
 CONSTANTS = {"inf": math.inf, "nan": math.nan, "pi": math.pi, "e": math.e, "tau": math.tau}
@@ -60,6 +61,15 @@ def lower_call(name: str, args: list[Expr], emit: Callable[[Call], None], temp: 
     floats = [Unary("float", a) for a in args]
     if name in PURE and PURE[name][0] == len(args):
         return PURE[name][1](*floats)
+    if name == "pow" and len(args) == 2:  # exact on ints only (`frontend/powers.py`)
+        tmp = temp()
+        exponent = args[1]
+        if isinstance(exponent, Const) and type(exponent.value) is int and 0 <= exponent.value <= 8:
+            # `x ** k` unrolled (no loop to bound; a float x drops the path)
+            emit(Call(tmp, MATH_POW_FIT, (Binary("pow", args[0], exponent),), line))
+        else:
+            emit(Call(tmp, MATH_POW, tuple(args), line))
+        return Var(tmp)
     if name in PREDICATES and len(args) == 1:
         tmp = temp()
         emit(Call(tmp, PREDICATES[name], (args[0],), line))

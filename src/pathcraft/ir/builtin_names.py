@@ -11,7 +11,8 @@ PREFIX = "$"
 # the builtin predicate (`frontend/builtins.py`) a call becomes when an operand is a float
 FLOAT_BUILTINS = MappingProxyType({
     "abs": "float_abs", "int_floordiv": "float_floordiv", "int_mod": "float_mod", "truediv": "float_truediv",
-    "to_int": "float_to_int", "round": "float_round", "floor": "float_floor", "ceil": "float_ceil",
+    "int_divmod": "float_divmod", "to_int": "float_to_int", "round": "float_round", "floor": "float_floor",
+    "ceil": "float_ceil",
 })
 # `int(x)`, `round(x)`, `math.floor(x)`, `math.ceil(x)`: on an int or bool the engine computes them in
 # place (`+x`), without a predicate

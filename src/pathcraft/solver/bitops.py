@@ -26,7 +26,8 @@ WIDTH = 64
 LOW: int = -(1 << (WIDTH - 1))  # what fits in signed 64 bits
 HIGH: int = (1 << (WIDTH - 1)) - 1
 MAX_SHIFT = 64  # the largest symbolic shift count the solver sees
-BIT_OPERATORS = frozenset({"bitand", "bitor", "bitxor", "bit_count"})  # their Z3 form uses an operand's bits
+# their Z3 form uses an operand's bits
+BIT_OPERATORS = frozenset({"bitand", "bitor", "bitxor", "bit_count", "bin_digits", "oct_digits"})
 
 
 def py_and(x: int, y: int) -> int:
@@ -55,6 +56,35 @@ def py_bit_length(x: int) -> int:
 
 def py_bit_count(x: int) -> int:
     return bin(int(x)).count("1")
+
+
+def py_bin_digits(x: int) -> int:
+    """The int whose decimal digits are the binary digits of |x|
+    (`bin(5)` is '0b101': 101), so `str()` of it writes them."""
+    return int(bin(abs(int(x)))[2:])
+
+
+def py_oct_digits(x: int) -> int:
+    """Likewise for the octal digits (`oct(9)` is '0o11': 11)."""
+    return int(oct(abs(int(x)))[2:])
+
+
+def _digits(z3: Any, x: Any, group: int) -> Any:
+    """`x`'s bits (0 <= x < 2**WIDTH, as the guards of `frontend/intformat.py`
+    state) in groups of `group`, each group a decimal digit: linear."""
+    bits = z3.bits(x, False)
+    ctx = x.ctx
+    zero = z3.IntVal(0, ctx)
+    terms = [z3.If(b, z3.IntVal((2 ** (k % group)) * 10 ** (k // group), ctx), zero) for k, b in enumerate(bits)]
+    return z3.Sum(terms)
+
+
+def z3_bin_digits(z3: Any, x: Any) -> Any:
+    return _digits(z3, x, 1)
+
+
+def z3_oct_digits(z3: Any, x: Any) -> Any:
+    return _digits(z3, x, 3)
 
 
 def _weighted(z3: Any, bits: list[Any], signed: bool) -> Any:

@@ -150,6 +150,8 @@ _TABLE = (
     _arith("shr", _bits.py_shr, _bits.z3_shr, ">>", 4.9),
     Op("bit_length", 1, _int, _bits.py_bit_length, _bits.z3_bit_length, "call", "int.bit_length"),
     Op("bit_count", 1, _int, _bits.py_bit_count, _bits.z3_bit_count, "call", "int.bit_count"),
+    Op("bin_digits", 1, _int, _bits.py_bin_digits, _bits.z3_bin_digits, "call", "bin_digits"),
+    Op("oct_digits", 1, _int, _bits.py_oct_digits, _bits.z3_oct_digits, "call", "oct_digits"),
     # floats (`solver/floats.py` builds them; an int operand is converted first, except in comparisons)
     _farith("fadd", operator.add, _fp.z3_add, "+", 5),
     _farith("fsub", operator.sub, _fp.z3_sub, "-", 5),

@@ -333,6 +333,22 @@ def bit_count(a: Term) -> Term:
     return _app("bit_count", (a,))
 
 
+def bin_digits(a: Term) -> Term:
+    """|a|'s binary (`bin_digits`) or octal (`oct_digits`) digits read as a decimal number."""
+    return _digit_word("bin_digits", a)
+
+
+def oct_digits(a: Term) -> Term:
+    return _digit_word("oct_digits", a)
+
+
+def _digit_word(op: str, a: Term) -> Term:
+    a = as_int(a)
+    if isinstance(a, int):
+        return _const(op, a)
+    return _app(op, (a,))
+
+
 # ------------------------------------------------------------------ arrays
 
 
@@ -664,7 +680,7 @@ _NATIVE: Mapping[str, Callable[..., Term]] = MappingProxyType({
     "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
     "not": not_, "and": and_, "or": or_, "ite": ite, "select": select, "store": store, "karray": karray,
     "bitand": bitand, "bitor": bitor, "bitxor": bitxor, "shl": shl, "shr": shr,
-    "bit_length": bit_length, "bit_count": bit_count,
+    "bit_length": bit_length, "bit_count": bit_count, "bin_digits": bin_digits, "oct_digits": oct_digits,
     **{op: partial(fold_float, op) for op in _ops.FLOAT_OPS},
 })
 # the others (string operators) fold constants only

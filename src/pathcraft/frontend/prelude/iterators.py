@@ -1,0 +1,36 @@
+"""`next(iter(x))`, `next(iter(x), default)` and `list(x)` of a tuple or
+str, as CPython computes them. Lowered by `pathcraft.frontend.prelude`
+(see there for the naming). The loop walks `x` like any `for` loop: the
+keys of a dict in insertion order, a set only where its order is certain.
+"""
+
+
+def fn__first(items: list[int]) -> int:
+    """`next(iter(x))`: the first item, StopIteration when there is none."""
+    for x in items:
+        return x
+    raise StopIteration
+
+
+def fn__first_or(items: list[int], default: int) -> int:
+    """`next(iter(x), default)`."""
+    for x in items:
+        return x
+    return default
+
+
+def tuple____list__(self: tuple[int, ...]) -> list[int]:
+    """`list(t)`, `tuple(t)`: a fresh list of the items."""
+    out = []
+    for x in self:
+        out.append(x)
+    return out
+
+
+def str____list__(self: str) -> list[str]:
+    """`list(s)`, `tuple(s)`: the characters."""
+    out = []
+    for c in self:
+        out.append(c)
+    return out
+
