@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import inspect
 import itertools
 import json
 import sys
@@ -26,6 +27,7 @@ from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
 from pathcraft.testcase.heapdesc import build_inputs, real_snapshot
 from pathcraft.testcase.model import TestCase
+from pathcraft.testcase.replay import clear_caches
 from pathcraft.testcase.pathsig import RealRun, loop_shapes, record, statement_lines, within_loop_bound
 
 REPO = Path(__file__).resolve().parent.parent
@@ -48,7 +50,7 @@ def resolve(module: ModuleType, qualname: str) -> Any:
     obj: Any = module
     for part in qualname.split("."):
         obj = getattr(obj, part)
-    return obj
+    return obj.fget if isinstance(obj, property) else obj  # a property: its getter, called with self
 
 
 def generated(path: Path, qualname: str, criterion: str = "loop-2", exceptions: bool = True,
@@ -70,7 +72,10 @@ class RealCode:
         self.lines = statement_lines(tree)
         self.shapes = loop_shapes(tree)
         self.filename = self.module.__file__
-        params = self.fn.__code__.co_varnames[: self.fn.__code__.co_argcount]
+        code = getattr(self.fn, "__wrapped__", self.fn).__code__  # through a functools cache
+        params = code.co_varnames[: code.co_argcount]
+        if inspect.ismethod(self.fn):  # a classmethod: `cls` is bound
+            params = params[1:]
         self.params: tuple[str, ...] = tuple(params)
         hints = typing.get_type_hints(self.fn)
         owner = resolve(self.module, qualname.rpartition(".")[0]) if "." in qualname else None
@@ -78,6 +83,7 @@ class RealCode:
         self.annotations = {p: self.fn.__annotations__.get(p) for p in params}
 
     def run(self, inputs: dict[str, Any], max_events: int | None = None) -> RealRun:
+        clear_caches(self.module)
         return record(self.fn, inputs, self.filename, self.lines, max_events)
 
     def run_case(self, inputs: dict[str, Any], heap_in: dict[str, Any],

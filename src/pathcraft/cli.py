@@ -183,7 +183,8 @@ def gen(
                                   frozenset(q for q in runnable if not program.takes_keywords(q)),
                                   floats=any(t.kind == "float" for q in runnable
                                              for t in program.functions[q].param_types),
-                                  string_inputs=_string_inputs(program, runnable))
+                                  string_inputs=_string_inputs(program, runnable),
+                                  cached=program.cached_functions())
         else:
             writer = JsonWriter(stream, target, str(options.engine.criterion))
         runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(program, runnable, options, writer)
@@ -407,7 +408,8 @@ def _verify(path: str, out_format: str, test_file: str | None, cases: list[TestC
                 writer = PytestWriter(fh, module, path, functions, "", frozenset(program.exception_bases),
                                       frozenset(program.classes),
                                       frozenset(q for q in functions if not program.takes_keywords(q)),
-                                      string_inputs=_string_inputs(program, functions))
+                                      string_inputs=_string_inputs(program, functions),
+                                      cached=program.cached_functions())
                 for case in cases:
                     writer.add(case)
                 writer.close()

@@ -169,6 +169,9 @@ def generate(
             engine.stats.note_unsupported(problem)
             return
         case = replace(case, name=f"{name}_{outcome_words(case)}")
+        binding = program.functions[qualname].binding
+        if binding:  # a static or class method is called on the class; a property read
+            case = replace(case, extra={**case.extra, "binding": binding})
         if checked is not None:
             case = replace(case, extra={**case.extra, "invariants": list(checked.invariants),
                                         **({"invariant": broken} if broken else {})})

@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from pathcraft.cost.models import Costs
-from pathcraft.engine import dicts
+from pathcraft.engine import cache, dicts
 from pathcraft.engine.branch import Brancher
 from pathcraft.engine.control import SearchControl, Verdict
 from pathcraft.engine.evaluate import Evaluator, Raised
@@ -96,7 +96,7 @@ from pathcraft.ir.values import ExcValue
 from pathcraft.solver import floats
 from pathcraft.solver import terms as T
 from pathcraft.solver.chain import SolverChain
-from pathcraft.solver.terms import Sym
+from pathcraft.solver.terms import Sym, Term
 
 Successors = list[State | SymbolicPath]
 
@@ -369,6 +369,10 @@ class Run:
                 if instr.op != "len":  # x[i], x[i] = v, for v in x on a class that defines them
                     raise Unsupported(f"{_PROTOCOL[instr.op]} of class {cell.cls}")
                 return self.call_method(state, frame, CallMethod(instr.target, instr.lst, "__len__", (), instr.line))
+        if isinstance(instr, (GetField, SetField)):
+            accessed = self.property_access(state, frame, instr)
+            if accessed is not None:
+                return accessed
         if isinstance(instr, (NewObject, NewList, GetField, RepeatList, ListOp)):
             return self.effects(frame, instr.target, self.heap.execute(state, instr, frame.env))
         if isinstance(instr, SetField):
@@ -396,6 +400,9 @@ class Run:
                 return self.non_int_operands(state, frame, instr, args)
             if callee.name == PRINT:
                 self.check_printable(args[0], state.heap)
+            cached = self.program.functions.get(callee.function) if callee.is_entry else None
+            if cached is not None and cached.cached and cached.entry == callee.name:
+                return self.cached_call(state, frame, instr, cached, args)
             return list(self.invoke(state, callee.name, dict(zip(callee.params, args))))
         if isinstance(instr, Goto):
             callee = self.program.predicate(instr.block)
@@ -599,7 +606,9 @@ class Run:
         info = self.program.functions.get(qualname)
         if info is None:
             raise Unsupported(f"method {qualname} was not translated")
-        values = (receiver,) + args
+        if info.binding == "property":  # `obj.p(...)` calls what the getter returns
+            raise Unsupported(f"calling the value of property {qualname}")
+        values = args if info.binding == "static" else (receiver,) + args
         if len(values) > len(info.params):
             return self.throw(state, ExcValue("TypeError", f"{info.name}() takes {len(info.params)} "
                                                            f"positional arguments but {len(values)} were given"))
@@ -630,6 +639,56 @@ class Run:
         if any(c.elem is not None and c.elem.kind == "float" for c in lists):
             raise Unsupported("'==' of lists of floats (CPython compares items by identity first, nan too)")
         return None
+
+    def cached_call(self, state: State, frame: Frame, instr: Call, info: FunctionInfo,
+                    args: list[Value]) -> Successors:
+        """A call of a `functools.cache`d function (`engine/cache.py`): a
+        hit on each stored entry with equal arguments, else the call runs
+        and its frame stores the result when it returns."""
+        key = cache.key_of(list(args))
+        found = cache.entries(state, info.qualname)
+        out: Successors = []
+        missed: Term = True
+        for index, entry in enumerate(found):
+            condition = cache.same(entry, key)
+            missed = T.and_(missed, T.not_(condition))
+            hit = self.brancher.constrain(state.chose(index), condition)
+            if hit is not None:
+                hit = cache.used(hit, entry, info.cache_limit)
+                out.append(step(hit, frame, env=frame.env if instr.target is None else
+                                {**frame.env, instr.target: entry.result}))  # type: ignore[dict-item]
+        miss = self.brancher.constrain(state.chose(len(found)), missed) if found else state
+        if miss is not None:
+            pending = cache.Pending(info.qualname, key, info.cache_limit)
+            out.extend(s.with_frame_ext(cache.KEY, pending)
+                       for s in self.invoke(miss, info.entry, dict(zip(info.params, args))))
+        return out
+
+    def property_access(self, state: State, frame: Frame, instr: GetField | SetField) -> Successors | None:
+        """`obj.p` where `p` is a `@property` of obj's class: reading runs
+        the getter (its frame, like a call's), assigning its setter, or
+        raises AttributeError without one (the message varies between
+        Python versions: only the type is asserted). None: a field."""
+        receiver = self.evaluator.eval(instr.obj, frame.env, state.heap)
+        cell = state.heap.cell(receiver) if isinstance(receiver, Addr) else None
+        if not isinstance(cell, ObjectCell):
+            return None
+        qualname = self.program.property_getter(cell.cls, instr.field)
+        if qualname is None:
+            return None
+        if isinstance(instr, SetField):
+            setter = self.program.property_setter(cell.cls, instr.field)
+            if setter is None:
+                return self.throw(state, ExcValue("AttributeError", None))
+            info = self.program.functions.get(setter)
+            if info is None:
+                raise Unsupported(f"property setter {qualname} was not translated")
+            value = self.evaluator.eval(instr.value, frame.env, state.heap)
+            return list(self.invoke(state, info.entry, dict(zip(info.params, (receiver, value)))))
+        info = self.program.functions.get(qualname)
+        if info is None:
+            raise Unsupported(f"property {qualname} was not translated")
+        return list(self.invoke(state, info.entry, {info.params[0]: receiver}))
 
     def value_method(self, state: State, kind: str, receiver: Value, method: str,
                      args: tuple[Value, ...]) -> Successors:
@@ -671,6 +730,9 @@ class Run:
             parent = rest.top
             parent = replace(parent, children=parent.children + (trace,))
             state = replace(state, stack=Stack(parent, rest.rest), events=events)
+            pending = frame.ext.get(cache.KEY)
+            if isinstance(pending, cache.Pending) and outcome.kind == "return":
+                state = cache.stored(state, pending, outcome.value)
             if frame.via_tail:
                 continue
             if outcome.kind == "raise":
@@ -679,8 +741,9 @@ class Run:
             instr = parent.rule.body[parent.pc]
             if isinstance(instr, ListOp):
                 return self.checked_len(state, parent, instr.target, outcome.value)
-            assert isinstance(instr, (Call, CallMethod))
-            env = parent.env if instr.target is None else {**parent.env, instr.target: outcome.value}
+            assert isinstance(instr, (Call, CallMethod, GetField, SetField))  # a property's getter or setter
+            target = None if isinstance(instr, SetField) else instr.target
+            env = parent.env if target is None else {**parent.env, target: outcome.value}
             return [step(state, parent, env=env)]
 
     def checked_len(self, state: State, frame: Frame, target: str | None, value: Value) -> Successors:

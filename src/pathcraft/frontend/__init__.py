@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pathcraft.depth import too_deep
 from pathcraft.errors import PathcraftError, TargetError, UnsupportedError, at
@@ -15,7 +15,7 @@ from pathcraft.frontend.prelude import prelude_predicates
 from pathcraft.frontend.intformat import format_predicates
 from pathcraft.frontend.powers import power_predicates
 from pathcraft.frontend.strbuiltins import str_predicates
-from pathcraft.frontend.module import NO_DEFAULT, ModuleSource, function_info, load_module
+from pathcraft.frontend.module import NO_DEFAULT, ModuleSource, function_info, load_module, property_setters
 from pathcraft.ir.driver import DriverPlan
 from pathcraft.ir.nodes import (
     Const,
@@ -75,6 +75,16 @@ class Frontend:
                         self.signatures[qualname] = function_info(module, node, qualname, owner=cls_name)
                 except PathcraftError as exc:
                     self.signature_errors[qualname] = exc
+        self.setter_nodes: dict[str, tuple[str, ast.FunctionDef]] = {}  # `C.p.setter` -> class, its def
+        for cls_name, info in module.class_infos.items():
+            for name, node in property_setters(module.classes[cls_name], info.setters):
+                key = f"{cls_name}.{name}.setter"
+                self.setter_nodes[key] = (cls_name, node)
+                try:  # named `C.p` like its getter (CPython's co_qualname), entered by its own predicate
+                    self.signatures[key] = replace(function_info(module, node, f"{cls_name}.{name}", owner=cls_name),
+                                                   entry=f"{cls_name}_{name}__setter")
+                except PathcraftError as exc:
+                    self.signature_errors[key] = exc
         self.predicates: dict[str, Predicate] = {**builtin_predicates(), **prelude_predicates(), **str_predicates(),
                                                    **format_predicates(), **power_predicates()}
         self.done: dict[str, set[str]] = {}
@@ -103,7 +113,7 @@ class Frontend:
                 continue
             names.extend(f"{cls_name}.{n.name}" for n in cls.body
                          if isinstance(n, ast.FunctionDef) and not n.name.startswith("__"))
-        return names
+        return list(dict.fromkeys(names))  # a property's setter shares its getter's name
 
     def _dataclass_init_info(self, cls: str) -> FunctionInfo:
         info = self.module.class_infos[cls]
@@ -167,6 +177,8 @@ class Frontend:
         owner: str | None = None
         if qualname in self.synthetic:
             fn: ast.FunctionDef | None = self.synthetic[qualname]
+        elif qualname in self.setter_nodes:
+            owner, fn = self.setter_nodes[qualname]
         elif "." in qualname:
             self._check_survives_import(qualname)
             owner, _, method = qualname.partition(".")
@@ -197,6 +209,9 @@ class Frontend:
                     # fails only the paths that reach it, not its callers
                     self._soft.add(f"{cls_name}.{method}")
                     callees.add(f"{cls_name}.{method}")
+                if method in info.setters:  # an assignment may run the property's setter
+                    self._soft.add(f"{cls_name}.{method}.setter")
+                    callees.add(f"{cls_name}.{method}.setter")
         for cls_name in lowerer.calls.classes_built:
             if cls_name in self.module.class_errors:
                 raise self.module.class_errors[cls_name]

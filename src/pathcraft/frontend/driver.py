@@ -102,6 +102,9 @@ def add_driver(frontend: Frontend, target: str, setup_calls: int) -> DriverPlan:
     if method == "__init__":
         raise DriverRefused("the constructor itself is the target")
     info = frontend.signatures[target]
+    if info.binding:
+        raise DriverRefused("a static or class method: its test calls it on the class" if info.binding == "static"
+                            else "a property: its test reads it from an object")
     constructor = _constructor(frontend, cls)
     methods = _setup_methods(frontend, cls) if setup_calls > 0 else []
     own = list(zip(info.params[1:], info.param_types[1:]))
@@ -205,7 +208,8 @@ def _setup_methods(frontend: Frontend, cls: str) -> list[_Callee]:
                 continue
             seen.add(name)
             qualname = f"{current}.{name}"
-            if _analysable(frontend, qualname) is not None or not may_mutate(frontend.module, cls, name):
+            if name in info.properties or _analysable(frontend, qualname) is not None \
+                    or frontend.signatures[qualname].binding or not may_mutate(frontend.module, cls, name):
                 continue
             varied = _varied(frontend.signatures[qualname])
             if varied is not None:

@@ -115,6 +115,8 @@ class ExpressionLowerer:
         self.nested_calls: Mapping[str, tuple[FunctionInfo, tuple[str, ...]]] = {}
         self.opaque: frozenset[str] = frozenset()  # parameters whose annotations decide nothing
         self.cells: Mapping[str, str] = {}  # cell -> its variable, filled around nested calls (closures.py)
+        # a classmethod's `cls`: the class it names (frontend/decorators.py)
+        self.class_alias: dict[str, str] = {}
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)
@@ -200,11 +202,16 @@ class ExpressionLowerer:
             if node.attr not in mathmod.CONSTANTS:
                 raise self.error(node, f"math.{node.attr}")
             return Const(mathmod.CONSTANTS[node.attr])
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id not in self.local_names \
+                and (node.value.id in self.class_alias or node.value.id in self.module.class_infos):
+            return self.class_attribute(self.class_alias.get(node.value.id, node.value.id), node)
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "sys" \
                 and "sys" not in self.local_names and node.attr == "maxsize" and "sys" in self.module.imported:
             return Const(sys.maxsize)  # the running interpreter's, as the tests' is
         if isinstance(node, ast.Attribute):
             obj = self.expr(node.value)
+            self.note_attribute(node.attr)
             tmp = self.blocks.temp()
             self.blocks.emit(GetField(tmp, obj, self.attr(node.attr), node.lineno))
             return Var(tmp)
@@ -248,6 +255,8 @@ class ExpressionLowerer:
         if isinstance(node, ast.Name):
             if node.id in self.local_names:
                 return Var(node.id)
+            if node.id in self.class_alias:
+                raise self.error(node, f"the class '{node.id}' as a value")
             if self.module.from_math.get(node.id) in mathmod.CONSTANTS:
                 return Const(mathmod.CONSTANTS[self.module.from_math[node.id]])
             if node.id in self.module.constants:
@@ -521,6 +530,8 @@ class ExpressionLowerer:
             for cell in cells:  # and what the call left in it
                 self.blocks.emit(ListOp("get", self.cells[cell], Var(cell), (Const(0),), node.lineno))
             return Var(target) if target else Const(None)
+        if name in self.class_alias and name not in self.local_names:
+            return self.construct(self.class_alias[name], node)
         if name in self.module.class_infos or name in self.module.class_errors:
             return self.construct(name, node)
         if name in self.module.from_math and name not in self.local_names and name not in self.functions:
@@ -547,6 +558,8 @@ class ExpressionLowerer:
         if name == "isinstance" and len(node.args) == 2 and not node.keywords:
             return self.isinstance_of(node)
         if name in self.functions:
+            if self.functions[name].cached and (node.keywords or len(node.args) != len(self.functions[name].params)):
+                raise self.error(node, f"call of cached {name}() with keywords or defaults (another cache key)")
             args = self.call_arguments(self.functions[name], node)
             target = None if discard else self.blocks.temp()
             self.calls.callees.add(name)
@@ -799,6 +812,9 @@ class ExpressionLowerer:
             if lowered is None:
                 raise self.error(node, f"math.{func.attr}() with these arguments")
             return lowered
+        owner = func.value.id if isinstance(func.value, ast.Name) and func.value.id not in self.local_names else None
+        if owner is not None and (owner in self.class_alias or owner in self.module.class_infos):
+            return self.class_call(self.class_alias.get(owner, owner), func, node, discard)
         if func.attr == "join" and isinstance(func.value, ast.Constant) and isinstance(func.value.value, str) \
                 and len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp) and not node.keywords \
                 and self.generator is not None:  # str.join makes a list of the generator's items first
@@ -817,6 +833,58 @@ class ExpressionLowerer:
         target = None if discard else self.blocks.temp()
         self.calls.methods_called.add(func.attr)
         self.blocks.emit(CallMethod(target, obj, func.attr, args, node.lineno))
+        return Var(target) if target else Const(None)
+
+    def class_attribute(self, cls: str, node: ast.Attribute) -> Expr:
+        """`C.X` (or `cls.X` in a classmethod): a constant the class body (or
+        a base's) binds; anything else the class may hold is refused."""
+        name = self.attr(node.attr)  # mangled with the class whose code this is
+        if any(isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)) and any(
+                isinstance(t, ast.Attribute) and t.attr == node.attr and isinstance(t.value, ast.Name)
+                and t.value.id in self.module.classes
+                for t in (n.targets if isinstance(n, (ast.Assign, ast.Delete)) else [n.target]))
+               for n in ast.walk(self.module.tree)):
+            raise self.error(node, f"class attribute '{cls}.{node.attr}' that the module assigns")
+        current: str | None = cls
+        while current is not None and current in self.module.class_infos:
+            info = self.module.class_infos[current]
+            defaults = dict(info.defaults)
+            if name in defaults and (defaults[name] is None or type(defaults[name]) in (int, bool)):
+                value = defaults[name]
+                assert value is None or isinstance(value, (int, bool))
+                return Const(value)
+            if name in defaults or name in info.methods or name in info.opaque or name in dict(info.fields):
+                break
+            current = info.base
+        raise self.error(node, f"class attribute '{cls}.{node.attr}' other than an int, bool or None constant")
+
+    def note_attribute(self, name: str) -> None:
+        """An attribute read or assigned: if some class has a property of
+        that name, its getter and setter may run (translated as methods
+        dispatched at run time)."""
+        if any(name in c.properties for c in self.module.class_infos.values()):
+            self.calls.methods_called.add(name)
+
+    def class_call(self, cls: str, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:
+        """`C.m(...)` (or `cls.m(...)` in a classmethod of C): a method of C
+        or of a base, called directly: a static or class method without a
+        receiver, an instance method with its `self` as first argument."""
+        qualname = None
+        current: str | None = cls
+        while current is not None and current in self.module.class_infos:
+            if func.attr in self.module.class_infos[current].methods:
+                qualname = f"{current}.{func.attr}"
+                break
+            current = self.module.class_infos[current].base
+        callee = self.signatures.get(qualname) if qualname is not None else None
+        if qualname is None or callee is None:
+            raise self.error(func, f"call of '{cls}.{func.attr}'" + (" (no such method)" if qualname is None else ""))
+        if callee.binding == "property":
+            raise self.error(node, f"call of property {qualname} through its class")
+        args = self.call_arguments(callee, node)  # an instance method: `self` given first, no dispatch
+        target = None if discard else self.blocks.temp()
+        self.calls.callees.add(qualname)
+        self.blocks.emit(Call(target, callee.entry, tuple(args), node.lineno))
         return Var(target) if target else Const(None)
 
     def construct(self, cls: str, node: ast.Call) -> Expr:

@@ -77,6 +77,8 @@ def invariants_for(program: Program, qualname: str, named: tuple[str, ...]) -> l
     if "." not in qualname:
         return []
     owner, _, method = qualname.partition(".")
+    if program.functions[qualname].binding == "static":
+        return []  # no instance to check
     chain = program.mro(owner)
     found = [inv for inv in named if inv.split(".")[0] in chain and inv != qualname]
     return sorted(dict.fromkeys(found)) if method != "__init__" else []

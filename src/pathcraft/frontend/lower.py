@@ -172,6 +172,9 @@ class FunctionLowerer:
         self.signatures = signatures
         self.expressions.comprehension = self.comprehension
         self.expressions.generator = self.generator_call
+        if owner is not None and fn.args.args and any(
+                isinstance(d, ast.Name) and d.id == "classmethod" for d in fn.decorator_list):
+            self.expressions.class_alias = {fn.args.args[0].arg: owner}  # `cls`: the class itself
         self.nested: dict[str, Predicate] = {}  # the predicates of comprehensions in this function
         self._lines: dict[int, int] | None = None
         self.scope = scope  # its symbol table, when it is a nested function (closures.py)
@@ -493,6 +496,7 @@ class FunctionLowerer:
         """`target = value` for a name, an attribute or a list element."""
         if isinstance(target, ast.Attribute):
             obj = self.expressions.expr(target.value)
+            self.expressions.note_attribute(target.attr)
             self.blocks.emit(SetField(obj, self.expressions.attr(target.attr), value, line))
         elif isinstance(target, ast.Subscript):
             lst = self.expressions.expr(target.value)
@@ -544,6 +548,7 @@ class FunctionLowerer:
             obj = self.blocks.stable(self.expressions.expr(target.value), s.lineno)
             old = self.blocks.temp()
             name = self.expressions.attr(target.attr)
+            self.expressions.note_attribute(target.attr)
             self.blocks.emit(GetField(old, obj, name, s.lineno))
             self.blocks.emit(SetField(obj, name, self.expressions.binop(s.op, Var(old), s.value, s, inplace=True),
                                       s.lineno))

@@ -18,6 +18,7 @@ from typing import Final
 
 from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
 from pathcraft.files import read_source
+from pathcraft.frontend.decorators import read_decorators
 from pathcraft.frontend import mathmod
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
@@ -242,6 +243,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
             raise UnsupportedError(f"unsupported field {exc}", at(module.path, where)) from None
 
     methods: list[str] = []
+    properties, setters = _properties(module, cls)
     for item in cls.body:
         if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
             add(item.target.id, item.annotation, item.annotation)
@@ -277,7 +279,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
         if isinstance(item, ast.ClassDef) or isinstance(item, ast.FunctionDef) and item not in cls.body:
             bound.add(item.name)  # a nested class, a method defined under a condition
     for item in cls.body:  # attributes the class's own code sets on its instances
-        if isinstance(item, ast.FunctionDef) and item.args.args:
+        if isinstance(item, ast.FunctionDef) and item.args.args and not _class_level(item):
             me = item.args.args[0].arg
             for node in ast.walk(item):
                 targets = node.targets if isinstance(node, ast.Assign) else \
@@ -286,9 +288,45 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                             and target.value.id == me:
                         bound.add(mangle(target.attr, cls.name))
+    for name in properties:  # `self.p = v` raises (no setter): no instance holds it
+        fields.pop(name, None)
     opaque = tuple(sorted(bound - set(class_defaults) - set(methods) - set(fields)))
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
-                     tuple(class_defaults.items()), opaque, is_dataclass)
+                     tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters))
+
+
+def _class_level(fn: ast.FunctionDef) -> bool:
+    """A static or class method: its first parameter is no instance."""
+    return any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in fn.decorator_list)
+
+
+def _properties(module: ModuleSource, cls: ast.ClassDef) -> tuple[list[str], list[str]]:
+    """The class's `@property` methods, and those of them with a setter
+    (`@p.setter` right on a `def p`, after the getter); a deleter, or a
+    setter made otherwise, is not modelled: the class is refused."""
+    found: list[str] = []
+    setters: list[str] = []
+    for item in cls.body:
+        if not isinstance(item, ast.FunctionDef):
+            continue
+        for deco in item.decorator_list:
+            if isinstance(deco, ast.Attribute) and deco.attr in ("setter", "deleter", "getter"):
+                if not (deco.attr == "setter" and isinstance(deco.value, ast.Name) and deco.value.id == item.name
+                        and item.name in found and item.name not in setters and len(item.decorator_list) == 1):
+                    raise unsupported(module.path, deco, f"property {deco.attr} '@{ast.unparse(deco)}'")
+                setters.append(item.name)
+            if isinstance(deco, ast.Name) and deco.id == "property" \
+                    and not {"property"} & (set(module.functions) | set(module.classes) | module.imported):
+                if item.name in found:
+                    raise unsupported(module.path, deco, f"property '{item.name}' defined twice")
+                found.append(item.name)
+    return found, setters
+
+
+def property_setters(cls: ast.ClassDef, setters: tuple[str, ...]) -> list[tuple[str, ast.FunctionDef]]:
+    """The `def p` under `@p.setter` of each property with a setter."""
+    return [(item.name, item) for item in cls.body if isinstance(item, ast.FunctionDef) and item.name in setters
+            and any(isinstance(d, ast.Attribute) and d.attr == "setter" for d in item.decorator_list)]
 
 
 def _attribute_types(module: ModuleSource, cls: ast.ClassDef, with_foreign: bool) -> dict[str, Type]:
@@ -384,9 +422,10 @@ def _default_object_problem(module: ModuleSource, cls: ast.ClassDef) -> tuple[as
     current: ast.ClassDef | None = cls
     while current is not None and current.name not in seen:
         seen.add(current.name)
+        real_bases = [b for b in current.bases if not (isinstance(b, ast.Name) and b.id == "object")]
         if current is not cls and (current.keywords or current.name in module.class_errors or any(
-                not (isinstance(b, ast.Name) and (b.id == "object" or b.id in module.classes))
-                for b in current.bases)):
+                not (isinstance(b, ast.Name) and b.id in module.classes) for b in real_bases)
+                or len(real_bases) > 1):  # as _class_info refuses them, whichever class it reads first
             return current, f"base class '{current.name}', which cannot be analysed"
         for item in current.body:
             if not isinstance(item, ast.FunctionDef):
@@ -489,7 +528,11 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
     if args.kwonlyargs or args.posonlyargs:
         first = (args.kwonlyargs or args.posonlyargs)[0]
         raise unsupported(module.path, first, "keyword-only or positional-only parameter")
-    assumptions = _assume_decorators(module, fn)
+    decorations = read_decorators(module.path, module.tree, fn, owner, set(module.functions) | set(module.classes),
+                                  module.imported)
+    binding = decorations.binding
+    if binding == "class":
+        _check_classmethod(module, fn, owner)
     for node in ast.walk(fn):
         if isinstance(node, (ast.Yield, ast.YieldFrom)):
             raise unsupported(module.path, node, "generator (yield)")
@@ -500,7 +543,9 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
     types: list[Type] = []
     inferred_names: list[str] = []
     for index, arg in enumerate(args.args):
-        if owner is not None and index == 0:
+        if binding == "class" and index == 0:
+            continue  # `cls`: the class itself, known when lowering
+        if owner is not None and index == 0 and binding != "static":
             names.append(arg.arg)
             types.append(Type("obj", owner))
             continue
@@ -527,8 +572,14 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         if bare_lists(arg.annotation):
             what = "a bare dict: its keys and values" if kind.kind == "dict" else f"a bare {kind.kind}: its items"
             inferred_names.append(f"{arg.arg}: {kind} ({what} taken as int)")
-    if owner is not None and not names:
-        raise unsupported(module.path, fn, "method without 'self' (static methods)")
+    if owner is not None and binding in ("", "property") and not names:
+        raise unsupported(module.path, fn, "method without 'self'")
+    if binding == "class" and not args.args:
+        raise unsupported(module.path, fn, "classmethod without 'cls'")
+    if binding == "property" and len(names) != 1:
+        raise unsupported(module.path, fn, "property with parameters besides 'self'")
+    if binding == "setter" and len(names) != 2:
+        raise unsupported(module.path, fn, "property setter without exactly 'self' and a value")
     defaults: list[tuple[str, Literal]] = []
     for arg, default in zip(args.args[len(args.args) - len(args.defaults):], args.defaults):
         value = literal_value(default, module.from_math, module.imported, module.constants)
@@ -545,9 +596,30 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         lineno=fn.lineno,
         end_lineno=fn.end_lineno or fn.lineno,
         entry=qualname.replace(".", "_"),
-        assumptions=assumptions,
+        assumptions=decorations.assumptions,
         inferred=tuple(inferred_names),
+        binding="static" if binding == "class" else binding,
+        cached=decorations.cached,
+        cache_limit=decorations.cache_limit,
     )
+
+
+def _check_classmethod(module: ModuleSource, fn: ast.FunctionDef, owner: str | None) -> None:
+    """`cls` is lowered as the class that defines the method: refused when
+    it could be a subclass (one inherits the method and the body uses
+    `cls`), or when the body rebinds it."""
+    assert owner is not None
+    if not fn.args.args:
+        return
+    me = fn.args.args[0].arg
+    used = any(isinstance(n, ast.Name) and n.id == me for n in ast.walk(fn))
+    if not used:
+        return
+    if any(isinstance(n, ast.Name) and n.id == me and not isinstance(n.ctx, ast.Load) for n in ast.walk(fn)):
+        raise unsupported(module.path, fn, f"classmethod that rebinds '{me}'")
+    for name in sorted(module.class_infos):
+        if name != owner and module.is_subclass(name, owner):
+            raise unsupported(module.path, fn, f"classmethod of a class with subclasses ('{me}' may be {name})")
 
 
 def infer_from_use(fn: ast.FunctionDef, name: str) -> Type | None:
@@ -571,20 +643,3 @@ def infer_from_use(fn: ast.FunctionDef, name: str) -> Type | None:
         if isinstance(node, ast.For) and isinstance(node.iter, ast.Name) and node.iter.id == name:
             listy = True
     return Type("list", elem=INT) if listy else INT
-
-
-def _assume_decorators(module: ModuleSource, fn: ast.FunctionDef) -> tuple[str, ...]:
-    """`@assume("acyclic(a)", ...)` (from `pathcraft.assume`): heap
-    assumptions kept next to the code; any other decorator is refused."""
-    found: list[str] = []
-    for deco in fn.decorator_list:
-        func = deco.func if isinstance(deco, ast.Call) else deco
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        if name == "invariant" and not isinstance(deco, ast.Call):
-            continue  # read by frontend/invariants.py
-        if name != "assume" or not isinstance(deco, ast.Call) or deco.keywords or not all(
-            isinstance(a, ast.Constant) and isinstance(a.value, str) for a in deco.args
-        ):
-            raise unsupported(module.path, deco, "decorator")
-        found.extend(a.value for a in deco.args if isinstance(a, ast.Constant) and isinstance(a.value, str))
-    return tuple(found)

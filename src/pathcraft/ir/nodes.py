@@ -287,6 +287,13 @@ class FunctionInfo:
     entry: str
     assumptions: tuple[str, ...] = ()  # heap assumptions from an @assume decorator
     inferred: tuple[str, ...] = ()  # "name: type" of parameters typed from their use
+    # how a method is bound (frontend/decorators.py): "" an instance method or a
+    # function, "static" (@staticmethod; @classmethod too: its `cls` is the class,
+    # known when lowering), "property" (a getter, run by reading the attribute),
+    # "setter" (a property's setter, run by assigning it)
+    binding: str = ""
+    cached: bool = False  # functools.cache / lru_cache: results memoized by argument
+    cache_limit: int | None = None  # lru_cache's maxsize (None: unbounded)
 
 
 @dataclass(frozen=True)
@@ -303,6 +310,8 @@ class ClassInfo:
     # whose values the model does not know: an instance may well have them
     opaque: tuple[str, ...] = ()
     dataclass: bool = False  # @dataclass: `==` compares fields (a generated __eq__)
+    properties: tuple[str, ...] = ()  # methods decorated @property
+    setters: tuple[str, ...] = ()  # properties with a `@p.setter` (its FunctionInfo: `C.p.setter`)
 
     def field_type(self, name: str) -> Type | None:
         return dict(self.fields).get(name)
@@ -332,6 +341,11 @@ class Program:
         top = qualname.split(".")[0]
         return "*" not in self.replaced_at_import and top not in self.replaced_at_import
 
+    def cached_functions(self) -> tuple[str, ...]:
+        """Functions under a functools cache that the tests empty before
+        each test (one the module may replace at import is left alone)."""
+        return tuple(q for q, f in self.functions.items() if f.cached and self.takes_keywords(q))
+
     def mro(self, cls: str) -> list[str]:
         out = []
         current: str | None = cls
@@ -346,6 +360,26 @@ class Program:
             if method in self.classes[klass].methods:
                 return f"{klass}.{method}"
         return None
+
+    def property_getter(self, cls: str, name: str) -> str | None:
+        """The `@property` an instance of `cls` runs when `name` is read or
+        assigned, if the method it resolves to is one (a class attribute of
+        a subclass shadows it: then no)."""
+        for klass in self.mro(cls):
+            info = self.classes[klass]
+            if name in info.methods:
+                return f"{klass}.{name}" if name in info.properties else None
+            if name in dict(info.defaults):
+                return None
+        return None
+
+    def property_setter(self, cls: str, name: str) -> str | None:
+        """The key in `functions` of the setter that assigning `name` on an
+        instance of `cls` runs, if its property has one."""
+        getter = self.property_getter(cls, name)
+        if getter is None or name not in self.classes[getter.rpartition(".")[0]].setters:
+            return None
+        return f"{getter}.setter"
 
     def class_default(self, cls: str, field: str) -> tuple[bool, object]:
         for klass in self.mro(cls):

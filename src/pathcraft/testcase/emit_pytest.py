@@ -44,10 +44,11 @@ class PytestWriter:
     def __init__(self, out: TextIO, module: str, source: str, functions: list[str],
                  criterion: str, user_exceptions: frozenset[str] = frozenset(),
                  classes: frozenset[str] = frozenset(), positional: frozenset[str] = frozenset(),
-                 floats: bool = False, string_inputs: bool = False) -> None:
+                 floats: bool = False, string_inputs: bool = False, cached: tuple[str, ...] = ()) -> None:
         """`positional`: functions to call with positional arguments only;
         `floats`: some function takes a float (the header says how they are chosen);
-        `string_inputs`: some input is a str (the header says which)."""
+        `string_inputs`: some input is a str (the header says which);
+        `cached`: functions under `functools.cache`, emptied before each test."""
         self.out = out
         self.positional = positional
         self.module = module
@@ -71,6 +72,9 @@ class PytestWriter:
             "",
             _import_line(module, package, name, self.alias),
         ]
+        if cached:  # the paths assume empty caches (engine/cache.py)
+            header += ["", "", "@pytest.fixture(autouse=True)", "def _empty_caches() -> None:",
+                       *(f"    {self.alias}.{q}.cache_clear()" for q in sorted(cached))]
         self.out.write("\n".join(header) + "\n")
         self.out.flush()
 
@@ -189,7 +193,10 @@ def call_text(case: TestCase, alias: str, positional: bool = False) -> str:
     def arguments(pairs: list[tuple[str, Any]]) -> str:
         return ", ".join(render(v) if positional else f"{k}={render(v)}" for k, v in pairs)
 
-    if "." in case.qualname:
+    binding = case.extra.get("binding")  # frontend/decorators.py
+    if binding == "property":  # read, not called
+        return f"{render(inputs[0][1])}.{case.qualname.split('.')[-1]}"
+    if "." in case.qualname and binding != "static":
         receiver, rest = inputs[0], inputs[1:]
         return f"{render(receiver[1])}.{case.qualname.split('.')[-1]}({arguments(rest)})"
     return f"{alias}.{case.qualname}({arguments(inputs)})"

@@ -35,7 +35,7 @@ def resolve(module: Any, qualname: str) -> Any:
     obj = module
     for part in qualname.split("."):
         obj = getattr(obj, part)
-    return obj
+    return obj.fget if isinstance(obj, property) else obj  # a property: its getter, called with self
 
 
 def replay(module_path: str, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -61,11 +61,20 @@ def run_case(module: Any, case: dict[str, Any], filename: str,
              lines: dict[int, int]) -> tuple[RealRun, Any, dict[str, Any]]:
     """Build the case's inputs, run it traced, snapshot the result and heap."""
     fn = resolve(module, case["function"])
+    clear_caches(module)  # the paths assume functools caches start empty
     objects = inputs_of(module, case)
     args = {k: real_value(v, objects) for k, v in case["inputs"].items()}
     run = record(fn, args, filename, lines)
     value, final = real_snapshot(run.value if run.kind == "return" else None, objects)
     return run, value, final
+
+
+def clear_caches(module: Any) -> None:
+    """Empty every `functools.cache`/`lru_cache` the module defines."""
+    for value in list(vars(module).values()):
+        clear = getattr(value, "cache_clear", None)
+        if callable(clear) and hasattr(value, "__wrapped__"):
+            clear()
 
 
 def inputs_of(module: Any, case: dict[str, Any]) -> dict[str, Any]:
