@@ -97,3 +97,16 @@ def test_a_module_container_that_a_function_changes_stays_unknown(tmp_path: Path
                     "    return len(SEEN)\n\n\ndef look(x: int) -> int:\n    return TABLE.get(x, 0) + len(SEEN)\n")
     errors = translate(str(path), ["remember", "look"]).errors
     assert "unknown name 'SEEN'" in str(errors["remember"]) and "unknown name 'SEEN'" in str(errors["look"])
+
+
+def test_a_dict_view_left_in_the_final_state_drops_the_path(tmp_path: Path) -> None:
+    """A view kept in a field cannot be written in a test: the path is
+    dropped and counted (the corpus's boruvka MST crashed the CLI)."""
+    path = tmp_path / "views.py"
+    path.write_text("class G:\n    def __init__(self) -> None:\n        self.d: dict[int, int] = {}\n\n"
+                    "    def snapshot(self) -> int:\n        self.view = self.d.keys()\n        return 1\n")
+    result = translate(str(path), ["G.snapshot"])
+    if "G.snapshot" in result.errors:  # refused up front is as good
+        return
+    run = generate(result.program, "G.snapshot", GenerateOptions.of())
+    assert run.cases == [] and run.stats["unsupported_paths"] >= 1
