@@ -13,7 +13,7 @@ from heap_enum import Bounds
 from oracle import generated, missed_heap_paths, replay_mismatches
 
 from pathcraft.frontend import translate
-from pathcraft.generate import GenerateOptions, generate
+from pathcraft.generate import FunctionRun, GenerateOptions, generate
 
 SEQUENCES = Path(__file__).resolve().parent / "fixtures" / "values" / "sequences.py"
 FUNCTIONS = [
@@ -80,13 +80,9 @@ def test_is_with_an_int_literal_stays_refused(tmp_path: Path) -> None:
 def test_an_input_whose_class_cannot_be_built_is_dropped_not_a_crash(tmp_path: Path) -> None:
     """A parameter of a class whose fields are refused: no input, no test,
     the reason counted (the corpus's trie.py crashed the CLI)."""
-    path = tmp_path / "unbuildable.py"
-    path.write_text("class Box:\n    def __init__(self) -> None:\n        self.items: dict[float, Box] = {}\n\n\n"
-                    "def size(box: Box) -> int:\n    return 1\n")
-    result = translate(str(path), ["size"])
-    if "size" in result.errors:  # refused up front is as good
-        return
-    run = generate(result.program, "size", GenerateOptions.of())
+    run = _run_of(tmp_path / "unbuildable.py", "size",
+                  "class Box:\n    def __init__(self) -> None:\n        self.items: dict[float, Box] = {}\n\n\n"
+                  "def size(box: Box) -> int:\n    return 1\n")
     assert run.cases == [] and run.stats["unsupported_paths"] == 1
 
 
@@ -102,11 +98,15 @@ def test_a_module_container_that_a_function_changes_stays_unknown(tmp_path: Path
 def test_a_dict_view_left_in_the_final_state_drops_the_path(tmp_path: Path) -> None:
     """A view kept in a field cannot be written in a test: the path is
     dropped and counted (the corpus's boruvka MST crashed the CLI)."""
-    path = tmp_path / "views.py"
-    path.write_text("class G:\n    def __init__(self) -> None:\n        self.d: dict[int, int] = {}\n\n"
-                    "    def snapshot(self) -> int:\n        self.view = self.d.keys()\n        return 1\n")
-    result = translate(str(path), ["G.snapshot"])
-    if "G.snapshot" in result.errors:  # refused up front is as good
-        return
-    run = generate(result.program, "G.snapshot", GenerateOptions.of())
+    run = _run_of(tmp_path / "views.py", "G.snapshot",
+                  "class G:\n    def __init__(self) -> None:\n        self.d: dict[int, int] = {}\n\n"
+                  "    def snapshot(self) -> int:\n        self.view = self.d.keys()\n        return 1\n")
     assert run.cases == [] and run.stats["unsupported_paths"] >= 1
+
+
+def _run_of(path: Path, qualname: str, source: str) -> FunctionRun:
+    """Translate `source` (it must translate) and generate for `qualname`."""
+    path.write_text(source)
+    result = translate(str(path), [qualname])
+    assert not result.errors, result.errors
+    return generate(result.program, qualname, GenerateOptions.of())
