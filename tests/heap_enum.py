@@ -38,6 +38,9 @@ class Bounds:
     max_str: int = 3
     alphabet: str = "aB1 z"
     max_str_item: int = 1  # the strings of a list[str]
+    # attributes no annotation states (set in `__init__` only), as the test
+    # author reads them off the code: (class name, attribute, type)
+    unannotated: tuple[tuple[str, str, Any], ...] = ()
 
 
 def strings(bounds: Bounds) -> list[str]:
@@ -55,8 +58,11 @@ def _unwrap(tp: Any) -> tuple[Any, bool]:
     return tp, False
 
 
-def _fields(cls: type) -> list[tuple[str, Any]]:
+def _fields(cls: type, bounds: Bounds | None = None) -> list[tuple[str, Any]]:
     hints = typing.get_type_hints(cls)
+    for owner, name, tp in bounds.unannotated if bounds is not None else ():
+        if owner == cls.__name__:
+            hints.setdefault(name, tp)
     return sorted(hints.items())
 
 
@@ -154,7 +160,7 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
     if sum(1 for d in heap.values() if "class" in d) < bounds.max_objects:
         name = f"o{len(heap)}"
         desc = {"class": tp.__name__, "_cls": tp, "fields": {}}
-        yield {"$ref": name}, {**heap, name: desc}, [(name, f, t) for f, t in _fields(tp)]
+        yield {"$ref": name}, {**heap, name: desc}, [(name, f, t) for f, t in _fields(tp, bounds)]
 
 
 def _object_list(elem: type, n: int, heap: dict[str, Any], bounds: Bounds,

@@ -22,6 +22,7 @@ from pathcraft.frontend.decorators import read_decorators
 from pathcraft.frontend import mathmod
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
+from pathcraft.frontend.namedtuples import NamedTupleInfo, namedtuple_info
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
 from pathcraft.ir.types import Type
@@ -99,6 +100,13 @@ class ModuleSource:
     deleted: dict[str, ast.Delete] = field(default_factory=dict)  # `del name` when the module is imported
     _foreign: dict[str, list[ForeignWrite]] | None = None
     attribute_types: dict[tuple[str, bool], dict[str, Type]] = field(default_factory=dict)
+    namedtuples: dict[str, NamedTupleInfo] = field(default_factory=dict)  # see frontend/namedtuples.py
+
+    @property
+    def value_equality(self) -> bool:
+        """Does a class of the module compare by value (its own `__eq__`, or a
+        dataclass's)? Then `==` goes through the engine's dispatch."""
+        return any(info.dataclass or "__eq__" in info.methods for info in self.class_infos.values())
 
     def foreign_writes(self) -> dict[str, list[ForeignWrite]]:
         """`x.f = value` outside `x`'s own methods, by attribute (computed once)."""
@@ -190,6 +198,11 @@ def load_module(path: str) -> ModuleSource:
                 constant = literal_value(value, module.from_math, module.imported)
                 if constant is not NO_DEFAULT:
                     module.constants[target.id] = constant
+    for name, cls in list(module.classes.items()):  # `class C(NamedTuple)`: tuples, not objects
+        named = namedtuple_info(cls, module.imported)
+        if named is not None:
+            module.namedtuples[name] = named
+            del module.classes[name]
     rebound = _rebound_names(tree.body)
     for name in rebound & module.constants.keys():
         del module.constants[name]

@@ -51,6 +51,7 @@ class ListCell:
     length: Term | None = None  # symbolic length (array shape)
     data: Term | None = None  # array term (array shape)
     is_tuple: bool = False  # an immutable sequence: a tuple (see `heap/tuples.py`)
+    named: tuple[str, tuple[str, ...]] | None = None  # a NamedTuple's class and fields (a tuple)
 
     @property
     def is_array(self) -> bool:
