@@ -95,6 +95,8 @@ Choice = tuple[Any, dict[str, Any], list[Slot]]
 
 def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Iterator[Choice]:
     tp, optional = _unwrap(tp)
+    if optional and tp in (bool, int, float, str):  # `int | None`: None, then the scalars
+        yield None, heap, []
     if tp is bool:
         for b in (False, True):
             yield b, heap, []

@@ -1,7 +1,8 @@
 """Protocols of values and classes: `is` between ints (CPython's small-int
 cache) and bools, `==`/`!=` by Python's dispatch (a dataclass's generated
 `__eq__`, a class's own, identity otherwise), `typing.NamedTuple` classes,
-and attributes set to lists of lists. The engine against the real code:
+attributes set to lists of lists, and parameters annotated `int | None`
+(and other scalars or None). The engine against the real code:
 replay, and enumeration over small inputs and objects (`tests/heap_enum.py`)."""
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ IDENTITY = HERE / "proto_identity.py"
 EQUALITY = HERE / "proto_equality.py"
 RECORDS = HERE / "proto_records.py"
 ROWS = HERE / "proto_rows.py"
+OPTIONAL = HERE / "proto_optional.py"
 
 CASES = [
     (IDENTITY, "same_count"), (IDENTITY, "large_twins"), (IDENTITY, "Slot.holds"), (IDENTITY, "Slot.agrees"),
@@ -32,6 +34,7 @@ CASES = [
     (RECORDS, "make_span"), (RECORDS, "span_width"), (RECORDS, "score_of"), (RECORDS, "best"),
     (RECORDS, "is_span"), (RECORDS, "frozen_span"),
     (ROWS, "Lanes.put"), (ROWS, "Lanes.busiest"), (ROWS, "Shelves.stock"), (ROWS, "Shelves.count"),
+    (OPTIONAL, "limit_or_default"), (OPTIONAL, "window"), (OPTIONAL, "label"), (OPTIONAL, "doubled"),
 ]
 INTS_ONLY = {"same_count", "large_twins", "flags_match", "make_span", "span_width", "score_of", "best",
              "is_span", "frozen_span"}

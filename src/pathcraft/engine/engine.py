@@ -229,6 +229,8 @@ class Run:
         for name, kind in zip(self.function.params, self.function.param_types):
             extended: list[tuple[Heap, dict[str, Value]]] = []
             for heap, env in bindings:
+                if kind.kind in _SORT_OF_KIND and kind.optional:  # `int | None` (frontend/optional.py): None first
+                    extended.append((heap.with_root(name, None), {**env, name: None}))
                 if kind.kind in _SORT_OF_KIND:
                     symbol = Sym(name, _SORT_OF_KIND[kind.kind])
                     if kind.kind == "str":  # inputs are printable ASCII (solver/strings.py)

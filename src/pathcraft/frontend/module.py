@@ -23,6 +23,7 @@ from pathcraft.frontend import mathmod
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
 from pathcraft.frontend.namedtuples import NamedTupleInfo, namedtuple_info
+from pathcraft.frontend.optional import optional_scalar
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
 from pathcraft.ir.types import Type
@@ -574,10 +575,13 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
             types.append(inferred)
             inferred_names.append(f"{arg.arg}: {inferred}")
             continue
+        scalar = optional_scalar(arg.annotation)  # `int | None`: the int, optional
         try:
-            kind = parse_type(arg.annotation, module.user_classes, owner, scope)
+            kind = parse_type(scalar or arg.annotation, module.user_classes, owner, scope)
         except TypeSyntaxError as exc:
             raise unsupported(module.path, arg.annotation, f"parameter {exc}") from None
+        if scalar is not None:
+            kind = Type(kind.kind, optional=True)
         if kind.kind == "none":
             raise unsupported(module.path, arg.annotation, "parameter type 'None'")
         names.append(arg.arg)
