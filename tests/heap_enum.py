@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections.abc
 import itertools
+import sys
 import types
 import typing
 from collections.abc import Iterator
@@ -94,6 +95,11 @@ Choice = tuple[Any, dict[str, Any], list[Slot]]
 
 
 def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Iterator[Choice]:
+    if isinstance(tp, typing.TypeVar):  # pathcraft's reading: its bound, its first constraint, or Any (an int)
+        scope = vars(sys.modules[tp.__module__])
+        tp = tp.__bound__ or (tp.__constraints__[0] if tp.__constraints__ else int)
+        if isinstance(tp, typing.ForwardRef):
+            tp = eval(tp.__forward_arg__, scope)  # noqa: S307  (a name of the fixture's own module)
     tp, optional = _unwrap(tp)
     if optional and tp in (bool, int, float, str):  # `int | None`: None, then the scalars
         yield None, heap, []

@@ -2,7 +2,7 @@
 cache) and bools, `==`/`!=` by Python's dispatch (a dataclass's generated
 `__eq__`, a class's own, identity otherwise), `typing.NamedTuple` classes,
 attributes set to lists of lists, and parameters annotated `int | None`
-(and other scalars or None). The engine against the real code:
+(and other scalars or None), module-level type aliases and type variables. The engine against the real code:
 replay, and enumeration over small inputs and objects (`tests/heap_enum.py`)."""
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ EQUALITY = HERE / "proto_equality.py"
 RECORDS = HERE / "proto_records.py"
 ROWS = HERE / "proto_rows.py"
 OPTIONAL = HERE / "proto_optional.py"
+ALIASES = HERE / "proto_aliases.py"
 
 CASES = [
     (IDENTITY, "same_count"), (IDENTITY, "large_twins"), (IDENTITY, "Slot.holds"), (IDENTITY, "Slot.agrees"),
@@ -35,6 +36,7 @@ CASES = [
     (RECORDS, "is_span"), (RECORDS, "frozen_span"),
     (ROWS, "Lanes.put"), (ROWS, "Lanes.busiest"), (ROWS, "Shelves.stock"), (ROWS, "Shelves.count"),
     (OPTIONAL, "limit_or_default"), (OPTIONAL, "window"), (OPTIONAL, "label"), (OPTIONAL, "doubled"),
+    (ALIASES, "at"), (ALIASES, "manhattan"), (ALIASES, "best_of"), (ALIASES, "first_or"), (ALIASES, "last_value"),
 ]
 INTS_ONLY = {"same_count", "large_twins", "flags_match", "make_span", "span_width", "score_of", "best",
              "is_span", "frozen_span"}

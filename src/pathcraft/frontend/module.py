@@ -18,6 +18,7 @@ from typing import Final
 
 from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
 from pathcraft.files import read_source
+from pathcraft.frontend.aliases import module_aliases
 from pathcraft.frontend.decorators import read_decorators
 from pathcraft.frontend import mathmod
 from pathcraft.frontend.frozen import frozen_containers
@@ -205,6 +206,16 @@ def load_module(path: str) -> ModuleSource:
             module.namedtuples[name] = named
             del module.classes[name]
     rebound = _rebound_names(tree.body)
+
+    def parses(annotation: ast.expr) -> bool:
+        try:
+            parse_type(annotation, set(module.classes), None, module.type_aliases)
+        except TypeSyntaxError:
+            return False
+        return True
+
+    for name, value in module_aliases(tree.body, lambda n: n not in rebound, parses).items():
+        module.type_aliases.setdefault(name, value)  # `TPos = tuple[int, int]` (frontend/aliases.py)
     for name in rebound & module.constants.keys():
         del module.constants[name]
     containers = {t.id: n.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
