@@ -33,13 +33,13 @@ CASES = [
     (EQUALITY, "same_point"), (EQUALITY, "moved"), (EQUALITY, "point_or_nothing"), (EQUALITY, "tagged_vs_point"),
     (EQUALITY, "same_chain"), (EQUALITY, "first_differs"), (EQUALITY, "same_money"), (EQUALITY, "money_or_count"),
     (RECORDS, "make_span"), (RECORDS, "span_width"), (RECORDS, "score_of"), (RECORDS, "best"),
-    (RECORDS, "is_span"), (RECORDS, "frozen_span"),
+    (RECORDS, "is_span"), (RECORDS, "frozen_span"), (RECORDS, "band_points"),
     (ROWS, "Lanes.put"), (ROWS, "Lanes.busiest"), (ROWS, "Shelves.stock"), (ROWS, "Shelves.count"),
     (OPTIONAL, "limit_or_default"), (OPTIONAL, "window"), (OPTIONAL, "label"), (OPTIONAL, "doubled"),
     (ALIASES, "at"), (ALIASES, "manhattan"), (ALIASES, "best_of"), (ALIASES, "first_or"), (ALIASES, "last_value"),
 ]
 INTS_ONLY = {"same_count", "large_twins", "flags_match", "make_span", "span_width", "score_of", "best",
-             "is_span", "frozen_span"}
+             "is_span", "frozen_span", "band_points"}
 BOX = Bounds(ints=tuple(range(-3, 4)), max_objects=2, max_list=2, max_object_list=2,
              unannotated=(("Lanes", "lanes", list[list[int]]), ("Shelves", "shelves", list[list[bool]])))
 

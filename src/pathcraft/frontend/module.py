@@ -23,7 +23,7 @@ from pathcraft.frontend.decorators import read_decorators
 from pathcraft.frontend import mathmod
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
-from pathcraft.frontend.namedtuples import NamedTupleInfo, namedtuple_info
+from pathcraft.frontend.namedtuples import NamedTupleInfo, namedtuple_info, namedtuple_literal
 from pathcraft.frontend.optional import optional_scalar
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
@@ -222,8 +222,11 @@ def load_module(path: str) -> ModuleSource:
                   for t in n.targets if isinstance(t, ast.Name) and t.id not in rebound}
     containers.update({n.target.id: n.value for n in tree.body if isinstance(n, ast.AnnAssign)
                        and isinstance(n.target, ast.Name) and n.value is not None and n.target.id not in rebound})
-    module.frozen = frozen_containers(
-        tree, containers, lambda e: literal_value(e, module.from_math, module.imported) is not NO_DEFAULT)
+    def is_constant(e: ast.expr) -> bool:
+        return literal_value(e, module.from_math, module.imported) is not NO_DEFAULT
+
+    module.frozen = frozen_containers(  # items: literals, and NamedTuples of literals (immutable too)
+        tree, containers, lambda e: is_constant(e) or namedtuple_literal(e, module.namedtuples, is_constant))
     _find_exceptions(module)
     for name in module.user_classes:
         try:

@@ -14,6 +14,7 @@ modelled (the class stays a refused class, the parameter type unknown).
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pathcraft.ir.nodes import Const, Expr, Text
@@ -69,6 +70,14 @@ def namedtuple_info(cls: ast.ClassDef, imported: set[str]) -> NamedTupleInfo | N
     if not fields:
         return None
     return NamedTupleInfo(cls.name, tuple(fields), tuple(defaults))
+
+
+def namedtuple_literal(node: ast.expr, classes: Mapping[str, NamedTupleInfo],
+                       constant: Callable[[ast.expr], bool]) -> bool:
+    """`C(1, b=2.5)`: a NamedTuple of the module built from constants (as
+    immutable as a literal: an item of a read-only module container)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in classes \
+        and all(constant(a) for a in node.args) and all(k.arg is not None and constant(k.value) for k in node.keywords)
 
 
 class ArgumentError(Exception):
