@@ -32,6 +32,7 @@ CASES = [
     (IDENTITY, "flags_match"),
     (EQUALITY, "same_point"), (EQUALITY, "moved"), (EQUALITY, "point_or_nothing"), (EQUALITY, "tagged_vs_point"),
     (EQUALITY, "same_chain"), (EQUALITY, "first_differs"), (EQUALITY, "same_money"), (EQUALITY, "money_or_count"),
+    (EQUALITY, "reading_of"), (EQUALITY, "same_reading"),
     (RECORDS, "make_span"), (RECORDS, "span_width"), (RECORDS, "score_of"), (RECORDS, "best"),
     (RECORDS, "is_span"), (RECORDS, "frozen_span"), (RECORDS, "band_points"),
     (ROWS, "Lanes.put"), (ROWS, "Lanes.busiest"), (ROWS, "Shelves.stock"), (ROWS, "Shelves.count"),
@@ -39,7 +40,7 @@ CASES = [
     (ALIASES, "at"), (ALIASES, "manhattan"), (ALIASES, "best_of"), (ALIASES, "first_or"), (ALIASES, "last_value"),
 ]
 INTS_ONLY = {"same_count", "large_twins", "flags_match", "make_span", "span_width", "score_of", "best",
-             "is_span", "frozen_span", "band_points"}
+             "is_span", "frozen_span", "band_points", "reading_of", "same_reading"}
 BOX = Bounds(ints=tuple(range(-3, 4)), max_objects=2, max_list=2, max_object_list=2,
              unannotated=(("Lanes", "lanes", list[list[int]]), ("Shelves", "shelves", list[list[bool]])))
 

@@ -19,8 +19,10 @@ from pathcraft.frontend.strbuiltins import str_predicates
 from pathcraft.frontend.module import NO_DEFAULT, ModuleSource, function_info, load_module, property_setters
 from pathcraft.ir.driver import DriverPlan
 from pathcraft.ir.nodes import (
+    CallMethod,
     Const,
     FunctionInfo,
+    Instr,
     Predicate,
     Program,
     Return,
@@ -217,7 +219,8 @@ class Frontend:
             fn = self.module.method(owner, method)
             if fn is None:
                 self.predicates.update(self._dataclass_init(owner))
-                return set()
+                post = self._post_init(owner)
+                return {post} if post is not None else set()
         else:
             self._check_survives_import(qualname)
             fn = self.module.functions.get(qualname)
@@ -253,10 +256,21 @@ class Frontend:
         """The `__init__` a `@dataclass` generates: set every field from its
         parameter. Generated code has no source lines, so no trace events."""
         info = self.signatures[f"{cls}.__init__"]
-        body = tuple(SetField(Var("self"), p, Var(p), 0) for p in info.params[1:])
+        body: tuple[Instr, ...] = tuple(SetField(Var("self"), p, Var(p), 0) for p in info.params[1:])
+        if self._post_init(cls) is not None:  # the generated __init__ ends by calling it (its frame and events)
+            body += (CallMethod(None, Var("self"), "__post_init__", (), 0),)
         rule = Rule(1, None, body + (Return(Const(None), 0),))
         pred = Predicate(info.entry, info.qualname, info.params, (rule,), is_entry=True, builtin=True)
         return {pred.name: pred}
+
+    def _post_init(self, cls: str) -> str | None:
+        """The `__post_init__` a dataclass's generated `__init__` calls, if any."""
+        current: str | None = cls
+        while current is not None and current in self.module.class_infos:
+            if "__post_init__" in self.module.class_infos[current].methods:
+                return f"{current}.__post_init__"
+            current = self.module.class_infos[current].base
+        return None
 
     def _check_survives_import(self, qualname: str) -> None:
         """The generated tests use the module as imported: a name deleted at
