@@ -22,6 +22,7 @@ from pathcraft.files import read_source
 from pathcraft.frontend.decorators import read_decorators
 from pathcraft.frontend import mathmod
 from pathcraft.frontend.frozen import frozen_containers
+from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.frontend.yields import is_generator, module_has_generators
@@ -107,6 +108,11 @@ class ModuleSource:
         if self._foreign is None:
             self._foreign = foreign_assignments(self.tree)
         return self._foreign
+
+    @functools.cached_property
+    def statement_lines(self) -> dict[int, int]:
+        """Each source line's statement line, as the tracer reports it."""
+        return statement_lines(self.tree)
 
     @functools.cached_property
     def has_generators(self) -> bool:
