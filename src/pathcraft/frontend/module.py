@@ -21,6 +21,7 @@ from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, uns
 from pathcraft.files import read_source
 from pathcraft.frontend.decorators import read_decorators
 from pathcraft.frontend import mathmod
+from pathcraft.frontend.folding import fold_module_constants
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
@@ -178,6 +179,8 @@ def load_module(path: str) -> ModuleSource:
                 for gone in (target.elts if isinstance(target, ast.Tuple) else [target]):
                     if isinstance(gone, ast.Name):
                         module.deleted[gone.id] = statement
+    once = {name for node in tree.body for name in [_bound_name(node)] if name is not None} - _rebound_names(tree.body)
+    folded = fold_module_constants(tree.body, once)  # `{hex(i): i for i in range(16)}`: its literal
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
@@ -199,6 +202,8 @@ def load_module(path: str) -> ModuleSource:
                 isinstance(node, ast.AnnAssign) and node.value is not None:
             target = node.targets[0] if isinstance(node, ast.Assign) else node.target
             value = node.value
+            if isinstance(target, ast.Name) and target.id in folded:
+                value = folded[target.id]
             if isinstance(target, ast.Name) and value is not None:
                 constant = literal_value(value, module.from_math, module.imported)
                 if constant is not NO_DEFAULT:
@@ -210,6 +215,7 @@ def load_module(path: str) -> ModuleSource:
                   for t in n.targets if isinstance(t, ast.Name) and t.id not in rebound}
     containers.update({n.target.id: n.value for n in tree.body if isinstance(n, ast.AnnAssign)
                        and isinstance(n.target, ast.Name) and n.value is not None and n.target.id not in rebound})
+    containers.update({name: value for name, value in folded.items() if name in containers})
     module.frozen = frozen_containers(
         tree, containers, lambda e: literal_value(e, module.from_math, module.imported) is not NO_DEFAULT)
     _find_exceptions(module)
@@ -219,6 +225,15 @@ def load_module(path: str) -> ModuleSource:
         except PathcraftError as exc:
             module.class_errors[name] = exc
     return module
+
+
+def _bound_name(node: ast.stmt) -> str | None:
+    """The name a module-level `NAME = value` (or `NAME: T = value`) binds."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return node.targets[0].id
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+        return node.target.id
+    return None
 
 
 def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
