@@ -26,9 +26,9 @@ from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
-from pathcraft.frontend.yields import is_generator, module_has_generators
+from pathcraft.frontend.yields import is_generator, module_has_generators, own_nodes
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
-from pathcraft.ir.types import Type
+from pathcraft.ir.types import INT, Type
 
 
 class _NoDefault(Enum):
@@ -607,6 +607,7 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         raise unsupported(module.path, fn, "property with parameters besides 'self'")
     if binding == "setter" and len(names) != 2:
         raise unsupported(module.path, fn, "property setter without exactly 'self' and a value")
+    probes = guarded_ints(fn, names, types)
     defaults: list[tuple[str, Literal]] = []
     for arg, default in zip(args.args[len(args.args) - len(args.defaults):], args.defaults):
         value = literal_value(default, module.from_math, module.imported, module.constants)
@@ -626,10 +627,29 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         assumptions=decorations.assumptions,
         inferred=tuple(inferred_names),
         generator=generator,
+        probes=probes,
         binding="static" if binding == "class" else binding,
         cached=decorations.cached,
         cache_limit=decorations.cache_limit,
     )
+
+
+def guarded_ints(fn: ast.FunctionDef, names: list[str], types: list[Type]) -> tuple[str, ...]:
+    """The int parameters (at most two) that `fn` checks with
+    `isinstance(p, C)` where a float is no `C`: a caller ignoring the
+    annotation reaches the check's other branch (checked at run time)."""
+    found: list[str] = []
+    for node in own_nodes(fn):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance"
+                and len(node.args) == 2 and isinstance(node.args[0], ast.Name)):
+            continue
+        name = node.args[0].id
+        kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+        wanted = {k.id for k in kinds if isinstance(k, ast.Name)}
+        if name in names and name not in found and types[names.index(name)] == INT \
+                and "int" in wanted and not wanted & {"float", "object"}:
+            found.append(name)
+    return tuple(n for n in names if n in found) if len(found) <= 2 else ()
 
 
 def _check_classmethod(module: ModuleSource, fn: ast.FunctionDef, owner: str | None) -> None:
