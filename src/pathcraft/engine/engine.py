@@ -460,7 +460,7 @@ class Run:
             if method is None:
                 return [step(state, frame, env=frame.env if instr.target is None else
                              {**frame.env, instr.target: subject})]
-            return [generators.make(state, frame, instr.target, method, {method.params[0]: subject})]
+            return [generators.make(state, frame, instr.target, method, {method.params[0]: subject}, owned=True)]
         subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
         cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
         if isinstance(cell, GeneratorCell):

@@ -564,7 +564,7 @@ class ExpressionLowerer:
             walked = self.expr(node.args[0])
             tmp = self.blocks.temp()
             if name == "__pc_shut":
-                self.blocks.emit(ListOp("close", None, walked, (), node.lineno))
+                self.blocks.emit(ListOp("close", None, walked, (self.expr(node.args[1]),), node.lineno))
                 return Const(None)
             if name == "__pc_len":
                 self.blocks.emit(ListOp("len", tmp, walked, (Const(Text(LOOP_STEP)),), node.lineno))
