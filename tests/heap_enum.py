@@ -101,6 +101,8 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
         if isinstance(tp, typing.ForwardRef):
             tp = eval(tp.__forward_arg__, scope)  # noqa: S307  (a name of the fixture's own module)
     tp, optional = _unwrap(tp)
+    if tp is Any or tp is object:  # pathcraft's reading: a value of any type will do, an int is the simplest
+        tp = int
     if optional and tp in (bool, int, float, str):  # `int | None`: None, then the scalars
         yield None, heap, []
     if tp is bool:

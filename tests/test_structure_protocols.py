@@ -32,7 +32,7 @@ CASES = [
     (IDENTITY, "flags_match"),
     (EQUALITY, "same_point"), (EQUALITY, "moved"), (EQUALITY, "point_or_nothing"), (EQUALITY, "tagged_vs_point"),
     (EQUALITY, "same_chain"), (EQUALITY, "first_differs"), (EQUALITY, "same_money"), (EQUALITY, "money_or_count"),
-    (EQUALITY, "reading_of"), (EQUALITY, "same_reading"),
+    (EQUALITY, "reading_of"), (EQUALITY, "same_reading"), (EQUALITY, "same_item"), (EQUALITY, "item_or_next"),
     (RECORDS, "make_span"), (RECORDS, "span_width"), (RECORDS, "score_of"), (RECORDS, "best"),
     (RECORDS, "is_span"), (RECORDS, "frozen_span"), (RECORDS, "band_points"),
     (ROWS, "Lanes.put"), (ROWS, "Lanes.busiest"), (ROWS, "Shelves.stock"), (ROWS, "Shelves.count"),

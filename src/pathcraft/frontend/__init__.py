@@ -114,7 +114,7 @@ class Frontend:
                     self.module.class_infos[b].dataclass for b in self._bases(cls_name)):
                 continue
             fields = tuple(name for name, _ in self.module.dataclasses[cls_name])
-            made = dataclass_eq.synthesize(cls_name, fields, info, node.lineno)
+            made = dataclass_eq.synthesize(node, fields, info)
             if made is None:
                 continue
             self.module.class_infos[cls_name] = replace(info, methods=(*info.methods, "__eq__"))

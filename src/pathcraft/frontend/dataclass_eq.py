@@ -9,8 +9,8 @@ and stops at the first unequal pair; so the method written here is
 
     def __eq__(self, other):
         if self is other: return True          # every item identical
-        if self.a != other.a: return False     # an int, bool or str: identity adds nothing
-        if self.r is not other.r and self.r != other.r: return False  # a reference
+        if self.a != other.a: return False     # annotated int, bool or str: identity adds nothing
+        if self.r is not other.r and self.r != other.r: return False  # anything else (Any too)
         return True
 
 where `!=` between references goes through the same dispatch (a nested
@@ -40,14 +40,28 @@ def generated(cls: ast.ClassDef, info: ClassInfo) -> bool:
                                       for item in cls.body)
 
 
-def source(fields: Fields, types: dict[str, Type]) -> str | None:
+def _plain(cls: ast.ClassDef) -> set[str]:
+    """Fields annotated exactly `int`, `bool` or `str` (not `Any`, which the
+    model also types int but may hold anything: its identity test stays)."""
+    out = set()
+    for item in cls.body:
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            note = item.annotation
+            text = note.value if isinstance(note, ast.Constant) and isinstance(note.value, str) else \
+                note.id if isinstance(note, ast.Name) else None
+            if text in ("int", "bool", "str"):
+                out.add(item.target.id)
+    return out
+
+
+def source(fields: Fields, types: dict[str, Type], plain: set[str]) -> str | None:
     """The method's source, None when a field's type is not modelled."""
     lines = ["def __eq__(self, other):", "    if self is other:", "        return True"]
     for name in fields:
         kind = types.get(name)
         if kind is None or kind.kind == "float":
             return None
-        if kind.kind in ("int", "bool", "str") and not kind.optional:
+        if kind.kind in ("int", "bool", "str") and not kind.optional and name in plain:
             lines += [f"    if self.{name} != other.{name}:", "        return False"]
         else:
             lines += [f"    if self.{name} is not other.{name} and self.{name} != other.{name}:",
@@ -56,9 +70,10 @@ def source(fields: Fields, types: dict[str, Type]) -> str | None:
     return "\n".join(lines)
 
 
-def synthesize(cls: str, fields: Fields, info: ClassInfo, line: int) -> tuple[FunctionInfo, ast.FunctionDef] | None:
+def synthesize(node: ast.ClassDef, fields: Fields, info: ClassInfo) -> tuple[FunctionInfo, ast.FunctionDef] | None:
     """The FunctionInfo and def of `cls.__eq__`, to lower as a method of `cls`."""
-    text = source(fields, dict(info.fields))
+    cls, line = node.name, node.lineno
+    text = source(fields, dict(info.fields), _plain(node))
     if text is None:
         return None
     parsed = ast.parse(text).body[0]
