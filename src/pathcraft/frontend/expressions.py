@@ -307,7 +307,7 @@ class ExpressionLowerer:
         following = lines_after_calls(self.module.path).get(key)
         if following is None:
             return None
-        return self.module.statement_lines.get(following, following)
+        return self.module.statement_lines.get(following)  # None: a line the tracer does not report (`try:`)
 
     def dict_or_set(self, node: ast.Dict | ast.Set) -> Expr:
         """`{k: v, ...}` as `$dict(k, v, ...)`, `{a, ...}` as `$set(a, ...)`:

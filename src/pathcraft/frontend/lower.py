@@ -316,15 +316,14 @@ class FunctionLowerer:
         (set) comprehension is the same with a dict (set) it stores into."""
         what = construct_name(node)  # "list comprehension", ...
         kind = _COMPREHENSIONS[type(node)]
-        if len(node.generators) != 1:
-            raise self.error(node, f"{what} with several 'for' clauses")
-        gen = node.generators[0]
-        if gen.is_async or any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Lambda))
-                               for n in ast.walk(node)):
+        gen, *more = node.generators  # several `for` clauses: loops nested in the comprehension's function
+        if any(g.is_async for g in node.generators) or any(
+                isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Lambda)) for n in ast.walk(node)):
             raise self.error(node, f"{what} with 'async', ':=', yield or lambda")
-        bound = {n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+        bound = {n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
         parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
-        used = {n.id for part in (*parts, *gen.ifs) for n in ast.walk(part)
+        inside = [*parts, *(c for g in node.generators for c in g.ifs), *(g.iter for g in more)]
+        used = {n.id for part in inside for n in ast.walk(part)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         inner_bound = {n.id for comp in ast.walk(node) if isinstance(comp, ast.comprehension)
                        for n in ast.walk(comp.target) if isinstance(n, ast.Name)}
@@ -352,20 +351,26 @@ class FunctionLowerer:
         result = ast.Name("$result", ast.Load())
         inner: list[ast.stmt]
         start: ast.expr
+        copied = _copy_with_call_positions  # the module's tree is not touched
         if isinstance(node, ast.DictComp):  # the key first, then the value (as CPython 3.8+)
             start = ast.Dict([], [])
-            inner = [ast.Assign([ast.Name("$key", ast.Store())], node.key),
-                     ast.Assign([ast.Subscript(result, ast.Name("$key", ast.Load()), ast.Store())], node.value)]
+            inner = [ast.Assign([ast.Name("$key", ast.Store())], copied(node.key)),
+                     ast.Assign([ast.Subscript(result, ast.Name("$key", ast.Load()), ast.Store())],
+                                copied(node.value))]
         else:
             start = ast.List([], ast.Load()) if isinstance(node, ast.ListComp) else \
                 ast.Call(ast.Name("set", ast.Load()), [], [])
             added = "append" if isinstance(node, ast.ListComp) else "add"
-            inner = [ast.Expr(ast.Call(ast.Attribute(result, added, ast.Load()), [node.elt], []))]
-        for cond in reversed(gen.ifs):
-            inner = [ast.If(cond, inner, [])]
+            inner = [ast.Expr(ast.Call(ast.Attribute(result, added, ast.Load()), [copied(node.elt)], []))]
+        for index in range(len(node.generators) - 1, -1, -1):
+            clause = node.generators[index]
+            for cond in reversed(clause.ifs):
+                inner = [ast.If(copied(cond), inner, [])]
+            walked = loop_iter if index == 0 else copied(clause.iter)
+            inner = [ast.For(copy.deepcopy(clause.target), walked, inner, [])]
         body: list[ast.stmt] = [
             ast.Assign([ast.Name("$result", ast.Store())], start),
-            ast.For(gen.target, loop_iter, inner, []),
+            *inner,
             ast.Return(result),
         ]
         params = names + free
