@@ -38,7 +38,8 @@ from dataclasses import dataclass, replace
 from pathcraft.errors import construct_name, unsupported
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend import closures
-from pathcraft.frontend import generators
+from pathcraft.frontend import generators, keyed
+from pathcraft.frontend.builtins import empty_sequence_message
 from pathcraft.frontend.expressions import CALL_POSITION, CallsMade, ExpressionLowerer
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.module import ModuleSource
@@ -46,7 +47,7 @@ from pathcraft.frontend.names import assigned_names
 from pathcraft.frontend.sink import FunctionBlocks
 from pathcraft.frontend.yields import yields_in_try
 from pathcraft.ir.builtin_names import (
-    ITERATE, LOOP_KEY, LOOP_LATER, LOOP_REVERSED, LOOP_STEP, LOOP_VALUE, MEMO_WRAPPER,
+    ITERATE, LOOP_KEY, LOOP_LATER, LOOP_REVERSED, LOOP_STEP, LOOP_VALUE, MEMO_WRAPPER, function_predicate,
 )
 from pathcraft.ir.nodes import (
     EXC_VAR,
@@ -133,6 +134,14 @@ def _copy_with_call_positions(node: ast.expr) -> ast.expr:
     return copied
 
 
+# the prelude functions a keyed consumer hands items and keys to (frontend/keyed.py)
+_PRELUDE_HELPERS = {
+    f"__pc_{name}": FunctionInfo(name, function_predicate(name), params, tuple(INT for _ in params), None, (), 0, 0,
+                                 function_predicate(name))
+    for name, params in (("sorted_by", ("items", "keys", "reverse")), ("least_by", ("items", "keys", "greatest")))
+}
+
+
 def makes_fresh(iterable: ast.expr) -> bool:
     """Is the value a `for` walks made there (a call's result), so that
     nothing but the loop refers to it? A name, attribute or item may share it."""
@@ -201,6 +210,7 @@ class FunctionLowerer:
         self.signatures = signatures
         self.expressions.comprehension = self.comprehension
         self.expressions.generator = self.generator_call
+        self.expressions.keyed = self.keyed_call
         if owner is not None and fn.args.args and any(
                 isinstance(d, ast.Name) and d.id == "classmethod" for d in fn.decorator_list):
             self.expressions.class_alias = {fn.args.args[0].arg: owner}  # `cls`: the class itself
@@ -391,6 +401,62 @@ class FunctionLowerer:
         tmp = self.blocks.temp()
         self.blocks.emit(Call(tmp, info.entry, tuple(args) + tuple(Var(n) for n in free), line))
         return Var(tmp)
+
+    def keyed_call(self, consumer: str, items: ast.expr, key: ast.expr, reverse: bool, node: ast.Call) -> Expr:
+        """`sorted(xs, key=f)`, `min`/`max(xs, key=f)`, `xs.sort(key=f)`: see
+        `frontend/keyed.py`. `f` is a lambda (lowered as a nested function
+        `<lambda>`, its free variables passed at each call) or a function
+        of the module taking one argument."""
+        line = node.lineno
+        number = len([p for p in self.nested if "$key" in p and p.endswith("$consume")])
+        key_info, free = self.key_function(key, number)
+        source = self.blocks.stable(self.expressions.expr(items), line)
+        self.blocks.emit(ListOp("iter", self.blocks.temp("n"), source, (), line))  # TypeError here
+        params = ["__pc_S0", *free]
+        consume = FunctionInfo(consumer, self.info.qualname, tuple(params), tuple(INT for _ in params), None, (),
+                               line, line, f"{self.info.entry}$key{number}$consume")
+        helpers = {keyed.KEY: key_info, **_PRELUDE_HELPERS}
+        text = keyed.consumer_source(consumer, free, reverse, empty_sequence_message(consumer))
+        fn = ast.parse(text).body[0]
+        assert isinstance(fn, ast.FunctionDef)
+        self.nested_function(synthetic_function(consumer, params, fn.body, line), consume, line,
+                             entry_mark=False, builtin=True, marks=False, helpers=helpers)
+        tmp = self.blocks.temp()
+        self.blocks.emit(Call(tmp, consume.entry, (source, *(Var(f) for f in free)), line))
+        return Var(tmp)
+
+    def key_function(self, key: ast.expr, number: int) -> tuple[FunctionInfo, list[str]]:
+        """The key function's signature, and the enclosing variables it reads."""
+        if isinstance(key, ast.Name) and key.id in self.module.functions and key.id not in self.locals:
+            info = self.signatures.get(key.id)
+            if info is None or len(info.params) - len(info.defaults) > 1 or not info.params:
+                raise self.error(key, f"key function '{key.id}' that does not take one argument")
+            self.calls.callees.add(key.id)
+            return info, []
+        if not isinstance(key, ast.Lambda):
+            raise self.error(key, "key other than a lambda or a function of the module")
+        args = key.args
+        if len(args.args) != 1 or args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs or args.defaults \
+                or any(isinstance(n, (ast.Lambda, ast.Yield, ast.YieldFrom, ast.NamedExpr, ast.Await))
+                       for n in ast.walk(key.body)):
+            raise self.error(key, "lambda other than one parameter and a plain expression")
+        param = args.args[0].arg
+        used = {n.id for n in ast.walk(key.body) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        free = sorted((used - {param}) & self.locals | self.captures_of(used - {param}))
+        scope = "." if self.info.qualname.endswith(("<listcomp>", "<genexpr>", "<setcomp>", "<dictcomp>")) \
+            else ".<locals>."
+        params = [param, *free]
+        info = FunctionInfo("<lambda>", f"{self.info.qualname}{scope}<lambda>", tuple(params),
+                            tuple(INT for _ in params), None, (), key.lineno, key.end_lineno or key.lineno,
+                            f"{self.info.entry}$lambda{number}")
+        body = ast.Return(_copy_with_call_positions(key.body))
+        fn = ast.FunctionDef("<lambda>", ast.arguments([], [ast.arg(p) for p in params], None, [], [], None, []),
+                             [body], [], None)
+        ast.copy_location(fn, key)
+        ast.copy_location(body, key.body)
+        ast.fix_missing_locations(fn)
+        self.nested_function(fn, info, key.lineno, entry_mark=True, builtin=False)
+        return info, free
 
     def generator_call(self, consumer: str, node: ast.GeneratorExp) -> Expr:
         """`consumer(elt for target in it if cond)`: see `frontend/generators.py`."""
