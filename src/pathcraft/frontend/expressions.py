@@ -119,6 +119,7 @@ class ExpressionLowerer:
         self.generator: Callable[[str, ast.GeneratorExp], Expr] | None = None
         # `sorted(xs, key=f)` and kin (frontend/keyed.py): consumer, items, key, reverse, the call
         self.keyed: Callable[[str, ast.expr, ast.expr, bool, ast.Call], Expr] | None = None
+        self.generator_value: Callable[[ast.GeneratorExp], Expr] | None = None  # a genexpr as a value
         # nested functions callable here by name: what a call binds, and the captures passed after
         self.nested_calls: Mapping[str, tuple[FunctionInfo, tuple[str, ...]]] = {}
         self.opaque: frozenset[str] = frozenset()  # parameters whose annotations decide nothing
@@ -300,6 +301,8 @@ class ExpressionLowerer:
             return value
         if isinstance(node, (ast.ListComp, ast.DictComp, ast.SetComp)) and self.comprehension is not None:
             return self.comprehension(node)
+        if isinstance(node, ast.GeneratorExp) and self.generator_value is not None:
+            return self.generator_value(node)
         raise self.error(node, construct_name(node))
 
     def line_after_call(self, node: ast.Call) -> int | None:
@@ -637,7 +640,8 @@ class ExpressionLowerer:
             self.blocks.emit(Call(tmp, first, tuple(args), node.lineno))
             return Var(tmp)
         if name == "tuple" and len(node.args) <= 1 and not node.keywords and not (
-                node.args and isinstance(node.args[0], (ast.GeneratorExp, ast.Starred))):
+                node.args and isinstance(node.args[0], ast.Starred)) and not (
+                node.args and isinstance(node.args[0], ast.GeneratorExp) and self.generator_value is None):
             return self.tuple_of(node)
         keyed_by = _key_and_reverse(node, sort=name == "sorted")
         if name in ("sorted", "min", "max") and keyed_by is not None and len(node.args) == 1 \

@@ -211,6 +211,7 @@ class FunctionLowerer:
         self.expressions.comprehension = self.comprehension
         self.expressions.generator = self.generator_call
         self.expressions.keyed = self.keyed_call
+        self.expressions.generator_value = self.generator_object
         if owner is not None and fn.args.args and any(
                 isinstance(d, ast.Name) and d.id == "classmethod" for d in fn.decorator_list):
             self.expressions.class_alias = {fn.args.args[0].arg: owner}  # `cls`: the class itself
@@ -458,10 +459,87 @@ class FunctionLowerer:
         self.nested_function(fn, info, key.lineno, entry_mark=True, builtin=False)
         return info, free
 
+    def generator_object(self, node: ast.GeneratorExp) -> Expr:
+        """A generator expression as a value (or with several `for` clauses, or
+        over what the consumers' resumptions do not walk): a generator
+        function of its own, `f.<locals>.<genexpr>(source, free...)`, whose
+        loops yield each item (engine/generators.py); the first iterable is
+        evaluated here, as CPython does. Its frame's line events are the
+        statement's line on entry and on every back edge (each resumption)."""
+        if any(g.is_async for g in node.generators) or any(
+                isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Lambda, ast.Await))
+                for n in ast.walk(node)):
+            raise self.error(node, "generator expression with 'async', ':=', yield or lambda")
+        line = node.lineno
+        first, *more = node.generators
+        bound = {n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+        inside = [node.elt, *(c for g in node.generators for c in g.ifs), *(g.iter for g in more)]
+        used = {n.id for part in inside for n in ast.walk(part)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        inner_bound = {n.id for comp in ast.walk(node) if isinstance(comp, ast.comprehension)
+                       for n in ast.walk(comp.target) if isinstance(n, ast.Name)}
+        free = sorted((used - bound - inner_bound) & self.locals | self.captures_of(used - bound - inner_bound))
+        iterable = first.iter  # `range(...)`, `enumerate(...)`, `zip(...)`: their arguments evaluated here
+        wrapper = iterable.func.id if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
+            and iterable.func.id in ("range", "enumerate", "zip", "reversed") and iterable.func.id not in self.locals \
+            and iterable.func.id not in self.module.functions and not iterable.keywords \
+            and not any(isinstance(a, ast.Starred) for a in iterable.args) else None
+        sources = list(iterable.args) if wrapper is not None and isinstance(iterable, ast.Call) else [iterable]
+        args: list[Expr] = []
+        for index, part in enumerate(sources):
+            value = self.blocks.stable(self.expressions.expr(part), line)
+            if wrapper == "reversed":  # a sequence walked backwards (TypeError on a set, a generator)
+                self.blocks.emit(ListOp("iter", self.blocks.temp("n"), value, (_REVERSED,), line))
+            elif wrapper != "range" and not (wrapper == "enumerate" and index == 1):
+                self.blocks.emit(ListOp("iter", self.blocks.temp("n"), value, (), line))  # TypeError here
+                value = self.iterator(value, line)
+            args.append(value)
+        names = [f"__pc_S{k}" for k in range(len(sources))]
+        loaded: list[ast.expr] = [ast.Name(n, ast.Load()) for n in names]
+        body: list[ast.stmt] = [ast.Expr(ast.Yield(_copy_with_call_positions(node.elt)))]
+        for index in range(len(node.generators) - 1, -1, -1):
+            clause = node.generators[index]
+            for cond in reversed(clause.ifs):
+                body = [ast.If(_copy_with_call_positions(cond), body, [])]
+            walked = (loaded[0] if wrapper is None else ast.Call(ast.Name(wrapper, ast.Load()), loaded, [])) \
+                if index == 0 else _copy_with_call_positions(clause.iter)
+            body = [ast.For(copy.deepcopy(clause.target), walked, body, [])]
+        params = [*names, *free]
+        number = len([p for p in self.nested if p.endswith("$genfn")])
+        scope = "." if self.info.qualname.endswith(("<listcomp>", "<genexpr>", "<setcomp>", "<dictcomp>")) \
+            else ".<locals>."
+        info = FunctionInfo("<genexpr>", f"{self.info.qualname}{scope}<genexpr>", tuple(params),
+                            tuple(INT for _ in params), None, (), line, line, f"{self.info.entry}$genfn{number}",
+                            generator=True)
+        self.nested_function(synthetic_function("<genexpr>", params, body, line), info, line,
+                             entry_mark=True, builtin=False)
+        self.nested[info.entry] = replace(self.nested[info.entry], generator=True)
+        tmp = self.blocks.temp()
+        self.blocks.emit(Call(tmp, info.entry, (*args, *(Var(f) for f in free)), line))
+        return Var(tmp)
+
+    def consume_generator_object(self, consumer: str, node: ast.GeneratorExp) -> Expr:
+        """`consumer(genexpr)` where the genexpr is a generator object of its
+        own (see `generator_object`): a silent loop over it folds the items
+        as the builtin does and closes it where it stops early."""
+        line = node.lineno
+        made = self.generator_object(node)
+        number = len([p for p in self.nested if p.endswith("$fold")])
+        consume = FunctionInfo(consumer, self.info.qualname, ("__pc_G",), (INT,), None, (), line, line,
+                               f"{self.info.entry}$gen{number}$fold")
+        fn = ast.parse(generators.folding_source(consumer)).body[0]
+        assert isinstance(fn, ast.FunctionDef)
+        self.nested_function(synthetic_function(consumer, ["__pc_G"], fn.body, line), consume, line,
+                             entry_mark=False, builtin=True, marks=False)
+        tmp = self.blocks.temp()
+        self.blocks.emit(Call(tmp, consume.entry, (made,), line))
+        return Var(tmp)
+
     def generator_call(self, consumer: str, node: ast.GeneratorExp) -> Expr:
         """`consumer(elt for target in it if cond)`: see `frontend/generators.py`."""
-        if len(node.generators) != 1:
-            raise self.error(node, "generator expression with several 'for' clauses")
+        if len(node.generators) != 1 or not generators.source_kind(
+                node.generators[0].iter, lambda name: name in self.locals or name in self.module.functions)[0]:
+            return self.consume_generator_object(consumer, node)
         gen = node.generators[0]
         if gen.is_async or any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Lambda,
                                               ast.GeneratorExp, ast.ListComp)) and n is not node
