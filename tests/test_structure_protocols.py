@@ -37,12 +37,14 @@ CASES = [
     (RECORDS, "is_span"), (RECORDS, "frozen_span"), (RECORDS, "band_points"),
     (ROWS, "Lanes.put"), (ROWS, "Lanes.busiest"), (ROWS, "Shelves.stock"), (ROWS, "Shelves.count"),
     (OPTIONAL, "limit_or_default"), (OPTIONAL, "window"), (OPTIONAL, "label"), (OPTIONAL, "doubled"),
+    (OPTIONAL, "Tag.bumped"), (OPTIONAL, "Tag.relabel"),
     (ALIASES, "at"), (ALIASES, "manhattan"), (ALIASES, "best_of"), (ALIASES, "first_or"), (ALIASES, "last_value"),
 ]
 INTS_ONLY = {"same_count", "large_twins", "flags_match", "make_span", "span_width", "score_of", "best",
              "is_span", "frozen_span", "band_points", "reading_of", "same_reading"}
 BOX = Bounds(ints=tuple(range(-3, 4)), max_objects=2, max_list=2, max_object_list=2,
-             unannotated=(("Lanes", "lanes", list[list[int]]), ("Shelves", "shelves", list[list[bool]])))
+             unannotated=(("Lanes", "lanes", list[list[int]]), ("Shelves", "shelves", list[list[bool]]),
+                          ("Tag", "label", int)))
 
 
 @pytest.mark.parametrize(("path", "name"), CASES)

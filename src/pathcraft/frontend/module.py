@@ -420,10 +420,12 @@ def _attribute_types(module: ModuleSource, cls: ast.ClassDef, with_foreign: bool
     scope = type_scope(module.type_aliases, cls)
 
     def annotation(node: ast.expr, fn: ast.FunctionDef | None) -> Type | None:
+        scalar = optional_scalar(node) if fn is not None else None  # a parameter `int | None`: an int or None
         try:
-            return parse_type(node, known, cls.name, type_scope(scope, fn))
+            kind = parse_type(scalar or node, known, cls.name, type_scope(scope, fn))
         except TypeSyntaxError:
             return None
+        return Type(kind.kind, optional=True) if scalar is not None else kind
 
     annotated: dict[str, Type | None] = {}
     for klass in reversed(chain):  # a class's own annotation wins over its base's
