@@ -12,7 +12,8 @@ from heap_enum import Bounds
 from oracle import generated, missed_heap_paths, replay_mismatches
 
 KEYED = Path(__file__).resolve().parent / "fixtures" / "structure" / "keyed.py"
-NAMES = ["by_second", "by_distance", "closest", "heaviest", "sort_in_place", "by_magnitude", "by_order", "longest_first"]
+NAMES = ["by_second", "by_distance", "closest", "heaviest", "sort_in_place", "by_magnitude", "by_order",
+         "longest_first"]
 SMALL = Bounds(ints=tuple(range(-2, 3)), max_list=3)
 
 
