@@ -142,6 +142,19 @@ _PRELUDE_HELPERS = {
 }
 
 
+_BUILTIN_KEYS = frozenset({"abs", "len", "str", "int", "float", "ord", "bool"})
+
+
+def _silent_key(key: ast.expr, local: frozenset[str], functions: Mapping[str, object],
+                constants: Mapping[str, object]) -> bool:
+    """Is the key a builtin function, or a method of a module constant (a
+    str), whose calls run no traced code?"""
+    if isinstance(key, ast.Name):
+        return key.id in _BUILTIN_KEYS and key.id not in local and key.id not in functions
+    return isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name) and key.value.id in constants \
+        and key.value.id not in local
+
+
 def makes_fresh(iterable: ast.expr) -> bool:
     """Is the value a `for` walks made there (a call's result), so that
     nothing but the loop refers to it? A name, attribute or item may share it."""
@@ -436,8 +449,19 @@ class FunctionLowerer:
                 raise self.error(key, f"key function '{key.id}' that does not take one argument")
             self.calls.callees.add(key.id)
             return info, []
+        if _silent_key(key, self.locals, self.module.functions, self.module.constants):
+            # a builtin (`abs`, `len`) or a method of a module constant (`ORDER.find`): no frame of its own
+            param = "__pc_item"
+            body = ast.Return(ast.Call(copy.deepcopy(key), [ast.Name(param, ast.Load())], []))
+            info = FunctionInfo("key", f"{self.info.qualname}$key", (param,), (INT,), None, (), key.lineno,
+                                key.lineno, f"{self.info.entry}$builtinkey{number}")
+            fn = ast.FunctionDef("key", ast.arguments([], [ast.arg(param)], None, [], [], None, []), [body], [], None)
+            ast.copy_location(fn, key)
+            ast.fix_missing_locations(fn)
+            self.nested_function(fn, info, key.lineno, entry_mark=False, builtin=True, marks=False)
+            return info, []
         if not isinstance(key, ast.Lambda):
-            raise self.error(key, "key other than a lambda or a function of the module")
+            raise self.error(key, "key other than a lambda, a builtin or a function of the module")
         args = key.args
         if len(args.args) != 1 or args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs or args.defaults \
                 or any(isinstance(n, (ast.Lambda, ast.Yield, ast.YieldFrom, ast.NamedExpr, ast.Await))
