@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathcraft.depth import too_deep
 from pathcraft.errors import PathcraftError, TargetError, UnsupportedError, at
 from pathcraft.frontend.builtins import builtin_predicates
+from pathcraft.frontend.imports import home, silence
 from pathcraft.frontend.invariants import decorated_invariants
 from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.prelude import prelude_predicates
@@ -61,7 +62,7 @@ class Frontend:
         self.signature_errors: dict[str, PathcraftError] = {}
         for name, fn in module.functions.items():
             try:
-                self.signatures[name] = function_info(module, fn, name)
+                self.signatures[name] = function_info(home(module, name), fn, name)
             except PathcraftError as exc:
                 self.signature_errors[name] = exc
         for cls_name, info in module.class_infos.items():
@@ -72,7 +73,8 @@ class Frontend:
                     if node is None:  # a dataclass's generated __init__
                         self.signatures[qualname] = self._dataclass_init_info(cls_name)
                     else:
-                        self.signatures[qualname] = function_info(module, node, qualname, owner=cls_name)
+                        self.signatures[qualname] = function_info(home(module, cls_name), node, qualname,
+                                                                  owner=cls_name)
                 except PathcraftError as exc:
                     self.signature_errors[qualname] = exc
         self.setter_nodes: dict[str, tuple[str, ast.FunctionDef]] = {}  # `C.p.setter` -> class, its def
@@ -81,8 +83,8 @@ class Frontend:
                 key = f"{cls_name}.{name}.setter"
                 self.setter_nodes[key] = (cls_name, node)
                 try:  # named `C.p` like its getter (CPython's co_qualname), entered by its own predicate
-                    self.signatures[key] = replace(function_info(module, node, f"{cls_name}.{name}", owner=cls_name),
-                                                   entry=f"{cls_name}_{name}__setter")
+                    setter = function_info(home(module, cls_name), node, f"{cls_name}.{name}", owner=cls_name)
+                    self.signatures[key] = replace(setter, entry=f"{cls_name}_{name}__setter")
                 except PathcraftError as exc:
                     self.signature_errors[key] = exc
         self.predicates: dict[str, Predicate] = {**builtin_predicates(), **prelude_predicates(), **str_predicates(),
@@ -107,10 +109,10 @@ class Frontend:
         self.done[name] = set()
 
     def all_targets(self) -> list[str]:
-        names = list(self.module.functions)
+        names = [n for n in self.module.functions if n not in self.module.origins]
         for cls_name, cls in self.module.classes.items():
-            if cls_name in self.module.exception_bases:
-                continue
+            if cls_name in self.module.exception_bases or cls_name in self.module.origins:
+                continue  # an exception; a class of another module (its own module tests it)
             names.extend(f"{cls_name}.{n.name}" for n in cls.body
                          if isinstance(n, ast.FunctionDef) and not n.name.startswith("__"))
         return list(dict.fromkeys(names))  # a property's setter shares its getter's name
@@ -199,8 +201,10 @@ class Frontend:
         assert fn is not None
         if qualname in self.signature_errors:
             raise self.signature_errors[qualname]
-        lowerer = FunctionLowerer(self.module, fn, self.signatures[qualname], self.signatures, owner)
-        self.predicates.update(lowerer.lower())
+        source = home(self.module, qualname)
+        lowerer = FunctionLowerer(source, fn, self.signatures[qualname], self.signatures, owner)
+        lowered = lowerer.lower()
+        self.predicates.update(silence(lowered) if source is not self.module else lowered)
         callees = set(lowerer.calls.callees)
         for method in lowerer.calls.methods_called:
             for cls_name, info in self.module.class_infos.items():

@@ -270,6 +270,9 @@ class Predicate:
     # stands around a function's entry (invariant checks): the function's
     # call event is its call of the entry, not the run's start
     wrapper: bool = False
+    # code of another file of the project (frontend/imports.py): runs like the
+    # module's own but silent, as a real trace of the tested file sees it
+    foreign: bool = False
 
 
 @dataclass(frozen=True)

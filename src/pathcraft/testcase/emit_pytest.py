@@ -70,6 +70,7 @@ class PytestWriter:
             *(["import importlib", ""] if not _importable(module) else []),
             "import pytest  # noqa: F401 (for the tests that expect an exception)",
             "",
+            *_root_loader(source),
             _import_line(module, package, name, self.alias),
         ]
         if cached:  # the paths assume empty caches (engine/cache.py)
@@ -146,7 +147,7 @@ def _folder(source: str) -> str:
     import os
     from pathlib import Path
 
-    from pathcraft.frontend.module import import_name
+    from pathcraft.frontend.packages import import_name
 
     root = import_name(Path(source))[1]
     here = os.path.dirname(source) or "."
@@ -172,6 +173,17 @@ def module_alias(module: str) -> str:
         return last
     alias = re.sub(r"\W", "_", last)
     return alias if alias[:1].isalpha() else f"m_{alias}"
+
+
+def _root_loader(source: str) -> list[str]:
+    """The lines that load a package root with no identifier name under
+    its alias (frontend/imports.py), then a blank line; none otherwise."""
+    from pathlib import Path
+
+    from pathcraft.frontend.packages import loader_lines
+
+    lines = loader_lines(Path(source))
+    return [*lines, ""] if lines else []
 
 
 def _importable(module: str) -> bool:
