@@ -83,8 +83,8 @@ def _bindings(module: ModuleSource, project: dict[str, str]) -> dict[str, str]:
 
     for statement in module_level(module.tree.body):
         if isinstance(statement, ast.Import):
-            for a in statement.names:
-                bind((a.asname or a.name).split(".")[0], f"import:{a.asname and a.name or a.name.split('.')[0]}")
+            for a in statement.names:  # `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`
+                bind(a.asname or a.name.split(".")[0], f"import:{a.name if a.asname else a.name.split('.')[0]}")
         elif isinstance(statement, ast.ImportFrom):
             for a in statement.names:
                 local = a.asname or a.name
@@ -243,7 +243,7 @@ def home(module: ModuleSource, qualname: str) -> ModuleSource:
         return module
     view = module.views.get(origin)
     if view is None:
-        view = replace(module, path=origin, tree=module.trees[origin])
+        view = replace(module, path=origin, tree=module.trees[origin], _foreign=None)  # its own file's writes
         view.views = module.views
         module.views[origin] = view
     return view

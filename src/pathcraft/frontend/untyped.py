@@ -26,36 +26,27 @@ _PROTOCOLS = {"len": "__len__", "iter": "__iter__", "str": "__str__", "repr": "_
 def uses(fn: ast.FunctionDef, name: str) -> set[str] | None:
     """The attributes `fn` reaches through parameter `name`, or None when it
     uses it in a way no attribute names (indexed, called, iterated,
-    computed with): then its class cannot be told this way."""
+    computed with, rebound): then its class cannot be told this way."""
+    parents = {id(child): node for node in ast.walk(fn) for child in ast.iter_child_nodes(node)}
     found: set[str] = set()
-    reached = set()
     for node in ast.walk(fn):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
-            found.add(node.attr)
-            reached.add(id(node.value))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _PROTOCOLS \
-                and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id == name:
-            found.add(_PROTOCOLS[node.func.id])
-            reached.add(id(node.args[0]))
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name) and node.id == name and id(node) not in reached:
-            parent_ok = False
-            for outer in ast.walk(fn):  # passed on, compared with `is`, or stored: no attribute needed
-                if isinstance(outer, ast.Call) and node in outer.args and not (
-                        isinstance(outer.func, ast.Name) and outer.func.id in _PROTOCOLS):
-                    parent_ok = True
-                elif isinstance(outer, ast.Compare) and isinstance(outer.ops[0], (ast.Is, ast.IsNot)) \
-                        and node in (outer.left, *outer.comparators):
-                    parent_ok = True
-                elif isinstance(outer, (ast.Assign, ast.Return)) and outer.value is node:
-                    parent_ok = True
-                elif isinstance(outer, ast.keyword) and outer.value is node:
-                    parent_ok = True
-            if not parent_ok and not isinstance(node.ctx, ast.Store):
-                return None
-            if isinstance(node.ctx, ast.Store):
-                return None  # rebound: its type is not the argument's alone
-    return found if found else None
+        if not (isinstance(node, ast.Name) and node.id == name):
+            continue
+        if not isinstance(node.ctx, ast.Load):
+            return None  # rebound: its type is not the argument's alone
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Attribute):
+            found.add(parent.attr)
+        elif isinstance(parent, ast.Call) and node in parent.args and isinstance(parent.func, ast.Name) \
+                and parent.func.id in _PROTOCOLS and len(parent.args) == 1:
+            found.add(_PROTOCOLS[parent.func.id])
+        elif isinstance(parent, ast.Call) and node in parent.args or isinstance(parent, ast.keyword) \
+                or isinstance(parent, (ast.Assign, ast.Return)) and parent.value is node \
+                or isinstance(parent, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops):
+            continue  # passed on, stored, returned, compared by identity: no attribute needed
+        else:
+            return None
+    return found or None
 
 
 def _has(module: ModuleSource, cls: str, attribute: str) -> bool:
