@@ -109,11 +109,14 @@ def test_a_name_meaning_something_else_here_is_not_merged(tmp_path: Path) -> Non
                    "    def grow(self) -> int:\n        return check(self.size) + 1\n",
         "user.py": "from .base import Box\n\n\ndef check(n: int) -> int:\n    return -n\n\n\n"
                    "def big(b: Box) -> bool:\n    return b.grow() > 3\n\n\ndef neg(n: int) -> int:\n"
-                   "    return check(n)\n",
+                   "    return check(n)\n\n\nclass Crate(Box):\n    def half(self) -> int:\n"
+                   "        return self.size // 2\n",
     })
     result = translate(str(tmp_path / "pkg" / "user.py"))
     assert "neg" in result.program.functions
     assert "big" in result.errors
+    assert "unsupported base class 'Box' (imported from base.py, not read: 'check' of base.py is something else " \
+           "here)" in result.errors["Crate.half"].message
 
 
 def test_an_aliased_import_keeps_todays_refusal(tmp_path: Path) -> None:

@@ -189,27 +189,32 @@ def link_imports(module: ModuleSource, load_module: Loader, linker: Linker | Non
             if a.name == "*" or (a.asname or a.name) != a.name:
                 continue
             plan = _closure(source, a.name, theirs)
-            if plan is None or not _fits(module, source, plan, mine):
+            why = "not a function, class or constant there, or under a cache" if plan is None else \
+                _misfit(module, source, plan, mine)
+            if plan is None or why is not None:
+                module.unmerged[a.name] = f"imported from {Path(source.path).name}, not read: {why}"
                 continue
             _merge(module, source, plan, mine)
 
 
-def _fits(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[str, str]) -> bool:
-    """Does the plan mean in `module` what it means in `source`?"""
+def _misfit(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[str, str]) -> str | None:
+    """Why the plan would not mean in `module` what it means in `source`
+    (None: it would)."""
+    where = Path(source.path).name
     for name in (*plan.functions, *plan.classes, *plan.constants):
         bound = mine.get(name)
         if bound is not None and bound != _identity(source, name):
-            return False  # the importer binds the name to something else
+            return f"'{name}' of {where} is something else here"
     for name in plan.classes:
-        if mine.get(name) != _identity(source, name):
-            return False  # the tests reach classes as attributes of the tested module
+        if mine.get(name) != _identity(source, name):  # the tests reach classes as attributes of the tested module
+            home = Path(source.origins.get(name, source.path)).name
+            return f"it uses class '{name}' of {home}, which this module does not import"
     for name, what in plan.needs.items():
         bound = mine.get(name)
-        if bound is not None and bound != what:
-            return False
-        if what.startswith(("import:", "from:")) and name in source.replaced_at_import:
-            return False
-    return True
+        if bound is not None and bound != what or what.startswith(("import:", "from:")) \
+                and name in source.replaced_at_import:
+            return f"'{name}', which its code uses, is something else here"
+    return None
 
 
 def _merge(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[str, str]) -> None:

@@ -110,6 +110,7 @@ class ModuleSource:
     origins: dict[str, str] = field(default_factory=dict)
     trees: dict[str, ast.Module] = field(default_factory=dict)
     views: dict[str, ModuleSource] = field(default_factory=dict)
+    unmerged: dict[str, str] = field(default_factory=dict)  # a project import not merged, and why
 
     def foreign_writes(self) -> dict[str, list[ForeignWrite]]:
         """`x.f = value` outside `x`'s own methods, by attribute (computed once)."""
@@ -237,7 +238,8 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                                                                      module.imported):
             raise UnsupportedError(f"class '{cls.name}' skipped: a unittest.TestCase (a test suite, not code to test)",
                                    at(module.path, b))
-        raise unsupported(module.path, b, f"base class '{ast.unparse(b)}'")
+        why = f" ({module.unmerged[b.id]})" if isinstance(b, ast.Name) and b.id in module.unmerged else ""
+        raise unsupported(module.path, b, f"base class '{ast.unparse(b)}'{why}")
     if cls.keywords:
         raise unsupported(module.path, cls, "class keywords (metaclass=...)")
     problem = _default_object_problem(module, cls)
