@@ -130,6 +130,25 @@ def test_an_aliased_import_keeps_todays_refusal(tmp_path: Path) -> None:
     assert "g" in result.program.functions
 
 
+def test_a_generator_of_another_module_fails_only_what_runs_it(tmp_path: Path) -> None:
+    """Its resumptions would be events of the tested file's path: a direct
+    call refuses the caller, iterating an object whose `__iter__` is one
+    drops the path, and the rest of the class is used."""
+    _write(tmp_path / "pkg", {
+        "base.py": "class Pair:\n    a: int\n    b: int\n\n    def __iter__(self):\n        yield self.a\n"
+                   "        yield self.b\n\n\ndef upto(n: int):\n    i = 0\n    while i < n:\n        yield i\n"
+                   "        i += 1\n",
+        "user.py": "from .base import Pair, upto\n\n\ndef total(p: Pair) -> int:\n    s = 0\n    for x in p:\n"
+                   "        s += x\n    return s\n\n\ndef count(n: int) -> int:\n    return len(list(upto(n)))\n\n\n"
+                   "def first(p: Pair) -> int:\n    return p.a\n",
+    })
+    user = tmp_path / "pkg" / "user.py"
+    result = translate(str(user))
+    assert "generator of another module" in result.errors["count"].message
+    assert generated(user, "total") == []
+    assert len(generated(user, "first")) == 1
+
+
 def test_an_import_cycle_ends(tmp_path: Path) -> None:
     _write(tmp_path / "pkg", {
         "a.py": "from .b import g\n\n\ndef f(n: int) -> int:\n    return g(n) if n > 0 else 0\n",

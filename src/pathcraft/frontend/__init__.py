@@ -202,6 +202,9 @@ class Frontend:
         if qualname in self.signature_errors:
             raise self.signature_errors[qualname]
         source = home(self.module, qualname)
+        if source is not self.module and self.signatures[qualname].generator:
+            raise UnsupportedError("unsupported generator of another module (its resumptions would show in the "
+                                   "path)", at(source.path, fn))
         lowerer = FunctionLowerer(source, fn, self.signatures[qualname], self.signatures, owner)
         lowered = lowerer.lower()
         self.predicates.update(silence(lowered) if source is not self.module else lowered)

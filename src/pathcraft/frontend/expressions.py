@@ -36,6 +36,7 @@ from pathcraft.frontend.sink import BlockSink
 from pathcraft.frontend.strbuiltins import CONVERSIONS
 from pathcraft.ir.builtin_names import (
     CONTAINS,
+    LOOP_STEP,
     EQ,
     LIST_PROTOCOL,
     NEW_DEFAULTDICT,
@@ -63,6 +64,7 @@ from pathcraft.ir.nodes import (
     Var,
 )
 
+STEP_CALLS = ("__pc_len", "__pc_item", "__pc_shut")  # frontend/generators.py: a loop's own steps and close
 _ARITH = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul"}
 _DIVISION = {ast.FloorDiv: ("floordiv", "int_floordiv"), ast.Mod: ("mod", "int_mod"), ast.Div: ("truediv", "truediv")}
 _COMPARE = {
@@ -541,6 +543,18 @@ class ExpressionLowerer:
             if lowered is None:
                 raise self.error(node, f"math.{self.module.from_math[name]}() with these arguments")
             return lowered
+        if name in STEP_CALLS and name not in self.functions:  # a loop's own step, in code the frontend writes
+            walked = self.expr(node.args[0])
+            tmp = self.blocks.temp()
+            if name == "__pc_shut":
+                self.blocks.emit(ListOp("close", None, walked, (), node.lineno))
+                return Const(None)
+            if name == "__pc_len":
+                self.blocks.emit(ListOp("len", tmp, walked, (Const(Text(LOOP_STEP)),), node.lineno))
+            else:
+                index = self.expr(node.args[1])
+                self.blocks.emit(ListOp("get", tmp, walked, (index, Const(Text(LOOP_STEP))), node.lineno))
+            return Var(tmp)
         if name == "len" and len(node.args) == 1 and not node.keywords:
             lst = self.expr(node.args[0])
             tmp = self.blocks.temp()
@@ -589,7 +603,7 @@ class ExpressionLowerer:
                 self.blocks.emit(NewList(tmp, (), None, node.lineno))
                 return Var(tmp)
             tmp = self.blocks.temp()
-            self.calls.methods_called.add(LIST_PROTOCOL)
+            self.calls.methods_called.update((LIST_PROTOCOL, "__iter__"))
             source = self.blocks.stable(self.expr(node.args[0]), node.lineno)
             self.blocks.emit(CallMethod(tmp, source, LIST_PROTOCOL, (), node.lineno))
             return Var(tmp)
@@ -718,7 +732,7 @@ class ExpressionLowerer:
         if not node.args:
             self.blocks.emit(NewList(tmp, (), None, node.lineno, is_tuple=True))
             return Var(tmp)
-        self.calls.methods_called.add(LIST_PROTOCOL)
+        self.calls.methods_called.update((LIST_PROTOCOL, "__iter__"))
         source = self.blocks.stable(self.expr(node.args[0]), node.lineno)
         self.blocks.emit(CallMethod(tmp, source, LIST_PROTOCOL, (), node.lineno))
         frozen = self.blocks.temp()

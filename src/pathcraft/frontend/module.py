@@ -8,6 +8,7 @@ calls can be resolved before the callee's body is lowered.
 from __future__ import annotations
 
 import ast
+import functools
 import builtins
 import collections
 import sys
@@ -26,6 +27,7 @@ from pathcraft.frontend.packages import module_name
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
 from pathcraft.frontend.untyped import infer_class
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
+from pathcraft.frontend.yields import is_generator, module_has_generators
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
 from pathcraft.ir.types import Type
 
@@ -117,6 +119,11 @@ class ModuleSource:
         if self._foreign is None:
             self._foreign = foreign_assignments(self.tree)
         return self._foreign
+
+    @functools.cached_property
+    def has_generators(self) -> bool:
+        """Does a function of the module yield (see frontend/yields.py)?"""
+        return module_has_generators(self.tree)
 
     @property
     def user_classes(self) -> set[str]:
@@ -524,10 +531,9 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
     if binding == "class":
         _check_classmethod(module, fn, owner)
     for node in ast.walk(fn):
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
-            raise unsupported(module.path, node, "generator (yield)")
         if isinstance(node, ast.Await):
             raise unsupported(module.path, node, "await")
+    generator = is_generator(module.path, fn)
     scope = type_scope(module.type_aliases, module.classes.get(owner) if owner else None, fn)
     names: list[str] = []
     types: list[Type] = []
@@ -590,6 +596,7 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         entry=qualname.replace(".", "_"),
         assumptions=decorations.assumptions,
         inferred=tuple(inferred_names),
+        generator=generator,
         binding="static" if binding == "class" else binding,
         cached=decorations.cached,
         cache_limit=decorations.cache_limit,

@@ -126,6 +126,18 @@ class Raise:
 
 
 @dataclass(frozen=True)
+class Yield:
+    """`yield value` in a generator function: its frame is suspended (kept in
+    the generator object) and `value` goes to whoever resumed it.
+    `closable`: closing the generator here runs none of its code (the yield
+    is in no `try` and delegates to no other iterator)."""
+
+    value: Expr
+    line: int
+    closable: bool = True
+
+
+@dataclass(frozen=True)
 class BindException:
     """Store the exception being handled into `target` (`except E as e`)."""
 
@@ -230,7 +242,7 @@ class ListOp:
 HEAP_OPS = (NewObject, GetField, SetField, CallMethod, NewList, RepeatList, ListOp)
 
 Instr = Union[
-    Mark, Assign, Call, Goto, Return, Raise, BindException,
+    Mark, Assign, Call, Goto, Return, Raise, BindException, Yield,
     NewObject, GetField, SetField, CallMethod, CheckMethod, NewList, RepeatList, ListOp,
 ]
 Guard = Union[Expr, CheckExceptionType]
@@ -273,6 +285,9 @@ class Predicate:
     # code of another file of the project (frontend/imports.py): runs like the
     # module's own but silent, as a real trace of the tested file sees it
     foreign: bool = False
+    # the entry of a generator function: a call makes a generator object, its
+    # first resumption enters this predicate (engine/generators.py)
+    generator: bool = False
 
 
 @dataclass(frozen=True)
@@ -297,6 +312,7 @@ class FunctionInfo:
     binding: str = ""
     cached: bool = False  # functools.cache / lru_cache: results memoized by argument
     cache_limit: int | None = None  # lru_cache's maxsize (None: unbounded)
+    generator: bool = False  # a generator function: a call makes a generator object (engine/generators.py)
 
 
 @dataclass(frozen=True)
