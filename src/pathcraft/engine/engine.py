@@ -326,7 +326,10 @@ class Run:
             try:
                 if isinstance(instr, Mark):
                     event: Event = ("line", frame.pred.function, instr.line)
-                    state = step(state, frame, events=EventNode(event, state.events))
+                    if state.events is not None and state.events.event == event:
+                        state = step(state, frame)  # the same line again: the tracer's repeat is no event
+                    else:
+                        state = step(state, frame, events=EventNode(event, state.events))
                     continue
                 if isinstance(instr, Assign):
                     value = self.evaluator.eval(instr.value, frame.env, state.heap)

@@ -25,6 +25,7 @@ from pathcraft.errors import construct_name, unknown_name, unsupported
 from pathcraft.frontend.frozen import Relocate
 from pathcraft.frontend import bitops
 from pathcraft.frontend import mathmod
+from pathcraft.frontend.linetable import lines_after_calls
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend import intformat, powers
 from pathcraft.frontend.builtins import PRINT
@@ -56,6 +57,7 @@ from pathcraft.ir.nodes import (
     FunctionInfo,
     GetField,
     ListOp,
+    Mark,
     NewList,
     NewObject,
     RepeatList,
@@ -64,6 +66,7 @@ from pathcraft.ir.nodes import (
     Var,
 )
 
+CALL_POSITION = "pathcraft_call_position"  # a call's place in the source, kept on copies (lower.py)
 STEP_CALLS = ("__pc_len", "__pc_item", "__pc_shut")  # frontend/generators.py: a loop's own steps and close
 _ARITH = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul"}
 _DIVISION = {ast.FloorDiv: ("floordiv", "int_floordiv"), ast.Mod: ("mod", "int_mod"), ast.Div: ("truediv", "truediv")}
@@ -287,10 +290,24 @@ class ExpressionLowerer:
         if isinstance(node, (ast.BoolOp, ast.IfExp)):
             return self.branching_value(node)
         if isinstance(node, ast.Call):
-            return self.call(node, discard)
+            value = self.call(node, discard)
+            again = self.line_after_call(node)
+            if again is not None and self.blocks.current is not None:
+                self.blocks.emit(Mark(again, after_call=True))
+            return value
         if isinstance(node, (ast.ListComp, ast.DictComp, ast.SetComp)) and self.comprehension is not None:
             return self.comprehension(node)
         raise self.error(node, construct_name(node))
+
+    def line_after_call(self, node: ast.Call) -> int | None:
+        """The statement line CPython reports when `node` returns, if it
+        reports one (see frontend/linetable.py)."""
+        key = getattr(node, CALL_POSITION, None) or (node.lineno, node.col_offset, node.end_lineno or node.lineno,
+                                                     node.end_col_offset or 0)
+        following = lines_after_calls(self.module.path).get(key)
+        if following is None:
+            return None
+        return self.module.statement_lines.get(following, following)
 
     def dict_or_set(self, node: ast.Dict | ast.Set) -> Expr:
         """`{k: v, ...}` as `$dict(k, v, ...)`, `{a, ...}` as `$set(a, ...)`:

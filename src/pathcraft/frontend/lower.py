@@ -39,7 +39,7 @@ from pathcraft.errors import construct_name, unsupported
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend import closures
 from pathcraft.frontend import generators
-from pathcraft.frontend.expressions import CallsMade, ExpressionLowerer
+from pathcraft.frontend.expressions import CALL_POSITION, CallsMade, ExpressionLowerer
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.module import ModuleSource
 from pathcraft.frontend.names import assigned_names
@@ -113,13 +113,24 @@ class _Placeholders(ast.NodeTransformer):
         if node.id == "TARGET":
             return copy.deepcopy(self.gen.target)
         if node.id == "ELT":
-            return copy.deepcopy(self.elt)
+            return _copy_with_call_positions(self.elt)
         if node.id == "COND":
-            conds = [copy.deepcopy(c) for c in self.gen.ifs]
+            conds = [_copy_with_call_positions(c) for c in self.gen.ifs]
             if not conds:
                 return ast.Constant(True)
             return conds[0] if len(conds) == 1 else ast.BoolOp(ast.And(), conds)
         return node
+
+
+def _copy_with_call_positions(node: ast.expr) -> ast.expr:
+    """A copy whose calls remember where they are in the source (as
+    `CALL_POSITION`): `synthetic_function` puts every node at one line, but
+    the line CPython reports after a call depends on the call's place."""
+    copied = copy.deepcopy(node)
+    for part in ast.walk(copied):
+        if isinstance(part, ast.Call):
+            setattr(part, CALL_POSITION, (part.lineno, part.col_offset, part.end_lineno, part.end_col_offset))
+    return copied
 
 
 def synthetic_function(name: str, params: list[str], body: list[ast.stmt], line: int) -> ast.FunctionDef:
@@ -298,8 +309,6 @@ class FunctionLowerer:
         if gen.is_async or any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Lambda))
                                for n in ast.walk(node)):
             raise self.error(node, f"{what} with 'async', ':=', yield or lambda")
-        if (node.end_lineno or node.lineno) != node.lineno and any(isinstance(n, ast.Call) for n in ast.walk(node)):
-            raise self.error(node, f"{what} over several lines that calls functions")
         bound = {n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
         parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
         used = {n.id for part in (*parts, *gen.ifs) for n in ast.walk(part)
@@ -374,8 +383,6 @@ class FunctionLowerer:
                                               ast.GeneratorExp, ast.ListComp)) and n is not node
                                for n in ast.walk(node)):
             raise self.error(node, "generator expression with 'async', ':=', yield, lambda or nested comprehensions")
-        if (node.end_lineno or node.lineno) != node.lineno and any(isinstance(n, ast.Call) for n in ast.walk(node)):
-            raise self.error(node, "generator expression over several lines that calls functions")
         kind, sources = generators.source_kind(
             gen.iter, lambda name: name in self.locals or name in self.module.functions)
         if not kind:
@@ -460,6 +467,8 @@ class FunctionLowerer:
                     instrs.append(mark)  # the new frame's first line event
                 for instr in rule.body:
                     if isinstance(instr, Mark):
+                        if instr.after_call:  # the holding statement's line, again after a call returns
+                            instrs.append(replace(mark, after_call=True))
                         continue
                     if marks and isinstance(instr, Goto) and instr.block in headers and instr.enters_loop is None:
                         instrs.append(mark)  # a back edge

@@ -22,6 +22,7 @@ from pathcraft.files import read_source
 from pathcraft.frontend.decorators import read_decorators
 from pathcraft.frontend import mathmod
 from pathcraft.frontend.frozen import frozen_containers
+from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.names import module_level as _module_level
 from pathcraft.frontend.packages import module_name
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
@@ -119,6 +120,11 @@ class ModuleSource:
         if self._foreign is None:
             self._foreign = foreign_assignments(self.tree)
         return self._foreign
+
+    @functools.cached_property
+    def statement_lines(self) -> dict[int, int]:
+        """Each source line's statement line, as the tracer reports it."""
+        return statement_lines(self.tree)
 
     @functools.cached_property
     def has_generators(self) -> bool:

@@ -72,9 +72,12 @@ Expr = Union[Var, Const, Unary, Binary]
 
 @dataclass(frozen=True)
 class Mark:
-    """A statement starts executing at `line` (drives traces and coverage)."""
+    """A statement starts executing at `line` (drives traces and coverage).
+    `after_call`: the statement's line reported again when a call returns
+    to an instruction of another physical line (frontend/linetable.py)."""
 
     line: int
+    after_call: bool = False
 
 
 @dataclass(frozen=True)
