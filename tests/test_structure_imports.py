@@ -114,7 +114,8 @@ def test_a_name_meaning_something_else_here_is_not_merged(tmp_path: Path) -> Non
     })
     result = translate(str(tmp_path / "pkg" / "user.py"))
     assert "neg" in result.program.functions
-    assert "big" in result.errors
+    assert result.errors["big"].message.endswith(
+        "(imported from base.py, not read: 'check' of base.py is something else here)")
     assert "unsupported base class 'Box' (imported from base.py, not read: 'check' of base.py is something else " \
            "here)" in result.errors["Crate.half"].message
 
@@ -126,7 +127,7 @@ def test_an_aliased_import_keeps_todays_refusal(tmp_path: Path) -> None:
                    "def f(n: int) -> int:\n    return double(n)\n\n\ndef g(n: int) -> int:\n    return twice(n)\n",
     })
     result = translate(str(tmp_path / "pkg" / "user.py"))
-    assert "unknown name 'double'" in result.errors["f"].message
+    assert result.errors["f"].message == "unknown name 'double'"  # an alias: nothing was tried
     assert "g" in result.program.functions
 
 

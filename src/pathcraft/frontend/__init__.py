@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathcraft.depth import too_deep
 from pathcraft.errors import PathcraftError, TargetError, UnsupportedError, at
 from pathcraft.frontend.builtins import builtin_predicates
-from pathcraft.frontend.imports import home, silence
+from pathcraft.frontend.imports import home, silence, unmerged_reason
 from pathcraft.frontend.invariants import decorated_invariants
 from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.prelude import prelude_predicates
@@ -161,7 +161,7 @@ class Frontend:
         try:
             callees = self._lower(qualname)
         except PathcraftError as exc:
-            self.errors[qualname] = exc
+            self.errors[qualname] = unmerged_reason(self.module, exc)
             return
         except RecursionError as exc:  # even the deep stack (pathcraft.depth) was not deep enough
             node = self._node(qualname)

@@ -263,3 +263,13 @@ def silence(predicates: dict[str, Predicate]) -> dict[str, Predicate]:
                       for r in pred.rules)
         out[name] = replace(pred, rules=rules, marks=(), foreign=True)
     return out
+
+
+def unmerged_reason(module: ModuleSource, error: PathcraftError) -> PathcraftError:
+    """An error about a project import that was not merged (an unknown
+    name, a parameter or field type), with the reason it was not."""
+    name = error.message.partition("'")[2].partition("'")[0]
+    if name not in module.unmerged or not error.message.startswith(
+            ("unknown name", "unsupported parameter type", "unsupported field type")):
+        return error
+    return type(error)(f"{error.message} ({module.unmerged[name]})", error.location)
