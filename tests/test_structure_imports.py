@@ -120,6 +120,30 @@ def test_a_name_meaning_something_else_here_is_not_merged(tmp_path: Path) -> Non
            "here)" in result.errors["Crate.half"].message
 
 
+def test_a_class_the_module_does_not_import_is_used_but_never_named(tmp_path: Path) -> None:
+    """`Square` (imported) has a base `Shape` of a third module, and
+    `check` raises `Bad`, neither imported here: their code runs, and a
+    path whose test would name one of them (as an attribute of the tested
+    module, which has none) is dropped."""
+    _write(tmp_path / "pkg", {
+        "base.py": "class Shape:\n    sides: int\n\n    def n(self) -> int:\n        return self.sides\n\n\n"
+                   "class Bad(Exception):\n    pass\n",
+        "mid.py": "from .base import Bad, Shape\n\n\nclass Square(Shape):\n    side: int\n\n"
+                  "    def area(self) -> int:\n        return self.side * self.side\n\n\n"
+                  "def check(n: int) -> int:\n    if n < 0:\n        raise Bad('neg')\n    return n\n",
+        "user.py": "from .mid import Square, check\n\n\ndef f(s: Square) -> int:\n    if s.n() > 4:\n"
+                   "        return s.area()\n    return 0\n\n\ndef g(n: int) -> int:\n    return check(n) + 1\n",
+    })
+    user = tmp_path / "pkg" / "user.py"
+    result = translate(str(user))
+    assert result.program.hidden_classes == {"Shape", "Bad"}
+    for name in ("f", "g"):
+        cases = generated(user, name)
+        assert replay_mismatches(user, name, cases) == []
+    assert len(generated(user, "f")) == 2
+    assert [c.kind for c in generated(user, "g")] == ["return"]  # raising Bad: dropped
+
+
 def test_an_aliased_import_keeps_todays_refusal(tmp_path: Path) -> None:
     _write(tmp_path / "pkg", {
         "base.py": "def twice(n: int) -> int:\n    return 2 * n\n",

@@ -260,6 +260,7 @@ class Frontend:
             exception_bases=dict(self.module.exception_bases),
             classes=dict(self.module.class_infos),
             replaced_at_import=frozenset(self.module.replaced_at_import),
+            hidden_classes=frozenset(self.module.hidden),
             invariants=tuple(q for q in decorated_invariants(self.module.tree) if q in self.done),
             drivers=dict(self.drivers),
         )

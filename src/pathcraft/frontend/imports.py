@@ -10,9 +10,10 @@ namespace, with everything those definitions use from their own module
 Sound only when the merged namespace means what each module's own does, so
 an imported name is left unresolved (today's "unknown name", refusing only
 what uses it) when a name its definitions use is bound differently by the
-importing module, when a class among them is one the tests could not reach
-as an attribute of the tested module (not imported by name there), or when
-it is under a decorator. Each module is loaded once per translation
+importing module, or when it has a functools cache. A class among them that
+the tested module does not bind (a base class of an imported class, say)
+is merged but hidden: the tests name classes as attributes of the tested
+module, so a path whose test would mention it is dropped. Each module is loaded once per translation
 (`Linker`), and an import cycle stops at the module being loaded.
 
 Code of another file is lowered against a view of the merged namespace with
@@ -205,10 +206,6 @@ def _misfit(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[
         bound = mine.get(name)
         if bound is not None and bound != _identity(source, name):
             return f"'{name}' of {where} is something else here"
-    for name in plan.classes:
-        if mine.get(name) != _identity(source, name):  # the tests reach classes as attributes of the tested module
-            home = Path(source.origins.get(name, source.path)).name
-            return f"it uses class '{name}' of {home}, which this module does not import"
     for name, what in plan.needs.items():
         bound = mine.get(name)
         if bound is not None and bound != what or what.startswith(("import:", "from:")) \
@@ -218,6 +215,8 @@ def _misfit(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[
 
 
 def _merge(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[str, str]) -> None:
+    # a class the module does not bind: tests cannot name it as one of its attributes
+    module.hidden.update(name for name in plan.classes if name not in mine)
     for name, fn in plan.functions.items():
         module.functions.setdefault(name, fn)
     for name, cls in plan.classes.items():

@@ -115,6 +115,7 @@ class ModuleSource:
     trees: dict[str, ast.Module] = field(default_factory=dict)
     views: dict[str, ModuleSource] = field(default_factory=dict)
     unmerged: dict[str, str] = field(default_factory=dict)  # a project import not merged, and why
+    hidden: set[str] = field(default_factory=set)  # merged classes this module does not bind (Program.hidden_classes)
 
     def foreign_writes(self) -> dict[str, list[ForeignWrite]]:
         """`x.f = value` outside `x`'s own methods, by attribute (computed once)."""

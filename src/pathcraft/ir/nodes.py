@@ -360,6 +360,10 @@ class Program:
     # `--objects constructed`: the driver of each method target whose
     # objects are built through the class's API (see ir/driver.py)
     drivers: dict[str, DriverPlan] = field(hash=False, default_factory=dict)
+    # classes of other modules the code uses that the tested module does not
+    # bind: a test would name them as its attributes, so a path whose test
+    # mentions one is dropped (frontend/imports.py)
+    hidden_classes: frozenset[str] = field(hash=False, default_factory=frozenset)
 
     def takes_keywords(self, qualname: str) -> bool:
         """May the generated tests call `qualname` with keyword arguments?"""
