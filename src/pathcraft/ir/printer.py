@@ -247,8 +247,15 @@ def program_text(program: Program, functions: list[str] | None = None, builtins:
         for pred in program.predicates_of(qualname):
             chunks.append(predicate_text(pred))
     if builtins:
-        used = {i.predicate for p in program.predicates.values() for r in p.rules for i in r.body
-                if isinstance(i, Call)}
+        def calls(preds: list[Predicate]) -> set[str]:
+            return {i.predicate for p in preds for r in p.rules for i in r.body if isinstance(i, Call)}
+
+        # the builtins the program's own code calls, and those they call in turn
+        used = calls([p for p in program.predicates.values() if not p.builtin])
+        frontier = used
+        while frontier:
+            frontier = calls([program.predicates[n] for n in frontier if n in program.predicates]) - used
+            used |= frontier
         shown = [p for p in program.predicates.values() if p.builtin and p.name in used and p.rules]  # natives: none
         if shown:
             chunks.append("% ---- builtins")
