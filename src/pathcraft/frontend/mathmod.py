@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable
 
 from pathcraft.frontend.powers import MATH_POW, MATH_POW_FIT
+from pathcraft.ir.builtin_names import function_predicate
 from pathcraft.ir.nodes import Binary, Call, Const, Expr, Unary, Var
 
 CONSTANTS = {"inf": math.inf, "nan": math.nan, "pi": math.pi, "e": math.e, "tau": math.tau}
@@ -69,6 +70,10 @@ def lower_call(name: str, args: list[Expr], emit: Callable[[Call], None], temp: 
             emit(Call(tmp, MATH_POW_FIT, (Binary("pow", args[0], exponent),), line))
         else:
             emit(Call(tmp, MATH_POW, tuple(args), line))
+        return Var(tmp)
+    if name == "factorial" and len(args) == 1:  # on ints, the prelude's loop (frontend/prelude/numbers.py)
+        tmp = temp()
+        emit(Call(tmp, function_predicate("factorial"), (args[0],), line))
         return Var(tmp)
     if name in PREDICATES and len(args) == 1:
         tmp = temp()
