@@ -159,6 +159,8 @@ def render(value: Any) -> str:
         return str(value["$ref"])
     if isinstance(value, float):
         return float_literal(value)  # nan and the infinities as `float('nan')`: the file imports
+    if isinstance(value, tuple):  # item by item: a float in it is written as one too
+        return "(" + ", ".join(render(v) for v in value) + ("," if len(value) == 1 else "") + ")"
     return repr(value)
 
 
@@ -308,7 +310,7 @@ def construction_lines(case: TestCase, alias: str, body: list[str]) -> list[str]
 def scalar_check(expr: str, value: Any) -> str:
     if value is None or isinstance(value, bool):
         return f"assert {expr} is {value!r}"
-    if _by_repr(value):
+    if _by_repr(value) or isinstance(value, tuple) and any(_by_repr(v) for v in value):
         # nan equals nothing, and 0.0 == -0.0: the repr tells them (and a float from an int) apart
         return f"assert repr({expr}) == {repr(value)!r}"
     return f"assert {expr} == {render(value)}"
