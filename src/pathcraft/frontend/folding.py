@@ -121,7 +121,12 @@ def _binding(node: ast.stmt) -> tuple[str | None, ast.expr | None]:
 
 
 def _literal(value: Any) -> ast.expr:
-    """`value` written as a literal expression (repr-exact)."""
+    """`value` written as a literal expression (repr-exact). A lone float
+    that is no whole number (`ONE_THIRD = 1.0 / 3.0`) is left unknown: such
+    thresholds compared against float arithmetic make queries Z3 may not
+    finish within its timeout (colorsys's `_v`), where refusing is better."""
+    if isinstance(value, float) and not value.is_integer():
+        raise NotConstant("a fractional float constant")
     _check_literal(value, 0)
     return ast.parse(repr(value), mode="eval").body
 
