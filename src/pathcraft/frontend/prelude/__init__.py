@@ -31,7 +31,7 @@ from pathcraft.frontend.module import function_info, load_module
 from pathcraft.ir.builtin_names import function_predicate, method_predicate
 from pathcraft.ir.nodes import Call, Goto, Mark, Predicate
 
-MODULES = ("lists", "strings", "tuples", "dicts", "iterators")
+MODULES = ("lists", "strings", "tuples", "dicts", "iterators", "stdlib", "deques")
 
 
 def _public_name(function: str) -> str:
