@@ -26,6 +26,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures" / "structure"
 CALLS = FIXTURES / "stdlib_calls.py"
 HEAPS = FIXTURES / "stdlib_heaps.py"
 DEQUES = FIXTURES / "stdlib_deques.py"
+ITERS = FIXTURES / "stdlib_iters.py"
 SMALL = Bounds(ints=tuple(range(-2, 4)), max_list=3)
 
 CASES = [(CALLS, n) for n in ("roll_or_fixed", "pick_index", "stamp", "shuffled_copy", "bits_needed", "letter_at",
@@ -33,11 +34,14 @@ CASES = [(CALLS, n) for n in ("roll_or_fixed", "pick_index", "stamp", "shuffled_
     + [(HEAPS, n) for n in ("smallest_two", "heap_after", "replace_top", "first_out", "count_of", "insert_sorted",
                             "grade")] \
     + [(DEQUES, n) for n in ("visit_order", "last_k", "rotated", "both_ends", "take_back", "front_pair",
-                             "doubled_big", "equals_its_list", "copy_grows", "position")]
+                             "doubled_big", "equals_its_list", "copy_grows", "position")] \
+    + [(ITERS, n) for n in ("ascending", "rises", "gaps", "pairs_to", "choose", "extended_copy", "frozen_copy",
+                            "deep_rows")]
 INTS_ONLY = {"roll_or_fixed", "stamp", "bits_needed", "letter_at", "label", "heap_after", "replace_top", "first_out",
-             "both_ends", "take_back"}
+             "both_ends", "take_back", "choose"}
 # the lines of each function that call a library function the model has no summary of
-UNMODELLED = {"roll_or_fixed": 18, "pick_index": 24, "stamp": 30, "shuffled_copy": 36, "bits_needed": 45}
+UNMODELLED = {"roll_or_fixed": 18, "pick_index": 24, "stamp": 30, "shuffled_copy": 36, "bits_needed": 45,
+              "grow_while_walking": 29, "deep_rows": 65}
 
 
 def _ids(case: tuple[Path, str]) -> str:
@@ -71,8 +75,24 @@ def test_enumeration(case: tuple[Path, str]) -> None:
 
 
 def test_the_assumed_lines_are_the_unmodelled_calls() -> None:
-    lines = {n.lineno for n in ast.walk(ast.parse(CALLS.read_text())) if isinstance(n, ast.Call)}
+    lines = {n.lineno for path in (CALLS, ITERS) for n in ast.walk(ast.parse(path.read_text()))
+             if isinstance(n, ast.Call)}
     assert set(UNMODELLED.values()) <= lines
+
+
+def test_a_lazy_iterator_whose_consumer_may_change_lists_is_not_taken_whole() -> None:
+    """`for a, b in pairwise(xs): xs.append(a)` reads items appended while
+    it runs: a list taken first would not; the paths through it are dropped."""
+    cases = generated(ITERS, "grow_while_walking", "loop-2")
+    assert replay_mismatches(ITERS, "grow_while_walking", cases) == []
+    run = generate(translate(str(ITERS), ["grow_while_walking"]).program, "grow_while_walking",
+                   GenerateOptions.of())
+    assert run.stats["unsupported_paths"] > 0 and any("itertools.pairwise()" in note for note in run.notes)
+    real = RealCode(ITERS, "grow_while_walking")
+    found, runs = missed_heap_paths(ITERS, "grow_while_walking", cases, k=2, bounds=SMALL)
+    assert runs > 0
+    assert all(("line", "grow_while_walking", 29) in real.run_case(m["inputs"], m["heap"])[0].events
+               for m in found)
 
 
 @pytest.mark.parametrize("name,called", [("roll_or_fixed", "random.randint"), ("pick_index", "random.randint"),

@@ -118,7 +118,7 @@ class ExpressionLowerer:
         self.cells: Mapping[str, str] = {}  # cell -> its variable, filled around nested calls (closures.py)
         # a classmethod's `cls`: the class it names (frontend/decorators.py)
         self.class_alias: dict[str, str] = {}
-        self.stdlib = Stdlib(self)  # names imported from the standard library (frontend/stdlib.py)
+        self.stdlib = Stdlib(self, fn)  # names imported from the standard library (frontend/stdlib.py)
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)

@@ -53,10 +53,58 @@ SUMMARIES: dict[tuple[str, str], tuple[str, int, int]] = {
     ("bisect", "insort_left"): ("insort_left", 2, 4),
     ("bisect", "insort_right"): ("insort_right", 2, 4),
     ("bisect", "insort"): ("insort_right", 2, 4),
+    ("copy", "copy"): ("copy", 1, 1),
+    ("copy", "deepcopy"): ("deepcopy", 1, 1),
 }
 # positional arguments left out, filled as the library's defaults
 _DEFAULTS: dict[str, tuple[int | None, ...]] = {
     name: (0, None) for name in ("bisect_left", "bisect_right", "insort_left", "insort_right")}
+
+
+# iterators of `itertools` taken whole as a list where one consumer walks them once (`Stdlib.consumed`):
+# (module, name) -> (prelude function, arguments, lazy: reads its source while the consumer runs)
+ITERATORS: dict[tuple[str, str], tuple[str, int, bool]] = {
+    ("itertools", "pairwise"): ("pairwise", 1, True),
+    ("itertools", "combinations"): ("combinations", 2, False),  # CPython takes `tuple(iterable)` first
+}
+_WALKERS = ("list", "tuple", "sorted", "set", "any", "all", "sum", "min", "max")
+_HARMLESS_CALLS = ("len", "abs", "isinstance", "range")
+
+
+def _harmless(nodes: list[ast.AST]) -> bool:
+    """Can running `nodes` change no list (no call but `len` and the like,
+    no item or attribute assigned or deleted)?"""
+    for root in nodes:
+        for n in ast.walk(root):
+            if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id in _HARMLESS_CALLS):
+                return False
+            if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, (ast.Store, ast.Del)):
+                return False
+            if isinstance(n, (ast.Delete, ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr, ast.Lambda)):
+                return False
+    return True
+
+
+def consumed_calls(fn: ast.FunctionDef, module_names: set[str]) -> dict[int, bool]:
+    """See `Stdlib.consumed`; `module_names` are the module's own (a
+    function named `list` is no builtin)."""
+    out: dict[int, bool] = {}
+    bound = module_names | {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    bound |= {a.arg for a in ast.walk(fn) if isinstance(a, ast.arg)}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.For) and isinstance(node.iter, ast.Call):
+            out[id(node.iter)] = _harmless([*node.body, *node.orelse, node.target])
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            first = node.generators[0].iter
+            parts: list[ast.AST] = [*(g for g in node.generators[1:]), *(i for i in node.generators[0].ifs)]
+            parts += [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+            if isinstance(first, ast.Call):
+                out[id(first)] = _harmless(parts)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _WALKERS \
+                and node.func.id not in bound and len(node.args) == 1 and not node.keywords \
+                and isinstance(node.args[0], ast.Call):
+            out[id(node.args[0])] = node.func.id not in ("min", "max")  # these compare while they walk
+    return out
 
 
 @dataclass(frozen=True)
@@ -107,9 +155,11 @@ def foreign_predicates() -> dict[str, Predicate]:
 class Stdlib:
     """The standard-library names of one function's module, for its lowerer."""
 
-    def __init__(self, lowerer: ExpressionLowerer) -> None:
+    def __init__(self, lowerer: ExpressionLowerer, fn: ast.FunctionDef) -> None:
         self.lowerer = lowerer
+        self.fn = fn
         self._imports: ForeignImports | None = None
+        self._consumed: dict[int, bool] | None = None
 
     @property
     def imports(self) -> ForeignImports:
@@ -149,6 +199,17 @@ class Stdlib:
         if origin == ("collections", "deque") and not node.keywords and len(node.args) <= 1 \
                 and not any(isinstance(a, (ast.Starred, ast.GeneratorExp)) for a in node.args):
             return self.new_deque(node)
+        if origin in ITERATORS and not node.keywords and len(node.args) == ITERATORS[origin][1] \
+                and not any(isinstance(a, (ast.Starred, ast.GeneratorExp)) for a in node.args):
+            prelude, _count, lazy = ITERATORS[origin]
+            pure = self.consumed().get(id(node))
+            if pure is True or pure is False and not lazy:
+                args = [lowerer.blocks.stable(lowerer.expr(a), node.lineno) for a in node.args]
+                if prelude == "combinations" and args[1] == Const(2):
+                    prelude, args = "combinations2", args[:1]
+                tmp = lowerer.blocks.temp()
+                lowerer.blocks.emit(Call(tmp, function_predicate(prelude), tuple(args), node.lineno))
+                return Var(tmp)
         summary = SUMMARIES.get(origin)
         if summary is not None and not node.keywords and summary[1] <= len(node.args) <= summary[2] \
                 and not any(isinstance(a, ast.Starred) for a in node.args):
@@ -164,6 +225,16 @@ class Stdlib:
                 break
             lowerer.blocks.stable(lowerer.expr(arg), node.lineno)
         return self.dropped(f"call of {module}.{name}() (the library function is not modelled)", node)
+
+    def consumed(self) -> dict[int, bool]:
+        """The calls of this function that one consumer walks once, right
+        away (a `for` loop, a comprehension's first iterable, `list(...)`
+        and the like), by `id`: True where nothing runs between the items
+        that could change a list (so a lazy iterator can be taken whole first)."""
+        if self._consumed is None:
+            module = self.lowerer.module
+            self._consumed = consumed_calls(self.fn, set(module.functions) | set(module.classes))
+        return self._consumed
 
     def new_deque(self, node: ast.Call) -> Expr:
         """`deque()`, `deque(x)`: a fresh list of x's items (`x.__list__()`,

@@ -129,3 +129,98 @@ def fn__insort_left(a: list[int], x: int, lo: int, hi: int) -> None:
 
 def fn__insort_right(a: list[int], x: int, lo: int, hi: int) -> None:
     a.insert(fn__bisect_right(a, x, lo, hi), x)
+
+
+def fn__pairwise(items: list[int]) -> list[tuple[int, int]]:
+    """`itertools.pairwise(items)` taken whole, where one consumer walks it
+    and nothing it runs between items can change a list (`frontend/stdlib.py`).
+    One step per pair, as the consumer's loop makes (loop bounds agree)."""
+    pool = list(items)
+    n = len(pool)
+    out = []
+    i = 1
+    while i < n:
+        out.append((pool[i - 1], pool[i]))
+        i += 1
+    return out
+
+
+def fn__combinations(items: list[int], r: int) -> list[tuple[int, ...]]:
+    """`itertools.combinations(items, r)` taken whole (CPython copies the
+    items first), in CPython's order: index tuples in lexicographic order."""
+    pool = list(items)
+    n = len(pool)
+    if not isinstance(r, int):
+        raise TypeError
+    if r < 0:
+        raise ValueError("r must be non-negative")
+    out: list[tuple[int, ...]] = []
+    if r > n:
+        return out
+    indices = []
+    k = 0
+    while k < r:
+        indices.append(k)
+        k += 1
+    while True:
+        chosen = []
+        k = 0
+        while k < r:
+            chosen.append(pool[indices[k]])
+            k += 1
+        out.append(tuple(chosen))
+        i = r - 1
+        while i >= 0 and indices[i] == i + n - r:
+            i -= 1
+        if i < 0:
+            return out
+        indices[i] += 1
+        j = i + 1
+        while j < r:
+            indices[j] = indices[j - 1] + 1
+            j += 1
+
+
+def fn__combinations2(items: list[int]) -> list[tuple[int, int]]:
+    """`itertools.combinations(items, 2)`: the same pairs in the same order,
+    with fewer branches for the search than the general walk."""
+    pool = list(items)
+    n = len(pool)
+    out = []
+    i = 0
+    while i < n - 1:
+        j = i + 1
+        while j < n:
+            out.append((pool[i], pool[j]))
+            j += 1
+        i += 1
+    return out
+
+
+def fn__copy(x: list[int]) -> list[int]:
+    """`copy.copy(x)` of a list (a new list of the same items) or of an
+    immutable value (itself); dicts, sets, deques and objects are not modelled."""
+    v = x  # a local: `isinstance` decided at run time, not by the annotation
+    if isinstance(v, list):
+        return v.copy()
+    if v is None or isinstance(v, (int, float, str, tuple)):
+        return v
+    raise NotImplementedError("copy.copy() of a dict, set, deque or object")
+
+
+def fn__deepcopy(x: list[int]) -> list[int]:
+    """`copy.deepcopy(x)` of an immutable scalar (itself) or of a list of
+    them (a new list); anything holding containers or objects (whose
+    sharing the copy keeps) is not modelled."""
+    v = x
+    if v is None or isinstance(v, (int, float, str)):
+        return v
+    if isinstance(v, list):
+        out = []
+        for item in v:
+            w = item
+            if w is not None and not isinstance(w, (int, float, str)):
+                raise NotImplementedError("copy.deepcopy() of a list holding containers or objects")
+            out.append(w)
+        return out
+    raise NotImplementedError("copy.deepcopy() of a tuple, dict, set, deque or object")
