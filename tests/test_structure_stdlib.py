@@ -32,13 +32,13 @@ SMALL = Bounds(ints=tuple(range(-2, 4)), max_list=3)
 CASES = [(CALLS, n) for n in ("roll_or_fixed", "pick_index", "stamp", "shuffled_copy", "bits_needed", "letter_at",
                               "label")] \
     + [(HEAPS, n) for n in ("smallest_two", "heap_after", "replace_top", "first_out", "count_of", "insert_sorted",
-                            "grade")] \
+                            "grade", "push_onto")] \
     + [(DEQUES, n) for n in ("visit_order", "last_k", "rotated", "both_ends", "take_back", "front_pair",
                              "doubled_big", "equals_its_list", "copy_grows", "position")] \
     + [(ITERS, n) for n in ("ascending", "rises", "gaps", "pairs_to", "choose", "extended_copy", "frozen_copy",
                             "deep_rows")]
 INTS_ONLY = {"roll_or_fixed", "stamp", "bits_needed", "letter_at", "label", "heap_after", "replace_top", "first_out",
-             "both_ends", "take_back", "choose"}
+             "both_ends", "take_back", "choose", "push_onto"}
 # the lines of each function that call a library function the model has no summary of
 UNMODELLED = {"roll_or_fixed": 18, "pick_index": 24, "stamp": 30, "shuffled_copy": 36, "bits_needed": 45,
               "grow_while_walking": 29, "deep_rows": 65}

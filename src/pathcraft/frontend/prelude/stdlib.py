@@ -9,6 +9,13 @@ between versions) raise the type only.
 """
 
 
+def fn__is_list(value: list[int]) -> bool:
+    """`isinstance(value, list)` at run time (of a parameter, the frontend
+    would decide it by the annotation): the C functions take only lists."""
+    v = value
+    return isinstance(v, list)
+
+
 def fn__heapq_siftdown(heap: list[int], startpos: int, pos: int) -> None:
     newitem = heap[pos]
     while pos > startpos:
@@ -37,14 +44,14 @@ def fn__heapq_siftup(heap: list[int], pos: int) -> None:
 
 
 def fn__heappush(heap: list[int], item: int) -> None:
-    if not isinstance(heap, list):
+    if not fn__is_list(heap):
         raise TypeError
     heap.append(item)
     fn__heapq_siftdown(heap, 0, len(heap) - 1)
 
 
 def fn__heappop(heap: list[int]) -> int:
-    if not isinstance(heap, list):
+    if not fn__is_list(heap):
         raise TypeError
     if len(heap) == 0:
         raise IndexError("index out of range")
@@ -58,7 +65,7 @@ def fn__heappop(heap: list[int]) -> int:
 
 
 def fn__heapreplace(heap: list[int], item: int) -> int:
-    if not isinstance(heap, list):
+    if not fn__is_list(heap):
         raise TypeError
     if len(heap) == 0:
         raise IndexError("index out of range")
@@ -69,7 +76,7 @@ def fn__heapreplace(heap: list[int], item: int) -> int:
 
 
 def fn__heappushpop(heap: list[int], item: int) -> int:
-    if not isinstance(heap, list):
+    if not fn__is_list(heap):
         raise TypeError
     if len(heap) == 0:
         return item
@@ -82,7 +89,7 @@ def fn__heappushpop(heap: list[int], item: int) -> int:
 
 
 def fn__heapify(heap: list[int]) -> None:
-    if not isinstance(heap, list):
+    if not fn__is_list(heap):
         raise TypeError
     i = len(heap) // 2 - 1
     while i >= 0:
@@ -92,6 +99,10 @@ def fn__heapify(heap: list[int]) -> None:
 
 def fn__bisect_bounds(a: list[int], lo: int, hi: int) -> int:
     """`hi` as the C code takes it: None (or -1, the C default) is len(a)."""
+    low = lo  # locals: `isinstance` decided at run time, not by the annotations
+    high = hi
+    if not isinstance(low, int) or high is not None and not isinstance(high, int):
+        raise TypeError
     if lo < 0:
         raise ValueError("lo must be non-negative")
     if hi is None:
@@ -150,7 +161,8 @@ def fn__combinations(items: list[int], r: int) -> list[tuple[int, ...]]:
     items first), in CPython's order: index tuples in lexicographic order."""
     pool = list(items)
     n = len(pool)
-    if not isinstance(r, int):
+    given = r  # a local: `isinstance` decided at run time, not by the annotation
+    if not isinstance(given, int):
         raise TypeError
     if r < 0:
         raise ValueError("r must be non-negative")
