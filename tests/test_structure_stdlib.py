@@ -30,7 +30,7 @@ ITERS = FIXTURES / "stdlib_iters.py"
 SMALL = Bounds(ints=tuple(range(-2, 4)), max_list=3)
 
 CASES = [(CALLS, n) for n in ("roll_or_fixed", "pick_index", "stamp", "shuffled_copy", "bits_needed", "letter_at",
-                              "label")] \
+                              "label", "arrangements", "common", "turned")] \
     + [(HEAPS, n) for n in ("smallest_two", "heap_after", "replace_top", "first_out", "count_of", "insert_sorted",
                             "grade", "push_onto")] \
     + [(DEQUES, n) for n in ("visit_order", "last_k", "rotated", "both_ends", "take_back", "front_pair",
@@ -38,9 +38,9 @@ CASES = [(CALLS, n) for n in ("roll_or_fixed", "pick_index", "stamp", "shuffled_
     + [(ITERS, n) for n in ("ascending", "rises", "gaps", "pairs_to", "choose", "extended_copy", "frozen_copy",
                             "deep_rows")]
 INTS_ONLY = {"roll_or_fixed", "stamp", "bits_needed", "letter_at", "label", "heap_after", "replace_top", "first_out",
-             "both_ends", "take_back", "choose", "push_onto"}
+             "both_ends", "take_back", "choose", "push_onto", "arrangements", "common", "turned"}
 # the lines of each function that call a library function the model has no summary of
-UNMODELLED = {"roll_or_fixed": 18, "pick_index": 24, "stamp": 30, "shuffled_copy": 36, "bits_needed": 45,
+UNMODELLED = {"roll_or_fixed": 19, "pick_index": 25, "stamp": 31, "shuffled_copy": 37, "bits_needed": 46,
               "grow_while_walking": 29, "deep_rows": 65}
 
 

@@ -236,3 +236,42 @@ def fn__deepcopy(x: list[int]) -> list[int]:
             out.append(w)
         return out
     raise NotImplementedError("copy.deepcopy() of a tuple, dict, set, deque or object")
+
+
+def fn__math_factorial(n: int) -> int:
+    """`math.factorial(n)`: a loop (loop-K bounds n), as exact as ints are."""
+    v = n
+    if not isinstance(v, int):  # a float: TypeError (worded differently across versions)
+        raise TypeError
+    if n < 0:
+        raise ValueError("factorial() not defined for negative values")
+    out = 1
+    i = 2
+    while i <= n:
+        out *= i
+        i += 1
+    return out
+
+
+def fn__math_gcd(a: int, b: int) -> int:
+    """`math.gcd(a, b)`: Euclid's loop on the absolute values."""
+    x = a
+    y = b
+    if not isinstance(x, int) or not isinstance(y, int):
+        raise TypeError
+    x = abs(int(x))
+    y = abs(int(y))
+    while y != 0:
+        x, y = y, x % y
+    return x
+
+
+def fn__math_lcm(a: int, b: int) -> int:
+    """`math.lcm(a, b)`: `abs(a // gcd(a, b) * b)`, 0 when either is 0."""
+    x = a
+    y = b
+    if not isinstance(x, int) or not isinstance(y, int):
+        raise TypeError
+    if x == 0 or y == 0:
+        return 0
+    return abs(int(x) // fn__math_gcd(x, y) * int(y))
