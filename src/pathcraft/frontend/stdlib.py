@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pathcraft.frontend.module import import_name
 from pathcraft.ir.builtin_names import LIST_PROTOCOL, function_predicate
 from pathcraft.ir.nodes import Call, CallMethod, Const, Expr, ListOp, NewList, Predicate, Raise, Rule, Text, Var
 
@@ -117,23 +118,25 @@ class ForeignImports:
     names: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
-def _is_stdlib(dotted: str, folder: Path) -> bool:
+def _is_stdlib(dotted: str, folders: tuple[Path, ...]) -> bool:
+    """A module of the standard library that no module of the analysed tree
+    (next to the file, or at the import root the tests put first) shadows."""
     top = dotted.split(".")[0]
     if top not in sys.stdlib_module_names or top.startswith("_"):
         return False
-    return not (folder / f"{top}.py").exists() and not (folder / top).is_dir()  # a module of the tree
+    return not any((folder / f"{top}.py").exists() or (folder / top).is_dir() for folder in folders)
 
 
 def foreign_imports(module: ModuleSource) -> ForeignImports:
     out = ForeignImports()
-    folder = Path(module.path).parent
+    folders = (Path(module.path).parent, import_name(Path(module.path))[1])
     for node in module.tree.body:
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if _is_stdlib(alias.name, folder):
+                if _is_stdlib(alias.name, folders):
                     local = alias.asname or alias.name.split(".")[0]
                     out.modules[local] = alias.name if alias.asname else alias.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and _is_stdlib(node.module, folder):
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and _is_stdlib(node.module, folders):
             for alias in node.names:
                 if alias.name != "*":
                     out.names[alias.asname or alias.name] = (node.module, alias.name)
