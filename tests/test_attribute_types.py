@@ -94,6 +94,22 @@ def test_a_construction_branch_that_can_be_typed_gives_the_type(tmp_path: Path) 
     assert types_of(source, "Tree") == {"tree": "list[int]"}
 
 
+def test_none_at_construction_and_nodes_elsewhere_give_an_optional_node_even_past_an_untyped_store(
+        tmp_path: Path) -> None:
+    """`reverse` stores a local the typer cannot follow; `push` stores a
+    Node: the head is `Node | None`, not only the None of `__init__`."""
+    source = tmp_path / "chain.py"
+    source.write_text(
+        "class Node:\n    def __init__(self, value: int) -> None:\n        self.value = value\n"
+        "        self.next: Node | None = None\n\n\nclass Chain:\n    def __init__(self) -> None:\n"
+        "        self.head = None\n\n    def push(self, value: int) -> None:\n        node = Node(value)\n"
+        "        node.next = self.head\n        self.head = node\n\n    def reverse(self) -> None:\n"
+        "        prev = None\n        current = self.head\n        while current:\n"
+        "            following = current.next\n            current.next = prev\n            prev = current\n"
+        "            current = following\n        self.head = prev\n")
+    assert types_of(source, "Chain") == {"head": "Node | None"}
+
+
 def test_an_attribute_of_no_inferable_type_stays_out_of_input_objects(tmp_path: Path) -> None:
     source = tmp_path / "opaque.py"
     source.write_text("class Box:\n    def __init__(self, text: bytes) -> None:\n        self.text = text\n")

@@ -172,6 +172,8 @@ def generate(
         binding = program.functions[qualname].binding
         if binding:  # a static or class method is called on the class; a property read
             case = replace(case, extra={**case.extra, "binding": binding})
+        if program.functions[qualname].generator:  # the test consumes what it yields: `list(f(...))`
+            case = replace(case, extra={**case.extra, "consumed": "list"})
         if checked is not None:
             case = replace(case, extra={**case.extra, "invariants": list(checked.invariants),
                                         **({"invariant": broken} if broken else {})})

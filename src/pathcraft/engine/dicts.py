@@ -98,7 +98,8 @@ def list_op(heap: Heap, op: str, addr: Addr, args: tuple[object, ...], site: tup
     cell = heap.cell(addr)
     part = loop_part(args)
     name = type_name(addr, heap)
-    in_builtin = builtin is not None and not builtin.startswith(_OWN_PRELUDE)
+    # a prelude function (`$...`); a comprehension inlined from 3.12 is silent but the user's own code
+    in_builtin = builtin is not None and builtin.startswith("$") and not builtin.startswith(_OWN_PRELUDE)
     if op == "iter" and part == "reversed" and isinstance(cell, DictCell) and cell.is_set:
         return [HeapResult(heap, exc=ExcValue("TypeError", "'set' object is not reversible"))]
     if op == "iter":

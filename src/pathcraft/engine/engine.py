@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from pathcraft.cost.models import Costs
-from pathcraft.engine import cache, dicts
+from pathcraft.engine import cache, dicts, generators
 from pathcraft.engine.branch import Brancher
 from pathcraft.engine.control import SearchControl, Verdict
 from pathcraft.engine.evaluate import Evaluator, Raised
@@ -42,6 +42,7 @@ from pathcraft.engine.state import (
     Stack,
     State,
     SymbolicPath,
+    step,
 )
 from pathcraft.engine.strings import Mismatch, percent_format
 from pathcraft.engine.values import UNDEFINED, Value, value_kind
@@ -51,10 +52,11 @@ from pathcraft.frontend.builtins import PRINT
 from pathcraft.frontend.generators import SOURCE_PREFIX as GENERATOR_SOURCE
 from pathcraft.heap.deques import DEQUE_AS_LIST
 from pathcraft.heap.base import HeapModel, HeapResult, attribute_error, is_scalar, uncertain_attribute
-from pathcraft.heap.cells import Addr, DictCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
+from pathcraft.heap.cells import Addr, DictCell, GeneratorCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.factory import make_heap_model
 from pathcraft.ir.builtin_names import (
     FLOAT_BUILTINS,
+    ITERATE,
     NEW_DEFAULTDICT,
     NEW_DICT,
     NEW_SET,
@@ -62,6 +64,7 @@ from pathcraft.ir.builtin_names import (
     ADD,
     EQ,
     IADD,
+    LIST_PROTOCOL,
     PROTOCOLS,
     function_predicate,
     method_predicate,
@@ -91,6 +94,7 @@ from pathcraft.ir.nodes import (
     Text,
     Unary,
     Var,
+    Yield,
 )
 from pathcraft.ir.trace import Event, TraceTerm
 from pathcraft.ir.values import ExcValue
@@ -201,6 +205,11 @@ class Run:
                 fresh = fresh.chose(index)
             root = self.brancher.settle(fresh)
             if root is None:
+                continue
+            if info.generator:  # its test takes every item: `list(f(...))`, run as the prelude's loop
+                made, addr = generators.new(replace(root, events=None, costs=Costs()), entry, dict(env))
+                consume = self.program.predicate(method_predicate("generator", LIST_PROTOCOL))
+                starts.extend(self.enter(made, consume, {consume.params[0]: addr}, False, {}))
                 continue
             starts.extend(self.enter(root, entry, env, False, {}))
         searcher.add(starts)
@@ -321,7 +330,10 @@ class Run:
             try:
                 if isinstance(instr, Mark):
                     event: Event = ("line", frame.pred.function, instr.line)
-                    state = step(state, frame, events=EventNode(event, state.events))
+                    if state.events is not None and state.events.event == event:
+                        state = step(state, frame)  # the same line again: the tracer's repeat is no event
+                    else:
+                        state = step(state, frame, events=EventNode(event, state.events))
                     continue
                 if isinstance(instr, Assign):
                     value = self.evaluator.eval(instr.value, frame.env, state.heap)
@@ -357,6 +369,10 @@ class Run:
             return self.call_method(state, frame, instr)
         if isinstance(instr, CheckMethod):
             return self.check_method(state, frame, instr)
+        if isinstance(instr, (ListOp, Yield)) or isinstance(instr, Call) and instr.predicate == ITERATE:
+            walked = self.walk(state, frame, instr)
+            if walked is not None:
+                return walked
         if isinstance(instr, ListOp) and dicts.is_dict_like(state.heap, self.evaluator.eval(instr.lst, frame.env,
                                                                                          state.heap)):
             return self.dict_op(state, frame, instr)
@@ -370,6 +386,10 @@ class Run:
             subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
             cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
             if isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, _PROTOCOL[instr.op]):
+                if instr.op == "iter" and generators.generator_method(self, subject, state.heap) is not None:
+                    return [step(state, frame)]  # a loop walks the generator its `__iter__` makes
+                if generators.is_loop_step(instr):
+                    raise Unsupported(f"a loop over an object of class {cell.cls} (its __iter__ not called)")
                 if instr.op != "len":  # x[i], x[i] = v, for v in x on a class that defines them
                     raise Unsupported(f"{_PROTOCOL[instr.op]} of class {cell.cls}")
                 return self.call_method(state, frame, CallMethod(instr.target, instr.lst, "__len__", (), instr.line))
@@ -404,6 +424,8 @@ class Run:
                 return self.non_int_operands(state, frame, instr, args)
             if callee.name == PRINT:
                 self.check_printable(args[0], state.heap)
+            if callee.generator:
+                return [generators.make(state, frame, instr.target, callee, dict(zip(callee.params, args)))]
             cached = self.program.functions.get(callee.function) if callee.is_entry else None
             if cached is not None and cached.cached and cached.entry == callee.name:
                 return self.cached_call(state, frame, instr, cached, args)
@@ -427,6 +449,27 @@ class Run:
         if isinstance(instr, Raise):
             return self.throw(state, self._raised(instr, frame))
         raise AssertionError(f"unknown instruction {instr!r}")
+
+    def walk(self, state: State, frame: Frame, instr: ListOp | Yield | Call) -> Successors | None:
+        """Generators (`engine/generators.py`): a yield, `$iterate(x)`, a
+        loop's step on a generator or its close; None for anything else."""
+        if isinstance(instr, Yield):
+            return generators.suspend(self, state, frame, instr)
+        if isinstance(instr, Call):  # `$iterate(x)`: x, or the generator its class's `__iter__` makes
+            subject = self.evaluator.eval(instr.args[0], frame.env, state.heap)
+            method = generators.generator_method(self, subject, state.heap)
+            if method is None:
+                return [step(state, frame, env=frame.env if instr.target is None else
+                             {**frame.env, instr.target: subject})]
+            return [generators.make(state, frame, instr.target, method, {method.params[0]: subject})]
+        subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
+        cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
+        if isinstance(cell, GeneratorCell):
+            assert isinstance(subject, Addr)
+            return generators.loop_op(self, state, frame, instr, subject, cell)
+        if instr.op == "close":
+            return [step(state, frame)]  # a loop over a list: nothing to close
+        return None
 
     def dict_op(self, state: State, frame: Frame, instr: ListOp) -> Successors:
         """`d[k]`, `d[k] = v`, `del d[k]`, `len(d)` or a loop's step over a
@@ -597,6 +640,11 @@ class Run:
         qualname = None
         if isinstance(cell, ObjectCell):
             qualname = self.program.resolve_method(cell.cls, instr.method)
+        if qualname is None and instr.method == LIST_PROTOCOL:  # `list(obj)` of a class whose `__iter__` yields
+            method = generators.generator_method(self, receiver, heap)
+            if method is not None:
+                made, addr = generators.new(state, method, {method.params[0]: receiver})
+                return self.value_method(made, "generator", addr, LIST_PROTOCOL, ())
         if qualname is None and isinstance(cell, ObjectCell):
             # `self.__class__(...)`, or a callable the class stores (`self.append = stack.append`)
             uncertain = uncertain_attribute(self.program, cell, instr.method)
@@ -623,6 +671,8 @@ class Run:
             if param not in defaults:
                 return self.throw(state, ExcValue("TypeError", f"{info.name}() missing argument '{param}'"))
             bound[param] = defaults[param]
+        if info.generator:
+            return [generators.make(state, frame, instr.target, self.program.predicate(info.entry), bound)]
         return list(self.invoke(state, info.entry, bound))
 
     def list_equality(self, state: State, frame: Frame, instr: CallMethod, left: Value,
@@ -733,10 +783,14 @@ class Run:
             if not frame.via_tail and not frame.pred.builtin:
                 events = EventNode(("return", frame.pred.function), events)
             if rest is None:
+                generators.check_none_suspended(state)
                 return [self.path(replace(state, stack=None, events=events), outcome, trace)]
             parent = rest.top
             parent = replace(parent, children=parent.children + (trace,))
             state = replace(state, stack=Stack(parent, rest.rest), events=events)
+            walked = frame.ext.get(generators.KEY)
+            if isinstance(walked, Addr):  # a generator's frame ended: the loop resuming it stops
+                return generators.finished(self, state, parent, walked, outcome)
             pending = frame.ext.get(cache.KEY)
             if isinstance(pending, cache.Pending) and outcome.kind == "return":
                 state = cache.stored(state, pending, outcome.value)
@@ -805,15 +859,3 @@ def _var_name(e: Expr) -> str:
     """Blocks pass their live variables to the next block by name."""
     assert isinstance(e, Var), e
     return e.name
-
-
-def step(state: State, frame: Frame, env: Mapping[str, Value] | None = None,
-         events: EventNode | None = None) -> State:
-    """`state` with its top frame moved to the next instruction."""
-    assert state.stack is not None
-    new_frame = replace(frame, pc=frame.pc + 1, env=frame.env if env is None else env)
-    return replace(
-        state,
-        stack=Stack(new_frame, state.stack.rest),
-        events=state.events if events is None else events,
-    )

@@ -162,3 +162,15 @@ class EngineStats:
         self.unsupported += 1
         if len(self.notes) < 5 and str(problem) not in self.notes:
             self.notes.append(str(problem))
+
+
+def step(state: State, frame: Frame, env: Mapping[str, Value] | None = None,
+         events: EventNode | None = None) -> State:
+    """`state` with its top frame moved to the next instruction."""
+    assert state.stack is not None
+    new_frame = replace(frame, pc=frame.pc + 1, env=frame.env if env is None else env)
+    return replace(
+        state,
+        stack=Stack(new_frame, state.stack.rest),
+        events=state.events if events is None else events,
+    )

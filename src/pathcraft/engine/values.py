@@ -6,7 +6,7 @@ import builtins
 from collections.abc import Mapping
 from typing import Union
 
-from pathcraft.heap.cells import Addr, DictCell, ListCell, ViewCell
+from pathcraft.heap.cells import Addr, DictCell, GeneratorCell, ListCell, ViewCell
 from pathcraft.ir.nodes import Text
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver.terms import BOOL, FLOAT, INT, STR, App, Sym, Term, sort_of
@@ -42,6 +42,8 @@ def value_kind(value: object, cell: object) -> str | None:
         return "set" if cell.is_set else "dict"
     if isinstance(cell, ViewCell):
         return "view"
+    if isinstance(cell, GeneratorCell):
+        return "generator"
     if isinstance(value, (Text, str)):
         return "str"
     if isinstance(value, (int, bool, float, Sym, App)):

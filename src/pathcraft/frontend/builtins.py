@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 from pathcraft.frontend.bitops import bit_predicates
-from pathcraft.ir.builtin_names import NEW_DEFAULTDICT, NEW_DICT, NEW_SET, NUMBER_CONVERSIONS, method_predicate
+from pathcraft.ir.builtin_names import ITERATE, NEW_DEFAULTDICT, NEW_DICT, NEW_SET, NUMBER_CONVERSIONS, method_predicate
 from pathcraft.ir.nodes import (
     Assign, Binary, Const, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
 )
@@ -107,7 +107,7 @@ def builtin_predicates() -> dict[str, Predicate]:
     preds.extend(_fold("list_min", "lt"))
     preds.extend(_fold("list_max", "gt"))
     # built by the engine itself (`engine/dicts.py`): no rules to enter
-    preds.extend(Predicate(name, name, (), (), builtin=True) for name in (NEW_DICT, NEW_SET, NEW_DEFAULTDICT))
+    preds.extend(Predicate(name, name, (), (), builtin=True) for name in (NEW_DICT, NEW_SET, NEW_DEFAULTDICT, ITERATE))
     return {p.name: p for p in preds}
 
 

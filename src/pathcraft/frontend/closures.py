@@ -42,6 +42,7 @@ from dataclasses import dataclass, replace
 
 from pathcraft.files import read_source
 from pathcraft.frontend.module import ModuleSource
+from pathcraft.frontend.yields import is_generator
 from pathcraft.ir.nodes import FunctionInfo
 from pathcraft.ir.types import INT
 
@@ -248,9 +249,12 @@ def nested_functions(module: ModuleSource, fn: ast.FunctionDef, info: FunctionIn
         defaults = _defaults(node, refuse)
         params = tuple(a.arg for a in node.args.args)
         entry = f"{info.entry}$fn${name}"
+        generator = is_generator(module.path, node)
+        if generator and (captures or name in memos):  # it runs later, when iterated: its captures may have moved
+            raise refuse(node, f"nested generator function '{name}' that uses the enclosing function's variables")
         called = FunctionInfo(node.name, f"{info.qualname}.<locals>.{name}", params, tuple(INT for _ in params),
                               None, defaults, node.lineno, node.end_lineno or node.lineno,
-                              entry + "$memo" if name in memos else entry)
+                              entry + "$memo" if name in memos else entry, generator=generator)
         out[name] = NestedFunction(node, called, tuple(sorted(captures)), frozenset(reach[name]), pos, tables[name],
                                    memos.get(name), entry, code)
     _check_calls(fn, info, out, refuse, cells)

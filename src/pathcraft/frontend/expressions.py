@@ -25,6 +25,7 @@ from pathcraft.errors import construct_name, unknown_name, unsupported
 from pathcraft.frontend.frozen import Relocate
 from pathcraft.frontend import bitops
 from pathcraft.frontend import mathmod
+from pathcraft.frontend.linetable import lines_after_calls
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend import intformat, powers
 from pathcraft.frontend.builtins import PRINT
@@ -37,6 +38,7 @@ from pathcraft.frontend.stdlib import Stdlib
 from pathcraft.frontend.strbuiltins import CONVERSIONS
 from pathcraft.ir.builtin_names import (
     CONTAINS,
+    LOOP_STEP,
     EQ,
     LIST_PROTOCOL,
     NEW_DEFAULTDICT,
@@ -56,6 +58,7 @@ from pathcraft.ir.nodes import (
     FunctionInfo,
     GetField,
     ListOp,
+    Mark,
     NewList,
     NewObject,
     RepeatList,
@@ -64,6 +67,8 @@ from pathcraft.ir.nodes import (
     Var,
 )
 
+CALL_POSITION = "pathcraft_call_position"  # a call's place in the source, kept on copies (lower.py)
+STEP_CALLS = ("__pc_len", "__pc_item", "__pc_shut")  # frontend/generators.py: a loop's own steps and close
 _ARITH = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul"}
 _DIVISION = {ast.FloorDiv: ("floordiv", "int_floordiv"), ast.Mod: ("mod", "int_mod"), ast.Div: ("truediv", "truediv")}
 _COMPARE = {
@@ -291,10 +296,24 @@ class ExpressionLowerer:
         if isinstance(node, (ast.BoolOp, ast.IfExp)):
             return self.branching_value(node)
         if isinstance(node, ast.Call):
-            return self.call(node, discard)
+            value = self.call(node, discard)
+            again = self.line_after_call(node)
+            if again is not None and self.blocks.current is not None:
+                self.blocks.emit(Mark(again, after_call=True))
+            return value
         if isinstance(node, (ast.ListComp, ast.DictComp, ast.SetComp)) and self.comprehension is not None:
             return self.comprehension(node)
         raise self.error(node, construct_name(node))
+
+    def line_after_call(self, node: ast.Call) -> int | None:
+        """The statement line CPython reports when `node` returns, if it
+        reports one (see frontend/linetable.py)."""
+        key = getattr(node, CALL_POSITION, None) or (node.lineno, node.col_offset, node.end_lineno or node.lineno,
+                                                     node.end_col_offset or 0)
+        following = lines_after_calls(self.module.path).get(key)
+        if following is None:
+            return None
+        return self.module.statement_lines.get(following, following)
 
     def dict_or_set(self, node: ast.Dict | ast.Set) -> Expr:
         """`{k: v, ...}` as `$dict(k, v, ...)`, `{a, ...}` as `$set(a, ...)`:
@@ -547,6 +566,18 @@ class ExpressionLowerer:
             if lowered is None:  # evaluated as far as the model goes, then the path is dropped
                 return self.stdlib.dropped(f"math.{self.module.from_math[name]}() with these arguments", node)
             return lowered
+        if name in STEP_CALLS and name not in self.functions:  # a loop's own step, in code the frontend writes
+            walked = self.expr(node.args[0])
+            tmp = self.blocks.temp()
+            if name == "__pc_shut":
+                self.blocks.emit(ListOp("close", None, walked, (), node.lineno))
+                return Const(None)
+            if name == "__pc_len":
+                self.blocks.emit(ListOp("len", tmp, walked, (Const(Text(LOOP_STEP)),), node.lineno))
+            else:
+                index = self.expr(node.args[1])
+                self.blocks.emit(ListOp("get", tmp, walked, (index, Const(Text(LOOP_STEP))), node.lineno))
+            return Var(tmp)
         if name not in self.functions and name not in self.module.class_infos \
                 and (foreign := self.stdlib.call(node)) is not None:
             return foreign
@@ -598,7 +629,7 @@ class ExpressionLowerer:
                 self.blocks.emit(NewList(tmp, (), None, node.lineno))
                 return Var(tmp)
             tmp = self.blocks.temp()
-            self.calls.methods_called.add(LIST_PROTOCOL)
+            self.calls.methods_called.update((LIST_PROTOCOL, "__iter__"))
             source = self.blocks.stable(self.expr(node.args[0]), node.lineno)
             self.blocks.emit(CallMethod(tmp, source, LIST_PROTOCOL, (), node.lineno))
             return Var(tmp)
@@ -727,7 +758,7 @@ class ExpressionLowerer:
         if not node.args:
             self.blocks.emit(NewList(tmp, (), None, node.lineno, is_tuple=True))
             return Var(tmp)
-        self.calls.methods_called.add(LIST_PROTOCOL)
+        self.calls.methods_called.update((LIST_PROTOCOL, "__iter__"))
         source = self.blocks.stable(self.expr(node.args[0]), node.lineno)
         self.blocks.emit(CallMethod(tmp, source, LIST_PROTOCOL, (), node.lineno))
         frozen = self.blocks.temp()

@@ -18,7 +18,9 @@ decide alone: a state right after construction along such an assignment is
 reachable whatever the other assignments store.
 An attribute the class only ever sets to `None` takes the types other code
 of the module stores into it (`node.next = other`), the usual linked-node
-pattern.
+pattern; one that `__init__` sets to `None` and other methods to objects of
+a class (`self.head = new_node`) takes `C | None` even when some assignment
+cannot be typed.
 """
 
 from __future__ import annotations
@@ -89,11 +91,16 @@ def infer_attributes(
         for name, assigned in sites.items():
             if name in declared:
                 continue
-            kind = _join([typer.site_type(s, known.get(name)) for s in assigned])
+            every = [typer.site_type(s, known.get(name)) for s in assigned]
+            kind = _join(every)
             if isinstance(kind, _Unknown):
                 early = [typer.site_type(s, known.get(name)) for s in assigned if s.method in at_init]
                 typed = [k for k in early if isinstance(k, Type)]
                 kind = _join(typed) if typed else UNKNOWN
+                if isinstance(kind, Type) and kind.kind == "none":  # `self.head = None`, then nodes elsewhere
+                    widened = _join([kind, *(k for k in every if isinstance(k, Type))])
+                    if isinstance(widened, Type) and widened.kind == "obj":
+                        kind = widened
             if isinstance(kind, Type) and kind.kind == "none" and name in foreign:
                 stored = [typer.expr_type(w.value, w.function, owner=w.owner) for w in foreign[name]]
                 kind = _join([kind, *stored])

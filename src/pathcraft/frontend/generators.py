@@ -36,12 +36,16 @@ CONSUMERS = ("sum", "any", "all", "min", "max", "list", "sorted")
 # distinguished, a known gap)
 EXHAUSTED = "StopIteration"
 RESUME, CLOSE = "__pc_resume", "__pc_close"  # replaced by the names of this generator's functions
+SHUT = "__pc_shut"  # `__pc_shut(x)`: close the iterator `x` (ListOp "close")
 SOURCE_PREFIX = "__pc_S"  # the sources' parameters: `__pc_S0`, `__pc_S1` (indexed by position)
 
 # per source kind: the statements that take the item at position `i`, or
 # raise EXHAUSTED; `__pc_S0`, `__pc_S1` are the sources (evaluated by the caller)
 _FETCH = {
     "seq": "if __pc_i >= len(__pc_S0):\n    raise EXHAUSTED()\nTARGET = __pc_S0[__pc_i]",
+    # a source that may be a generator: a loop's own steps (`__pc_len`/`__pc_item`, see ListOp "len"
+    # and "get" with LOOP_STEP), which resume a generator once per item
+    "iter": "if __pc_i >= __pc_len(__pc_S0):\n    raise EXHAUSTED()\nTARGET = __pc_item(__pc_S0, __pc_i)",
     "enumerate": "if __pc_i >= len(__pc_S0):\n    raise EXHAUSTED()\nTARGET = __pc_i + __pc_S1, __pc_S0[__pc_i]",
     "zip": "if __pc_i >= len(__pc_S0):\n    raise EXHAUSTED()\nif __pc_i >= len(__pc_S1):\n    raise EXHAUSTED()\n"
            "TARGET = __pc_S0[__pc_i], __pc_S1[__pc_i]",
@@ -121,7 +125,10 @@ def resumption_source(kind: str, sources: int, free: list[str]) -> str:
     return _fill(_put(_RESUME, "FETCH", _FETCH[kind]), sources, free)
 
 
-def consumer_source(consumer: str, sources: int, free: list[str]) -> str:
+def consumer_source(consumer: str, sources: int, free: list[str], walks_iterator: bool = False) -> str:
+    """The consumer's code. With `walks_iterator` (the source may be a
+    generator), closing the generator expression also closes its source:
+    CPython drops the iterator when the expression's frame is cleared."""
     start, step, empty = _CONSUMER[consumer]
     if empty is not None:
         finish = f"if first:\n    raise ValueError({empty_sequence_message(empty)!r})\nreturn acc"
@@ -131,6 +138,8 @@ def consumer_source(consumer: str, sources: int, free: list[str]) -> str:
         finish = "return acc"
     start, step, finish = (_PREFIXED.sub(r"__pc_\1", text) for text in (start, step, finish))
     text = _put(_put(_put(_CONSUME, "START", start), "FINISH", finish), "STEP", step)
+    if walks_iterator:
+        text = _put(text, "close()", f"close()\n{SHUT}({SOURCE_PREFIX}0)")
     return _fill(text, sources, free)
 
 

@@ -39,12 +39,15 @@ from pathcraft.errors import construct_name, unsupported
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend import closures
 from pathcraft.frontend import generators
-from pathcraft.frontend.expressions import CallsMade, ExpressionLowerer
+from pathcraft.frontend.expressions import CALL_POSITION, CallsMade, ExpressionLowerer
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.module import ModuleSource
 from pathcraft.frontend.names import assigned_names
 from pathcraft.frontend.sink import FunctionBlocks
-from pathcraft.ir.builtin_names import LOOP_KEY, LOOP_LATER, LOOP_REVERSED, LOOP_STEP, LOOP_VALUE, MEMO_WRAPPER
+from pathcraft.frontend.yields import yields_in_try
+from pathcraft.ir.builtin_names import (
+    ITERATE, LOOP_KEY, LOOP_LATER, LOOP_REVERSED, LOOP_STEP, LOOP_VALUE, MEMO_WRAPPER,
+)
 from pathcraft.ir.nodes import (
     EXC_VAR,
     Assign,
@@ -67,6 +70,7 @@ from pathcraft.ir.nodes import (
     SetField,
     Text,
     Var,
+    Yield,
 )
 from pathcraft.ir.types import INT
 
@@ -109,13 +113,24 @@ class _Placeholders(ast.NodeTransformer):
         if node.id == "TARGET":
             return copy.deepcopy(self.gen.target)
         if node.id == "ELT":
-            return copy.deepcopy(self.elt)
+            return _copy_with_call_positions(self.elt)
         if node.id == "COND":
-            conds = [copy.deepcopy(c) for c in self.gen.ifs]
+            conds = [_copy_with_call_positions(c) for c in self.gen.ifs]
             if not conds:
                 return ast.Constant(True)
             return conds[0] if len(conds) == 1 else ast.BoolOp(ast.And(), conds)
         return node
+
+
+def _copy_with_call_positions(node: ast.expr) -> ast.expr:
+    """A copy whose calls remember where they are in the source (as
+    `CALL_POSITION`): `synthetic_function` puts every node at one line, but
+    the line CPython reports after a call depends on the call's place."""
+    copied = copy.deepcopy(node)
+    for part in ast.walk(copied):
+        if isinstance(part, ast.Call):
+            setattr(part, CALL_POSITION, (part.lineno, part.col_offset, part.end_lineno, part.end_col_offset))
+    return copied
 
 
 def synthetic_function(name: str, params: list[str], body: list[ast.stmt], line: int) -> ast.FunctionDef:
@@ -135,6 +150,7 @@ class _Loop:
     after: str
     line: int
     finally_depth: int
+    iterator: str | None = None  # the iterator a `for` walks, closed where the loop stops early
 
 
 @dataclass
@@ -176,6 +192,9 @@ class FunctionLowerer:
                 isinstance(d, ast.Name) and d.id == "classmethod" for d in fn.decorator_list):
             self.expressions.class_alias = {fn.args.args[0].arg: owner}  # `cls`: the class itself
         self.nested: dict[str, Predicate] = {}  # the predicates of comprehensions in this function
+        # loops may walk generators (frontend/yields.py): they iterate `$iterate(x)` and close it
+        self.walks_iterators = module.has_generators
+        self.try_yields = yields_in_try(fn) if info.generator else set()
         self._lines: dict[int, int] | None = None
         self.scope = scope  # its symbol table, when it is a nested function (closures.py)
         self.known: dict[str, closures.NestedFunction] = dict(known or {})  # nested functions it sees
@@ -199,7 +218,10 @@ class FunctionLowerer:
         if self.blocks.current is not None:
             self.blocks.close(Return(Const(None), self.fn.end_lineno or self.fn.lineno))
         self.lower_nested_functions()
-        return {**self.blocks.finish(self.info.qualname, self.info.params), **self.nested}
+        own = self.blocks.finish(self.info.qualname, self.info.params)
+        if self.info.generator:  # calling it makes a generator (engine/generators.py)
+            own[self.info.entry] = replace(own[self.info.entry], generator=True)
+        return {**own, **self.nested}
 
     # ----------------------------------------------------- nested functions
 
@@ -287,8 +309,6 @@ class FunctionLowerer:
         if gen.is_async or any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Lambda))
                                for n in ast.walk(node)):
             raise self.error(node, f"{what} with 'async', ':=', yield or lambda")
-        if (node.end_lineno or node.lineno) != node.lineno and any(isinstance(n, ast.Call) for n in ast.walk(node)):
-            raise self.error(node, f"{what} over several lines that calls functions")
         bound = {n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
         parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
         used = {n.id for part in (*parts, *gen.ifs) for n in ast.walk(part)
@@ -363,8 +383,6 @@ class FunctionLowerer:
                                               ast.GeneratorExp, ast.ListComp)) and n is not node
                                for n in ast.walk(node)):
             raise self.error(node, "generator expression with 'async', ':=', yield, lambda or nested comprehensions")
-        if (node.end_lineno or node.lineno) != node.lineno and any(isinstance(n, ast.Call) for n in ast.walk(node)):
-            raise self.error(node, "generator expression over several lines that calls functions")
         kind, sources = generators.source_kind(
             gen.iter, lambda name: name in self.locals or name in self.module.functions)
         if not kind:
@@ -379,7 +397,11 @@ class FunctionLowerer:
             value = self.blocks.stable(self.expressions.expr(source), line)
             if not kind.startswith("range") and not (kind == "enumerate" and index == 1):
                 self.blocks.emit(ListOp("iter", self.blocks.temp("n"), value, (), line))  # TypeError here
+                if kind == "seq" and self.walks_iterators:
+                    value = self.iterator(value, line)
             args.append(value)
+        if kind == "seq" and self.walks_iterators:
+            kind = "iter"  # walked item by item, as a loop walks a generator
         number = len([p for p in self.nested if p.endswith("$genexpr")])
         base = f"{self.info.entry}$gen{number}"
         names = {generators.RESUME: f"__pc_resume{number}", generators.CLOSE: f"__pc_close{number}"}
@@ -409,7 +431,7 @@ class FunctionLowerer:
         self.nested_function(synthetic_function("<genexpr>", [], [ast.Return(ast.Constant(None))], line),
                              close, line, entry_mark=False, builtin=sys.version_info >= (3, 13))
         self.nested_function(synthetic_function(consumer, consume_params, parsed(
-            generators.consumer_source(consumer, len(sources), free)), line), consume, line,
+            generators.consumer_source(consumer, len(sources), free, kind == "iter")), line), consume, line,
             entry_mark=False, builtin=True, marks=False, helpers=helpers)
         tmp = self.blocks.temp()
         self.blocks.emit(Call(tmp, consume.entry, tuple(args) + tuple(Var(n) for n in free), line))
@@ -445,6 +467,8 @@ class FunctionLowerer:
                     instrs.append(mark)  # the new frame's first line event
                 for instr in rule.body:
                     if isinstance(instr, Mark):
+                        if instr.after_call:  # the holding statement's line, again after a call returns
+                            instrs.append(replace(mark, after_call=True))
                         continue
                     if marks and isinstance(instr, Goto) and instr.block in headers and instr.enters_loop is None:
                         instrs.append(mark)  # a back edge
@@ -474,6 +498,13 @@ class FunctionLowerer:
     def stmt_Expr(self, s: ast.Expr) -> None:
         self.blocks.emit(Mark(s.lineno))
         if isinstance(s.value, ast.Constant):
+            return
+        if isinstance(s.value, ast.Yield):
+            value = self.expressions.expr(s.value.value) if s.value.value is not None else Const(None)
+            self.blocks.emit(Yield(value, s.lineno, closable=s.lineno not in self.try_yields))
+            return
+        if isinstance(s.value, ast.YieldFrom):
+            self.yield_from(s.value, s.lineno)
             return
         if not isinstance(s.value, ast.Call):
             raise self.error(s.value, "expression statement (only calls)")
@@ -572,6 +603,11 @@ class FunctionLowerer:
     def stmt_Return(self, s: ast.Return) -> None:
         self.blocks.emit(Mark(s.lineno))
         value = self.expressions.expr(s.value) if s.value is not None else Const(None)
+        iterators = [loop.iterator for loop in reversed(self.loops) if loop.iterator is not None]
+        if iterators and not self.finallies:  # the value first, then the loops' iterators, innermost first
+            value = self.blocks.stable(value, s.lineno, across_statements=True)
+            for iterator in iterators:
+                self.blocks.emit(ListOp("close", None, Var(iterator), (), s.lineno))
         if self.finallies:
             tmp = self.blocks.temp("ret")
             self.blocks.emit(Assign(tmp, value, s.lineno))
@@ -749,6 +785,8 @@ class FunctionLowerer:
         self.blocks.emit(Assign(counter, Const(0), s.lineno))
         length = self.blocks.temp("n")
         self.blocks.emit(ListOp("iter", length, lst, (), s.lineno))  # TypeError when not iterable
+        lst = self.iterator(lst, s.lineno)
+        iterator = lst.name if self.walks_iterators and isinstance(lst, Var) else None
         header, body, after, orelse = self.open_loop(s)
         self.blocks.emit(ListOp("len", length, lst, (_STEP,), s.lineno))
         self.blocks.branch(Binary("lt", Var(counter), Var(length)), body, orelse)
@@ -767,8 +805,45 @@ class FunctionLowerer:
             body.instrs.append(Assign(counter, Binary("add", Var(counter), Const(1)), s.lineno))
             self.blocks.enter(body)
             self.store(s.target, Var(item), s.lineno)
-        self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies)))
+        self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies), iterator))
         self.loop_else(s, orelse, after)
+
+    def iterator(self, iterable: Expr, line: int) -> Expr:
+        """What a loop walks: in a module with generators, `$iterate(x)` (a
+        generator for an object whose `__iter__` is one; see ir/builtin_names)."""
+        if not self.walks_iterators:
+            return iterable
+        self.calls.methods_called.add("__iter__")
+        walked = self.blocks.temp("iter")
+        self.blocks.emit(Call(walked, ITERATE, (iterable,), line))
+        return Var(walked)
+
+    def yield_from(self, node: ast.YieldFrom, line: int) -> None:
+        """`yield from x`: each item of `x`'s iterator yielded in turn, with no
+        line event of its own after the first (CPython stays on the line);
+        a loop for loop-K. Closing the generator while it delegates is not
+        modelled (its yields are not closable)."""
+        source = self.blocks.stable(self.expressions.expr(node.value), line, across_statements=True)
+        length = self.blocks.temp("n")
+        self.blocks.emit(ListOp("iter", length, source, (), line))
+        walked = self.iterator(source, line)
+        assert isinstance(walked, Var)
+        counter = self.blocks.temp("it")
+        self.blocks.emit(Assign(counter, Const(0), line))
+        header = self.blocks.new_block("loop")
+        body = self.blocks.new_block("body", iterates=header.name)
+        after = self.blocks.new_block("exit")
+        self.blocks.jump(header, enters_loop=header.name)
+        self.blocks.enter(header)
+        self.blocks.emit(ListOp("len", length, walked, (_STEP,), line))
+        self.blocks.branch(Binary("lt", Var(counter), Var(length)), body, after)
+        self.blocks.resume(body)
+        item = self.blocks.temp()
+        self.blocks.emit(ListOp("get", item, walked, (Var(counter), _STEP), line))
+        self.blocks.emit(Assign(counter, Binary("add", Var(counter), Const(1)), line))
+        self.blocks.emit(Yield(Var(item), line, closable=False))
+        self.blocks.jump(header)
+        self.blocks.resume(after)
 
     def for_iterator(self, s: ast.For, it: ast.Call, called: str) -> None:
         """`for i, x in enumerate(xs[, start])`, `for x in reversed(xs)`,
@@ -791,6 +866,8 @@ class FunctionLowerer:
         lengths = [self.blocks.temp("n") for _ in seqs]
         for seq, length in zip(seqs, lengths):  # TypeError when not iterable (a set is not reversible)
             self.blocks.emit(ListOp("iter", length, seq, (_REVERSED,) if called == "reversed" else (), s.lineno))
+        if called != "reversed":
+            seqs = [self.iterator(seq, s.lineno) for seq in seqs]
         counter = self.blocks.temp("it")
         first = Binary("sub", Var(lengths[0]), Const(1)) if called == "reversed" else Const(0)
         self.blocks.emit(Assign(counter, first, s.lineno))
@@ -835,6 +912,8 @@ class FunctionLowerer:
         self.blocks.emit(Mark(s.lineno))
         loop = self.loops[-1]
         self.leave_finallies(loop.finally_depth)
+        if loop.iterator is not None and self.blocks.current is not None:
+            self.blocks.emit(ListOp("close", None, Var(loop.iterator), (), s.lineno))
         self.blocks.jump(loop.after)
 
     def stmt_Continue(self, s: ast.Continue) -> None:

@@ -8,6 +8,7 @@ calls can be resolved before the callee's body is lowered.
 from __future__ import annotations
 
 import ast
+import functools
 import builtins
 import collections
 import sys
@@ -21,8 +22,10 @@ from pathcraft.files import read_source
 from pathcraft.frontend.decorators import read_decorators
 from pathcraft.frontend import mathmod
 from pathcraft.frontend.frozen import frozen_containers
+from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
+from pathcraft.frontend.yields import is_generator, module_has_generators
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
 from pathcraft.ir.types import Type
 
@@ -105,6 +108,16 @@ class ModuleSource:
         if self._foreign is None:
             self._foreign = foreign_assignments(self.tree)
         return self._foreign
+
+    @functools.cached_property
+    def statement_lines(self) -> dict[int, int]:
+        """Each source line's statement line, as the tracer reports it."""
+        return statement_lines(self.tree)
+
+    @functools.cached_property
+    def has_generators(self) -> bool:
+        """Does a function of the module yield (see frontend/yields.py)?"""
+        return module_has_generators(self.tree)
 
     @property
     def user_classes(self) -> set[str]:
@@ -534,10 +547,9 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
     if binding == "class":
         _check_classmethod(module, fn, owner)
     for node in ast.walk(fn):
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
-            raise unsupported(module.path, node, "generator (yield)")
         if isinstance(node, ast.Await):
             raise unsupported(module.path, node, "await")
+    generator = is_generator(module.path, fn)
     scope = type_scope(module.type_aliases, module.classes.get(owner) if owner else None, fn)
     names: list[str] = []
     types: list[Type] = []
@@ -598,6 +610,7 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         entry=qualname.replace(".", "_"),
         assumptions=decorations.assumptions,
         inferred=tuple(inferred_names),
+        generator=generator,
         binding="static" if binding == "class" else binding,
         cached=decorations.cached,
         cache_limit=decorations.cache_limit,

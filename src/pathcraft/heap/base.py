@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, TypeGuard
 
-from pathcraft.heap.cells import Addr, DictCell, Heap, ObjectCell, ViewCell
+from pathcraft.heap.cells import Addr, DictCell, GeneratorCell, Heap, ObjectCell, ViewCell
 from pathcraft.ir.nodes import Program, Text
 from pathcraft.ir.types import Type
 from pathcraft.ir.values import ExcValue
@@ -63,6 +63,8 @@ def type_name(value: object, heap: Heap) -> str:
             return "set" if cell.is_set else "dict" if cell.default is None else "defaultdict"
         if isinstance(cell, ViewCell):
             return f"dict_{cell.what}"
+        if isinstance(cell, GeneratorCell):
+            return "generator"
         return cell.cls if isinstance(cell, ObjectCell) else "tuple" if cell.is_tuple else \
             "deque" if cell.is_deque else "list"
     if isinstance(value, Text):

@@ -109,7 +109,25 @@ class ViewCell:
     label: str = "view"
 
 
-Cell = Union[ObjectCell, ListCell, DictCell, ViewCell]
+@dataclass(frozen=True)
+class GeneratorCell:
+    """A generator object of `function`: `status` "new" (not started;
+    `frames` holds the arguments its first run enters `entry` with), "suspended" (`frames` is its
+    suspended frames), "running", or "done"; `count` items yielded so far,
+    the last of them `last`. Frames are the engine's, opaque here."""
+
+    function: str
+    entry: str  # the function's entry predicate
+    status: str
+    frames: object
+    count: int = 0
+    last: object = None
+    closable: bool = True  # suspended where closing it runs none of its code
+    origin: str = "new"
+    label: str = "generator"
+
+
+Cell = Union[ObjectCell, ListCell, DictCell, ViewCell, GeneratorCell]
 
 
 @dataclass(frozen=True)

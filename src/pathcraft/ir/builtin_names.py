@@ -66,3 +66,9 @@ LOOP_REVERSED = f"{PREFIX}reversed"
 # the function of the silent wrapper a `@functools.cache` nested function's calls
 # enter (frontend/closures.py): it indexes its memo, a dict, as a dict
 MEMO_WRAPPER = f"{PREFIX}memo"
+
+# In a module with generator functions, a `for` loop (and a generator
+# expression's source) walks `$iterate(x)`: `x` itself, or for an object whose
+# class's `__iter__` is a generator function, a new generator of it; the loop
+# closes it (`close`, a ListOp) where it leaves early (engine/generators.py)
+ITERATE = f"{PREFIX}iterate"

@@ -72,9 +72,12 @@ Expr = Union[Var, Const, Unary, Binary]
 
 @dataclass(frozen=True)
 class Mark:
-    """A statement starts executing at `line` (drives traces and coverage)."""
+    """A statement starts executing at `line` (drives traces and coverage).
+    `after_call`: the statement's line reported again when a call returns
+    to an instruction of another physical line (frontend/linetable.py)."""
 
     line: int
+    after_call: bool = False
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,18 @@ class Raise:
     line: int
     reraise: str | None = None
     message_var: str | None = None  # the message is this variable's string value
+
+
+@dataclass(frozen=True)
+class Yield:
+    """`yield value` in a generator function: its frame is suspended (kept in
+    the generator object) and `value` goes to whoever resumed it.
+    `closable`: closing the generator here runs none of its code (the yield
+    is in no `try` and delegates to no other iterator)."""
+
+    value: Expr
+    line: int
+    closable: bool = True
 
 
 @dataclass(frozen=True)
@@ -230,7 +245,7 @@ class ListOp:
 HEAP_OPS = (NewObject, GetField, SetField, CallMethod, NewList, RepeatList, ListOp)
 
 Instr = Union[
-    Mark, Assign, Call, Goto, Return, Raise, BindException,
+    Mark, Assign, Call, Goto, Return, Raise, BindException, Yield,
     NewObject, GetField, SetField, CallMethod, CheckMethod, NewList, RepeatList, ListOp,
 ]
 Guard = Union[Expr, CheckExceptionType]
@@ -270,6 +285,9 @@ class Predicate:
     # stands around a function's entry (invariant checks): the function's
     # call event is its call of the entry, not the run's start
     wrapper: bool = False
+    # the entry of a generator function: a call makes a generator object, its
+    # first resumption enters this predicate (engine/generators.py)
+    generator: bool = False
 
 
 @dataclass(frozen=True)
@@ -294,6 +312,7 @@ class FunctionInfo:
     binding: str = ""
     cached: bool = False  # functools.cache / lru_cache: results memoized by argument
     cache_limit: int | None = None  # lru_cache's maxsize (None: unbounded)
+    generator: bool = False  # a generator function: a call makes a generator object (engine/generators.py)
 
 
 @dataclass(frozen=True)

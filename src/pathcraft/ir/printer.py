@@ -36,6 +36,7 @@ from pathcraft.ir.nodes import (
     Text,
     Unary,
     Var,
+    Yield,
 )
 
 _REL = {"eq": "#=", "ne": "#\\=", "lt": "#<", "le": "#=<", "gt": "#>", "ge": "#>="}
@@ -174,6 +175,8 @@ def rule_text(pred: Predicate, rule: Rule) -> str:
             args = _args([expr_text(a, names) for a in instr.args])
             goals.append(f"{instr.block}({args},[R],H{heap},Hout,E,{trace})")
             heap = -1
+        elif isinstance(instr, Yield):  # the frame suspends here: the value goes to the resumer
+            goals.append(f"yield({expr_text(instr.value, names)},H{heap})")
         elif isinstance(instr, Return):
             goals.append(f"R #= {expr_text(instr.value, names)}")
             flag = "ok"

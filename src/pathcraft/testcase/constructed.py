@@ -20,7 +20,7 @@ from typing import Any
 from pathcraft.engine.construction import ConstructionControl, TargetCall
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.errors import Unsupported
-from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
+from pathcraft.heap.cells import Addr, DictCell, GeneratorCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.ir.driver import DriverPlan
 from pathcraft.ir.trace import TraceTerm
 from pathcraft.solver.terms import INT, Sym, symbols
@@ -132,6 +132,8 @@ def before_call(final: Heap, before: Heap, receiver: Addr) -> Heap:
             if isinstance(cell, DictCell) and any(isinstance(v, Addr) for v in cell.values or ()):
                 raise Unsupported("objects held in a dict of a constructed object")
             edges = []
+        elif isinstance(cell, GeneratorCell):
+            raise Unsupported("a generator held by a constructed object")
         else:
             edges = [(f"[{k}]", v) for k, v in enumerate(_items(cell))]
         for step, value in edges:

@@ -200,8 +200,12 @@ def call_text(case: TestCase, alias: str, positional: bool = False) -> str:
         return f"{render(inputs[0][1])}.{case.qualname.split('.')[-1]}"
     if "." in case.qualname and binding != "static":
         receiver, rest = inputs[0], inputs[1:]
-        return f"{render(receiver[1])}.{case.qualname.split('.')[-1]}({arguments(rest)})"
-    return f"{alias}.{case.qualname}({arguments(inputs)})"
+        call = f"{render(receiver[1])}.{case.qualname.split('.')[-1]}({arguments(rest)})"
+    else:
+        call = f"{alias}.{case.qualname}({arguments(inputs)})"
+    if case.extra.get("consumed") == "list":  # a generator function: the items it yields
+        return f"list({call})"
+    return call
 
 
 def build_lines(heap_in: Mapping[str, Any], alias: str) -> list[str]:

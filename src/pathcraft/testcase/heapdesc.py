@@ -29,7 +29,7 @@ from typing import Any
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import is_scalar
 from pathcraft.solver.floats import is_float
-from pathcraft.heap.cells import Addr, DictCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
+from pathcraft.heap.cells import Addr, Cell, DictCell, GeneratorCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.readback import ObjectKey, final_fields, object_key
 from pathcraft.ir.nodes import Text
 from pathcraft.solver import terms as T
@@ -103,6 +103,8 @@ class SymbolicSnapshot:
         if isinstance(v, Addr):
             if isinstance(self.heap.cells.get(v.id), ViewCell):
                 raise Unsupported("a dict view in the result or a changed object")
+            if isinstance(self.heap.cells.get(v.id), GeneratorCell):
+                raise Unsupported("a generator in the result or a changed object")
             key = self._key(v)
             name = self.names.get(key) or self._new_names.get(v.id)
             assert name is not None, v
@@ -120,8 +122,7 @@ class SymbolicSnapshot:
     def _fields(self, key: ObjectKey, final: bool) -> dict[str, object]:
         return final_fields(self.heap, self.members[key], self.model, final)
 
-    def _describe(self, key: ObjectKey, cell: ObjectCell | ListCell | DictCell | ViewCell, owner: str,
-                  final: bool) -> Json:
+    def _describe(self, key: ObjectKey, cell: Cell, owner: str, final: bool) -> Json:
         if isinstance(cell, DictCell):
             keys = [self.value(k) for k in cell.keys]
             if cell.values is None:
@@ -129,6 +130,8 @@ class SymbolicSnapshot:
             return {"dict": [[k, self.value(v)] for k, v in zip(keys, cell.values)]}
         if isinstance(cell, ViewCell):  # `d.keys()` kept in a field or returned: not written in a test
             raise Unsupported("a dict view in the state after the call (its test would not state it)")
+        if isinstance(cell, GeneratorCell):
+            raise Unsupported("a generator in the state after the call (its test would not state it)")
         if isinstance(cell, ObjectCell):
             if key in self.members:
                 raw = self._fields(key, final)

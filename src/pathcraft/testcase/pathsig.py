@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import ast
 import sys
+import types
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from pathcraft.frontend.lines import statement_lines
+from pathcraft.frontend.yields import own_nodes
 from pathcraft.ir.trace import Event
 
 __all__ = ["statement_lines"]  # re-exported: real runs and claims map lines alike
@@ -80,6 +82,8 @@ def record(fn: Callable[..., Any], args: dict[str, Any], filename: str,
     sys.settrace(tracer)
     try:
         value = fn(**args)
+        if isinstance(value, types.GeneratorType):  # a generator function's test takes every item
+            value = list(value)
     except EventBudgetExceeded:
         sys.settrace(old)
         return RealRun("budget", None, None, None, normalize(events))
@@ -102,6 +106,7 @@ class LoopShape:
     last: int
     body_first_line: int
     extra: int = 0
+    generator: bool = False  # in a generator function: its count goes on across resumptions
 
 
 def loop_shapes(tree: ast.Module) -> list[LoopShape]:
@@ -109,7 +114,7 @@ def loop_shapes(tree: ast.Module) -> list[LoopShape]:
     shapes: list[LoopShape] = []
     lines = statement_lines(tree)
 
-    def visit(node: ast.AST, qual: str, in_function: bool = False) -> None:
+    def visit(node: ast.AST, qual: str, in_function: bool = False, in_generator: bool = False) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.GeneratorExp):  # its own frame on every Python, resumed per item
                 inner = f"{qual}.<genexpr>" if qual.endswith(("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>")) \
@@ -132,16 +137,17 @@ def loop_shapes(tree: ast.Module) -> list[LoopShape]:
                 visit(child, inner)
                 continue
             if isinstance(child, ast.FunctionDef):  # a function's own functions are its `<locals>`
+                yields = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in own_nodes(child))
                 visit(child, f"{qual}{'.<locals>.' if in_function else '.'}{child.name}" if qual else child.name,
-                      True)
+                      True, yields)
                 continue
             if isinstance(child, ast.ClassDef):
                 visit(child, f"{qual}.{child.name}" if qual else child.name)
                 continue
             if isinstance(child, (ast.While, ast.For)):
                 shapes.append(LoopShape(qual, child.lineno, child.end_lineno or child.lineno,
-                                        _first_tracked(child.body)))
-            visit(child, qual, in_function)
+                                        _first_tracked(child.body), generator=in_generator))
+            visit(child, qual, in_function, in_generator)
 
     visit(tree, "")
     return shapes
@@ -160,6 +166,8 @@ def within_loop_bound(events: tuple[Event, ...], shapes: list[LoopShape], k: int
     under its first one."""
     stack: list[tuple[str, dict[int, int]]] = []
     resumes: list[dict[str, int]] = []  # per frame: resumptions of each generator since its last line event
+    generators = {shape.function for shape in shapes if shape.generator}
+    suspended: dict[tuple[str, int], dict[int, int]] = {}  # a generator frame's counts, by name and depth
     for event in events:
         if event[0] == "call":
             name = str(event[1])
@@ -170,14 +178,16 @@ def within_loop_bound(events: tuple[Event, ...], shapes: list[LoopShape], k: int
                 resumed[name] = resumed.get(name, 0) + 1
                 if resumed[name] > k + 1:
                     return False
-            stack.append((name, {}))
+            stack.append((name, suspended.pop((name, len(stack)), {}) if name in generators else {}))
             resumes.append({})
             if sum(1 for f, _ in stack if f == name) > k + 1:
                 return False
         elif event[0] == "return":
             if stack:
-                stack.pop()
+                name, counts = stack.pop()
                 resumes.pop()
+                if name in generators:  # it may resume: its loops go on (an ended one starts afresh)
+                    suspended[(name, len(stack))] = counts
         elif stack:
             resumes[-1].clear()
             name, counts = stack[-1]

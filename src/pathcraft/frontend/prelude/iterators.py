@@ -34,3 +34,11 @@ def str____list__(self: str) -> list[str]:
         out.append(c)
     return out
 
+
+
+def generator____list__(self: list[int]) -> list[int]:
+    """`list(g)`, `tuple(g)` of a generator: it is resumed once per item."""
+    out = []
+    for x in self:
+        out.append(x)
+    return out
