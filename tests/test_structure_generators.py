@@ -22,7 +22,8 @@ GENERATORS = Path(__file__).resolve().parent / "fixtures" / "structure" / "gener
 NAMES = ["Chain.total", "Chain.count", "Chain.has_negative", "Chain.first_over", "Chain.prefix_sum_until_zero",
          "Chain.doubled", "Chain.values", "Chain.weighted", "Chain.checked_total", "sum_countdown",
          "first_even_over", "halves_list", "halves_count", "squares_of_evens", "reversed_values", "ends_total",
-         "countdown", "evens_below", "halves", "walk_back", "both_ends", "value_at_depth", "odd_total"]
+         "countdown", "evens_below", "halves", "walk_back", "both_ends", "value_at_depth", "odd_total",
+         "pairs_from_one"]
 BREAK_LINE = next(n for n, text in enumerate(GENERATORS.read_text().splitlines(), 1) if text.strip() == "break")
 SMALL = Bounds(ints=tuple(range(-2, 4)), max_list=3, max_objects=3)
 

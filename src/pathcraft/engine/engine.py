@@ -246,6 +246,9 @@ class Run:
                         heap = heap.constrain(T.apply("printable", symbol))
                     value: Value = symbol
                     extended.append((heap.with_root(name, value), {**env, name: value}))
+                    if name in self.function.probes:  # a float where the function checks for an int
+                        probe = Sym(name, T.FLOAT)
+                        extended.append((heap.with_root(name, probe), {**env, name: probe}))
                     continue
                 for h, v in self.heap_model.materialize(heap, kind, name):
                     extended.append((h.with_root(name, v), {**env, name: v}))  # type: ignore[dict-item]  # refs
@@ -461,7 +464,7 @@ class Run:
             if method is None:
                 return [step(state, frame, env=frame.env if instr.target is None else
                              {**frame.env, instr.target: subject})]
-            return [generators.make(state, frame, instr.target, method, {method.params[0]: subject})]
+            return [generators.make(state, frame, instr.target, method, {method.params[0]: subject}, owned=True)]
         subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
         cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
         if isinstance(cell, GeneratorCell):
@@ -837,7 +840,8 @@ class Run:
     def path(self, state: State, outcome: Outcome, trace: TraceTerm) -> SymbolicPath:
         return SymbolicPath(
             function=self.function,
-            inputs=self.inputs,
+            inputs=tuple(v if isinstance(v, Sym) and v.name == s.name else s  # a probe's float (frontend: probes)
+                         for s in self.inputs for v in [state.heap.roots.get(s.name)]),
             outcome=outcome,
             trace=trace,
             store=state.store,

@@ -11,9 +11,10 @@ position, bindings and loop counts), and a resumption pushes them back on
 the stack above the resumer.
 
 The resumer is a loop's own `len` step (ListOp "len" flagged LOOP_STEP or
-LOOP_LATER): it receives the number of items so far, one more than the
-loop's counter when an item came, equal when the generator ended; the
-loop's `get` step then reads the last item. So `for` loops, comprehensions,
+LOOP_LATER): it receives the number of items so far when an item came
+(more than the loop's counter, even when another loop took items from the
+same generator meanwhile) and 0 when the generator ended (no counter is
+below it); the loop's `get` step then reads the last item. So `for` loops, comprehensions,
 generator expressions and prelude loops walk a generator unchanged.
 
 Closing follows CPython where it is certain: a loop that stops early closes
@@ -41,6 +42,7 @@ from pathcraft.ir.values import ExcValue
 if TYPE_CHECKING:
     from pathcraft.engine.engine import Run, Successors
 
+ENDED = 0  # what a loop's `len` step gets from a generator that has ended
 KEY = "generator"  # Frame.ext of a generator's entry frame while it runs: its address
 
 # closing a generator suspended at a plain yield runs its frame (a call and a return event) up to 3.12
@@ -66,16 +68,17 @@ def generator_method(run: Run, value: Value, heap: Heap) -> Predicate | None:
     return run.program.predicate(info.entry) if info is not None and info.generator else None
 
 
-def new(state: State, entry: Predicate, env: dict[str, Value]) -> tuple[State, Addr]:
+def new(state: State, entry: Predicate, env: dict[str, Value], owned: bool = False) -> tuple[State, Addr]:
     """Calling a generator function (`entry` is its entry predicate): a new
     generator, nothing run yet."""
-    heap, addr = state.heap.allocate(GeneratorCell(entry.function, entry.name, "new", NotStarted(env)))
+    heap, addr = state.heap.allocate(GeneratorCell(entry.function, entry.name, "new", NotStarted(env), owned=owned))
     return replace(state, heap=heap), addr
 
 
-def make(state: State, frame: Frame, target: str | None, entry: Predicate, env: dict[str, Value]) -> State:
+def make(state: State, frame: Frame, target: str | None, entry: Predicate, env: dict[str, Value],
+         owned: bool = False) -> State:
     """A call of a generator function, its generator in `target`."""
-    state, addr = new(state, entry, env)
+    state, addr = new(state, entry, env, owned)
     return step(state, frame, env=frame.env if target is None else {**frame.env, target: addr})
 
 
@@ -89,6 +92,9 @@ def loop_op(run: Run, state: State, frame: Frame, instr: ListOp, addr: Addr, cel
     if instr.op == "iter":
         return [step(state, frame)]
     if instr.op == "close":
+        fresh = instr.args[0] if instr.args else None
+        if not (isinstance(fresh, Const) and fresh.value is True) and not cell.owned:
+            return [step(state, frame)]  # something else still refers to it: CPython does not close it
         return close(run, state, frame, addr, cell)
     if instr.op == "get" and is_loop_step(instr):
         item: Value = cell.last  # type: ignore[assignment]  # what the generator yielded
@@ -102,7 +108,7 @@ def resume(run: Run, state: State, frame: Frame, addr: Addr, cell: GeneratorCell
     """`next()` from a loop's step: run the generator to its next yield."""
     if cell.status == "done":
         target = _len_target(frame)
-        return [step(state, frame, env=frame.env if target is None else {**frame.env, target: cell.count})]
+        return [step(state, frame, env=frame.env if target is None else {**frame.env, target: ENDED})]
     if cell.status == "running":
         raise Unsupported("a generator resumed while it runs (ValueError in CPython)")
     entry = run.program.predicate(cell.entry)
@@ -165,7 +171,7 @@ def finished(run: Run, state: State, resumer: Frame, addr: Addr, outcome: Outcom
             raise Unsupported("StopIteration raised in a generator (RuntimeError, PEP 479)")
         return run.throw(state, outcome.value)
     target = _len_target(resumer)
-    return [step(state, resumer, env=resumer.env if target is None else {**resumer.env, target: cell.count})]
+    return [step(state, resumer, env=resumer.env if target is None else {**resumer.env, target: ENDED})]
 
 
 def close(run: Run, state: State, frame: Frame, addr: Addr, cell: GeneratorCell) -> Successors:

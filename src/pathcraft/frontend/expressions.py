@@ -570,7 +570,7 @@ class ExpressionLowerer:
             walked = self.expr(node.args[0])
             tmp = self.blocks.temp()
             if name == "__pc_shut":
-                self.blocks.emit(ListOp("close", None, walked, (), node.lineno))
+                self.blocks.emit(ListOp("close", None, walked, (self.expr(node.args[1]),), node.lineno))
                 return Const(None)
             if name == "__pc_len":
                 self.blocks.emit(ListOp("len", tmp, walked, (Const(Text(LOOP_STEP)),), node.lineno))
@@ -816,7 +816,8 @@ class ExpressionLowerer:
         if not all(isinstance(n, ast.Name) for n in names):
             raise self.error(kinds, "isinstance() with a class other than a builtin or module class")
         if not (isinstance(subject, ast.Name) and subject.id in self.info.params
-                and subject.id not in self.reassigned and subject.id not in self.opaque):
+                and subject.id not in self.reassigned and subject.id not in self.opaque) \
+                or isinstance(subject, ast.Name) and subject.id in self.info.probes:  # a float is tried too
             return self.isinstance_at_run_time(node, subject, wanted)
         declared = self.info.param_types[self.info.params.index(subject.id)]
         if declared.kind == "int":

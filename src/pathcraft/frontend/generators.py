@@ -36,7 +36,7 @@ CONSUMERS = ("sum", "any", "all", "min", "max", "list", "sorted")
 # distinguished, a known gap)
 EXHAUSTED = "StopIteration"
 RESUME, CLOSE = "__pc_resume", "__pc_close"  # replaced by the names of this generator's functions
-SHUT = "__pc_shut"  # `__pc_shut(x)`: close the iterator `x` (ListOp "close")
+SHUT = "__pc_shut"  # `__pc_shut(x, fresh)`: close the iterator `x` (ListOp "close", see lower._close)
 SOURCE_PREFIX = "__pc_S"  # the sources' parameters: `__pc_S0`, `__pc_S1` (indexed by position)
 
 # per source kind: the statements that take the item at position `i`, or
@@ -125,7 +125,8 @@ def resumption_source(kind: str, sources: int, free: list[str]) -> str:
     return _fill(_put(_RESUME, "FETCH", _FETCH[kind]), sources, free)
 
 
-def consumer_source(consumer: str, sources: int, free: list[str], walks_iterator: bool = False) -> str:
+def consumer_source(consumer: str, sources: int, free: list[str], walks_iterator: bool = False,
+                    fresh: bool = False) -> str:
     """The consumer's code. With `walks_iterator` (the source may be a
     generator), closing the generator expression also closes its source:
     CPython drops the iterator when the expression's frame is cleared."""
@@ -139,7 +140,7 @@ def consumer_source(consumer: str, sources: int, free: list[str], walks_iterator
     start, step, finish = (_PREFIXED.sub(r"__pc_\1", text) for text in (start, step, finish))
     text = _put(_put(_put(_CONSUME, "START", start), "FINISH", finish), "STEP", step)
     if walks_iterator:
-        text = _put(text, "close()", f"close()\n{SHUT}({SOURCE_PREFIX}0)")
+        text = _put(text, "close()", f"close()\n{SHUT}({SOURCE_PREFIX}0, {fresh})")
     return _fill(text, sources, free)
 
 

@@ -133,6 +133,18 @@ def _copy_with_call_positions(node: ast.expr) -> ast.expr:
     return copied
 
 
+def makes_fresh(iterable: ast.expr) -> bool:
+    """Is the value a `for` walks made there (a call's result), so that
+    nothing but the loop refers to it? A name, attribute or item may share it."""
+    return not isinstance(iterable, (ast.Name, ast.Attribute, ast.Subscript))
+
+
+def _close(iterator: str, fresh: bool, line: int) -> ListOp:
+    """Close what a loop left early walks: a generator only the loop refers
+    to (`fresh`, or made for the loop by its object's `__iter__`)."""
+    return ListOp("close", None, Var(iterator), (Const(fresh),), line)
+
+
 def synthetic_function(name: str, params: list[str], body: list[ast.stmt], line: int) -> ast.FunctionDef:
     """A function the frontend writes, every node of it at `line`."""
     fn = ast.FunctionDef(name, ast.arguments([], [ast.arg(p) for p in params], None, [], [], None, []),
@@ -151,6 +163,7 @@ class _Loop:
     line: int
     finally_depth: int
     iterator: str | None = None  # the iterator a `for` walks, closed where the loop stops early
+    fresh: bool = False  # made by the `for` itself (a call): the loop holds the only reference
 
 
 @dataclass
@@ -431,7 +444,8 @@ class FunctionLowerer:
         self.nested_function(synthetic_function("<genexpr>", [], [ast.Return(ast.Constant(None))], line),
                              close, line, entry_mark=False, builtin=sys.version_info >= (3, 13))
         self.nested_function(synthetic_function(consumer, consume_params, parsed(
-            generators.consumer_source(consumer, len(sources), free, kind == "iter")), line), consume, line,
+            generators.consumer_source(consumer, len(sources), free, kind == "iter", makes_fresh(gen.iter))), line),
+            consume, line,
             entry_mark=False, builtin=True, marks=False, helpers=helpers)
         tmp = self.blocks.temp()
         self.blocks.emit(Call(tmp, consume.entry, tuple(args) + tuple(Var(n) for n in free), line))
@@ -603,11 +617,12 @@ class FunctionLowerer:
     def stmt_Return(self, s: ast.Return) -> None:
         self.blocks.emit(Mark(s.lineno))
         value = self.expressions.expr(s.value) if s.value is not None else Const(None)
-        iterators = [loop.iterator for loop in reversed(self.loops) if loop.iterator is not None]
-        if iterators and not self.finallies:  # the value first, then the loops' iterators, innermost first
+        # the value first, then the loops' iterators, innermost first
+        if any(loop.iterator is not None for loop in self.loops) and not self.finallies:
             value = self.blocks.stable(value, s.lineno, across_statements=True)
-            for iterator in iterators:
-                self.blocks.emit(ListOp("close", None, Var(iterator), (), s.lineno))
+            for loop in reversed(self.loops):
+                if loop.iterator is not None:
+                    self.blocks.emit(_close(loop.iterator, loop.fresh, s.lineno))
         if self.finallies:
             tmp = self.blocks.temp("ret")
             self.blocks.emit(Assign(tmp, value, s.lineno))
@@ -805,7 +820,8 @@ class FunctionLowerer:
             body.instrs.append(Assign(counter, Binary("add", Var(counter), Const(1)), s.lineno))
             self.blocks.enter(body)
             self.store(s.target, Var(item), s.lineno)
-        self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies), iterator))
+        self.loop_body(s.body, body, _Loop(header.name, after.name, s.lineno, len(self.finallies), iterator,
+                                           fresh=makes_fresh(s.iter)))
         self.loop_else(s, orelse, after)
 
     def iterator(self, iterable: Expr, line: int) -> Expr:
@@ -913,7 +929,7 @@ class FunctionLowerer:
         loop = self.loops[-1]
         self.leave_finallies(loop.finally_depth)
         if loop.iterator is not None and self.blocks.current is not None:
-            self.blocks.emit(ListOp("close", None, Var(loop.iterator), (), s.lineno))
+            self.blocks.emit(_close(loop.iterator, loop.fresh, s.lineno))
         self.blocks.jump(loop.after)
 
     def stmt_Continue(self, s: ast.Continue) -> None:

@@ -21,13 +21,14 @@ from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, uns
 from pathcraft.files import read_source
 from pathcraft.frontend.decorators import read_decorators
 from pathcraft.frontend import mathmod
+from pathcraft.frontend.folding import fold_module_constants
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
-from pathcraft.frontend.yields import is_generator, module_has_generators
+from pathcraft.frontend.yields import is_generator, module_has_generators, own_nodes
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
-from pathcraft.ir.types import Type
+from pathcraft.ir.types import INT, Type
 
 
 class _NoDefault(Enum):
@@ -178,6 +179,8 @@ def load_module(path: str) -> ModuleSource:
                 for gone in (target.elts if isinstance(target, ast.Tuple) else [target]):
                     if isinstance(gone, ast.Name):
                         module.deleted[gone.id] = statement
+    once = {name for node in tree.body for name in [_bound_name(node)] if name is not None} - _rebound_names(tree.body)
+    folded = fold_module_constants(tree.body, once)  # `{hex(i): i for i in range(16)}`: its literal
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
@@ -199,6 +202,8 @@ def load_module(path: str) -> ModuleSource:
                 isinstance(node, ast.AnnAssign) and node.value is not None:
             target = node.targets[0] if isinstance(node, ast.Assign) else node.target
             value = node.value
+            if isinstance(target, ast.Name) and target.id in folded:
+                value = folded[target.id]
             if isinstance(target, ast.Name) and value is not None:
                 constant = literal_value(value, module.from_math, module.imported)
                 if constant is not NO_DEFAULT:
@@ -210,6 +215,7 @@ def load_module(path: str) -> ModuleSource:
                   for t in n.targets if isinstance(t, ast.Name) and t.id not in rebound}
     containers.update({n.target.id: n.value for n in tree.body if isinstance(n, ast.AnnAssign)
                        and isinstance(n.target, ast.Name) and n.value is not None and n.target.id not in rebound})
+    containers.update({name: value for name, value in folded.items() if name in containers})
     module.frozen = frozen_containers(
         tree, containers, lambda e: literal_value(e, module.from_math, module.imported) is not NO_DEFAULT)
     _find_exceptions(module)
@@ -219,6 +225,15 @@ def load_module(path: str) -> ModuleSource:
         except PathcraftError as exc:
             module.class_errors[name] = exc
     return module
+
+
+def _bound_name(node: ast.stmt) -> str | None:
+    """The name a module-level `NAME = value` (or `NAME: T = value`) binds."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return node.targets[0].id
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+        return node.target.id
+    return None
 
 
 def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
@@ -592,6 +607,7 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         raise unsupported(module.path, fn, "property with parameters besides 'self'")
     if binding == "setter" and len(names) != 2:
         raise unsupported(module.path, fn, "property setter without exactly 'self' and a value")
+    probes = guarded_ints(fn, names, types)
     defaults: list[tuple[str, Literal]] = []
     for arg, default in zip(args.args[len(args.args) - len(args.defaults):], args.defaults):
         value = literal_value(default, module.from_math, module.imported, module.constants)
@@ -611,10 +627,29 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         assumptions=decorations.assumptions,
         inferred=tuple(inferred_names),
         generator=generator,
+        probes=probes,
         binding="static" if binding == "class" else binding,
         cached=decorations.cached,
         cache_limit=decorations.cache_limit,
     )
+
+
+def guarded_ints(fn: ast.FunctionDef, names: list[str], types: list[Type]) -> tuple[str, ...]:
+    """The int parameters (at most two) that `fn` checks with
+    `isinstance(p, C)` where a float is no `C`: a caller ignoring the
+    annotation reaches the check's other branch (checked at run time)."""
+    found: list[str] = []
+    for node in own_nodes(fn):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance"
+                and len(node.args) == 2 and isinstance(node.args[0], ast.Name)):
+            continue
+        name = node.args[0].id
+        kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+        wanted = {k.id for k in kinds if isinstance(k, ast.Name)}
+        if name in names and name not in found and types[names.index(name)] == INT \
+                and "int" in wanted and not wanted & {"float", "object"}:
+            found.append(name)
+    return tuple(n for n in names if n in found) if len(found) <= 2 else ()
 
 
 def _check_classmethod(module: ModuleSource, fn: ast.FunctionDef, owner: str | None) -> None:

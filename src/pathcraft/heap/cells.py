@@ -123,6 +123,7 @@ class GeneratorCell:
     count: int = 0
     last: object = None
     closable: bool = True  # suspended where closing it runs none of its code
+    owned: bool = False  # made for a loop by its object's `__iter__`: the loop holds the only reference
     origin: str = "new"
     label: str = "generator"
 

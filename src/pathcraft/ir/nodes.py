@@ -313,6 +313,9 @@ class FunctionInfo:
     cached: bool = False  # functools.cache / lru_cache: results memoized by argument
     cache_limit: int | None = None  # lru_cache's maxsize (None: unbounded)
     generator: bool = False  # a generator function: a call makes a generator object (engine/generators.py)
+    # int parameters the function checks with `isinstance(p, ...)`: besides ints, the engine tries a
+    # float for each, so the check's other branch (a TypeError guard, most often) gets its test
+    probes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
