@@ -45,6 +45,7 @@ from pathcraft.ir.builtin_names import (
     NEW_DICT,
     NEW_SET,
     SLICE_PROTOCOL,
+    SORT_BY,
     function_predicate,
 )
 from pathcraft.ir.nodes import (
@@ -117,6 +118,9 @@ class ExpressionLowerer:
         self.comprehension: Callable[[ast.ListComp | ast.DictComp | ast.SetComp], Expr] | None = None
         # lowers `sum(... for ...)` and the like (a consumer of a generator expression)
         self.generator: Callable[[str, ast.GeneratorExp], Expr] | None = None
+        # `sorted(xs, key=f)` and kin (frontend/keyed.py): consumer, items, key, reverse, the call
+        self.keyed: Callable[[str, ast.expr, ast.expr, bool, ast.Call], Expr] | None = None
+        self.generator_value: Callable[[ast.GeneratorExp], Expr] | None = None  # a genexpr as a value
         # nested functions callable here by name: what a call binds, and the captures passed after
         self.nested_calls: Mapping[str, tuple[FunctionInfo, tuple[str, ...]]] = {}
         self.opaque: frozenset[str] = frozenset()  # parameters whose annotations decide nothing
@@ -303,6 +307,8 @@ class ExpressionLowerer:
             return value
         if isinstance(node, (ast.ListComp, ast.DictComp, ast.SetComp)) and self.comprehension is not None:
             return self.comprehension(node)
+        if isinstance(node, ast.GeneratorExp) and self.generator_value is not None:
+            return self.generator_value(node)
         raise self.error(node, construct_name(node))
 
     def line_after_call(self, node: ast.Call) -> int | None:
@@ -313,7 +319,7 @@ class ExpressionLowerer:
         following = lines_after_calls(self.module.path).get(key)
         if following is None:
             return None
-        return self.module.statement_lines.get(following, following)
+        return self.module.statement_lines.get(following)  # None: a line the tracer does not report (`try:`)
 
     def dict_or_set(self, node: ast.Dict | ast.Set) -> Expr:
         """`{k: v, ...}` as `$dict(k, v, ...)`, `{a, ...}` as `$set(a, ...)`:
@@ -643,8 +649,14 @@ class ExpressionLowerer:
             self.blocks.emit(Call(tmp, first, tuple(args), node.lineno))
             return Var(tmp)
         if name == "tuple" and len(node.args) <= 1 and not node.keywords and not (
-                node.args and isinstance(node.args[0], (ast.GeneratorExp, ast.Starred))):
+                node.args and isinstance(node.args[0], ast.Starred)) and not (
+                node.args and isinstance(node.args[0], ast.GeneratorExp) and self.generator_value is None):
             return self.tuple_of(node)
+        keyed_by = _key_and_reverse(node, sort=name == "sorted")
+        if name in ("sorted", "min", "max") and keyed_by is not None and len(node.args) == 1 \
+                and name not in self.functions and name not in self.local_names and self.keyed is not None \
+                and not isinstance(node.args[0], ast.Starred):
+            return self.keyed(name, node.args[0], keyed_by[0], keyed_by[1], node)
         if node.keywords:
             raise self.error(node, f"keyword arguments to {name}()")
         if name == "divmod" and len(node.args) == 2:
@@ -865,6 +877,10 @@ class ExpressionLowerer:
             tmp = self.blocks.temp()
             self.blocks.emit(CallMethod(tmp, Const(Text(func.value.value)), "join", (items,), node.lineno))
             return Var(tmp)
+        keyed_by = _key_and_reverse(node, sort=True)
+        if func.attr == "sort" and keyed_by is not None and not node.args and self.keyed is not None:
+            self.calls.methods_called.add(SORT_BY)
+            return self.keyed("sort", func.value, keyed_by[0], keyed_by[1], node)
         if node.keywords:
             raise self.error(node, "keyword arguments in a method call")
         if any(isinstance(a, ast.Starred) for a in node.args):
@@ -997,6 +1013,18 @@ def _int_literal(node: ast.expr) -> int | None:
     if isinstance(inner, ast.Constant) and type(inner.value) is int:
         return -inner.value if negative else inner.value
     return None
+def _key_and_reverse(node: ast.Call, sort: bool) -> tuple[ast.expr, bool] | None:
+    """`key=f` (and, for sorting, `reverse=<bool literal>`), if those are
+    exactly the call's keywords."""
+    given = {k.arg: k.value for k in node.keywords}
+    if "key" not in given or set(given) - ({"key", "reverse"} if sort else {"key"}):
+        return None
+    flag = given.get("reverse")
+    if flag is not None and not (isinstance(flag, ast.Constant) and type(flag.value) is bool):
+        return None
+    return given["key"], isinstance(flag, ast.Constant) and flag.value is True
+
+
 def _first_item(node: ast.Call) -> bool:
     """`next(iter(x))` or `next(iter(x), default)` with a default that
     cannot raise (so evaluating it after `iter(x)` changes nothing)."""

@@ -144,6 +144,35 @@ def consumer_source(consumer: str, sources: int, free: list[str], walks_iterator
     return _fill(text, sources, free)
 
 
+# A consumer of a generator object (a generator expression lowered as a
+# generator function, frontend/lower.py: generator_object): a silent loop
+# over it; closing is the engine's close of that generator.
+_FOLD = """
+def fold(__pc_G):
+    START
+    for __pc_v in __pc_G:
+        try:
+            STEP
+        except Exception:
+            __pc_shut(__pc_G, True)
+            raise
+    FINISH
+"""
+
+
+def folding_source(consumer: str) -> str:
+    start, step, empty = _CONSUMER[consumer]
+    if empty is not None:
+        finish = f"if first:\n    raise ValueError({empty_sequence_message(empty)!r})\nreturn acc"
+    elif consumer == "sorted":
+        finish = "return sorted(acc)"
+    else:
+        finish = "return acc"
+    start, step, finish = (_PREFIXED.sub(r"__pc_\1", text) for text in (start, step, finish))
+    step = step.replace("close()", f"{SHUT}(__pc_G, True)")
+    return _put(_put(_put(_FOLD, "START", start), "FINISH", finish), "STEP", step)
+
+
 def _put(text: str, placeholder: str, block: str) -> str:
     """`text` with each line that is just `placeholder` replaced by `block`
     at that line's indentation."""

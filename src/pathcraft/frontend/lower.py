@@ -38,7 +38,8 @@ from dataclasses import dataclass, replace
 from pathcraft.errors import construct_name, unsupported
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend import closures
-from pathcraft.frontend import generators
+from pathcraft.frontend import generators, keyed
+from pathcraft.frontend.builtins import empty_sequence_message
 from pathcraft.frontend.expressions import CALL_POSITION, CallsMade, ExpressionLowerer
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.module import ModuleSource
@@ -46,7 +47,7 @@ from pathcraft.frontend.names import assigned_names
 from pathcraft.frontend.sink import FunctionBlocks
 from pathcraft.frontend.yields import yields_in_try
 from pathcraft.ir.builtin_names import (
-    ITERATE, LOOP_KEY, LOOP_LATER, LOOP_REVERSED, LOOP_STEP, LOOP_VALUE, MEMO_WRAPPER,
+    ITERATE, LOOP_KEY, LOOP_LATER, LOOP_REVERSED, LOOP_STEP, LOOP_VALUE, MEMO_WRAPPER, function_predicate,
 )
 from pathcraft.ir.nodes import (
     EXC_VAR,
@@ -133,6 +134,27 @@ def _copy_with_call_positions(node: ast.expr) -> ast.expr:
     return copied
 
 
+# the prelude functions a keyed consumer hands items and keys to (frontend/keyed.py)
+_PRELUDE_HELPERS = {
+    f"__pc_{name}": FunctionInfo(name, function_predicate(name), params, tuple(INT for _ in params), None, (), 0, 0,
+                                 function_predicate(name))
+    for name, params in (("sorted_by", ("items", "keys", "reverse")), ("least_by", ("items", "keys", "greatest")))
+}
+
+
+_BUILTIN_KEYS = frozenset({"abs", "len", "str", "int", "float", "ord", "bool"})
+
+
+def _silent_key(key: ast.expr, local: frozenset[str], functions: Mapping[str, object],
+                constants: Mapping[str, object]) -> bool:
+    """Is the key a builtin function, or a method of a module constant (a
+    str), whose calls run no traced code?"""
+    if isinstance(key, ast.Name):
+        return key.id in _BUILTIN_KEYS and key.id not in local and key.id not in functions
+    return isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name) and key.value.id in constants \
+        and key.value.id not in local
+
+
 def makes_fresh(iterable: ast.expr) -> bool:
     """Is the value a `for` walks made there (a call's result), so that
     nothing but the loop refers to it? A name, attribute or item may share it."""
@@ -201,6 +223,8 @@ class FunctionLowerer:
         self.signatures = signatures
         self.expressions.comprehension = self.comprehension
         self.expressions.generator = self.generator_call
+        self.expressions.keyed = self.keyed_call
+        self.expressions.generator_value = self.generator_object
         if owner is not None and fn.args.args and any(
                 isinstance(d, ast.Name) and d.id == "classmethod" for d in fn.decorator_list):
             self.expressions.class_alias = {fn.args.args[0].arg: owner}  # `cls`: the class itself
@@ -316,15 +340,14 @@ class FunctionLowerer:
         (set) comprehension is the same with a dict (set) it stores into."""
         what = construct_name(node)  # "list comprehension", ...
         kind = _COMPREHENSIONS[type(node)]
-        if len(node.generators) != 1:
-            raise self.error(node, f"{what} with several 'for' clauses")
-        gen = node.generators[0]
-        if gen.is_async or any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Lambda))
-                               for n in ast.walk(node)):
+        gen, *more = node.generators  # several `for` clauses: loops nested in the comprehension's function
+        if any(g.is_async for g in node.generators) or any(
+                isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Lambda)) for n in ast.walk(node)):
             raise self.error(node, f"{what} with 'async', ':=', yield or lambda")
-        bound = {n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+        bound = {n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
         parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
-        used = {n.id for part in (*parts, *gen.ifs) for n in ast.walk(part)
+        inside = [*parts, *(c for g in node.generators for c in g.ifs), *(g.iter for g in more)]
+        used = {n.id for part in inside for n in ast.walk(part)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         inner_bound = {n.id for comp in ast.walk(node) if isinstance(comp, ast.comprehension)
                        for n in ast.walk(comp.target) if isinstance(n, ast.Name)}
@@ -352,20 +375,26 @@ class FunctionLowerer:
         result = ast.Name("$result", ast.Load())
         inner: list[ast.stmt]
         start: ast.expr
+        copied = _copy_with_call_positions  # the module's tree is not touched
         if isinstance(node, ast.DictComp):  # the key first, then the value (as CPython 3.8+)
             start = ast.Dict([], [])
-            inner = [ast.Assign([ast.Name("$key", ast.Store())], node.key),
-                     ast.Assign([ast.Subscript(result, ast.Name("$key", ast.Load()), ast.Store())], node.value)]
+            inner = [ast.Assign([ast.Name("$key", ast.Store())], copied(node.key)),
+                     ast.Assign([ast.Subscript(result, ast.Name("$key", ast.Load()), ast.Store())],
+                                copied(node.value))]
         else:
             start = ast.List([], ast.Load()) if isinstance(node, ast.ListComp) else \
                 ast.Call(ast.Name("set", ast.Load()), [], [])
             added = "append" if isinstance(node, ast.ListComp) else "add"
-            inner = [ast.Expr(ast.Call(ast.Attribute(result, added, ast.Load()), [node.elt], []))]
-        for cond in reversed(gen.ifs):
-            inner = [ast.If(cond, inner, [])]
+            inner = [ast.Expr(ast.Call(ast.Attribute(result, added, ast.Load()), [copied(node.elt)], []))]
+        for index in range(len(node.generators) - 1, -1, -1):
+            clause = node.generators[index]
+            for cond in reversed(clause.ifs):
+                inner = [ast.If(copied(cond), inner, [])]
+            walked = loop_iter if index == 0 else copied(clause.iter)
+            inner = [ast.For(copy.deepcopy(clause.target), walked, inner, [])]
         body: list[ast.stmt] = [
             ast.Assign([ast.Name("$result", ast.Store())], start),
-            ast.For(gen.target, loop_iter, inner, []),
+            *inner,
             ast.Return(result),
         ]
         params = names + free
@@ -387,10 +416,154 @@ class FunctionLowerer:
         self.blocks.emit(Call(tmp, info.entry, tuple(args) + tuple(Var(n) for n in free), line))
         return Var(tmp)
 
+    def keyed_call(self, consumer: str, items: ast.expr, key: ast.expr, reverse: bool, node: ast.Call) -> Expr:
+        """`sorted(xs, key=f)`, `min`/`max(xs, key=f)`, `xs.sort(key=f)`: see
+        `frontend/keyed.py`. `f` is a lambda (lowered as a nested function
+        `<lambda>`, its free variables passed at each call) or a function
+        of the module taking one argument."""
+        line = node.lineno
+        number = len([p for p in self.nested if "$key" in p and p.endswith("$consume")])
+        key_info, free = self.key_function(key, number)
+        source = self.blocks.stable(self.expressions.expr(items), line)
+        self.blocks.emit(ListOp("iter", self.blocks.temp("n"), source, (), line))  # TypeError here
+        params = ["__pc_S0", *free]
+        consume = FunctionInfo(consumer, self.info.qualname, tuple(params), tuple(INT for _ in params), None, (),
+                               line, line, f"{self.info.entry}$key{number}$consume")
+        helpers = {keyed.KEY: key_info, **_PRELUDE_HELPERS}
+        text = keyed.consumer_source(consumer, free, reverse, empty_sequence_message(consumer))
+        fn = ast.parse(text).body[0]
+        assert isinstance(fn, ast.FunctionDef)
+        self.nested_function(synthetic_function(consumer, params, fn.body, line), consume, line,
+                             entry_mark=False, builtin=True, marks=False, helpers=helpers)
+        tmp = self.blocks.temp()
+        self.blocks.emit(Call(tmp, consume.entry, (source, *(Var(f) for f in free)), line))
+        return Var(tmp)
+
+    def key_function(self, key: ast.expr, number: int) -> tuple[FunctionInfo, list[str]]:
+        """The key function's signature, and the enclosing variables it reads."""
+        if isinstance(key, ast.Name) and key.id in self.module.functions and key.id not in self.locals:
+            info = self.signatures.get(key.id)
+            if info is None or len(info.params) - len(info.defaults) > 1 or not info.params:
+                raise self.error(key, f"key function '{key.id}' that does not take one argument")
+            self.calls.callees.add(key.id)
+            return info, []
+        if _silent_key(key, self.locals, self.module.functions, self.module.constants):
+            # a builtin (`abs`, `len`) or a method of a module constant (`ORDER.find`): no frame of its own
+            param = "__pc_item"
+            body = ast.Return(ast.Call(copy.deepcopy(key), [ast.Name(param, ast.Load())], []))
+            info = FunctionInfo("key", f"{self.info.qualname}$key", (param,), (INT,), None, (), key.lineno,
+                                key.lineno, f"{self.info.entry}$builtinkey{number}")
+            fn = ast.FunctionDef("key", ast.arguments([], [ast.arg(param)], None, [], [], None, []), [body], [], None)
+            ast.copy_location(fn, key)
+            ast.fix_missing_locations(fn)
+            self.nested_function(fn, info, key.lineno, entry_mark=False, builtin=True, marks=False)
+            return info, []
+        if not isinstance(key, ast.Lambda):
+            raise self.error(key, "key other than a lambda, a builtin or a function of the module")
+        args = key.args
+        if len(args.args) != 1 or args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs or args.defaults \
+                or any(isinstance(n, (ast.Lambda, ast.Yield, ast.YieldFrom, ast.NamedExpr, ast.Await))
+                       for n in ast.walk(key.body)):
+            raise self.error(key, "lambda other than one parameter and a plain expression")
+        param = args.args[0].arg
+        used = {n.id for n in ast.walk(key.body) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        free = sorted((used - {param}) & self.locals | self.captures_of(used - {param}))
+        scope = "." if self.info.qualname.endswith(("<listcomp>", "<genexpr>", "<setcomp>", "<dictcomp>")) \
+            else ".<locals>."
+        params = [param, *free]
+        info = FunctionInfo("<lambda>", f"{self.info.qualname}{scope}<lambda>", tuple(params),
+                            tuple(INT for _ in params), None, (), key.lineno, key.end_lineno or key.lineno,
+                            f"{self.info.entry}$lambda{number}")
+        body = ast.Return(_copy_with_call_positions(key.body))
+        fn = ast.FunctionDef("<lambda>", ast.arguments([], [ast.arg(p) for p in params], None, [], [], None, []),
+                             [body], [], None)
+        ast.copy_location(fn, key)
+        ast.copy_location(body, key.body)
+        ast.fix_missing_locations(fn)
+        self.nested_function(fn, info, key.lineno, entry_mark=True, builtin=False)
+        return info, free
+
+    def generator_object(self, node: ast.GeneratorExp) -> Expr:
+        """A generator expression as a value (or with several `for` clauses, or
+        over what the consumers' resumptions do not walk): a generator
+        function of its own, `f.<locals>.<genexpr>(source, free...)`, whose
+        loops yield each item (engine/generators.py); the first iterable is
+        evaluated here, as CPython does. Its frame's line events are the
+        statement's line on entry and on every back edge (each resumption)."""
+        if any(g.is_async for g in node.generators) or any(
+                isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Lambda, ast.Await))
+                for n in ast.walk(node)):
+            raise self.error(node, "generator expression with 'async', ':=', yield or lambda")
+        line = node.lineno
+        first, *more = node.generators
+        bound = {n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+        inside = [node.elt, *(c for g in node.generators for c in g.ifs), *(g.iter for g in more)]
+        used = {n.id for part in inside for n in ast.walk(part)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        inner_bound = {n.id for comp in ast.walk(node) if isinstance(comp, ast.comprehension)
+                       for n in ast.walk(comp.target) if isinstance(n, ast.Name)}
+        free = sorted((used - bound - inner_bound) & self.locals | self.captures_of(used - bound - inner_bound))
+        iterable = first.iter  # `range(...)`, `enumerate(...)`, `zip(...)`: their arguments evaluated here
+        wrapper = iterable.func.id if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
+            and iterable.func.id in ("range", "enumerate", "zip", "reversed") and iterable.func.id not in self.locals \
+            and iterable.func.id not in self.module.functions and not iterable.keywords \
+            and not any(isinstance(a, ast.Starred) for a in iterable.args) else None
+        sources = list(iterable.args) if wrapper is not None and isinstance(iterable, ast.Call) else [iterable]
+        args: list[Expr] = []
+        for index, part in enumerate(sources):
+            value = self.blocks.stable(self.expressions.expr(part), line)
+            if wrapper == "reversed":  # a sequence walked backwards (TypeError on a set, a generator)
+                self.blocks.emit(ListOp("iter", self.blocks.temp("n"), value, (_REVERSED,), line))
+            elif wrapper != "range" and not (wrapper == "enumerate" and index == 1):
+                self.blocks.emit(ListOp("iter", self.blocks.temp("n"), value, (), line))  # TypeError here
+                value = self.iterator(value, line)
+            args.append(value)
+        names = [f"__pc_S{k}" for k in range(len(sources))]
+        loaded: list[ast.expr] = [ast.Name(n, ast.Load()) for n in names]
+        body: list[ast.stmt] = [ast.Expr(ast.Yield(_copy_with_call_positions(node.elt)))]
+        for index in range(len(node.generators) - 1, -1, -1):
+            clause = node.generators[index]
+            for cond in reversed(clause.ifs):
+                body = [ast.If(_copy_with_call_positions(cond), body, [])]
+            walked = (loaded[0] if wrapper is None else ast.Call(ast.Name(wrapper, ast.Load()), loaded, [])) \
+                if index == 0 else _copy_with_call_positions(clause.iter)
+            body = [ast.For(copy.deepcopy(clause.target), walked, body, [])]
+        params = [*names, *free]
+        number = len([p for p in self.nested if p.endswith("$genfn")])
+        scope = "." if self.info.qualname.endswith(("<listcomp>", "<genexpr>", "<setcomp>", "<dictcomp>")) \
+            else ".<locals>."
+        info = FunctionInfo("<genexpr>", f"{self.info.qualname}{scope}<genexpr>", tuple(params),
+                            tuple(INT for _ in params), None, (), line, line, f"{self.info.entry}$genfn{number}",
+                            generator=True)
+        self.nested_function(synthetic_function("<genexpr>", params, body, line), info, line,
+                             entry_mark=True, builtin=False)
+        self.nested[info.entry] = replace(self.nested[info.entry], generator=True)
+        tmp = self.blocks.temp()
+        self.blocks.emit(Call(tmp, info.entry, (*args, *(Var(f) for f in free)), line))
+        return Var(tmp)
+
+    def consume_generator_object(self, consumer: str, node: ast.GeneratorExp) -> Expr:
+        """`consumer(genexpr)` where the genexpr is a generator object of its
+        own (see `generator_object`): a silent loop over it folds the items
+        as the builtin does and closes it where it stops early."""
+        line = node.lineno
+        made = self.generator_object(node)
+        number = len([p for p in self.nested if p.endswith("$fold")])
+        consume = FunctionInfo(consumer, self.info.qualname, ("__pc_G",), (INT,), None, (), line, line,
+                               f"{self.info.entry}$gen{number}$fold")
+        fn = ast.parse(generators.folding_source(consumer)).body[0]
+        assert isinstance(fn, ast.FunctionDef)
+        self.nested_function(synthetic_function(consumer, ["__pc_G"], fn.body, line), consume, line,
+                             entry_mark=False, builtin=True, marks=False)
+        tmp = self.blocks.temp()
+        self.blocks.emit(Call(tmp, consume.entry, (made,), line))
+        return Var(tmp)
+
     def generator_call(self, consumer: str, node: ast.GeneratorExp) -> Expr:
         """`consumer(elt for target in it if cond)`: see `frontend/generators.py`."""
-        if len(node.generators) != 1:
-            raise self.error(node, "generator expression with several 'for' clauses")
+        if len(node.generators) != 1 or not generators.source_kind(
+                node.generators[0].iter, lambda name: name in self.locals or name in self.module.functions)[0]:
+            return self.consume_generator_object(consumer, node)
         gen = node.generators[0]
         if gen.is_async or any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Lambda,
                                               ast.GeneratorExp, ast.ListComp)) and n is not node

@@ -202,6 +202,10 @@ def load_module(path: str) -> ModuleSource:
                 isinstance(node, ast.AnnAssign) and node.value is not None:
             target = node.targets[0] if isinstance(node, ast.Assign) else node.target
             value = node.value
+            if isinstance(node, ast.Assign) and isinstance(target, ast.Name) and value is not None \
+                    and _type_expression(value):  # `Matrix = list[list[int]]`: an alias, as `type X = ...`
+                module.type_aliases[target.id] = value
+                continue
             if isinstance(target, ast.Name) and target.id in folded:
                 value = folded[target.id]
             if isinstance(target, ast.Name) and value is not None:
@@ -225,6 +229,24 @@ def load_module(path: str) -> ModuleSource:
         except PathcraftError as exc:
             module.class_errors[name] = exc
     return module
+
+
+_GENERIC_TYPES = frozenset({"list", "tuple", "dict", "set", "List", "Tuple", "Dict", "Set", "Optional"})
+
+
+def _type_expression(node: ast.expr) -> bool:
+    """Is `node` spelled as a type of the subset (a builtin generic, or a
+    union of such with None)? Then a module-level name bound to it is an alias."""
+    if isinstance(node, ast.Subscript):
+        base = node.value
+        name = base.id if isinstance(base, ast.Name) else base.attr if isinstance(base, ast.Attribute) \
+            and isinstance(base.value, ast.Name) and base.value.id == "typing" else None
+        return name in _GENERIC_TYPES
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        parts = [node.left, node.right]
+        return any(_type_expression(p) for p in parts) and all(
+            _type_expression(p) or isinstance(p, ast.Constant) and p.value is None for p in parts)
+    return False
 
 
 def _bound_name(node: ast.stmt) -> str | None:

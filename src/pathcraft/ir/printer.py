@@ -247,25 +247,18 @@ def program_text(program: Program, functions: list[str] | None = None, builtins:
         for pred in program.predicates_of(qualname):
             chunks.append(predicate_text(pred))
     if builtins:
-        used = _builtins_used(program)
+        def calls(preds: list[Predicate]) -> set[str]:
+            return {i.predicate for p in preds for r in p.rules for i in r.body if isinstance(i, Call)}
+
+        # the builtins the program's own code calls, and those they call in turn
+        used = calls([p for p in program.predicates.values() if not p.builtin])
+        frontier = used
+        while frontier:
+            frontier = calls([program.predicates[n] for n in frontier if n in program.predicates]) - used
+            used |= frontier
         shown = [p for p in program.predicates.values() if p.builtin and p.name in used and p.rules]  # natives: none
         if shown:
             chunks.append("% ---- builtins")
             chunks.extend(predicate_text(p) for p in shown)
     return "\n\n".join(chunks) + "\n"
 
-
-def _builtins_used(program: Program) -> set[str]:
-    """The predicates the program's own code calls, and those they call in
-    turn (a prelude function's helpers only where the function is used)."""
-    def calls(preds: list[Predicate]) -> set[str]:
-        return {i.predicate for p in preds for r in p.rules for i in r.body if isinstance(i, Call)}
-
-    used = calls([p for p in program.predicates.values() if not p.builtin])
-    frontier = set(used)
-    while frontier:
-        functions = {program.predicates[n].function for n in frontier if n in program.predicates}
-        found = calls([p for p in program.predicates.values() if p.builtin and p.function in functions]) - used
-        used |= found
-        frontier = found
-    return used

@@ -171,12 +171,13 @@ def within_loop_bound(events: tuple[Event, ...], shapes: list[LoopShape], k: int
     for event in events:
         if event[0] == "call":
             name = str(event[1])
-            if name.endswith("<genexpr>") and resumes:
-                # a resumption per item the consumer takes, one more for the end (or the close),
-                # all within one line of the frame that consumes it
+            if resumes:
+                # a generator expression: a resumption per item the consumer takes, one more for the
+                # end (or the close), all within one line of the frame that consumes it; any other
+                # function called again and again within one line (a sort's key, once per item)
                 resumed = resumes[-1]
                 resumed[name] = resumed.get(name, 0) + 1
-                if resumed[name] > k + 1:
+                if resumed[name] > (k + 1 if name.endswith("<genexpr>") else k):
                     return False
             stack.append((name, suspended.pop((name, len(stack)), {}) if name in generators else {}))
             resumes.append({})

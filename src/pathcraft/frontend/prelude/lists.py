@@ -243,3 +243,54 @@ def fn__sorted(items: list[int], reverse: bool) -> list[int]:
                 j -= 1
         i += 1
     return out
+
+
+def fn__sorted_by(items: list[int], keys: list[int], reverse: bool) -> list[int]:
+    """`sorted(xs, key=f)` once the keys are computed: a stable insertion
+    sort of the positions by key (descending, still stable, for `reverse`)."""
+    order = []
+    n = 0
+    while n < len(items):
+        order.append(n)
+        n += 1
+    i = 1
+    while i < len(order):
+        j = i
+        if reverse:
+            while j > 0 and keys[order[j - 1]] < keys[order[j]]:
+                order[j], order[j - 1] = order[j - 1], order[j]
+                j -= 1
+        else:
+            while j > 0 and keys[order[j]] < keys[order[j - 1]]:
+                order[j], order[j - 1] = order[j - 1], order[j]
+                j -= 1
+        i += 1
+    out = []
+    for k in order:
+        out.append(items[k])
+    return out
+
+
+def list____sort_by__(self: list[int], keys: list[int], reverse: bool) -> None:
+    """`xs.sort(key=f)` once the keys are computed: `xs` rearranged in
+    place as `sorted` would (frontend/keyed.py)."""
+    arranged = fn__sorted_by(self, keys, reverse)
+    i = 0
+    while i < len(arranged):
+        self[i] = arranged[i]
+        i += 1
+
+
+def fn__least_by(items: list[int], keys: list[int], greatest: bool) -> int:
+    """`min(xs, key=f)` (`max` with `greatest`): the first item whose key no
+    later key beats, as CPython keeps the first of equal keys."""
+    best = 0
+    i = 1
+    while i < len(items):
+        if greatest:
+            if keys[best] < keys[i]:
+                best = i
+        elif keys[i] < keys[best]:
+            best = i
+        i += 1
+    return items[best]
