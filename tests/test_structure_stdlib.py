@@ -34,7 +34,8 @@ CASES = [(CALLS, n) for n in ("roll_or_fixed", "pick_index", "stamp", "shuffled_
     + [(HEAPS, n) for n in ("smallest_two", "heap_after", "replace_top", "first_out", "count_of", "insert_sorted",
                             "grade", "push_onto")] \
     + [(DEQUES, n) for n in ("visit_order", "last_k", "rotated", "both_ends", "take_back", "front_pair",
-                             "doubled_big", "equals_its_list", "copy_grows", "position")] \
+                             "doubled_big", "equals_its_list", "copy_grows", "position", "drain_front",
+                             "swap_ends", "Counter.join", "Counter.serve")] \
     + [(ITERS, n) for n in ("ascending", "rises", "gaps", "pairs_to", "choose", "extended_copy", "frozen_copy",
                             "deep_rows")]
 INTS_ONLY = {"roll_or_fixed", "stamp", "bits_needed", "letter_at", "label", "heap_after", "replace_top", "first_out",
@@ -148,3 +149,17 @@ def test_messages_are_cpythons() -> None:
 def test_a_deque_is_written_as_its_repr() -> None:
     assert container_literal({"deque": [1, 2]}) == repr(collections.deque([1, 2])).replace("deque", "collections.deque")
     assert container_literal({"deque": []}) == "collections.deque([])"
+
+
+def test_deque_annotations_are_list_types_so_marked() -> None:
+    from pathcraft.frontend.types import TypeSyntaxError, parse_type
+
+    def parsed(text: str) -> object:
+        return parse_type(ast.parse(text, mode="eval").body, set())
+
+    kind = parsed("deque[int]")
+    assert str(kind) == "deque[int]" and kind.kind == "list" and kind.deque  # type: ignore[attr-defined]
+    assert parsed("collections.deque[bool]").deque  # type: ignore[attr-defined]
+    assert parsed("deque[int] | None").optional  # type: ignore[attr-defined]
+    with pytest.raises(TypeSyntaxError):
+        parsed("deque[str]")

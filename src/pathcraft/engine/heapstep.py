@@ -88,7 +88,9 @@ class HeapExecutor:
             return self.apply(state, [HeapResult(deques.new_deque(heap, subject), subject)])
         if deques.is_deque(heap, subject) and instr.op != "del":
             assert isinstance(subject, Addr)
-            return self.apply(state, deques.deque_op(self.heap_model, heap, instr.op, subject, args, instr.line))
+            inside = state.stack is not None and state.stack.top.pred.builtin  # prelude code: nothing runs between
+            line = None if inside else instr.line  # its loop's steps, so none can see the deque change
+            return self.apply(state, deques.deque_op(self.heap_model, heap, instr.op, subject, args, line))
         if is_str(subject):  # len(s), s[i], s[a:b], for c in s
             return self.apply(state, sequence_op(heap, instr.op, subject, args))
         return self.apply(state, self.list_op(heap, instr.op, subject, args))
@@ -180,9 +182,9 @@ def concrete_bindings(info: FunctionInfo, inputs: Mapping[str, object],
             assert isinstance(fields, Mapping)
             cell = ObjectCell(str(desc["class"]), {f: value(v) for f, v in fields.items()}, "input", name)
         else:
-            items = desc["list"]
+            items = desc.get("list", desc.get("deque"))
             assert isinstance(items, list)
-            cell = ListCell(None, "input", name, items=tuple(value(v) for v in items))
+            cell = ListCell(None, "input", name, items=tuple(value(v) for v in items), is_deque="deque" in desc)
         heap = heap.with_cell(addrs[name], cell, initial=True)
     env: dict[str, Value] = {}
     for name in info.params:

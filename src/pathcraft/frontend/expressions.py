@@ -839,7 +839,7 @@ class ExpressionLowerer:
         elif declared.kind == "float":
             matches = bool(wanted & {"float", "object"})
         elif declared.kind in ("list", "tuple", "dict", "set", "str"):
-            matches = bool(wanted & {declared.kind, "object"})
+            matches = bool(wanted & {"deque" if declared.deque else declared.kind, "object"})
         elif declared.kind == "obj":
             matches = "object" in wanted or any(
                 w in self.module.class_infos and self.module.is_subclass(str(declared.cls), w) for w in wanted)

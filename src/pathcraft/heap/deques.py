@@ -7,7 +7,9 @@ the deque changed size (CPython's `state` counter: every append or pop
 bumps it, `d[i] = x` does not). A loop's `iter` records the count at its
 line; its steps compare. A second loop at the same line over a deque
 that changed since the first started cannot tell whether the first
-still runs: the path is dropped. Methods a list lacks (`popleft`,
+still runs: the path is dropped. Loops of prelude code (`x in d`,
+`list(d)`, `sum(d)`) run nothing between their steps: not tracked.
+Methods a list lacks (`popleft`,
 `appendleft`, `rotate`) are prelude code (`frontend/prelude/deques.py`).
 """
 
@@ -56,19 +58,23 @@ def _cell(heap: Heap, addr: Addr) -> ListCell:
 
 
 def deque_op(model: ListOps, heap: Heap, op: str, dq: Addr, args: tuple[object, ...],
-             line: int) -> list[HeapResult]:
-    """A list operation on a deque, at source line `line` (0: a method call)."""
+             line: int | None) -> list[HeapResult]:
+    """A list operation on a deque, at source line `line` (0: a method
+    call; None: in prelude code, whose loops run no code between steps)."""
     cell = _cell(heap, dq)
     loops = dict(cell.iters)
+    if line is None and op in ("iter", "len"):
+        return model.list_op(heap, op, dq, args)
+    site = line or 0
     if op == "iter":
-        if line in loops and loops[line] != cell.version:
+        if site in loops and loops[site] != cell.version:
             raise Unsupported("a loop over a deque where another loop of that line may still run")
-        heap = heap.with_cell(dq, replace(cell, iters=tuple(sorted({**loops, line: cell.version}.items()))))
+        heap = heap.with_cell(dq, replace(cell, iters=tuple(sorted({**loops, site: cell.version}.items()))))
         return model.list_op(heap, op, dq, args)
     if op == "len" and args and isinstance(args[-1], Text) and args[-1].value in (LOOP_STEP, LOOP_LATER):
-        if line not in loops:
+        if site not in loops:
             raise Unsupported("a loop step over a deque whose loop start is not known")
-        if loops[line] != cell.version:
+        if loops[site] != cell.version:
             return [HeapResult(heap, exc=ExcValue("RuntimeError", MUTATED))]
     out = []
     for result in model.list_op(heap, op, dq, args):
@@ -82,4 +88,14 @@ def deque_op(model: ListOps, heap: Heap, op: str, dq: Addr, args: tuple[object, 
         elif result.exc is None and op == "copy" and isinstance(result.value, Addr):
             result = replace(result, heap=new_deque(result.heap, result.value))
         out.append(result)
+    return out
+
+
+def as_deques(fresh: list[tuple[Heap, object]]) -> list[tuple[Heap, object]]:
+    """Input lists just materialized (`deque[int]` parameters and fields), made deques."""
+    out: list[tuple[Heap, object]] = []
+    for heap, addr in fresh:
+        assert isinstance(addr, Addr)
+        cell = _cell(heap, addr)
+        out.append((heap.with_cell(addr, replace(cell, is_deque=True), initial=True), addr))
     return out

@@ -118,12 +118,13 @@ class PytestWriter:
             receiver = render(case.inputs[0][1])
             held = " and ".join(f"{receiver}.{q.split('.')[-1]}()" for q in case.extra["invariants"])
             body.append(f"    assert not ({held})" if " and " in held else f"    assert not {held}")
+        start = len(lines)
         if case.construction is None:
             lines += [f"    {line}" for line in build_lines(case.heap_in, self.alias)]
         else:
             lines += [f"    {line}" for line in construction_lines(case, self.alias, body)]
-        if any("collections.deque" in line for line in body):  # a deque in the result
-            body.insert(0, "    import collections")
+        if any("collections.deque" in line for line in lines[start:] + body):  # a deque built or checked
+            lines.insert(start, "    import collections")
         text = "\n".join(lines + body) + "\n"
         self.count += 1  # next to the write, so that an interruption finds both done or neither
         self.out.write(text)

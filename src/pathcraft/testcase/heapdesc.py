@@ -169,7 +169,8 @@ class SymbolicSnapshot:
         if name is None:
             name = identifier(label, self.taken)
             self._blank_names[label] = name
-            self.blanks[name] = {"class": item.type.cls, "fields": {}} if item.type.kind == "obj" else {"list": []}
+            self.blanks[name] = {"class": item.type.cls, "fields": {}} if item.type.kind == "obj" else \
+                {"deque": []} if item.type.deque else {"list": []}
         return {"$ref": name}
 
     def inputs(self) -> dict[str, Json]:
