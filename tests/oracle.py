@@ -172,3 +172,27 @@ def missed_heap_paths(path: Path, qualname: str, cases: list[TestCase], k: int =
         if run.events not in covered:
             missed.setdefault(run.events, {"inputs": inputs, "heap": heap})
     return list(missed.values()), count
+
+
+def oracle_tests(path: Path, names: list[str], bounds: Bounds,
+                 criteria: tuple[str, ...] = ("loop-1", "loop-2")) -> tuple[Any, Any]:
+    """The two oracle tests of a fixture module, parametrized over `names`:
+    replay under each of `criteria`, and enumeration within `bounds` under
+    loop-2. A test module binds them: `test_replay, test_enumeration = ...`."""
+    import pytest
+
+    @pytest.mark.parametrize("name", names)
+    @pytest.mark.parametrize("criterion", list(criteria))
+    def replay(name: str, criterion: str) -> None:
+        cases = generated(path, name, criterion)
+        assert cases
+        assert replay_mismatches(path, name, cases) == []
+
+    @pytest.mark.parametrize("name", names)
+    def enumeration(name: str) -> None:
+        cases = generated(path, name, "loop-2")
+        missed, runs = missed_heap_paths(path, name, cases, k=2, bounds=bounds)
+        assert runs > 0
+        assert missed == []
+
+    return replay, enumeration

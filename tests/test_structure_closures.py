@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from heap_enum import Bounds
-from oracle import generated, missed_heap_paths, replay_mismatches
+from oracle import generated, replay_mismatches, oracle_tests
 
 from pathcraft.engine.criteria import parse_criterion
 from pathcraft.frontend import translate
@@ -28,20 +28,7 @@ NAMES = ["sum_below", "keep_positive", "tally", "reverse_part", "parity", "scale
 SMALL = Bounds(ints=tuple(range(-2, 4)), max_list=3, max_objects=3)
 
 
-@pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("criterion", ["loop-1", "loop-2"])
-def test_replay(name: str, criterion: str) -> None:
-    cases = generated(CLOSURES, name, criterion)
-    assert cases
-    assert replay_mismatches(CLOSURES, name, cases) == []
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_enumeration(name: str) -> None:
-    cases = generated(CLOSURES, name, "loop-2")
-    missed, runs = missed_heap_paths(CLOSURES, name, cases, k=2, bounds=SMALL)
-    assert runs > 0
-    assert missed == []
+test_replay, test_enumeration = oracle_tests(CLOSURES, NAMES, SMALL)
 
 
 def test_nested_functions_are_called_under_their_locals_qualname() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from heap_enum import Bounds
-from oracle import generated, missed_heap_paths, replay_mismatches
+from oracle import generated, oracle_tests
 
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
@@ -31,20 +31,7 @@ FUNCTIONS = [
 BOX = Bounds(ints=tuple(range(-3, 4)), max_objects=2, max_str=2)
 
 
-@pytest.mark.parametrize("name", FUNCTIONS)
-@pytest.mark.parametrize("criterion", ["loop-2", "loop-3"])
-def test_replay(name: str, criterion: str) -> None:
-    cases = generated(DECORATORS, name, criterion)
-    assert cases, "no test case generated"
-    assert replay_mismatches(DECORATORS, name, cases) == []
-
-
-@pytest.mark.parametrize("name", FUNCTIONS)
-def test_enumeration(name: str) -> None:
-    cases = generated(DECORATORS, name, "loop-2")
-    missed, runs = missed_heap_paths(DECORATORS, name, cases, k=2, bounds=BOX)
-    assert runs > 0
-    assert missed == []
+test_replay, test_enumeration = oracle_tests(DECORATORS, FUNCTIONS, BOX, ("loop-2", "loop-3"))
 
 
 def test_a_cache_hit_runs_no_line_of_the_function() -> None:

@@ -10,9 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
 from heap_enum import Bounds
-from oracle import generated, missed_heap_paths, replay_mismatches
+from oracle import generated, oracle_tests
 
 from pathcraft.errors import UnsupportedError
 from pathcraft.frontend import translate
@@ -28,20 +27,7 @@ BREAK_LINE = next(n for n, text in enumerate(GENERATORS.read_text().splitlines()
 SMALL = Bounds(ints=tuple(range(-2, 4)), max_list=3, max_objects=3)
 
 
-@pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("criterion", ["loop-1", "loop-2"])
-def test_replay(name: str, criterion: str) -> None:
-    cases = generated(GENERATORS, name, criterion)
-    assert cases
-    assert replay_mismatches(GENERATORS, name, cases) == []
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_enumeration(name: str) -> None:
-    cases = generated(GENERATORS, name, "loop-2")
-    missed, runs = missed_heap_paths(GENERATORS, name, cases, k=2, bounds=SMALL)
-    assert runs > 0
-    assert missed == []
+test_replay, test_enumeration = oracle_tests(GENERATORS, NAMES, SMALL)
 
 
 def test_a_loop_that_stops_early_closes_its_generator_as_cpython_does() -> None:

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from heap_enum import Bounds
-from oracle import generated, missed_heap_paths, replay_mismatches
+from oracle import generated, oracle_tests
 
 KEYED = Path(__file__).resolve().parent / "fixtures" / "structure" / "keyed.py"
 NAMES = ["by_second", "by_distance", "closest", "heaviest", "sort_in_place", "by_magnitude", "by_order",
@@ -17,20 +16,7 @@ NAMES = ["by_second", "by_distance", "closest", "heaviest", "sort_in_place", "by
 SMALL = Bounds(ints=tuple(range(-2, 3)), max_list=3)
 
 
-@pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("criterion", ["loop-1", "loop-2"])
-def test_replay(name: str, criterion: str) -> None:
-    cases = generated(KEYED, name, criterion)
-    assert cases
-    assert replay_mismatches(KEYED, name, cases) == []
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_enumeration(name: str) -> None:
-    cases = generated(KEYED, name, "loop-2")
-    missed, runs = missed_heap_paths(KEYED, name, cases, k=2, bounds=SMALL)
-    assert runs > 0
-    assert missed == []
+test_replay, test_enumeration = oracle_tests(KEYED, NAMES, SMALL)
 
 
 def test_a_lambda_runs_as_its_own_frame_once_per_item() -> None:

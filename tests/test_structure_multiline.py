@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from heap_enum import Bounds
-from oracle import generated, missed_heap_paths, replay_mismatches
+from oracle import oracle_tests
 
 from pathcraft.frontend.linetable import lines_after_calls
 
@@ -20,20 +19,7 @@ NAMES = ["bumped_sum", "bumped_list", "bumped_map", "any_halves", "split_call", 
 SMALL = Bounds(ints=tuple(range(-1, 4)), max_list=3, max_objects=2)
 
 
-@pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("criterion", ["loop-1", "loop-2"])
-def test_replay(name: str, criterion: str) -> None:
-    cases = generated(MULTILINE, name, criterion)
-    assert cases
-    assert replay_mismatches(MULTILINE, name, cases) == []
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_enumeration(name: str) -> None:
-    cases = generated(MULTILINE, name, "loop-2")
-    missed, runs = missed_heap_paths(MULTILINE, name, cases, k=2, bounds=SMALL)
-    assert runs > 0
-    assert missed == []
+test_replay, test_enumeration = oracle_tests(MULTILINE, NAMES, SMALL)
 
 
 def test_some_calls_of_the_fixture_return_to_another_line() -> None:

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from heap_enum import Bounds
-from oracle import generated, missed_heap_paths, replay_mismatches
+from oracle import generated, replay_mismatches, oracle_tests
 
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
@@ -27,20 +26,8 @@ FUNCTIONS = [
 BOX = Bounds(ints=tuple(range(-2, 3)), max_list=2)
 
 
-@pytest.mark.parametrize("name", FUNCTIONS)
-@pytest.mark.parametrize("criterion", ["loop-2", "loop-3"])  # pairs_sum walks a list of 2
-def test_replay(name: str, criterion: str) -> None:
-    cases = generated(TUPLES, name, criterion)
-    assert cases, "no test case generated"
-    assert replay_mismatches(TUPLES, name, cases) == []
-
-
-@pytest.mark.parametrize("name", FUNCTIONS)
-def test_enumeration(name: str) -> None:
-    cases = generated(TUPLES, name, "loop-2")
-    missed, runs = missed_heap_paths(TUPLES, name, cases, k=2, bounds=BOX)
-    assert runs > 0
-    assert missed == []
+# loop-3 too: pairs_sum walks a list of 2
+test_replay, test_enumeration = oracle_tests(TUPLES, FUNCTIONS, BOX, ("loop-2", "loop-3"))
 
 
 def test_tuples_are_written_as_tuple_literals() -> None:

@@ -130,14 +130,7 @@ def consumer_source(consumer: str, sources: int, free: list[str], walks_iterator
     """The consumer's code. With `walks_iterator` (the source may be a
     generator), closing the generator expression also closes its source:
     CPython drops the iterator when the expression's frame is cleared."""
-    start, step, empty = _CONSUMER[consumer]
-    if empty is not None:
-        finish = f"if first:\n    raise ValueError({empty_sequence_message(empty)!r})\nreturn acc"
-    elif consumer == "sorted":
-        finish = "return sorted(acc)"
-    else:
-        finish = "return acc"
-    start, step, finish = (_PREFIXED.sub(r"__pc_\1", text) for text in (start, step, finish))
+    start, step, finish = _fold_parts(consumer)
     text = _put(_put(_put(_CONSUME, "START", start), "FINISH", finish), "STEP", step)
     if walks_iterator:
         text = _put(text, "close()", f"close()\n{SHUT}({SOURCE_PREFIX}0, {fresh})")
@@ -161,6 +154,14 @@ def fold(__pc_G):
 
 
 def folding_source(consumer: str) -> str:
+    start, step, finish = _fold_parts(consumer)
+    step = step.replace("close()", f"{SHUT}(__pc_G, True)")
+    return _put(_put(_put(_FOLD, "START", start), "FINISH", finish), "STEP", step)
+
+
+def _fold_parts(consumer: str) -> tuple[str, str, str]:
+    """How the consumer starts, folds an item, and finishes (min/max's
+    ValueError on no item), its names prefixed `__pc_`."""
     start, step, empty = _CONSUMER[consumer]
     if empty is not None:
         finish = f"if first:\n    raise ValueError({empty_sequence_message(empty)!r})\nreturn acc"
@@ -169,8 +170,7 @@ def folding_source(consumer: str) -> str:
     else:
         finish = "return acc"
     start, step, finish = (_PREFIXED.sub(r"__pc_\1", text) for text in (start, step, finish))
-    step = step.replace("close()", f"{SHUT}(__pc_G, True)")
-    return _put(_put(_put(_FOLD, "START", start), "FINISH", finish), "STEP", step)
+    return start, step, finish
 
 
 def _put(text: str, placeholder: str, block: str) -> str:
