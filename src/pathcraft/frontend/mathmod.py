@@ -52,7 +52,7 @@ PURE: dict[str, tuple[int, Callable[..., Expr]]] = {
     "degrees": (1, lambda x: Binary("mul", x, Const(180.0 / math.pi))),
 }
 # int functions written as prelude code (`prelude/stdlib.py`): name -> arguments
-INT_FUNCTIONS = {"factorial": 1, "gcd": 2, "lcm": 2}
+INT_FUNCTIONS = {"gcd": 2, "lcm": 2}  # (factorial: see below)
 
 
 def is_math(node: ast.expr, imported: set[str], local_names: frozenset[str]) -> bool:
@@ -79,6 +79,10 @@ def lower_call(name: str, args: list[Expr], emit: Callable[[Call], None], temp: 
             emit(Call(tmp, MATH_POW_FIT, (Binary("pow", args[0], exponent),), line))
         else:
             emit(Call(tmp, MATH_POW, tuple(args), line))
+        return Var(tmp)
+    if name == "factorial" and len(args) == 1:  # on ints, the prelude's loop (frontend/prelude/numbers.py)
+        tmp = temp()
+        emit(Call(tmp, function_predicate("factorial"), (args[0],), line))
         return Var(tmp)
     if name in PREDICATES and len(args) == 1:
         tmp = temp()

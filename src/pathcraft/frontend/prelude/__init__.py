@@ -38,7 +38,7 @@ from pathcraft.ir.nodes import Call, Goto, Mark, Predicate, Raise
 NOT_MODELLED = "NotImplementedError"
 UNSUPPORTED = "$unsupported"
 
-MODULES = ("lists", "strings", "tuples", "dicts", "iterators", "stdlib", "deques")
+MODULES = ("lists", "strings", "tuples", "dicts", "iterators", "numbers", "stdlib", "deques")
 
 
 def _public_name(function: str) -> str:

@@ -238,21 +238,6 @@ def fn__deepcopy(x: list[int]) -> list[int]:
     raise NotImplementedError("copy.deepcopy() of a tuple, dict, set, deque or object")
 
 
-def fn__math_factorial(n: int) -> int:
-    """`math.factorial(n)`: a loop (loop-K bounds n), as exact as ints are."""
-    v = n
-    if not isinstance(v, int):  # a float: TypeError (worded differently across versions)
-        raise TypeError
-    if n < 0:
-        raise ValueError("factorial() not defined for negative values")
-    out = 1
-    i = 2
-    while i <= n:
-        out *= i
-        i += 1
-    return out
-
-
 def fn__math_gcd(a: int, b: int) -> int:
     """`math.gcd(a, b)`: Euclid's loop on the absolute values."""
     x = a
