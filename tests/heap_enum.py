@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections.abc
 import itertools
+import sys
 import types
 import typing
 from collections.abc import Iterator
@@ -38,6 +39,9 @@ class Bounds:
     max_str: int = 3
     alphabet: str = "aB1 z"
     max_str_item: int = 1  # the strings of a list[str]
+    # attributes no annotation states (set in `__init__` only), as the test
+    # author reads them off the code: (class name, attribute, type)
+    unannotated: tuple[tuple[str, str, Any], ...] = ()
 
 
 def strings(bounds: Bounds) -> list[str]:
@@ -55,8 +59,11 @@ def _unwrap(tp: Any) -> tuple[Any, bool]:
     return tp, False
 
 
-def _fields(cls: type) -> list[tuple[str, Any]]:
+def _fields(cls: type, bounds: Bounds | None = None) -> list[tuple[str, Any]]:
     hints = typing.get_type_hints(cls)
+    for owner, name, tp in bounds.unannotated if bounds is not None else ():
+        if owner == cls.__name__:
+            hints.setdefault(name, tp)
     return sorted(hints.items())
 
 
@@ -88,7 +95,16 @@ Choice = tuple[Any, dict[str, Any], list[Slot]]
 
 
 def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Iterator[Choice]:
+    if isinstance(tp, typing.TypeVar):  # pathcraft's reading: its bound, its first constraint, or Any (an int)
+        scope = vars(sys.modules[tp.__module__])
+        tp = tp.__bound__ or (tp.__constraints__[0] if tp.__constraints__ else int)
+        if isinstance(tp, typing.ForwardRef):
+            tp = eval(tp.__forward_arg__, scope)  # noqa: S307  (a name of the fixture's own module)
     tp, optional = _unwrap(tp)
+    if tp is Any or tp is object:  # pathcraft's reading: a value of any type will do, an int is the simplest
+        tp = int
+    if optional and tp in (bool, int, float, str):  # `int | None`: None, then the scalars
+        yield None, heap, []
     if tp is bool:
         for b in (False, True):
             yield b, heap, []
@@ -161,7 +177,7 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
     if sum(1 for d in heap.values() if "class" in d) < bounds.max_objects:
         name = f"o{len(heap)}"
         desc = {"class": tp.__name__, "_cls": tp, "fields": {}}
-        yield {"$ref": name}, {**heap, name: desc}, [(name, f, t) for f, t in _fields(tp)]
+        yield {"$ref": name}, {**heap, name: desc}, [(name, f, t) for f, t in _fields(tp, bounds)]
 
 
 def _object_list(elem: type, n: int, heap: dict[str, Any], bounds: Bounds,

@@ -134,7 +134,7 @@ UNSUPPORTED = [
     ("nested_def", "def f(x: int) -> int:\n    def g() -> int:\n        return 1\n    h = g\n    return x\n", 4, 9,
      "nested function 'g' used as a value"),
     ("global", "def f(x: int) -> int:\n    global y\n    return x\n", 2, 5, "global"),
-    ("str_param", "def f(x: int, s: str | None) -> int:\n    return x\n", 1, 18, "'str | None'"),
+    ("union_param", "def f(x: int, s: int | str) -> int:\n    return x\n", 1, 18, "'int | str'"),
     ("raise_from", "def f(x: int) -> int:\n    raise ValueError('a') from KeyError('b')\n", 2, 32,
      "raise ... from"),
     # the decorator expression `functools.singledispatch` starts after the '@'

@@ -25,10 +25,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from pathcraft.cost.models import Costs
-from pathcraft.engine import cache, dicts, generators
+from pathcraft.engine import cache, dicts, generators, namedtuples, objeq
 from pathcraft.engine.branch import Brancher
 from pathcraft.engine.control import SearchControl, Verdict
-from pathcraft.engine.evaluate import Evaluator, Raised
+from pathcraft.engine.evaluate import Evaluator, Raised, is_ref
 from pathcraft.engine.heapstep import Effect, HeapExecutor, concrete_bindings
 from pathcraft.engine.options import EngineOptions, build_controls
 from pathcraft.engine.search import make_searcher
@@ -63,6 +63,7 @@ from pathcraft.ir.builtin_names import (
     NUMBER_CONVERSIONS,
     ADD,
     EQ,
+    OBJECT_EQ,
     IADD,
     LIST_PROTOCOL,
     PROTOCOLS,
@@ -72,6 +73,7 @@ from pathcraft.ir.builtin_names import (
 from pathcraft.ir.nodes import (
     EXC_VAR,
     Assign,
+    Binary,
     Const,
     Expr,
     BindException,
@@ -240,6 +242,8 @@ class Run:
         for name, kind in zip(self.function.params, self.function.param_types):
             extended: list[tuple[Heap, dict[str, Value]]] = []
             for heap, env in bindings:
+                if kind.kind in _SORT_OF_KIND and kind.optional:  # `int | None` (frontend/optional.py): None first
+                    extended.append((heap.with_root(name, None), {**env, name: None}))
                 if kind.kind in _SORT_OF_KIND:
                     symbol = Sym(name, _SORT_OF_KIND[kind.kind])
                     if kind.kind == "str":  # inputs are printable ASCII (solver/strings.py)
@@ -349,8 +353,10 @@ class Run:
                     state = step(state, frame, env={**frame.env, instr.target: frame.env[EXC_VAR]})
                     continue
                 successors = self.execute(state, frame, instr)
+                limits = self.evaluator.limits
                 leftover = self.evaluator.take_domain()  # a heap instruction's value, say
                 if leftover is not True:
+                    self.count_limits(state, limits)
                     constrained = (self.brancher.constrain(s, leftover, origin="domain") if isinstance(s, State)
                                    else s for s in successors)
                     successors = [s for s in constrained if s is not None]
@@ -397,6 +403,13 @@ class Run:
                     raise Unsupported(f"{_PROTOCOL[instr.op]} of class {cell.cls}")
                 return self.call_method(state, frame, CallMethod(instr.target, instr.lst, "__len__", (), instr.line))
         if isinstance(instr, (GetField, SetField)):
+            subject = self.evaluator.eval(instr.obj, frame.env, state.heap)
+            if namedtuples.tag(state.heap, subject) is not None:  # a NamedTuple's field
+                assert isinstance(subject, Addr)
+                if isinstance(instr, SetField):
+                    return self.throw(state, namedtuples.assignment_error())
+                value = namedtuples.read(state.heap, subject, instr.field)
+                return [step(state, frame, env={**frame.env, instr.target: value})]  # type: ignore[dict-item]
             accessed = self.property_access(state, frame, instr)
             if accessed is not None:
                 return accessed
@@ -508,10 +521,19 @@ class Run:
     def within_domain(self, state: State) -> State | None:
         """`state` with the domain conditions of the float conversions just
         evaluated (`floats.in_range`) on its path; None if they cannot hold."""
+        limits = self.evaluator.limits
         condition = self.evaluator.take_domain()
         if condition is True:
             return state
+        self.count_limits(state, limits)
         return self.brancher.constrain(state, condition, origin="domain")
+
+    def count_limits(self, state: State, limits: list[tuple[Term, str]]) -> None:
+        """Count as dropped the paths outside the limits of the model just
+        met (`Evaluator.limits`), where they are possible."""
+        for condition, reason in limits:
+            if self.brancher.feasible(state, T.not_(condition)):
+                self.stats.note_unsupported(Unsupported(reason))
 
     def non_int_operands(self, state: State, frame: Frame, instr: Call, args: list[Value]) -> Successors:
         """`%`, `//`, `**`, `abs`, `min`, `max` on what is not an int: the
@@ -629,6 +651,8 @@ class Run:
             results = dicts.method(heap, receiver, instr.method, args)
             if results is not None:
                 return self.dict_effects(state, frame, instr.target, results)
+        if instr.method == OBJECT_EQ:  # `a == b` in a module whose classes compare by value
+            return self.object_equality(state, frame, instr, receiver, args)
         kind = value_kind(receiver, cell)
         if instr.method == EQ:  # `a == b` where the frontend saw a list on one side
             successors = self.list_equality(state, frame, instr, receiver, args[0])
@@ -677,6 +701,34 @@ class Run:
         if info.generator:
             return [generators.make(state, frame, instr.target, self.program.predicate(info.entry), bound)]
         return list(self.invoke(state, info.entry, bound))
+
+    def object_equality(self, state: State, frame: Frame, instr: CallMethod, left: Value,
+                        args: tuple[Value, ...]) -> Successors:
+        """`left == right` (`args`: right, and whether the source says `!=`)
+        by Python's dispatch (engine/objeq.py): a user or generated `__eq__`
+        called, else the evaluator's own `==`, or identity."""
+        right, negated = args[0], args[1] is True
+        plan = objeq.dispatch(self.program, state.heap, left, right, negated) \
+            if objeq.by_value(self.program, state.heap, left, right) else None
+        if plan is None or plan.method is None:
+            if plan is None:
+                same = self.evaluator.eval(Binary("eq", Var("$l"), Var("$r")), {"$l": left, "$r": right}, state.heap)
+            else:  # every __eq__ gave NotImplemented: identity
+                same = self.heap_model.ref_eq(state.heap, left, right) if is_ref(left) and is_ref(right) else False
+            return [step(state, frame, env=frame.env if instr.target is None else
+                         {**frame.env, instr.target: same})]
+        info = self.program.functions.get(plan.method)
+        if info is None:
+            raise Unsupported(f"method {plan.method} was not translated")
+        if objeq.generated(self.program, plan.method):
+            depth, stack = 0, state.stack
+            while stack is not None:
+                depth += stack.top.pred.builtin and stack.top.pred.function.endswith(".__eq__")
+                stack = stack.rest
+            if depth >= objeq.MAX_DEPTH:
+                raise Unsupported(f"'==' of dataclass objects nested {objeq.MAX_DEPTH} deep "
+                                  "(a cycle: CPython raises RecursionError)")
+        return list(self.invoke(state, info.entry, dict(zip(info.params, (plan.receiver, plan.other)))))
 
     def list_equality(self, state: State, frame: Frame, instr: CallMethod, left: Value,
                       right: Value) -> Successors | None:

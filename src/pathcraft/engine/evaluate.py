@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pathcraft.engine import strings, tuples
+from pathcraft.engine import identity, strings, tuples
 from pathcraft.engine.values import UNDEFINED, Value, exception_is_a, unbound_local, value_kind
 from pathcraft.errors import Unsupported
 from pathcraft.heap import dicts
@@ -58,10 +58,14 @@ class Evaluator:
         # conditions under which the float conversions of the last evaluations
         # do not raise (`floats.in_range`): the engine takes them onto the path
         self.domain: list[Term] = []
+        # the part of `domain` outside which a path is not modelled (not a
+        # raise): (condition, reason); the engine counts the paths it drops
+        self.limits: list[tuple[Term, str]] = []
 
     def take_domain(self) -> Term:
         """The domain conditions gathered since the last call, as one term."""
         found, self.domain = self.domain, []
+        self.limits = []
         out: Term = True
         for condition in found:
             out = T.and_(out, condition)
@@ -162,6 +166,8 @@ class Evaluator:
             cell = heap.cell(value)
             if isinstance(cell, ObjectCell):
                 return any(w in self.program.classes and self.program.is_subclass(cell.cls, w) for w in wanted)
+            if isinstance(cell, ListCell) and cell.named is not None and cell.named[0] in wanted:
+                return True  # an instance of a NamedTuple class (a tuple too, as below)
         elif isinstance(value, ExcValue):
             raise Unsupported("isinstance() of a caught exception")
         kind = value_kind(value, heap.cell(value) if isinstance(value, Addr) else None)
@@ -187,7 +193,15 @@ class Evaluator:
             if is_ref(left) or is_ref(right):
                 same = self.heap_model.ref_eq(heap, left, right)
                 return same if op == "is" else T.not_(same)
-            raise Unsupported("'is' between int/bool values")
+            identical = identity.same_object(_term(left), _term(right)) \
+                if not (floats.is_float(left) or floats.is_float(right)) else None
+            if identical is None:
+                raise Unsupported("'is' between int/bool values")
+            same, certain = identical
+            if certain is not True:
+                self.domain.append(certain)
+                self.limits.append((certain, identity.LIMIT_REASON))
+            return same if op == "is" else T.not_(same)
         if op in ("eq", "ne", *tuples.ORDERINGS) and tuples.involves_tuple(heap, left, right):
             compared = tuples.relation(op, left, right, heap, self.program.compares_by_value)
             if compared is None:

@@ -65,7 +65,7 @@ class HeapExecutor:
         if isinstance(instr, NewList):
             heap, addr = model.new_list(heap, tuple(ev(i) for i in instr.items))
             if instr.is_tuple:
-                heap = tuples.new_tuple(heap, addr)
+                heap = tuples.new_tuple(heap, addr, instr.named)
             costs = state.costs.allocate(self.sizes.list_size(len(instr.items)))
             return self._allocated(replace(state, heap=heap, costs=costs), addr)
         if isinstance(instr, GetField):

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from pathcraft.depth import too_deep
 from pathcraft.errors import PathcraftError, TargetError, UnsupportedError, at
+from pathcraft.frontend import dataclass_eq
 from pathcraft.frontend.builtins import builtin_predicates
 from pathcraft.frontend.invariants import decorated_invariants
 from pathcraft.frontend.lower import FunctionLowerer
@@ -19,8 +20,10 @@ from pathcraft.frontend.stdlib import foreign_predicates
 from pathcraft.frontend.module import NO_DEFAULT, ModuleSource, function_info, load_module, property_setters
 from pathcraft.ir.driver import DriverPlan
 from pathcraft.ir.nodes import (
+    CallMethod,
     Const,
     FunctionInfo,
+    Instr,
     Predicate,
     Program,
     Return,
@@ -95,12 +98,38 @@ class Frontend:
         self.synthetic: dict[str, ast.FunctionDef] = {}  # functions made here (drivers), by qualname
         self.drivers: dict[str, DriverPlan] = {}
         self.driver_refusals: dict[str, str] = {}
+        self.silent: set[str] = set()  # synthetic functions lowered without lines (generated methods)
+        self._generated_equality()
 
     def define(self, info: FunctionInfo, fn: ast.FunctionDef) -> None:
         """A function the frontend wrote itself (a construction driver),
         translated like the module's own."""
         self.signatures[info.qualname] = info
         self.synthetic[info.qualname] = fn
+
+    def _generated_equality(self) -> None:
+        """The `__eq__` of each `@dataclass` that gets one generated and whose
+        fields are all its own (frontend/dataclass_eq.py)."""
+        for cls_name, info in list(self.module.class_infos.items()):
+            node = self.module.classes[cls_name]
+            if not dataclass_eq.generated(node, info) or any(
+                    self.module.class_infos[b].dataclass for b in self._bases(cls_name)):
+                continue
+            fields = tuple(name for name, _ in self.module.dataclasses[cls_name])
+            made = dataclass_eq.synthesize(node, fields, info)
+            if made is None:
+                continue
+            self.module.class_infos[cls_name] = replace(info, methods=(*info.methods, "__eq__"))
+            self.define(*made)
+            self.silent.add(made[0].qualname)
+
+    def _bases(self, cls: str) -> list[str]:
+        out: list[str] = []
+        base = self.module.class_infos[cls].base
+        while base is not None and base in self.module.class_infos and base not in out:
+            out.append(base)
+            base = self.module.class_infos[base].base
+        return out
 
     def intrinsic(self, name: str, predicate: Predicate) -> None:
         """A name synthesized code calls to enter `predicate` directly."""
@@ -192,7 +221,8 @@ class Frontend:
             fn = self.module.method(owner, method)
             if fn is None:
                 self.predicates.update(self._dataclass_init(owner))
-                return set()
+                post = self._post_init(owner)
+                return {post} if post is not None else set()
         else:
             self._check_survives_import(qualname)
             fn = self.module.functions.get(qualname)
@@ -201,8 +231,11 @@ class Frontend:
         assert fn is not None
         if qualname in self.signature_errors:
             raise self.signature_errors[qualname]
+        if qualname in self.silent:
+            owner = qualname.rpartition(".")[0]
         lowerer = FunctionLowerer(self.module, fn, self.signatures[qualname], self.signatures, owner)
-        self.predicates.update(lowerer.lower())
+        lowered = lowerer.lower()
+        self.predicates.update(dataclass_eq.silence(lowered) if qualname in self.silent else lowered)
         callees = set(lowerer.calls.callees)
         for method in lowerer.calls.methods_called:
             for cls_name, info in self.module.class_infos.items():
@@ -225,10 +258,21 @@ class Frontend:
         """The `__init__` a `@dataclass` generates: set every field from its
         parameter. Generated code has no source lines, so no trace events."""
         info = self.signatures[f"{cls}.__init__"]
-        body = tuple(SetField(Var("self"), p, Var(p), 0) for p in info.params[1:])
+        body: tuple[Instr, ...] = tuple(SetField(Var("self"), p, Var(p), 0) for p in info.params[1:])
+        if self._post_init(cls) is not None:  # the generated __init__ ends by calling it (its frame and events)
+            body += (CallMethod(None, Var("self"), "__post_init__", (), 0),)
         rule = Rule(1, None, body + (Return(Const(None), 0),))
         pred = Predicate(info.entry, info.qualname, info.params, (rule,), is_entry=True, builtin=True)
         return {pred.name: pred}
+
+    def _post_init(self, cls: str) -> str | None:
+        """The `__post_init__` a dataclass's generated `__init__` calls, if any."""
+        current: str | None = cls
+        while current is not None and current in self.module.class_infos:
+            if "__post_init__" in self.module.class_infos[current].methods:
+                return f"{current}.__post_init__"
+            current = self.module.class_infos[current].base
+        return None
 
     def _check_survives_import(self, qualname: str) -> None:
         """The generated tests use the module as imported: a name deleted at

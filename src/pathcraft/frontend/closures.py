@@ -405,7 +405,7 @@ def _check_single_keys(fn: ast.FunctionDef, info: FunctionInfo, defs: Mapping[st
     if len(node.args.args) != 1:
         return
     outer_stores = _stores(fn.body)
-    exact = {p for p, t in zip(info.params, info.param_types) if t.kind in ("int", "str")
+    exact = {p for p, t in zip(info.params, info.param_types) if t.kind in ("int", "str") and not t.optional
              and not info.qualname.count("<locals>") and outer_stores(p) == 0}
     exact |= _range_names(fn.body, outer_stores)
     scopes: list[tuple[list[ast.stmt], set[str]]] = [(fn.body, exact)]

@@ -27,7 +27,7 @@ from pathcraft.frontend import bitops
 from pathcraft.frontend import mathmod
 from pathcraft.frontend.linetable import lines_after_calls
 from pathcraft.frontend.blocks import BlockBuilder
-from pathcraft.frontend import intformat, powers
+from pathcraft.frontend import intformat, namedtuples, powers
 from pathcraft.frontend.builtins import PRINT
 from pathcraft.frontend.generators import CONSUMERS
 from pathcraft.frontend.mathmod import is_math
@@ -41,6 +41,7 @@ from pathcraft.ir.builtin_names import (
     LOOP_STEP,
     EQ,
     LIST_PROTOCOL,
+    OBJECT_EQ,
     NEW_DEFAULTDICT,
     NEW_DICT,
     NEW_SET,
@@ -181,7 +182,23 @@ class ExpressionLowerer:
         if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(node, ast.Compare) and len(node.ops) == 1 \
                 and (self.sequence(node.left, tuples=False) or self.sequence(node.comparators[0], tuples=False)):
             return self.sequence_equality(op, left, right, node)
+        if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(node, ast.Compare) and len(node.ops) == 1 \
+                and self.module.value_equality and not _scalar_literal(node.left) \
+                and not _scalar_literal(node.comparators[0]):
+            return self.object_equality(op, left, right, node)
         return Binary(self.compare_op(op, node), left, right)
+
+    def object_equality(self, op: ast.cmpop, left: Expr, right: Expr, node: ast.Compare) -> Expr:
+        """`a == b` where a class of the module compares by value: the
+        engine dispatches to the `__eq__` Python would call (engine/objeq.py)."""
+        receiver = self.blocks.stable(left, node.lineno)
+        other = self.blocks.stable(right, node.lineno)
+        self.calls.methods_called.add(EQ)
+        tmp = self.blocks.temp()
+        negated = isinstance(op, ast.NotEq)
+        self.blocks.emit(CallMethod(tmp, receiver, OBJECT_EQ, (other, Const(negated)), node.lineno))
+        same = Unary("truth", Var(tmp))
+        return Unary("not", same) if negated else same
 
     def sequence_equality(self, op: ast.cmpop, left: Expr, right: Expr, node: ast.Compare) -> Expr:
         """`a == b` where one side is surely a list: `a.__eq__(b)`, item by
@@ -561,6 +578,8 @@ class ExpressionLowerer:
             for cell in cells:  # and what the call left in it
                 self.blocks.emit(ListOp("get", self.cells[cell], Var(cell), (Const(0),), node.lineno))
             return Var(target) if target else Const(None)
+        if name in self.module.namedtuples and name not in self.local_names:
+            return self.named_tuple(self.module.namedtuples[name], node)
         if name in self.class_alias and name not in self.local_names:
             return self.construct(self.class_alias[name], node)
         if name in self.module.class_infos or name in self.module.class_errors:
@@ -852,7 +871,8 @@ class ExpressionLowerer:
     def isinstance_at_run_time(self, node: ast.Call, subject: ast.expr, wanted: set[str]) -> Expr:
         """`isinstance(e, T)` on any other value: decided by the engine from
         the value's kind or class (`Unary("isa:int,float", e)`)."""
-        unknown = sorted(w for w in wanted if w not in RUNTIME_TYPES and w not in self.module.class_infos)
+        unknown = sorted(w for w in wanted if w not in RUNTIME_TYPES and w not in self.module.class_infos
+                         and w not in self.module.namedtuples)
         if unknown or any(w in self.local_names for w in wanted):
             raise self.error(node, f"isinstance() with class '{unknown[0] if unknown else sorted(wanted)[0]}'")
         return Unary(ISINSTANCE_OP + ",".join(sorted(wanted)), self.expr(subject))
@@ -973,6 +993,20 @@ class ExpressionLowerer:
         self.blocks.emit(CallMethod(None, Var(tmp), "__init__", tuple(args), node.lineno))
         return Var(tmp)
 
+    def named_tuple(self, info: namedtuples.NamedTupleInfo, node: ast.Call) -> Expr:
+        """`C(a, b=...)` of a NamedTuple class: a tuple tagged with its class."""
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            raise self.error(node, "*args or **kwargs in a call")
+        positional = [self.blocks.stable(self.expr(a), node.lineno) for a in node.args]
+        keywords = [(str(k.arg), self.blocks.stable(self.expr(k.value), node.lineno)) for k in node.keywords]
+        try:
+            items = namedtuples.arguments(info, positional, keywords)
+        except namedtuples.ArgumentError as exc:
+            raise self.error(node, str(exc)) from None
+        tmp = self.blocks.temp()
+        self.blocks.emit(NewList(tmp, items, None, node.lineno, is_tuple=True, named=info.tag))
+        return Var(tmp)
+
     def call_arguments(self, callee: FunctionInfo, node: ast.Call, skip_self: bool = False) -> list[Expr]:
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             raise self.error(node, "*args or **kwargs in a call")
@@ -1004,6 +1038,14 @@ _FACTORIES = ("int", "bool", "list", "set", "dict")
 # `isinstance(e, T)` decided at run time (the engine's `isa:` operator)
 ISINSTANCE_OP = "isa:"
 RUNTIME_TYPES = frozenset({"int", "bool", "float", "str", "list", "tuple", "dict", "set", "object"})
+
+
+def _scalar_literal(node: ast.expr) -> bool:
+    """A number, bool or str literal: `==` with it never calls a class's
+    `__eq__` the engine could not see (None can: `x == None` calls it)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and node.value is not None
 
 
 def _int_literal(node: ast.expr) -> int | None:

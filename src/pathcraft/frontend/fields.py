@@ -107,6 +107,9 @@ def infer_attributes(
             if isinstance(kind, Type) and kind.kind == "list" and kind.elem is None:
                 items = _appended(typer, chain, name, mangle)
                 kind = items.nullable() if kind.optional else items
+            if isinstance(kind, Type) and kind.kind == "list" and kind.elem == EMPTY_LIST:
+                rows = Type("list", elem=_appended(typer, chain, name, mangle, nested=True))
+                kind = rows.nullable() if kind.optional else rows
             if isinstance(kind, Type) and kind.kind in ("dict", "set") and kind.elem is None:
                 entries = _entries(typer, chain, name, mangle) if kind.kind == "dict" else Type("set", elem=INT)
                 kind = entries.nullable() if kind.optional else entries
@@ -199,19 +202,25 @@ def _self_assignments(method: ast.FunctionDef, cls: str,
 
 
 def _appended(typer: _Typer, chain: list[ast.ClassDef], name: str,
-              mangle: Callable[[str, str], str]) -> Type:
+              mangle: Callable[[str, str], str], nested: bool = False) -> Type:
     """`list[T]` for an attribute only ever set to `[]`, T from what the
-    methods `append` or `insert` into it; `list[int]` when they do not tell."""
+    methods `append` or `insert` into it; `list[int]` when they do not tell.
+    `nested`: the attribute holds such lists (`[[], []]`), appended to as
+    `self.f[i].append(x)`."""
     items: list[Inferred] = []
     for cls in chain:
         for method in _methods(cls):
             me = method.args.args[0].arg
             for node in ast.walk(method):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                        and node.func.attr in ("append", "insert") and node.args \
-                        and isinstance(node.func.value, ast.Attribute) \
-                        and isinstance(node.func.value.value, ast.Name) and node.func.value.value.id == me \
-                        and mangle(node.func.value.attr, cls.name) == name:
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                    continue
+                owner: ast.expr | None = node.func.value
+                if nested:
+                    owner = owner.value if isinstance(owner, ast.Subscript) else None
+                if node.func.attr in ("append", "insert") and node.args \
+                        and isinstance(owner, ast.Attribute) \
+                        and isinstance(owner.value, ast.Name) and owner.value.id == me \
+                        and mangle(owner.attr, cls.name) == name:
                     items.append(typer.expr_type(node.args[-1], method))
     elem = _join(items) if items else INT
     if isinstance(elem, Type) and elem.kind in ("int", "bool", "obj") and not elem.optional:
@@ -362,6 +371,8 @@ class _Typer:
         if isinstance(node, ast.List):
             if not node.elts:
                 return EMPTY_LIST
+            if all(isinstance(e, ast.List) and not e.elts for e in node.elts):
+                return Type("list", elem=EMPTY_LIST)  # `[[], [], []]`: lists whose items appends tell
             return Type("list", elem=INT) if _int_list(node) else UNKNOWN
         if isinstance(node, (ast.Dict, ast.Set)):
             parts = [*node.keys, *node.values] if isinstance(node, ast.Dict) else node.elts

@@ -238,6 +238,8 @@ class FunctionLowerer:
         self.own: dict[str, closures.NestedFunction] = {}  # those it defines
         if known is not None:  # a nested function's parameters are what its callers pass, not annotations
             self.expressions.opaque = frozenset(info.params)
+        if owner is not None and fn.name == "__eq__" and len(info.params) == 2:  # `==` passes any value
+            self.expressions.opaque = self.expressions.opaque | {info.params[1]}  # (engine/objeq.py)
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)

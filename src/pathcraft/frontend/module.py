@@ -19,12 +19,15 @@ from typing import Final
 
 from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
 from pathcraft.files import read_source
+from pathcraft.frontend.aliases import module_aliases
 from pathcraft.frontend.decorators import read_decorators
 from pathcraft.frontend import mathmod
 from pathcraft.frontend.folding import fold_module_constants
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
+from pathcraft.frontend.namedtuples import NamedTupleInfo, namedtuple_info, namedtuple_literal
+from pathcraft.frontend.optional import optional_scalar
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.frontend.yields import is_generator, module_has_generators, own_nodes
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
@@ -103,6 +106,13 @@ class ModuleSource:
     deleted: dict[str, ast.Delete] = field(default_factory=dict)  # `del name` when the module is imported
     _foreign: dict[str, list[ForeignWrite]] | None = None
     attribute_types: dict[tuple[str, bool], dict[str, Type]] = field(default_factory=dict)
+    namedtuples: dict[str, NamedTupleInfo] = field(default_factory=dict)  # see frontend/namedtuples.py
+
+    @property
+    def value_equality(self) -> bool:
+        """Does a class of the module compare by value (its own `__eq__`, or a
+        dataclass's)? Then `==` goes through the engine's dispatch."""
+        return any(info.dataclass or "__eq__" in info.methods for info in self.class_infos.values())
 
     def foreign_writes(self) -> dict[str, list[ForeignWrite]]:
         """`x.f = value` outside `x`'s own methods, by attribute (computed once)."""
@@ -212,7 +222,22 @@ def load_module(path: str) -> ModuleSource:
                 constant = literal_value(value, module.from_math, module.imported)
                 if constant is not NO_DEFAULT:
                     module.constants[target.id] = constant
+    for name, cls in list(module.classes.items()):  # `class C(NamedTuple)`: tuples, not objects
+        named = namedtuple_info(cls, module.imported)
+        if named is not None:
+            module.namedtuples[name] = named
+            del module.classes[name]
     rebound = _rebound_names(tree.body)
+
+    def parses(annotation: ast.expr) -> bool:
+        try:
+            parse_type(annotation, set(module.classes), None, module.type_aliases)
+        except TypeSyntaxError:
+            return False
+        return True
+
+    for name, value in module_aliases(tree.body, lambda n: n not in rebound, parses).items():
+        module.type_aliases.setdefault(name, value)  # `TPos = tuple[int, int]` (frontend/aliases.py)
     for name in rebound & module.constants.keys():
         del module.constants[name]
     containers = {t.id: n.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
@@ -220,8 +245,12 @@ def load_module(path: str) -> ModuleSource:
     containers.update({n.target.id: n.value for n in tree.body if isinstance(n, ast.AnnAssign)
                        and isinstance(n.target, ast.Name) and n.value is not None and n.target.id not in rebound})
     containers.update({name: value for name, value in folded.items() if name in containers})
-    module.frozen = frozen_containers(
-        tree, containers, lambda e: literal_value(e, module.from_math, module.imported) is not NO_DEFAULT)
+
+    def is_constant(e: ast.expr) -> bool:
+        return literal_value(e, module.from_math, module.imported) is not NO_DEFAULT
+
+    module.frozen = frozen_containers(  # items: literals, and NamedTuples of literals (immutable too)
+        tree, containers, lambda e: is_constant(e) or namedtuple_literal(e, module.namedtuples, is_constant))
     _find_exceptions(module)
     for name in module.user_classes:
         try:
@@ -391,10 +420,12 @@ def _attribute_types(module: ModuleSource, cls: ast.ClassDef, with_foreign: bool
     scope = type_scope(module.type_aliases, cls)
 
     def annotation(node: ast.expr, fn: ast.FunctionDef | None) -> Type | None:
+        scalar = optional_scalar(node) if fn is not None else None  # a parameter `int | None`: an int or None
         try:
-            return parse_type(node, known, cls.name, type_scope(scope, fn))
+            kind = parse_type(scalar or node, known, cls.name, type_scope(scope, fn))
         except TypeSyntaxError:
             return None
+        return Type(kind.kind, optional=True) if scalar is not None else kind
 
     annotated: dict[str, Type | None] = {}
     for klass in reversed(chain):  # a class's own annotation wins over its base's
@@ -610,10 +641,13 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
             types.append(inferred)
             inferred_names.append(f"{arg.arg}: {inferred}")
             continue
+        scalar = optional_scalar(arg.annotation)  # `int | None`: the int, optional
         try:
-            kind = parse_type(arg.annotation, module.user_classes, owner, scope)
+            kind = parse_type(scalar or arg.annotation, module.user_classes, owner, scope)
         except TypeSyntaxError as exc:
             raise unsupported(module.path, arg.annotation, f"parameter {exc}") from None
+        if scalar is not None:
+            kind = Type(kind.kind, optional=True)
         if kind.kind == "none":
             raise unsupported(module.path, arg.annotation, "parameter type 'None'")
         names.append(arg.arg)

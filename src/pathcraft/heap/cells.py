@@ -51,6 +51,7 @@ class ListCell:
     length: Term | None = None  # symbolic length (array shape)
     data: Term | None = None  # array term (array shape)
     is_tuple: bool = False  # an immutable sequence: a tuple (see `heap/tuples.py`)
+    named: tuple[str, tuple[str, ...]] | None = None  # a NamedTuple's class and fields (a tuple)
     # a `collections.deque` (see `heap/deques.py`): its mutation count, and
     # the count each running loop over it started at, by the loop's line
     is_deque: bool = False

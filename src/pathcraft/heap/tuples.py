@@ -50,11 +50,11 @@ def fresh_tuple(heap: Heap, kind: Type, label: str) -> tuple[Heap, Addr]:
     return heap.constrain(T.relation("ge", length, 0)).allocate(cell, initial=True)
 
 
-def new_tuple(heap: Heap, addr: Addr) -> Heap:
-    """The list just allocated at `addr`, made a tuple."""
+def new_tuple(heap: Heap, addr: Addr, named: tuple[str, tuple[str, ...]] | None = None) -> Heap:
+    """The list just allocated at `addr`, made a tuple (of a NamedTuple class: `named`)."""
     cell = heap.cell(addr)
     assert isinstance(cell, ListCell)
-    return heap.with_cell(addr, replace(cell, is_tuple=True))
+    return heap.with_cell(addr, replace(cell, is_tuple=True, named=named))
 
 
 def tuple_op(model: ListOps, heap: Heap, op: str, tup: Addr, args: tuple[object, ...]) -> list[HeapResult]:

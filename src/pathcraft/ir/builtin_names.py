@@ -29,6 +29,9 @@ LIST_PROTOCOL = "__list__"
 ADD = "__add__"  # `a + b` where a is surely a sequence (see frontend/expressions.py: sequence)
 IADD = "__iadd__"  # `a += b` likewise: a list extends in place
 EQ = "__eq__"  # `a == b` likewise: item by item
+# `a == b` / `a != b` in a module whose classes compare by value (a user
+# `__eq__`, a dataclass): Python's dispatch, done by the engine (engine/objeq.py)
+OBJECT_EQ = "$object_eq"
 SORT_BY = "__sort_by__"  # `xs.sort(key=f)` once the keys are computed (frontend/keyed.py): a list's alone
 PROTOCOLS = (CONTAINS, SLICE_PROTOCOL, LIST_PROTOCOL, ADD, IADD, SORT_BY)
 

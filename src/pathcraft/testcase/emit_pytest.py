@@ -18,6 +18,7 @@ from typing import Any, TextIO
 from pathcraft import __version__
 from pathcraft.solver.fpsem import float_literal
 from pathcraft.testcase.model import TestCase
+from pathcraft.testcase.records import NamedValue
 
 WIDTH = 88  # comments and the docstring
 LINE_LIMIT = 100  # no generated line is longer (where we can split it)
@@ -108,7 +109,7 @@ class PytestWriter:
             else:
                 body.append(opening)
             body.append(f"        {call}")
-        elif not _holds_ref(case.value):
+        elif not _holds_ref(case.value) and not isinstance(case.value, NamedValue):
             body.append(f"    {scalar_check(call, case.value)}")
         else:
             body.append(f"    result = {call}")
@@ -328,6 +329,14 @@ def value_checks(expr: str, value: Any, case: TestCase, alias: str,
     300 steps deep (quadratic text, and more than pytest's assertion
     rewriting can take)."""
     seen = {} if seen is None else seen
+    if isinstance(value, NamedValue):  # a NamedTuple: its class, then its fields
+        checks = [f"assert type({expr}) is {alias}.{value.cls}"]
+        if _holds_ref(value) or any(_by_repr(v) for v in value):
+            for field, item in zip(value.fields, value):
+                checks += value_checks(f"{expr}.{field}", item, case, alias, seen, steps + 1)
+            return checks
+        made = ", ".join(f"{field}={render(item)}" for field, item in zip(value.fields, value))
+        return checks + [f"assert {expr} == {alias}.{value.cls}({made})"]
     if isinstance(value, tuple) and _holds_ref(value):  # a tuple holding objects: item by item
         checks = [f"assert type({expr}) is tuple", f"assert len({expr}) == {len(value)}"]
         for k, item in enumerate(value):

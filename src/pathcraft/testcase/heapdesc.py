@@ -34,6 +34,7 @@ from pathcraft.heap.readback import ObjectKey, final_fields, object_key
 from pathcraft.ir.nodes import Text
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import STR, App, Model, Sym, Term, evaluate, value_of
+from pathcraft.testcase.records import NamedValue
 
 Json = Any
 
@@ -99,6 +100,8 @@ class SymbolicSnapshot:
         if isinstance(v, Addr) and _is_tuple(self.heap.cells[v.id]):
             cell = self.heap.cells[v.id]
             assert isinstance(cell, ListCell)
+            if cell.named is not None:
+                return NamedValue(cell.named[0], cell.named[1], self._items(cell, "tuple"))
             return tuple(self._items(cell, "tuple"))
         if isinstance(v, Addr):
             if isinstance(self.heap.cells.get(v.id), ViewCell):
