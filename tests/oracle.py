@@ -36,7 +36,13 @@ SHARED_EXAMPLES = REPO / "tests" / "fixtures" / "papers"  # the papers' examples
 
 
 def load_module(path: Path) -> ModuleType:
-    """Import a module from its file under a private name (a fresh copy)."""
+    """Import a module from its file under a private name (a fresh copy);
+    a module of a package as the tests import it (its relative imports
+    need the package)."""
+    if (path.parent / "__init__.py").is_file():
+        from pathcraft.testcase.replay import load
+
+        return load(str(path))  # type: ignore[no-any-return]
     name = f"_oracle_{path.stem}"
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None

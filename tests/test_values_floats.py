@@ -230,3 +230,16 @@ def test_float_of_a_literal_string_is_a_constant(tmp_path: Path) -> None:
                     encoding="utf-8")
     cases = generated(path, "f", "loop-2")
     assert cases and replay_mismatches(path, "f", cases) == []
+
+
+def test_a_tuple_holding_an_infinity_or_a_nan_is_written_so_it_checks() -> None:
+    """`(None, inf, 0)` is written with `float('inf')` (a bare `inf` is no
+    name in the test file); a tuple holding a nan compares by repr (the nan
+    of the result is not the literal's, and a tuple compares items by `is`
+    first, then `==`). Found on corpus kd_tree/nearest_neighbour_search.py."""
+    from pathcraft.testcase.emit_pytest import scalar_check
+
+    assert scalar_check("f()", (None, float("inf"), 0)) == "assert f() == (None, float('inf'), 0)"
+    assert scalar_check("f()", (1, float("nan"))) == "assert repr(f()) == '(1, nan)'"
+    assert scalar_check("f()", (2.5,)) == "assert f() == (2.5,)"
+    assert eval("(None, float('inf'), 0)") == (None, float("inf"), 0)  # noqa: S307

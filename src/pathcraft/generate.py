@@ -168,6 +168,11 @@ def generate(
         except Unsupported as problem:  # a value the test cannot state exactly: dropped, counted
             engine.stats.note_unsupported(problem)
             return
+        hidden = sorted(_classes_named(case) & program.hidden_classes)
+        if hidden:  # the test would name it as an attribute of the tested module, which has none
+            engine.stats.note_unsupported(Unsupported(f"a test naming class {hidden[0]} of another module, "
+                                                      "which the tested module does not import"))
+            return
         case = replace(case, name=f"{name}_{outcome_words(case)}")
         binding = program.functions[qualname].binding
         if binding:  # a static or class method is called on the class; a property read
@@ -215,6 +220,21 @@ def generate(
             run.stats["setup_raised"] = watch.setup_raised
         run.notes = list(engine.stats.notes)
     return run
+
+
+def _classes_named(case: TestCase) -> set[str]:
+    """The classes a test names: its objects' and its exception's."""
+    found = {case.exc_type} if case.exc_type else set()
+    pending: list[Any] = [dict(case.heap_in), dict(case.heap_final), case.value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            if isinstance(item.get("class"), str):
+                found.add(item["class"])
+            pending.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            pending.extend(item)
+    return found
 
 
 def _cost(path: SymbolicPath, name: str) -> Any:

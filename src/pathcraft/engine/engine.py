@@ -617,7 +617,8 @@ class Run:
                 self.stats.pruned += 1
                 return []
             state = admitted
-            events = EventNode(("call", callee.function), events)
+            if not callee.foreign:  # another file's code: no event of the tested file
+                events = EventNode(("call", callee.function), events)
             state = replace(state, costs=state.costs.call(callee.function))
         return self.enter(replace(state, events=events), callee, env, False, {})
 
@@ -835,7 +836,7 @@ class Run:
             frame, rest = state.stack.top, state.stack.rest
             trace = TraceTerm(frame.pred.name, frame.rule.index, frame.children)
             events = state.events
-            if not frame.via_tail and not frame.pred.builtin:
+            if not frame.via_tail and not frame.pred.builtin and not frame.pred.foreign:
                 events = EventNode(("return", frame.pred.function), events)
             if rest is None:
                 generators.check_none_suspended(state)

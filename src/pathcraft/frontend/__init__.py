@@ -10,6 +10,8 @@ from pathcraft.depth import too_deep
 from pathcraft.errors import PathcraftError, TargetError, UnsupportedError, at
 from pathcraft.frontend import dataclass_eq
 from pathcraft.frontend.builtins import builtin_predicates
+from pathcraft.frontend.blocks import silenced
+from pathcraft.frontend.imports import home, unmerged_reason
 from pathcraft.frontend.invariants import decorated_invariants
 from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.prelude import prelude_predicates
@@ -65,7 +67,7 @@ class Frontend:
         self.signature_errors: dict[str, PathcraftError] = {}
         for name, fn in module.functions.items():
             try:
-                self.signatures[name] = function_info(module, fn, name)
+                self.signatures[name] = function_info(home(module, name), fn, name)
             except PathcraftError as exc:
                 self.signature_errors[name] = exc
         for cls_name, info in module.class_infos.items():
@@ -76,7 +78,8 @@ class Frontend:
                     if node is None:  # a dataclass's generated __init__
                         self.signatures[qualname] = self._dataclass_init_info(cls_name)
                     else:
-                        self.signatures[qualname] = function_info(module, node, qualname, owner=cls_name)
+                        self.signatures[qualname] = function_info(home(module, cls_name), node, qualname,
+                                                                  owner=cls_name)
                 except PathcraftError as exc:
                     self.signature_errors[qualname] = exc
         self.setter_nodes: dict[str, tuple[str, ast.FunctionDef]] = {}  # `C.p.setter` -> class, its def
@@ -85,8 +88,8 @@ class Frontend:
                 key = f"{cls_name}.{name}.setter"
                 self.setter_nodes[key] = (cls_name, node)
                 try:  # named `C.p` like its getter (CPython's co_qualname), entered by its own predicate
-                    self.signatures[key] = replace(function_info(module, node, f"{cls_name}.{name}", owner=cls_name),
-                                                   entry=f"{cls_name}_{name}__setter")
+                    setter = function_info(home(module, cls_name), node, f"{cls_name}.{name}", owner=cls_name)
+                    self.signatures[key] = replace(setter, entry=f"{cls_name}_{name}__setter")
                 except PathcraftError as exc:
                     self.signature_errors[key] = exc
         self.predicates: dict[str, Predicate] = {**builtin_predicates(), **prelude_predicates(), **str_predicates(),
@@ -138,10 +141,10 @@ class Frontend:
         self.done[name] = set()
 
     def all_targets(self) -> list[str]:
-        names = list(self.module.functions)
+        names = [n for n in self.module.functions if n not in self.module.origins]
         for cls_name, cls in self.module.classes.items():
-            if cls_name in self.module.exception_bases:
-                continue
+            if cls_name in self.module.exception_bases or cls_name in self.module.origins:
+                continue  # an exception; a class of another module (its own module tests it)
             names.extend(f"{cls_name}.{n.name}" for n in cls.body
                          if isinstance(n, ast.FunctionDef) and not n.name.startswith("__"))
         return list(dict.fromkeys(names))  # a property's setter shares its getter's name
@@ -190,7 +193,7 @@ class Frontend:
         try:
             callees = self._lower(qualname)
         except PathcraftError as exc:
-            self.errors[qualname] = exc
+            self.errors[qualname] = unmerged_reason(self.module, exc)
             return
         except RecursionError as exc:  # even the deep stack (pathcraft.depth) was not deep enough
             node = self._node(qualname)
@@ -233,9 +236,17 @@ class Frontend:
             raise self.signature_errors[qualname]
         if qualname in self.silent:
             owner = qualname.rpartition(".")[0]
-        lowerer = FunctionLowerer(self.module, fn, self.signatures[qualname], self.signatures, owner)
+        source = home(self.module, qualname)
+        if source is not self.module and self.signatures[qualname].generator:
+            raise UnsupportedError("unsupported generator of another module (its resumptions would show in the "
+                                   "path)", at(source.path, fn))
+        lowerer = FunctionLowerer(source, fn, self.signatures[qualname], self.signatures, owner)
         lowered = lowerer.lower()
-        self.predicates.update(dataclass_eq.silence(lowered) if qualname in self.silent else lowered)
+        if qualname in self.silent:  # a generated `__eq__`: no events of its own
+            lowered = silenced(lowered, builtin=True)
+        elif source is not self.module:  # another file's code: no events in this file's trace
+            lowered = silenced(lowered, foreign=True)
+        self.predicates.update(lowered)
         callees = set(lowerer.calls.callees)
         for method in lowerer.calls.methods_called:
             for cls_name, info in self.module.class_infos.items():
@@ -299,6 +310,7 @@ class Frontend:
             exception_bases=dict(self.module.exception_bases),
             classes=dict(self.module.class_infos),
             replaced_at_import=frozenset(self.module.replaced_at_import),
+            hidden_classes=frozenset(self.module.hidden),
             invariants=tuple(q for q in decorated_invariants(self.module.tree) if q in self.done),
             drivers=dict(self.drivers),
         )

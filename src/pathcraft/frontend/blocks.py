@@ -11,7 +11,7 @@ its own (the papers' `cont`/`check` split).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Union
 
 from pathcraft.ir.nodes import (
@@ -233,3 +233,15 @@ def finalize(
             preds[cond.name] = cond  # printed after the block it ends
     return preds
 
+
+def silenced(predicates: dict[str, Predicate], *, builtin: bool = False, foreign: bool = False) -> dict[str, Predicate]:
+    """The predicates without line marks, so no line event reaches a trace;
+    `builtin` (code pathcraft writes: no call or return events either) or
+    `foreign` (another file's code, frontend/imports.py) says why."""
+    out = {}
+    for name, pred in predicates.items():
+        rules = tuple(replace(r, body=tuple(i for i in r.body if not isinstance(i, Mark)), lines=())
+                      for r in pred.rules)
+        out[name] = replace(pred, rules=rules, marks=(), builtin=pred.builtin or builtin,
+                            foreign=pred.foreign or foreign)
+    return out

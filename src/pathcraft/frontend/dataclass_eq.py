@@ -24,10 +24,9 @@ lines of its own.
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
 
 from pathcraft.frontend.lower import synthetic_function
-from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Mark, Predicate
+from pathcraft.ir.nodes import ClassInfo, FunctionInfo
 from pathcraft.ir.types import Type
 
 # the fields of a dataclass that take part in `==`, in order (own class body)
@@ -84,11 +83,3 @@ def synthesize(node: ast.ClassDef, fields: Fields, info: ClassInfo) -> tuple[Fun
                         f"{cls}___eq__"), fn
 
 
-def silence(predicates: dict[str, Predicate]) -> dict[str, Predicate]:
-    """The predicates without line marks, builtin: no events reach a trace."""
-    out = {}
-    for name, pred in predicates.items():
-        rules = tuple(replace(r, body=tuple(i for i in r.body if not isinstance(i, Mark)), lines=())
-                      for r in pred.rules)
-        out[name] = replace(pred, rules=rules, marks=(), builtin=True)
-    return out

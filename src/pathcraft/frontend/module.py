@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
 from pathcraft.files import read_source
@@ -25,13 +25,19 @@ from pathcraft.frontend import mathmod
 from pathcraft.frontend.folding import fold_module_constants
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.lines import statement_lines
+from pathcraft.frontend.names import module_level as _module_level
+from pathcraft.frontend.packages import module_name
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
 from pathcraft.frontend.namedtuples import NamedTupleInfo, namedtuple_info, namedtuple_literal
 from pathcraft.frontend.optional import optional_scalar
+from pathcraft.frontend.untyped import infer_class
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.frontend.yields import is_generator, module_has_generators, own_nodes
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
 from pathcraft.ir.types import INT, Type
+
+if TYPE_CHECKING:
+    from pathcraft.frontend.imports import Linker
 
 
 class _NoDefault(Enum):
@@ -107,6 +113,13 @@ class ModuleSource:
     _foreign: dict[str, list[ForeignWrite]] | None = None
     attribute_types: dict[tuple[str, bool], dict[str, Type]] = field(default_factory=dict)
     namedtuples: dict[str, NamedTupleInfo] = field(default_factory=dict)  # see frontend/namedtuples.py
+    # definitions merged from other modules of the project (frontend/imports.py):
+    # top-level name -> the file defining it, that file's tree, views of the module from it
+    origins: dict[str, str] = field(default_factory=dict)
+    trees: dict[str, ast.Module] = field(default_factory=dict)
+    views: dict[str, ModuleSource] = field(default_factory=dict)
+    unmerged: dict[str, str] = field(default_factory=dict)  # a project import not merged, and why
+    hidden: set[str] = field(default_factory=set)  # merged classes this module does not bind (Program.hidden_classes)
 
     @property
     def value_equality(self) -> bool:
@@ -165,7 +178,11 @@ class ModuleSource:
         return _builtin_exception(name)
 
 
-def load_module(path: str) -> ModuleSource:
+def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
+    """Read a module; its imports of modules of the same project are read
+    too and merged (frontend/imports.py; `linker`: the translation's)."""
+    from pathcraft.frontend.imports import home, link_imports
+
     file = Path(path)
     text = read_source(file)  # as Python reads it: a BOM, a coding cookie
     try:
@@ -175,8 +192,7 @@ def load_module(path: str) -> ModuleSource:
         raise PathcraftError(f"syntax error: {exc.msg}", location) from None
     except RecursionError as exc:  # Python itself could not compile it either
         raise PathcraftError(f"{path}: too deeply nested for Python's parser ({exc})") from None
-    name, _root = import_name(file)
-    module = ModuleSource(path=path, name=name, tree=tree)
+    module = ModuleSource(path=path, name=module_name(file), tree=tree)
     for node in ast.walk(tree):  # at module level or inside `try:` there
         if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("_") \
                 and not (node.module or "").startswith("__"):
@@ -251,10 +267,11 @@ def load_module(path: str) -> ModuleSource:
 
     module.frozen = frozen_containers(  # items: literals, and NamedTuples of literals (immutable too)
         tree, containers, lambda e: is_constant(e) or namedtuple_literal(e, module.namedtuples, is_constant))
+    link_imports(module, load_module, linker)
     _find_exceptions(module)
     for name in module.user_classes:
         try:
-            module.class_infos[name] = _class_info(module, module.classes[name])
+            module.class_infos[name] = _class_info(home(module, name), module.classes[name])
         except PathcraftError as exc:
             module.class_errors[name] = exc
     return module
@@ -297,7 +314,12 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
         if isinstance(b, ast.Name) and b.id in known and base is None:
             base = b.id
             continue
-        raise unsupported(module.path, b, f"base class '{ast.unparse(b)}'")
+        if ast.unparse(b) in ("unittest.TestCase", "TestCase") and ("unittest" in module.imported or "TestCase" in
+                                                                     module.imported):
+            raise UnsupportedError(f"class '{cls.name}' skipped: a unittest.TestCase (a test suite, not code to test)",
+                                   at(module.path, b))
+        why = f" ({module.unmerged[b.id]})" if isinstance(b, ast.Name) and b.id in module.unmerged else ""
+        raise unsupported(module.path, b, f"base class '{ast.unparse(b)}'{why}")
     if cls.keywords:
         raise unsupported(module.path, cls, "class keywords (metaclass=...)")
     problem = _default_object_problem(module, cls)
@@ -478,18 +500,6 @@ def mangle(name: str, cls: str) -> str:
     return name
 
 
-def import_name(file: Path) -> tuple[str, Path]:
-    """How a test imports the module, and the folder that must be on the
-    import path: a module inside packages (folders with `__init__.py`) is
-    imported by its dotted name from above the outermost package."""
-    parts = [file.stem]
-    folder = file.resolve().parent
-    while (folder / "__init__.py").is_file() and folder.name.isidentifier():
-        parts.insert(0, folder.name)
-        folder = folder.parent
-    return ".".join(parts), folder
-
-
 _ATTRIBUTE_HOOKS = ("__getattr__", "__getattribute__", "__setattr__", "__delattr__")
 
 
@@ -516,25 +526,6 @@ def _default_object_problem(module: ModuleSource, cls: ast.ClassDef) -> tuple[as
         bases = [b.id for b in current.bases if isinstance(b, ast.Name) and b.id in module.classes]
         current = module.classes.get(bases[0]) if bases else None
     return None
-
-
-def _module_level(body: list[ast.stmt]) -> list[ast.stmt]:
-    """Statements that run when the module is imported (into `if` and
-    `try`, not into functions or classes)."""
-    out: list[ast.stmt] = []
-    pending = list(reversed(body))  # a stack, not recursion: an elif chain nests deeply
-    while pending:
-        statement = pending.pop()
-        out.append(statement)
-        inside: list[ast.stmt] = []
-        if isinstance(statement, ast.If):
-            inside = statement.body + statement.orelse
-        elif isinstance(statement, ast.Try):
-            inside = statement.body + statement.orelse + statement.finalbody
-            for handler in statement.handlers:
-                inside += handler.body
-        pending.extend(reversed(inside))
-    return out
 
 
 def _rebound_names(body: list[ast.stmt]) -> set[str]:
@@ -631,15 +622,17 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
             continue
         if arg.annotation is None:
             inferred = infer_from_use(fn, arg.arg)
+            how = ""
+            if inferred is None:  # used as an object: a class whose attributes fit (frontend/untyped.py)
+                inferred, how = infer_class(module, fn, arg.arg)
             if inferred is None:
                 raise UnsupportedError(
-                    f"unsupported parameter '{arg.arg}' without a type annotation "
-                    "(its use does not tell int from list[int])",
+                    f"unsupported parameter '{arg.arg}' without a type annotation ({how})",
                     at(module.path, arg),
                 )
             names.append(arg.arg)
             types.append(inferred)
-            inferred_names.append(f"{arg.arg}: {inferred}")
+            inferred_names.append(f"{arg.arg}: {inferred}" + (f" ({how})" if how else ""))
             continue
         scalar = optional_scalar(arg.annotation)  # `int | None`: the int, optional
         try:

@@ -42,3 +42,22 @@ def _own_nodes(fn: ast.FunctionDef) -> list[ast.AST]:
             continue
         stack.extend(ast.iter_child_nodes(node))
     return out
+
+
+def module_level(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Statements that run when the module is imported (into `if` and
+    `try`, not into functions or classes)."""
+    out: list[ast.stmt] = []
+    pending = list(reversed(body))  # a stack, not recursion: an elif chain nests deeply
+    while pending:
+        statement = pending.pop()
+        out.append(statement)
+        inside: list[ast.stmt] = []
+        if isinstance(statement, ast.If):
+            inside = statement.body + statement.orelse
+        elif isinstance(statement, ast.Try):
+            inside = statement.body + statement.orelse + statement.finalbody
+            for handler in statement.handlers:
+                inside += handler.body
+        pending.extend(reversed(inside))
+    return out

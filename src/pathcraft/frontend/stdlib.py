@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pathcraft.frontend.module import import_name
+from pathcraft.frontend.packages import import_name
 from pathcraft.ir.builtin_names import LIST_PROTOCOL, function_predicate
 from pathcraft.ir.nodes import Call, CallMethod, Const, Expr, ListOp, NewList, Predicate, Raise, Rule, Text, Var
 

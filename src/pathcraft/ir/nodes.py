@@ -286,6 +286,9 @@ class Predicate:
     # stands around a function's entry (invariant checks): the function's
     # call event is its call of the entry, not the run's start
     wrapper: bool = False
+    # code of another file of the project (frontend/imports.py): runs like the
+    # module's own but silent, as a real trace of the tested file sees it
+    foreign: bool = False
     # the entry of a generator function: a call makes a generator object, its
     # first resumption enters this predicate (engine/generators.py)
     generator: bool = False
@@ -358,6 +361,10 @@ class Program:
     # `--objects constructed`: the driver of each method target whose
     # objects are built through the class's API (see ir/driver.py)
     drivers: dict[str, DriverPlan] = field(hash=False, default_factory=dict)
+    # classes of other modules the code uses that the tested module does not
+    # bind: a test would name them as its attributes, so a path whose test
+    # mentions one is dropped (frontend/imports.py)
+    hidden_classes: frozenset[str] = field(hash=False, default_factory=frozenset)
 
     def takes_keywords(self, qualname: str) -> bool:
         """May the generated tests call `qualname` with keyword arguments?"""

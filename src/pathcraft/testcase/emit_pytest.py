@@ -71,6 +71,7 @@ class PytestWriter:
             *(["import importlib", ""] if not _importable(module) else []),
             "import pytest  # noqa: F401 (for the tests that expect an exception)",
             "",
+            *_root_loader(source),
             _import_line(module, package, name, self.alias),
         ]
         if cached:  # the paths assume empty caches (engine/cache.py)
@@ -150,7 +151,7 @@ def _folder(source: str) -> str:
     import os
     from pathlib import Path
 
-    from pathcraft.frontend.module import import_name
+    from pathcraft.frontend.packages import import_name
 
     root = import_name(Path(source))[1]
     here = os.path.dirname(source) or "."
@@ -162,6 +163,8 @@ def render(value: Any) -> str:
         return str(value["$ref"])
     if isinstance(value, float):
         return float_literal(value)  # nan and the infinities as `float('nan')`: the file imports
+    if isinstance(value, tuple):  # item by item: a float in it is written as one too
+        return "(" + ", ".join(render(v) for v in value) + ("," if len(value) == 1 else "") + ")"
     return repr(value)
 
 
@@ -176,6 +179,17 @@ def module_alias(module: str) -> str:
         return last
     alias = re.sub(r"\W", "_", last)
     return alias if alias[:1].isalpha() else f"m_{alias}"
+
+
+def _root_loader(source: str) -> list[str]:
+    """The lines that load a package root with no identifier name under
+    its alias (frontend/imports.py), then a blank line; none otherwise."""
+    from pathlib import Path
+
+    from pathcraft.frontend.packages import loader_lines
+
+    lines = loader_lines(Path(source))
+    return [*lines, ""] if lines else []
 
 
 def _importable(module: str) -> bool:
@@ -305,7 +319,7 @@ def construction_lines(case: TestCase, alias: str, body: list[str]) -> list[str]
 def scalar_check(expr: str, value: Any) -> str:
     if value is None or isinstance(value, bool):
         return f"assert {expr} is {value!r}"
-    if _by_repr(value):
+    if _by_repr(value) or isinstance(value, tuple) and any(_by_repr(v) for v in value):
         # nan equals nothing, and 0.0 == -0.0: the repr tells them (and a float from an int) apart
         return f"assert repr({expr}) == {repr(value)!r}"
     return f"assert {expr} == {render(value)}"

@@ -24,11 +24,12 @@ from pathcraft.testcase.pathsig import RealRun, record, statement_lines
 def load(module_path: str) -> Any:
     """Import the module the way the generated tests do (by its dotted name
     from the root of its packages)."""
-    from pathcraft.frontend.module import import_name
+    from pathcraft.frontend.packages import import_name, module_name, register_root
 
     name, root = import_name(Path(module_path))
     sys.path.insert(0, str(root))
-    return importlib.import_module(name)
+    register_root(Path(module_path))  # a package root with no identifier name, under its alias
+    return importlib.import_module(module_name(Path(module_path)))
 
 
 def resolve(module: Any, qualname: str) -> Any:

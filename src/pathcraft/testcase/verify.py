@@ -64,7 +64,7 @@ def same(a: Any, b: Any) -> bool:
 
 
 def _root(module_path: str) -> str:
-    from pathcraft.frontend.module import import_name
+    from pathcraft.frontend.packages import import_name
 
     return str(import_name(Path(module_path))[1])
 

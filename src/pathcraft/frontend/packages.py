@@ -1,0 +1,113 @@
+"""Where a module sits among packages, and how the tests import it.
+
+A module inside packages (folders with `__init__.py`) is imported by its
+dotted name from above the outermost package. A tree whose root folder is
+itself a package with no identifier name (`goodrich-dsap-python/__init__.py`,
+whose chapters import each other with `..`) is imported under an alias: the
+tests load its `__init__.py` by path as that package first (`loader_lines`).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+
+def import_name(file: Path) -> tuple[str, Path]:
+    """How a test imports the module, and the folder that must be on the
+    import path: a module inside packages (folders with `__init__.py`) is
+    imported by its dotted name from above the outermost package."""
+    parts = [file.stem]
+    folder = file.resolve().parent
+    while (folder / "__init__.py").is_file() and folder.name.isidentifier():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return ".".join(parts), folder
+
+
+def resolve(importer: Path, module: str | None, level: int) -> Path | None:
+    """The file of the project that `from MODULE import ...` (with `level`
+    dots) in `importer` reads, or None (the standard library, an installed
+    package, a module that is not there, `from . import mod`)."""
+    parts = module.split(".") if module else []
+    if not parts:
+        return None
+    if level == 0:
+        if parts[0] in sys.stdlib_module_names or parts[0] == "__future__":
+            return None
+        base = import_name(importer)[1]
+    else:
+        base = importer.resolve().parent
+        for _ in range(level - 1):
+            if not (base / "__init__.py").is_file():
+                return None
+            base = base.parent
+        if not (base / "__init__.py").is_file():
+            return None
+    folder = base
+    for part in parts[:-1]:
+        folder = folder / part
+        if not (folder / "__init__.py").is_file():
+            return None
+    file = folder / f"{parts[-1]}.py"
+    if file.is_file():
+        return file
+    package = folder / parts[-1] / "__init__.py"
+    return package if package.is_file() else None
+
+
+def root_alias(file: Path) -> tuple[str, Path] | None:
+    """(alias, folder) when the folder above the module's packages is itself
+    a package whose name is no identifier (`goodrich-dsap-python`, with an
+    `__init__.py`): its modules reach each other with `..`, so the tests
+    load it by path under `alias` before importing the module."""
+    name, root = import_name(file)
+    if root.name.isidentifier() or not (root / "__init__.py").is_file() or "." not in name:
+        return None
+    alias = re.sub(r"\W", "_", root.name)
+    return (alias if alias[:1].isalpha() else f"m_{alias}"), root
+
+
+def module_name(file: Path) -> str:
+    """The dotted name the tests import the module by (under the root's
+    alias when there is one)."""
+    name = import_name(file)[0]
+    alias = root_alias(file)
+    return f"{alias[0]}.{name}" if alias else name
+
+
+def loader_lines(file: Path) -> list[str]:
+    """Lines of a test file that register the root package under its alias
+    (nothing when there is none)."""
+    alias = root_alias(file)
+    if alias is None:
+        return []
+    name, root = alias
+    return [
+        "import importlib.util",
+        "import sys",
+        "",
+        f"# the package root, loaded by its path as {name!r}: its folder's name is no identifier",
+        f"_ROOT = {str(root)!r}",
+        f"if {name!r} not in sys.modules:",
+        f"    _spec = importlib.util.spec_from_file_location({name!r}, _ROOT + '/__init__.py',",
+        "                                                   submodule_search_locations=[_ROOT])",
+        "    assert _spec is not None and _spec.loader is not None",
+        f"    sys.modules[{name!r}] = importlib.util.module_from_spec(_spec)",
+        f"    _spec.loader.exec_module(sys.modules[{name!r}])",
+    ]
+
+
+def register_root(file: Path) -> None:
+    """Register the root package under its alias in this process (replay)."""
+    import importlib.util
+
+    alias = root_alias(file)
+    if alias is None or alias[0] in sys.modules:
+        return
+    name, root = alias
+    spec = importlib.util.spec_from_file_location(name, root / "__init__.py", submodule_search_locations=[str(root)])
+    assert spec is not None and spec.loader is not None
+    sys.modules[name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sys.modules[name])
