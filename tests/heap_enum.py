@@ -144,6 +144,13 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
     if typing.get_origin(tp) in (dict, set):
         yield from _dicts(tp, heap, bounds, f"d{len(heap)}")
         return
+    if typing.get_origin(tp) is collections.deque:  # `deque[int]`: ints or bools, like a list of them
+        (elem,) = typing.get_args(tp)
+        name = f"l{len(heap)}"
+        for n in range(bounds.max_list + 1):
+            for items in itertools.product((False, True) if elem is bool else bounds.ints, repeat=n):
+                yield {"$ref": name}, {**heap, name: {"deque": list(items)}}, []
+        return
     if typing.get_origin(tp) is list:
         (elem,) = typing.get_args(tp)
         elem, _ = _unwrap(elem)

@@ -127,7 +127,8 @@ UNSUPPORTED = [
     ("setcomp", "def f(x: int) -> int:\n    y = {(j := i) for i in range(x)}\n    return x\n", 2, 9,
      "set comprehension with 'async', ':='"),
     ("yield_value", "def f(x: int) -> int:\n    y = yield x\n    return y\n", 2, 9, "yield"),
-    ("math_log2", "import math\ndef f(x: float) -> float:\n    return math.log2(x)\n", 3, 12, "math.log2"),
+    # a call of it translates and drops its paths (tests/test_structure_stdlib.py); read as a value, refused
+    ("math_log2", "import math\ndef f(x: float) -> float:\n    return math.log2\n", 3, 12, "math.log2"),
     ("matmul", "def f(x: int) -> int:\n    return x @ 2\n", 2, 12, "'@'"),
     ("with", "def f(x: int) -> int:\n    with x:\n        pass\n    return x\n", 2, 5, "with"),
     ("nested_def", "def f(x: int) -> int:\n    def g() -> int:\n        return 1\n    h = g\n    return x\n", 4, 9,

@@ -301,7 +301,8 @@ def outcome_words(case: TestCase) -> str:
     value = case.value
     if isinstance(value, dict):
         target = case.heap_final.get(value["$ref"], {}) or case.heap_in.get(value["$ref"], {})
-        kind = target.get("class", next((k for k in ("dict", "set") if k in target), "list")) if target else "object"
+        kind = target.get("class", next((k for k in ("dict", "set", "deque") if k in target), "list")) \
+            if target else "object"
         return f"returns_{re.sub(r'(?<!^)(?=[A-Z])', '_', kind).lower()}"
     if value is None or isinstance(value, bool):
         return f"returns_{str(value).lower()}"

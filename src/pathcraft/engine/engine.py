@@ -50,6 +50,7 @@ from pathcraft.errors import Unsupported
 from pathcraft.frontend.bitops import BIT_PREDICATES
 from pathcraft.frontend.builtins import PRINT
 from pathcraft.frontend.generators import SOURCE_PREFIX as GENERATOR_SOURCE
+from pathcraft.heap.deques import DEQUE_AS_LIST
 from pathcraft.heap.base import HeapModel, HeapResult, attribute_error, is_scalar, uncertain_attribute
 from pathcraft.heap.cells import Addr, DictCell, GeneratorCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.factory import make_heap_model
@@ -118,8 +119,11 @@ _INT_BUILTINS = frozenset({"int_mod", "int_floordiv", "int_divmod", "int_pow", "
 # TypeError (None, numbers) or drop the path (an object's protocols, dicts).
 _SEQUENCE_ARGUMENT = {
     ("list", ADD): ("list",),
-    ("list", IADD): ("list", "tuple", "str"),
-    ("list", "extend"): ("list", "tuple", "str"),
+    ("list", IADD): ("list", "tuple", "str", "deque"),
+    ("list", "extend"): ("list", "tuple", "str", "deque"),
+    ("deque", IADD): ("list", "tuple", "str", "deque"),
+    ("deque", "extend"): ("list", "tuple", "str", "deque"),
+    ("deque", "extendleft"): ("list", "tuple", "str", "deque"),
 }
 
 
@@ -625,7 +629,8 @@ class Run:
         cell = state.heap.cell(receiver) if isinstance(receiver, Addr) else None
         kind = value_kind(receiver, cell)
         if isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, instr.method) \
-                or kind == "list" and instr.method in ("append", "pop", "copy") \
+                or kind in ("list", "deque") and instr.method in ("append", "pop", "copy") \
+                or kind == "deque" and instr.method in DEQUE_AS_LIST \
                 or kind is not None and method_predicate(kind, instr.method) in self.program.predicates \
                 or isinstance(cell, (DictCell, ViewCell)) and dicts.has_method(cell, instr.method):
             return [step(state, frame)]  # there: CallMethod dispatches
@@ -655,7 +660,7 @@ class Run:
             if successors is not None:
                 return successors
         native = instr.method in ("append", "copy") or instr.method == "pop" and not args  # the heap's own
-        if kind is not None and (kind != "list" or not native):
+        if kind is not None and (kind not in ("list", "deque") or not native):
             return self.value_method(state, kind, receiver, instr.method, args)
         if isinstance(cell, ListCell):
             assert isinstance(receiver, Addr)
@@ -740,7 +745,7 @@ class Run:
         if isinstance(cells[1], ObjectCell):
             raise Unsupported(f"'==' of a list and a {cells[1].cls} (its __eq__ is not followed)")
         lists = [c for c in cells if isinstance(c, ListCell) and not c.is_tuple]
-        if len(lists) < 2:
+        if len(lists) < 2 or lists[0].is_deque != lists[1].is_deque:  # a deque never equals a list
             return self.effects(frame, instr.target, [Effect(state, False)])  # never equal
         if any(c.elem is not None and c.elem.kind == "float" for c in lists):
             raise Unsupported("'==' of lists of floats (CPython compares items by identity first, nan too)")
@@ -811,6 +816,8 @@ class Run:
         predicate = self.program.predicates.get(method_predicate(kind, method))
         if predicate is None or len(predicate.params) != len(args) + 1:  # `s.split()` is `$str.split__0`
             predicate = self.program.predicates.get(method_predicate(kind, f"{method}__{len(args)}")) or predicate
+        if predicate is None and kind == "deque" and method in DEQUE_AS_LIST:  # the same code as a list's
+            predicate = self.program.predicates.get(method_predicate("list", method))
         if predicate is None and kind == "tuple" and not method.startswith("__"):  # a tuple's are index, count
             return self.throw(state, ExcValue("AttributeError", f"'tuple' object has no attribute '{method}'"))
         if predicate is None:

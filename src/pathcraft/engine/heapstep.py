@@ -19,7 +19,7 @@ from pathcraft.engine.state import State
 from pathcraft.engine.strings import is_str, sequence_op
 from pathcraft.engine.values import Value
 from pathcraft.errors import Unsupported
-from pathcraft.heap import tuples
+from pathcraft.heap import deques, tuples
 from pathcraft.heap.base import HeapModel, HeapResult
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell
 from pathcraft.ir.nodes import (
@@ -83,6 +83,14 @@ class HeapExecutor:
         if instr.op == "freeze":  # `tuple(x)`: the fresh list `list(x)` just made, made a tuple
             assert isinstance(subject, Addr)
             return self.apply(state, [HeapResult(tuples.new_tuple(heap, subject), subject)])
+        if instr.op == "deque":  # `deque(x)`: likewise, made a deque
+            assert isinstance(subject, Addr)
+            return self.apply(state, [HeapResult(deques.new_deque(heap, subject), subject)])
+        if deques.is_deque(heap, subject) and instr.op != "del":
+            assert isinstance(subject, Addr)
+            inside = state.stack is not None and state.stack.top.pred.builtin  # prelude code: nothing runs between
+            line = None if inside else instr.line  # its loop's steps, so none can see the deque change
+            return self.apply(state, deques.deque_op(self.heap_model, heap, instr.op, subject, args, line))
         if is_str(subject):  # len(s), s[i], s[a:b], for c in s
             return self.apply(state, sequence_op(heap, instr.op, subject, args))
         return self.apply(state, self.list_op(heap, instr.op, subject, args))
@@ -99,6 +107,8 @@ class HeapExecutor:
             raise Unsupported("del of a list item or of an object's item")
         if isinstance(lst, Addr) and tuples.is_tuple(heap, lst):
             return tuples.tuple_op(self.heap_model, heap, op, lst, args)
+        if isinstance(lst, Addr) and deques.is_deque(heap, lst):  # `d.append(x)`, `d.pop()`, `d.copy()`
+            return deques.deque_op(self.heap_model, heap, op, lst, args, 0)
         return self.heap_model.list_op(heap, op, lst, args)
 
     def list_method(self, state: State, receiver: Addr, method: str, args: tuple[Value, ...]) -> list[Effect]:
@@ -172,9 +182,9 @@ def concrete_bindings(info: FunctionInfo, inputs: Mapping[str, object],
             assert isinstance(fields, Mapping)
             cell = ObjectCell(str(desc["class"]), {f: value(v) for f, v in fields.items()}, "input", name)
         else:
-            items = desc["list"]
+            items = desc.get("list", desc.get("deque"))
             assert isinstance(items, list)
-            cell = ListCell(None, "input", name, items=tuple(value(v) for v in items))
+            cell = ListCell(None, "input", name, items=tuple(value(v) for v in items), is_deque="deque" in desc)
         heap = heap.with_cell(addrs[name], cell, initial=True)
     env: dict[str, Value] = {}
     for name in info.params:

@@ -37,7 +37,7 @@ def value_kind(value: object, cell: object) -> str | None:
     ...), or None for None, objects and caught exceptions. `cell` is the
     heap cell of a reference. A bool has int's methods."""
     if isinstance(cell, ListCell):
-        return "tuple" if cell.is_tuple else "list"
+        return "tuple" if cell.is_tuple else "deque" if cell.is_deque else "list"
     if isinstance(cell, DictCell):
         return "set" if cell.is_set else "dict"
     if isinstance(cell, ViewCell):

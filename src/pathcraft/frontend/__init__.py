@@ -18,6 +18,7 @@ from pathcraft.frontend.prelude import prelude_predicates
 from pathcraft.frontend.intformat import format_predicates
 from pathcraft.frontend.powers import power_predicates
 from pathcraft.frontend.strbuiltins import str_predicates
+from pathcraft.frontend.stdlib import foreign_predicates
 from pathcraft.frontend.module import NO_DEFAULT, ModuleSource, function_info, load_module, property_setters
 from pathcraft.ir.driver import DriverPlan
 from pathcraft.ir.nodes import (
@@ -92,7 +93,8 @@ class Frontend:
                 except PathcraftError as exc:
                     self.signature_errors[key] = exc
         self.predicates: dict[str, Predicate] = {**builtin_predicates(), **prelude_predicates(), **str_predicates(),
-                                                   **format_predicates(), **power_predicates()}
+                                                   **format_predicates(), **power_predicates(),
+                                                   **foreign_predicates()}
         self.done: dict[str, set[str]] = {}
         self.errors: dict[str, PathcraftError] = {}
         self._soft: set[str] = set()

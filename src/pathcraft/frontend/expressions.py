@@ -34,6 +34,7 @@ from pathcraft.frontend.mathmod import is_math
 from pathcraft.frontend.module import ModuleSource, mangle
 from pathcraft.frontend.names import plainly_assigned
 from pathcraft.frontend.sink import BlockSink
+from pathcraft.frontend.stdlib import Stdlib
 from pathcraft.frontend.strbuiltins import CONVERSIONS
 from pathcraft.ir.builtin_names import (
     CONTAINS,
@@ -127,6 +128,7 @@ class ExpressionLowerer:
         self.cells: Mapping[str, str] = {}  # cell -> its variable, filled around nested calls (closures.py)
         # a classmethod's `cls`: the class it names (frontend/decorators.py)
         self.class_alias: dict[str, str] = {}
+        self.stdlib = Stdlib(self, fn)  # names imported from the standard library (frontend/stdlib.py)
 
     def error(self, node: ast.AST, what: str) -> Exception:
         return unsupported(self.module.path, node, what)
@@ -235,6 +237,8 @@ class ExpressionLowerer:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "sys" \
                 and "sys" not in self.local_names and node.attr == "maxsize" and "sys" in self.module.imported:
             return Const(sys.maxsize)  # the running interpreter's, as the tests' is
+        if isinstance(node, ast.Attribute) and (foreign := self.stdlib.read(node)) is not None:
+            return foreign
         if isinstance(node, ast.Attribute):
             obj = self.expr(node.value)
             self.note_attribute(node.attr)
@@ -289,6 +293,8 @@ class ExpressionLowerer:
                 return Const(self.module.constants[node.id])
             if node.id in self.module.frozen:  # a fresh copy of a container nothing changes
                 return self.expr(Relocate(node).visit(copy.deepcopy(self.module.frozen[node.id])))
+            if (foreign := self.stdlib.read(node)) is not None:
+                return foreign
             raise unknown_name(self.module.path, node, node.id)
         if isinstance(node, ast.BinOp):
             return self.binop(node.op, self.expr(node.left), node.right, node, left_node=node.left)
@@ -582,8 +588,8 @@ class ExpressionLowerer:
             lowered = None if node.keywords else mathmod.lower_call(
                 self.module.from_math[name], [self.blocks.stable(self.expr(a), node.lineno) for a in node.args],
                 self.blocks.emit, self.blocks.temp, node.lineno)
-            if lowered is None:
-                raise self.error(node, f"math.{self.module.from_math[name]}() with these arguments")
+            if lowered is None:  # evaluated as far as the model goes, then the path is dropped
+                return self.stdlib.dropped(f"math.{self.module.from_math[name]}() with these arguments", node)
             return lowered
         if name in STEP_CALLS and name not in self.functions:  # a loop's own step, in code the frontend writes
             walked = self.expr(node.args[0])
@@ -597,6 +603,9 @@ class ExpressionLowerer:
                 index = self.expr(node.args[1])
                 self.blocks.emit(ListOp("get", tmp, walked, (index, Const(Text(LOOP_STEP))), node.lineno))
             return Var(tmp)
+        if name not in self.functions and name not in self.module.class_infos \
+                and (foreign := self.stdlib.call(node)) is not None:
+            return foreign
         if name == "len" and len(node.args) == 1 and not node.keywords:
             lst = self.expr(node.args[0])
             tmp = self.blocks.temp()
@@ -849,7 +858,7 @@ class ExpressionLowerer:
         elif declared.kind == "float":
             matches = bool(wanted & {"float", "object"})
         elif declared.kind in ("list", "tuple", "dict", "set", "str"):
-            matches = bool(wanted & {declared.kind, "object"})
+            matches = bool(wanted & {"deque" if declared.deque else declared.kind, "object"})
         elif declared.kind == "obj":
             matches = "object" in wanted or any(
                 w in self.module.class_infos and self.module.is_subclass(str(declared.cls), w) for w in wanted)
@@ -873,9 +882,11 @@ class ExpressionLowerer:
             lowered = None if node.keywords else mathmod.lower_call(
                 func.attr, [self.blocks.stable(self.expr(a), node.lineno) for a in node.args],
                 self.blocks.emit, self.blocks.temp, node.lineno)
-            if lowered is None:
-                raise self.error(node, f"math.{func.attr}() with these arguments")
+            if lowered is None:  # evaluated as far as the model goes, then the path is dropped
+                return self.stdlib.dropped(f"math.{func.attr}() with these arguments", node)
             return lowered
+        if (foreign := self.stdlib.call(node)) is not None:
+            return foreign
         owner = func.value.id if isinstance(func.value, ast.Name) and func.value.id not in self.local_names else None
         if owner is not None and (owner in self.class_alias or owner in self.module.class_infos):
             return self.class_call(self.class_alias.get(owner, owner), func, node, discard)

@@ -47,7 +47,12 @@ PURE: dict[str, tuple[int, Callable[..., Expr]]] = {
     "isfinite": (1, lambda x: Unary("not", Binary("or", _isnan(x), _isinf(x)))),
     "fabs": (1, lambda x: Unary("abs", x)),
     "isclose": (2, _isclose),
+    # CPython: `x * degToRad` with the double `Py_MATH_PI / 180.0` (and back): one IEEE product
+    "radians": (1, lambda x: Binary("mul", x, Const(math.pi / 180.0))),
+    "degrees": (1, lambda x: Binary("mul", x, Const(180.0 / math.pi))),
 }
+# int functions written as prelude code (`prelude/stdlib.py`): name -> arguments
+INT_FUNCTIONS = {"gcd": 2, "lcm": 2}  # (factorial: see below)
 
 
 def is_math(node: ast.expr, imported: set[str], local_names: frozenset[str]) -> bool:
@@ -59,6 +64,10 @@ def lower_call(name: str, args: list[Expr], emit: Callable[[Call], None], temp: 
                line: int) -> Expr | None:
     """`math.name(*args)` (arguments already lowered), or None if not modelled.
     Arguments are converted to float first, as the C functions do."""
+    if INT_FUNCTIONS.get(name) == len(args):
+        tmp = temp()
+        emit(Call(tmp, function_predicate(f"math_{name}"), tuple(args), line))
+        return Var(tmp)
     floats = [Unary("float", a) for a in args]
     if name in PURE and PURE[name][0] == len(args):
         return PURE[name][1](*floats)

@@ -73,6 +73,10 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
             and node.value.attr in ABSTRACT_SEQUENCES + ABSTRACT_MAPPINGS:  # `collections.abc.Sequence[int]`
         return parse_type(ast.Subscript(ast.Name(node.value.attr), node.slice), classes, owner, aliases)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+            and isinstance(node.value.value, ast.Name) and node.value.value.id in ("collections", "typing") \
+            and node.value.attr in ("deque", "Deque"):  # `collections.deque[int]`
+        return parse_type(ast.Subscript(ast.Name(node.value.attr), node.slice), classes, owner, aliases)
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
         head = node.value.id
         if head in ABSTRACT_SEQUENCES:  # a list is one: the tests pass lists
@@ -86,6 +90,8 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
             return inner.nullable()
         if head in ("list", "List"):
             return Type("list", elem=parse_type(node.slice, classes, owner, aliases))
+        if head in ("deque", "Deque") and head not in classes:  # `collections.deque[T]`: a list cell so marked
+            return Type("list", elem=_deque_item(parse_type(node.slice, classes, owner, aliases), node), deque=True)
         if head in ("tuple", "Tuple"):
             return _tuple_type(node, classes, owner, aliases)
         if head in BARE_SETS:
@@ -147,3 +153,10 @@ def _tuple_type(node: ast.Subscript, classes: set[str], owner: str | None,
     if not all(k.kind in ("int", "bool") and not k.optional for k in kinds):
         raise TypeSyntaxError(f"type '{ast.unparse(node)}' (tuples of other than ints and bools)")
     return Type("tuple", elem=kinds[0]) if variadic else Type("tuple", items=tuple(kinds))
+
+
+def _deque_item(item: Type, node: ast.expr) -> Type:
+    """A deque parameter or field holds ints or bools (a symbolic length, as `list[int]`)."""
+    if item.kind not in ("int", "bool") or item.optional:
+        raise TypeSyntaxError(f"type '{ast.unparse(node)}' (a deque of other than ints or bools)")
+    return item

@@ -65,7 +65,8 @@ def type_name(value: object, heap: Heap) -> str:
             return f"dict_{cell.what}"
         if isinstance(cell, GeneratorCell):
             return "generator"
-        return cell.cls if isinstance(cell, ObjectCell) else "tuple" if cell.is_tuple else "list"
+        return cell.cls if isinstance(cell, ObjectCell) else "tuple" if cell.is_tuple else \
+            "deque" if cell.is_deque else "list"
     if isinstance(value, Text):
         return "str"
     if isinstance(value, bool) or (isinstance(value, (Sym, App)) and T.sort_of(value) == BOOL):

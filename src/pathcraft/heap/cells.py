@@ -52,6 +52,11 @@ class ListCell:
     data: Term | None = None  # array term (array shape)
     is_tuple: bool = False  # an immutable sequence: a tuple (see `heap/tuples.py`)
     named: tuple[str, tuple[str, ...]] | None = None  # a NamedTuple's class and fields (a tuple)
+    # a `collections.deque` (see `heap/deques.py`): its mutation count, and
+    # the count each running loop over it started at, by the loop's line
+    is_deque: bool = False
+    version: int = 0
+    iters: tuple[tuple[int, int], ...] = ()
 
     @property
     def is_array(self) -> bool:

@@ -30,6 +30,7 @@ from pathcraft.heap.base import (
     uncertain_attribute,
 )
 from pathcraft.heap import dicts
+from pathcraft.heap import deques
 from pathcraft.heap.cells import Addr, DictCell, Heap, Lazy, ListCell, ObjectCell
 from pathcraft.heap.tuples import fresh_tuple
 from pathcraft.ir.nodes import Program
@@ -81,9 +82,10 @@ class LazyHeap:
             if self.aliasing:
                 for addr, cell in heap.input_objects():
                     if isinstance(cell, ListCell) and cell.elem == kind.elem and not cell.is_tuple \
-                            and self.allowed_alias(label, cell.label):
+                            and cell.is_deque == kind.deque and self.allowed_alias(label, cell.label):
                         choices.append((heap, addr))
-            choices.extend(self._fresh_lists(heap, kind, label))
+            fresh = self._fresh_lists(heap, kind, label)
+            choices.extend(deques.as_deques(fresh) if kind.deque else fresh)
         elif kind.kind == "tuple":
             choices.append(fresh_tuple(heap, kind, label))
         elif kind.kind in ("dict", "set"):

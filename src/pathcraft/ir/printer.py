@@ -261,3 +261,4 @@ def program_text(program: Program, functions: list[str] | None = None, builtins:
             chunks.append("% ---- builtins")
             chunks.extend(predicate_text(p) for p in shown)
     return "\n\n".join(chunks) + "\n"
+

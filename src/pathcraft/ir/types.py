@@ -15,6 +15,7 @@ class Type:
     elem: Type | None = None  # items of a list or set, values of a dict
     items: tuple[Type, ...] | None = None  # the item types of a tuple of fixed length
     key: Type | None = None  # keys of a dict
+    deque: bool = False  # a list type that is `collections.deque[T]` (`heap/deques.py`)
 
     def __str__(self) -> str:
         if self.kind == "none":
@@ -22,7 +23,7 @@ class Type:
         if self.kind == "obj":
             base = str(self.cls)
         elif self.kind == "list":
-            base = f"list[{self.elem}]"
+            base = f"{'deque' if self.deque else 'list'}[{self.elem}]"
         elif self.kind == "tuple":
             base = f"tuple[{', '.join(map(str, self.items)) if self.items is not None else f'{self.elem}, ...'}]"
         elif self.kind == "dict":
@@ -38,7 +39,7 @@ class Type:
         return self.kind in ("obj", "list", "none", "tuple", "dict", "set")
 
     def nullable(self) -> Type:
-        return Type(self.kind, self.cls, True, self.elem, self.items, self.key)
+        return Type(self.kind, self.cls, True, self.elem, self.items, self.key, self.deque)
 
 
 INT = Type("int")

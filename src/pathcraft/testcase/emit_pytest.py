@@ -120,10 +120,13 @@ class PytestWriter:
             receiver = render(case.inputs[0][1])
             held = " and ".join(f"{receiver}.{q.split('.')[-1]}()" for q in case.extra["invariants"])
             body.append(f"    assert not ({held})" if " and " in held else f"    assert not {held}")
+        start = len(lines)
         if case.construction is None:
             lines += [f"    {line}" for line in build_lines(case.heap_in, self.alias)]
         else:
             lines += [f"    {line}" for line in construction_lines(case, self.alias, body)]
+        if any("collections.deque" in line for line in lines[start:] + body):  # a deque built or checked
+            lines.insert(start, "    import collections")
         text = "\n".join(lines + body) + "\n"
         self.count += 1  # next to the write, so that an interruption finds both done or neither
         self.out.write(text)
@@ -259,7 +262,7 @@ def held(desc: Mapping[str, Any]) -> list[Any]:
     """The values a list, dict or set description holds."""
     if "dict" in desc:
         return [v for _, v in desc["dict"]]
-    return list(desc.get("list", desc.get("set", [])))
+    return list(desc.get("list", desc.get("set", desc.get("deque", []))))
 
 
 def container_literal(desc: Mapping[str, Any]) -> str:
@@ -268,6 +271,8 @@ def container_literal(desc: Mapping[str, Any]) -> str:
         return "{" + ", ".join(f"{render(k)}: {render(v)}" for k, v in desc["dict"]) + "}"
     if "set" in desc:
         return "{" + ", ".join(render(v) for v in desc["set"]) + "}" if desc["set"] else "set()"
+    if "deque" in desc:  # the test imports collections (see `PytestWriter.add`)
+        return f"collections.deque([{', '.join(render(v) for v in desc['deque'])}])"
     return f"[{', '.join(render(v) for v in desc['list'])}]"
 
 
@@ -277,6 +282,9 @@ def container_checks(expr: str, desc: Mapping[str, Any], case: TestCase, alias: 
     item by item (a dict by key)."""
     if "list" in desc:
         return value_checks_list(expr, desc["list"], case, alias, seen, steps)
+    if "deque" in desc and (_holds_ref(desc["deque"]) or any(_by_repr(v) for v in desc["deque"])):
+        return [f"assert type({expr}) is collections.deque",
+                *value_checks_list(expr, desc["deque"], case, alias, seen, steps)]
     if not any(isinstance(v, dict) for v in held(desc)):
         return [f"assert {expr} == {container_literal(desc)}"]
     out = [f"assert len({expr}) == {len(desc['dict'])}"]

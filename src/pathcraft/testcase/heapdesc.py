@@ -142,6 +142,8 @@ class SymbolicSnapshot:
                 raw = {f: self.heap.current(v) for f, v in cell.fields.items()}
             fields = {f: self.value(v) for f, v in sorted(raw.items()) if not isinstance(v, Lazy)}
             return {"class": cell.cls, "fields": fields}
+        if cell.is_deque:
+            return {"deque": self._items(cell, owner)}
         return {"list": self._items(cell, owner)}
 
     def _items(self, cell: ListCell, owner: str) -> list[Json]:
@@ -170,7 +172,8 @@ class SymbolicSnapshot:
         if name is None:
             name = identifier(label, self.taken)
             self._blank_names[label] = name
-            self.blanks[name] = {"class": item.type.cls, "fields": {}} if item.type.kind == "obj" else {"list": []}
+            self.blanks[name] = {"class": item.type.cls, "fields": {}} if item.type.kind == "obj" else \
+                {"deque": []} if item.type.deque else {"list": []}
         return {"$ref": name}
 
     def inputs(self) -> dict[str, Json]:
@@ -258,7 +261,8 @@ def build_inputs(snapshot: Mapping[str, Json], classes: Callable[[str], type]) -
             cls = classes(desc["class"])
             objects[name] = object.__new__(cls)
         else:
-            objects[name] = {} if "dict" in desc else set() if "set" in desc else []
+            objects[name] = {} if "dict" in desc else set() if "set" in desc else \
+                deque() if "deque" in desc else []
 
     def real(v: Json) -> Any:
         return real_value(v, objects)
@@ -272,7 +276,7 @@ def build_inputs(snapshot: Mapping[str, Json], classes: Callable[[str], type]) -
         elif "set" in desc:
             objects[name].update(desc["set"])
         else:
-            objects[name].extend(real(v) for v in desc["list"])
+            objects[name].extend(real(v) for v in desc.get("list", desc.get("deque", [])))
     return objects
 
 
@@ -298,7 +302,7 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
         order.append(v)
         if isinstance(v, dict):
             queue.extend(v.values())
-        elif isinstance(v, list):
+        elif isinstance(v, (list, deque)):
             queue.extend(v)
         elif not isinstance(v, set):
             queue.extend(value for _, value in sorted(vars(v).items()))
@@ -318,6 +322,8 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
             objects[names[id(obj)]] = {"set": set_items(obj)}
         elif isinstance(obj, list):
             objects[names[id(obj)]] = {"list": [value(x) for x in obj]}
+        elif isinstance(obj, deque):
+            objects[names[id(obj)]] = {"deque": [value(x) for x in obj]}
         else:
             fields = {f: value(x) for f, x in sorted(vars(obj).items())}
             objects[names[id(obj)]] = {"class": type(obj).__name__, "fields": fields}
@@ -330,7 +336,7 @@ def set_items(items: Iterable[Json]) -> list[Json]:
 
 
 def _is_object(v: Any) -> bool:
-    return isinstance(v, (list, dict, set)) or (hasattr(v, "__dict__") and not isinstance(v, type))
+    return isinstance(v, (list, dict, set, deque)) or (hasattr(v, "__dict__") and not isinstance(v, type))
 
 
 def changed(before: Mapping[str, Json], after: Mapping[str, Json]) -> dict[str, Json]:

@@ -16,6 +16,9 @@ any other. Naming, per module of this package:
   argument (the engine tries `$str.split__0` when the arity of `$str.split`
   does not match).
 
+`raise NotImplementedError(why)` in a prelude function is no exception of
+the analysed code: the path is dropped there and `why` named (`$unsupported`).
+
 The copies are silent: builtin predicates without line marks, so the
 prelude's own lines never reach a trace, coverage or a test.
 """
@@ -29,9 +32,13 @@ from pathlib import Path
 from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.module import function_info, load_module
 from pathcraft.ir.builtin_names import function_predicate, method_predicate
-from pathcraft.ir.nodes import Call, Goto, Mark, Predicate
+from pathcraft.ir.nodes import Call, Goto, Mark, Predicate, Raise
 
-MODULES = ("lists", "strings", "tuples", "dicts", "iterators", "numbers")
+# `raise NotImplementedError(why)` in the prelude: the model stops there, the path is dropped and `why` named
+NOT_MODELLED = "NotImplementedError"
+UNSUPPORTED = "$unsupported"
+
+MODULES = ("lists", "strings", "tuples", "dicts", "iterators", "numbers", "stdlib", "deques")
 
 
 def _public_name(function: str) -> str:
@@ -71,6 +78,8 @@ def _silent(pred: Predicate, rename: dict[str, str], function: str) -> Predicate
                 instr = replace(instr, block=rename[instr.block])
             elif isinstance(instr, Call) and instr.predicate in rename:
                 instr = replace(instr, predicate=rename[instr.predicate])
+            elif isinstance(instr, Raise) and instr.exc_type == NOT_MODELLED:
+                instr = replace(instr, exc_type=UNSUPPORTED)
             body.append(instr)
         rules.append(replace(rule, body=tuple(body), lines=()))
     return replace(pred, name=rename[pred.name], function=function,
