@@ -11,7 +11,7 @@ from heap_enum import Bounds
 from oracle import oracle_tests
 
 OBJECTS = Path(__file__).resolve().parent / "fixtures" / "structure" / "genexpr_objects.py"
-NAMES = ["all_zero", "total_pairs", "backwards_text", "first_three", "as_tuple"]
+NAMES = ["all_zero", "total_pairs", "backwards_text", "first_three", "as_tuple", "above_one"]
 SMALL = Bounds(ints=tuple(range(-1, 3)), max_list=2, max_object_list=2)
 
 

@@ -29,6 +29,7 @@ Invariants:
 from __future__ import annotations
 
 import ast
+import re
 import copy
 import symtable
 import sys
@@ -531,7 +532,7 @@ class FunctionLowerer:
                 if index == 0 else _copy_with_call_positions(clause.iter)
             body = [ast.For(copy.deepcopy(clause.target), walked, body, [])]
         params = [*names, *free]
-        number = len([p for p in self.nested if p.endswith("$genfn")])
+        number = len([p for p in self.nested if re.search(r"\$genfn\d+$", p)])  # entries: `...$genfn<n>`
         scope = "." if self.info.qualname.endswith(("<listcomp>", "<genexpr>", "<setcomp>", "<dictcomp>")) \
             else ".<locals>."
         info = FunctionInfo("<genexpr>", f"{self.info.qualname}{scope}<genexpr>", tuple(params),
