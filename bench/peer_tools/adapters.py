@@ -9,6 +9,7 @@ its whole process group) at ``budget + grace`` seconds.
 from __future__ import annotations
 
 import math
+import os
 import shlex
 import subprocess
 import sys
@@ -18,6 +19,8 @@ from pathlib import Path
 
 from . import procs
 from .targets import Target
+
+_SOURCE = Path(__file__).resolve().parents[2] / "src"  # pathcraft's own source tree
 
 
 @dataclass
@@ -140,10 +143,15 @@ class PathcraftAdapter(CommandAdapter):
         if label:
             self.name = label
 
+    def tool_env(self, env: dict[str, str]) -> dict[str, str]:
+        """The pathcraft of the tree this benchmark belongs to, not whichever
+        one is installed (a worktree measured with the main venv's Python)."""
+        return {**env, "PYTHONPATH": os.pathsep.join(p for p in (str(_SOURCE), env.get("PYTHONPATH")) if p)}
+
     def prepare(self) -> str | None:
         probe = subprocess.run(
             [sys.executable, "-c", "import pathcraft; print(getattr(pathcraft, '__version__', ''))"],
-            check=False, capture_output=True, text=True, timeout=120)
+            check=False, capture_output=True, text=True, timeout=120, env=self.tool_env(dict(os.environ)))
         if probe.returncode != 0:
             return f"pathcraft is not importable by {sys.executable}: {procs.tail(probe.stderr, 1)}"
         self.version = probe.stdout.strip()
