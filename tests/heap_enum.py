@@ -62,7 +62,7 @@ def _unwrap(tp: Any) -> tuple[Any, bool]:
 def _fields(cls: type, bounds: Bounds | None = None) -> list[tuple[str, Any]]:
     hints = typing.get_type_hints(cls)
     for owner, name, tp in bounds.unannotated if bounds is not None else ():
-        if owner == cls.__name__:
+        if owner in (cls.__name__, cls.__qualname__):
             hints.setdefault(name, tp)
     return sorted(hints.items())
 
@@ -176,7 +176,7 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
             yield {"$ref": other}, heap, []
     if sum(1 for d in heap.values() if "class" in d) < bounds.max_objects:
         name = f"o{len(heap)}"
-        desc = {"class": tp.__name__, "_cls": tp, "fields": {}}
+        desc = {"class": tp.__qualname__, "_cls": tp, "fields": {}}
         yield {"$ref": name}, {**heap, name: desc}, [(name, f, t) for f, t in _fields(tp, bounds)]
 
 

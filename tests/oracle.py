@@ -92,10 +92,12 @@ class RealCode:
         clear_caches(self.module)
         return record(self.fn, inputs, self.filename, self.lines, max_events)
 
-    def run_case(self, inputs: dict[str, Any], heap_in: dict[str, Any],
-                 max_events: int | None = None) -> tuple[RealRun, Any, dict[str, Any]]:
-        """Build the objects, run, and snapshot the result and final heap."""
-        objects = build_inputs(heap_in, lambda name: getattr(self.module, name))
+    def run_case(self, inputs: dict[str, Any], heap_in: dict[str, Any], max_events: int | None = None,
+                 spellings: dict[str, str] | None = None) -> tuple[RealRun, Any, dict[str, Any]]:
+        """Build the objects, run, and snapshot the result and final heap.
+        `spellings`: classes the module reaches as another class's attribute."""
+        spelled = spellings or {}
+        objects = build_inputs(heap_in, lambda name: resolve(self.module, spelled.get(name, name)))  # `Outer.Inner`
         args = {k: objects[v["$ref"]] if isinstance(v, dict) else v for k, v in inputs.items()}
         run = self.run(args, max_events)
         value, final = real_snapshot(run.value if run.kind == "return" else None, objects)
@@ -122,7 +124,8 @@ def replay_mismatches(path: Path, qualname: str, cases: list[TestCase]) -> list[
     real = RealCode(path, qualname)
     problems = []
     for case in cases:
-        run, value, final = real.run_case(dict(case.inputs), dict(case.heap_in))
+        run, value, final = real.run_case(dict(case.inputs), dict(case.heap_in),
+                                          spellings=dict(case.extra.get("spellings", {})))
         if _json(final) != _json(dict(case.heap_final)):
             problems.append(f"{case.name}: final heap {final} differs from the claimed {case.heap_final}")
         if case.kind == "return":

@@ -168,7 +168,11 @@ def generate(
         except Unsupported as problem:  # a value the test cannot state exactly: dropped, counted
             engine.stats.note_unsupported(problem)
             return
-        hidden = sorted(_classes_named(case) & program.hidden_classes)
+        named = _classes_named(case)
+        hidden = sorted(named & program.hidden_classes - program.class_spellings.keys())
+        spelled = {c: program.class_spellings[c] for c in sorted(named & program.class_spellings.keys())}
+        if spelled:  # `PositionalList._Node` for `_DoublyLinkedBase._Node`, a base's the module does not bind
+            case = replace(case, extra={**case.extra, "spellings": spelled})
         if hidden:  # the test would name it as an attribute of the tested module, which has none
             engine.stats.note_unsupported(Unsupported(f"a test naming class {hidden[0]} of another module, "
                                                       "which the tested module does not import"))
@@ -296,14 +300,14 @@ def outcome_words(case: TestCase) -> str:
     import re
 
     if case.kind == "raise":
-        words = re.sub(r"(?<!^)(?=[A-Z])", "_", case.exc_type or "exception").lower()
+        words = re.sub(r"(?<!^)(?=[A-Z])", "_", (case.exc_type or "exception").rpartition(".")[2]).lower()
         return f"raises_{words}"
     value = case.value
     if isinstance(value, dict):
         target = case.heap_final.get(value["$ref"], {}) or case.heap_in.get(value["$ref"], {})
         kind = target.get("class", next((k for k in ("dict", "set", "deque") if k in target), "list")) \
             if target else "object"
-        return f"returns_{re.sub(r'(?<!^)(?=[A-Z])', '_', kind).lower()}"
+        return f"returns_{re.sub(r'(?<!^)(?=[A-Z])', '_', kind.rpartition('.')[2]).lower()}"  # `Outer.Inner`
     if value is None or isinstance(value, bool):
         return f"returns_{str(value).lower()}"
     if isinstance(value, tuple):

@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from pathcraft.cost.models import Costs
-from pathcraft.engine import cache, dicts, generators, namedtuples, objeq
+from pathcraft.engine import cache, dicts, generators, namedtuples, objeq, objorder
 from pathcraft.engine.branch import Brancher
 from pathcraft.engine.control import SearchControl, Verdict
 from pathcraft.engine.evaluate import Evaluator, Raised, is_ref
@@ -64,6 +64,8 @@ from pathcraft.ir.builtin_names import (
     ADD,
     EQ,
     OBJECT_EQ,
+    OBJECT_ORDER,
+    ORDERINGS,
     IADD,
     LIST_PROTOCOL,
     PROTOCOLS,
@@ -654,6 +656,8 @@ class Run:
                 return self.dict_effects(state, frame, instr.target, results)
         if instr.method == OBJECT_EQ:  # `a == b` in a module whose classes compare by value
             return self.object_equality(state, frame, instr, receiver, args)
+        if instr.method == OBJECT_ORDER:  # `a < b` in a module whose classes order their instances
+            return self.object_order(state, frame, instr, receiver, args)
         kind = value_kind(receiver, cell)
         if instr.method == EQ:  # `a == b` where the frontend saw a list on one side
             successors = self.list_equality(state, frame, instr, receiver, args[0])
@@ -729,6 +733,25 @@ class Run:
             if depth >= objeq.MAX_DEPTH:
                 raise Unsupported(f"'==' of dataclass objects nested {objeq.MAX_DEPTH} deep "
                                   "(a cycle: CPython raises RecursionError)")
+        return list(self.invoke(state, info.entry, dict(zip(info.params, (plan.receiver, plan.other)))))
+
+    def object_order(self, state: State, frame: Frame, instr: CallMethod, left: Value,
+                     args: tuple[Value, ...]) -> Successors:
+        """`left < right` and kin (`args`: right, the operator's index in
+        ORDERINGS) by Python's dispatch (engine/objorder.py): a user method
+        called, else the evaluator's own comparison, or TypeError."""
+        right, which = args
+        assert isinstance(which, int)
+        op = ORDERINGS[which]
+        plan = objorder.dispatch(self.program, state.heap, op, left, right)
+        if plan.raises:  # the message names both types: only the type is asserted
+            return self.throw(state, ExcValue("TypeError", None))
+        if plan.method is None:
+            value = self.evaluator.eval(Binary(op, Var("$l"), Var("$r")), {"$l": left, "$r": right}, state.heap)
+            return [step(state, frame, env=frame.env if instr.target is None else {**frame.env, instr.target: value})]
+        info = self.program.functions.get(plan.method)
+        if info is None:
+            raise Unsupported(f"method {plan.method} was not translated")
         return list(self.invoke(state, info.entry, dict(zip(info.params, (plan.receiver, plan.other)))))
 
     def list_equality(self, state: State, frame: Frame, instr: CallMethod, left: Value,

@@ -143,8 +143,8 @@ class Frontend:
     def all_targets(self) -> list[str]:
         names = [n for n in self.module.functions if n not in self.module.origins]
         for cls_name, cls in self.module.classes.items():
-            if cls_name in self.module.exception_bases or cls_name in self.module.origins:
-                continue  # an exception; a class of another module (its own module tests it)
+            if cls_name in self.module.exception_bases or cls_name.split(".")[0] in self.module.origins:
+                continue  # an exception; a class of another module, or nested in one (its own module tests it)
             names.extend(f"{cls_name}.{n.name}" for n in cls.body
                          if isinstance(n, ast.FunctionDef) and not n.name.startswith("__"))
         return list(dict.fromkeys(names))  # a property's setter shares its getter's name
@@ -215,7 +215,7 @@ class Frontend:
             owner, fn = self.setter_nodes[qualname]
         elif "." in qualname:
             self._check_survives_import(qualname)
-            owner, _, method = qualname.partition(".")
+            owner, _, method = qualname.rpartition(".")
             if owner in self.module.class_errors:
                 raise self.module.class_errors[owner]
             info = self.module.class_infos.get(owner)
@@ -290,6 +290,10 @@ class Frontend:
         import time is gone, and a class of a module that star-imports a
         private (C) module may be replaced by a type `object.__new__` cannot
         build."""
+        if self.module.import_failure is not None:
+            where, why = self.module.import_failure
+            raise UnsupportedError(f"unsupported module: its import fails on this Python ({why})",
+                                   at(self.module.path, where))
         top = qualname.split(".")[0]
         deleted = self.module.deleted.get(top)
         if deleted is not None:
@@ -311,6 +315,7 @@ class Frontend:
             classes=dict(self.module.class_infos),
             replaced_at_import=frozenset(self.module.replaced_at_import),
             hidden_classes=frozenset(self.module.hidden),
+            class_spellings=dict(self.module.spellings),
             invariants=tuple(q for q in decorated_invariants(self.module.tree) if q in self.done),
             drivers=dict(self.drivers),
         )

@@ -27,7 +27,7 @@ from pathcraft.frontend import bitops
 from pathcraft.frontend import mathmod
 from pathcraft.frontend.linetable import lines_after_calls
 from pathcraft.frontend.blocks import BlockBuilder
-from pathcraft.frontend import intformat, namedtuples, powers
+from pathcraft.frontend import intformat, namedtuples, nested, powers
 from pathcraft.frontend.builtins import PRINT
 from pathcraft.frontend.generators import CONSUMERS
 from pathcraft.frontend.mathmod import is_math
@@ -42,6 +42,8 @@ from pathcraft.ir.builtin_names import (
     EQ,
     LIST_PROTOCOL,
     OBJECT_EQ,
+    OBJECT_ORDER,
+    ORDERINGS,
     NEW_DEFAULTDICT,
     NEW_DICT,
     NEW_SET,
@@ -186,7 +188,22 @@ class ExpressionLowerer:
                 and self.module.value_equality and not _scalar_literal(node.left) \
                 and not _scalar_literal(node.comparators[0]):
             return self.object_equality(op, left, right, node)
+        if isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) and isinstance(node, ast.Compare) \
+                and len(node.ops) == 1 and self.module.value_ordering and not _scalar_literal(node.left) \
+                and not _scalar_literal(node.comparators[0]):
+            return self.object_order(op, left, right, node)
         return Binary(self.compare_op(op, node), left, right)
+
+    def object_order(self, op: ast.cmpop, left: Expr, right: Expr, node: ast.Compare) -> Expr:
+        """`a < b` where a class of the module orders its instances: the
+        engine dispatches to the method Python would call (engine/objorder.py)."""
+        receiver = self.blocks.stable(left, node.lineno)
+        other = self.blocks.stable(right, node.lineno)
+        self.calls.methods_called.update(("__lt__", "__le__", "__gt__", "__ge__"))
+        tmp = self.blocks.temp()
+        which = ORDERINGS.index(self.compare_op(op, node))
+        self.blocks.emit(CallMethod(tmp, receiver, OBJECT_ORDER, (other, Const(which)), node.lineno))
+        return Unary("truth", Var(tmp))
 
     def object_equality(self, op: ast.cmpop, left: Expr, right: Expr, node: ast.Compare) -> Expr:
         """`a == b` where a class of the module compares by value: the
@@ -843,12 +860,14 @@ class ExpressionLowerer:
         decided by the parameter's annotation (a None check for `C | None`)."""
         subject, kinds = node.args
         names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
-        wanted = {n.id for n in names if isinstance(n, ast.Name)}
-        if not all(isinstance(n, ast.Name) for n in names):
+        spelled = [n.id if isinstance(n, ast.Name) else self.nested_class(n) for n in names]  # `self.Position`
+        wanted = {n for n in spelled if n is not None}
+        if None in spelled:
             raise self.error(kinds, "isinstance() with a class other than a builtin or module class")
+        guessed = {entry.partition(":")[0] for entry in self.info.inferred}  # a caller may pass anything
         if not (isinstance(subject, ast.Name) and subject.id in self.info.params
                 and subject.id not in self.reassigned and subject.id not in self.opaque) \
-                or isinstance(subject, ast.Name) and subject.id in self.info.probes:  # a float is tried too
+                or isinstance(subject, ast.Name) and subject.id in {*self.info.probes, *guessed}:  # a float tried too
             return self.isinstance_at_run_time(node, subject, wanted)
         declared = self.info.param_types[self.info.params.index(subject.id)]
         if declared.kind == "int":
@@ -887,6 +906,13 @@ class ExpressionLowerer:
             return lowered
         if (foreign := self.stdlib.call(node)) is not None:
             return foreign
+        made = self.nested_class(func)
+        if made is not None:  # `self._Node(...)`: a class nested in a class body
+            return self.construct(made, node)
+        if isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name) \
+                and func.value.func.id == "super" and "super" not in self.local_names \
+                and "super" not in self.functions:
+            return self.super_call(func, node, discard)
         owner = func.value.id if isinstance(func.value, ast.Name) and func.value.id not in self.local_names else None
         if owner is not None and (owner in self.class_alias or owner in self.module.class_infos):
             return self.class_call(self.class_alias.get(owner, owner), func, node, discard)
@@ -913,6 +939,61 @@ class ExpressionLowerer:
         self.calls.methods_called.add(func.attr)
         self.blocks.emit(CallMethod(target, obj, func.attr, args, node.lineno))
         return Var(target) if target else Const(None)
+
+    def super_call(self, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:
+        """`super().m(...)` in a method of class C: the `m` of C's bases,
+        called directly on `self` (no dispatch: Python looks it up after C
+        in the object's MRO, which single inheritance makes C's base chain)."""
+        assert isinstance(func.value, ast.Call)
+        if func.value.args or func.value.keywords or self.owner is None or not self.info.params \
+                or self.info.binding not in ("", "property", "setter") or self.info.params[0] in self.reassigned:
+            raise self.error(func.value, "super() other than in a method, without arguments")
+        info = self.module.class_infos.get(self.owner)
+        current = info.base if info is not None else None
+        qualname = None
+        while current is not None and current in self.module.class_infos:
+            if func.attr in self.module.class_infos[current].methods:
+                qualname = f"{current}.{func.attr}"
+                break
+            current = self.module.class_infos[current].base
+        callee = self.signatures.get(qualname) if qualname is not None else None
+        if callee is None or callee.binding not in ("", "property", "setter"):
+            if qualname is None and func.attr == "__init__" and not node.args and not node.keywords:
+                return Const(None)  # `object.__init__(self)`: does nothing
+            raise self.error(func, f"super().{func.attr}" + (" (no base defines it)" if qualname is None else ""))
+        args = self.call_arguments(callee, node, skip_self=True)
+        target = None if discard else self.blocks.temp()
+        self.calls.callees.add(callee.qualname)
+        self.blocks.emit(Call(target, callee.entry, (Var(self.info.params[0]), *args), node.lineno))
+        return Var(target) if target else Const(None)
+
+    def nested_class(self, node: ast.expr) -> str | None:
+        """The class `self.Inner`, `cls.Inner` or `Outer.Inner` names, when
+        it is a class nested in a class body (frontend/nested.py)."""
+        if not isinstance(node, ast.Attribute) or not isinstance(node.value, ast.Name):
+            return None
+        head = node.value.id
+        classes = self.module.class_infos.keys() | self.module.class_errors.keys()
+        if head not in self.local_names and f"{head}.{node.attr}" in classes:
+            return f"{head}.{node.attr}"
+        owner = self.class_alias.get(head)
+        if owner is None and self.owner is not None and self.info.params and head == self.info.params[0] \
+                and self.info.binding in ("", "property", "setter") and head not in self.reassigned:
+            owner = self.owner
+        if owner is None:
+            return None
+        chain = [owner]
+        while (base := self.module.class_infos[chain[-1]].base if chain[-1] in self.module.class_infos else None) \
+                and base not in chain:
+            chain.append(base)
+        found = nested.lookup(chain, node.attr, classes)
+        if found is None:
+            return None
+        subclasses = [c for c in self.module.class_infos if self.module.is_subclass(c, owner)]
+        again = nested.rebinding_subclass(owner, node.attr, subclasses, self.module.classes)
+        if again is not None:
+            raise self.error(node, f"'{ast.unparse(node)}' where subclass {again} binds '{node.attr}' again")
+        return found
 
     def class_attribute(self, cls: str, node: ast.Attribute) -> Expr:
         """`C.X` (or `cls.X` in a classmethod): a constant the class body (or

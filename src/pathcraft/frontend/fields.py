@@ -29,6 +29,7 @@ import ast
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from pathcraft.frontend.nested import dotted
 from pathcraft.ir.nodes import Text
 from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, Type
 
@@ -50,12 +51,21 @@ class _Site:
     method: ast.FunctionDef
 
 
-class _Unknown:
+class Unknown:
     """The type of a value the typer cannot tell."""
 
 
-UNKNOWN = _Unknown()
-Inferred = Type | _Unknown
+UNKNOWN = Unknown()
+Inferred = Type | Unknown
+
+
+class _NotYet(Unknown):
+    """An attribute of the class being typed, read through another instance
+    (`node._next._next`) before the attribute is typed: it adds nothing to
+    a join (the fixpoint types it from its other assignments)."""
+
+
+NOT_YET = _NotYet()
 # `[]`: a list whose items other assignments, or `append`s, must tell
 EMPTY_LIST = Type("list", elem=None)
 EMPTY_DICT = Type("dict", elem=None, key=None)
@@ -71,9 +81,13 @@ def infer_attributes(
     mangle: Callable[[str, str], str],
     foreign: Mapping[str, list[ForeignWrite]],
     fields_of: Callable[[str], Mapping[str, Type]],
+    nested_class: Callable[[str, str], str | None] = lambda owner, attr: None,
+    untyped: Callable[[ast.FunctionDef, str, Typer], Inferred] | None = None,
+    returned: Callable[[str, str, Typer], Inferred] | None = None,
 ) -> dict[str, Type]:
     """Types for the attributes the classes in `chain` (the class first, then
-    its bases) set on `self` and that `declared` does not already type."""
+    its bases) set on `self` and that `declared` does not already type;
+    `nested_class(C, X)`: the class `self.X` names in C's code, if any."""
     sites: dict[str, list[_Site]] = {}
     for cls in chain:
         for method in _methods(cls):
@@ -82,8 +96,15 @@ def infer_attributes(
     if not sites:
         return {}
     at_init = _construction_methods(chain)
-    typer = _Typer(classes, constants, annotation, {m for cls in chain for m in _methods(cls)})
+    typer = Typer(classes, constants, annotation, {m for cls in chain for m in _methods(cls)})
     typer.fields_of = fields_of
+    typer.owner = chain[0].name
+    typer.pending = set(sites) - set(declared)
+    typer.nested_class = nested_class
+    if untyped is not None:
+        typer.untyped = untyped
+    if returned is not None:
+        typer.returned = returned
     known: dict[str, Type] = dict(declared)
     for _ in range(len(sites) + 1):  # each round can only type more attributes
         typer.fields = known
@@ -92,18 +113,20 @@ def infer_attributes(
             if name in declared:
                 continue
             every = [typer.site_type(s, known.get(name)) for s in assigned]
-            kind = _join(every)
-            if isinstance(kind, _Unknown):
+            kind = join_types(every)
+            if isinstance(kind, Unknown):
                 early = [typer.site_type(s, known.get(name)) for s in assigned if s.method in at_init]
                 typed = [k for k in early if isinstance(k, Type)]
-                kind = _join(typed) if typed else UNKNOWN
+                kind = join_types(typed) if typed else UNKNOWN
                 if isinstance(kind, Type) and kind.kind == "none":  # `self.head = None`, then nodes elsewhere
-                    widened = _join([kind, *(k for k in every if isinstance(k, Type))])
+                    widened = join_types([kind, *(k for k in every if isinstance(k, Type))])
                     if isinstance(widened, Type) and widened.kind == "obj":
                         kind = widened
             if isinstance(kind, Type) and kind.kind == "none" and name in foreign:
                 stored = [typer.expr_type(w.value, w.function, owner=w.owner) for w in foreign[name]]
-                kind = _join([kind, *stored])
+                if any(isinstance(k, Type) and k.kind == "obj" for k in stored):  # nodes linked from outside:
+                    stored = [k for k in stored if isinstance(k, Type)]  # the stores whose values are plain tell
+                kind = join_types([kind, *stored])
             if isinstance(kind, Type) and kind.kind == "list" and kind.elem is None:
                 items = _appended(typer, chain, name, mangle)
                 kind = items.nullable() if kind.optional else items
@@ -201,7 +224,7 @@ def _self_assignments(method: ast.FunctionDef, cls: str,
                         yield bound, _Site(None, None, method)
 
 
-def _appended(typer: _Typer, chain: list[ast.ClassDef], name: str,
+def _appended(typer: Typer, chain: list[ast.ClassDef], name: str,
               mangle: Callable[[str, str], str], nested: bool = False) -> Type:
     """`list[T]` for an attribute only ever set to `[]`, T from what the
     methods `append` or `insert` into it; `list[int]` when they do not tell.
@@ -222,13 +245,13 @@ def _appended(typer: _Typer, chain: list[ast.ClassDef], name: str,
                         and isinstance(owner.value, ast.Name) and owner.value.id == me \
                         and mangle(owner.attr, cls.name) == name:
                     items.append(typer.expr_type(node.args[-1], method))
-    elem = _join(items) if items else INT
+    elem = join_types(items) if items else INT
     if isinstance(elem, Type) and elem.kind in ("int", "bool", "obj") and not elem.optional:
         return Type("list", elem=elem)
     return Type("list", elem=INT)
 
 
-def _entries(typer: _Typer, chain: list[ast.ClassDef], name: str, mangle: Callable[[str, str], str]) -> Type:
+def _entries(typer: Typer, chain: list[ast.ClassDef], name: str, mangle: Callable[[str, str], str]) -> Type:
     """`dict[K, V]` for an attribute only ever set to `{}`, from what the
     methods store in it (`self.d[k] = v`, `self.d.setdefault(k, v)`); int
     for what they do not tell (keys other than int, bool or str are ints)."""
@@ -252,8 +275,8 @@ def _entries(typer: _Typer, chain: list[ast.ClassDef], name: str, mangle: Callab
                         and node.func.attr == "setdefault" and len(node.args) == 2 and is_me(node.func.value):
                     keys.append(typer.expr_type(node.args[0], method))
                     values.append(typer.expr_type(node.args[1], method))
-    key = _join(keys) if keys else INT
-    value = _join(values) if values else INT
+    key = join_types(keys) if keys else INT
+    value = join_types(values) if values else INT
     if value == EMPTY_LIST:
         value = Type("list", elem=INT)
     if not (isinstance(value, Type) and value.kind in ("int", "bool", "obj", "list") and value.elem != EMPTY_LIST
@@ -285,9 +308,12 @@ def _construction_methods(chain: list[ast.ClassDef]) -> set[ast.FunctionDef]:
     return seen
 
 
-def _join(kinds: Sequence[Inferred]) -> Inferred:
+def join_types(kinds: Sequence[Inferred]) -> Inferred:
     """One type for an attribute that holds each of `kinds` at some time."""
-    if not kinds or any(isinstance(k, _Unknown) for k in kinds):
+    if kinds and all(k is NOT_YET for k in kinds):
+        return NOT_YET
+    kinds = [k for k in kinds if k is not NOT_YET]
+    if not kinds or any(isinstance(k, Unknown) for k in kinds):
         return UNKNOWN
     types = [k for k in kinds if isinstance(k, Type)]
     values = {Type(t.kind, t.cls, False, t.elem, t.items, t.key) for t in types if t.kind != "none"}
@@ -305,7 +331,7 @@ def _join(kinds: Sequence[Inferred]) -> Inferred:
     return kind.nullable() if maybe_none and kind.is_ref else kind
 
 
-class _Typer:
+class Typer:
     """Types of expressions in a method, as far as they are plain."""
 
     def __init__(self, classes: set[str], constants: Mapping[str, int | bool | float | Text | None],
@@ -316,6 +342,14 @@ class _Typer:
         self.methods = methods  # where the first parameter is an instance of the class
         self.fields: Mapping[str, Type] = {}
         self.fields_of: Callable[[str], Mapping[str, Type]] = lambda owner: {}
+        self.owner = ""  # the class whose attributes are typed
+        self.memo: dict[object, Inferred] = {}  # the hooks' answers, per round of the fixpoint
+        self.pending: set[str] = set()  # its attributes to type
+        self.nested_class: Callable[[str, str], str | None] = lambda owner, attr: None
+        # an unannotated parameter's type (see frontend/untyped.py)
+        self.untyped: Callable[[ast.FunctionDef, str, Typer], Inferred] = lambda fn, name, typer: UNKNOWN
+        # what method `m` of class C returns, `returned(C, m, typer)` (see frontend/module.py)
+        self.returned: Callable[[str, str, Typer], Inferred] = lambda owner, name, typer: UNKNOWN
         self._locals: dict[ast.FunctionDef, dict[str, list[ast.expr | None]]] = {}
 
     def site_type(self, site: _Site, current: Type | None) -> Inferred:
@@ -324,7 +358,7 @@ class _Typer:
         value = self.expr_type(site.value, site.method)
         if site.op is None:
             return value
-        if current is None or isinstance(value, _Unknown):
+        if current is None or isinstance(value, Unknown):
             return UNKNOWN
         return self._binop(site.op, current, value)
 
@@ -348,6 +382,15 @@ class _Typer:
                 and node.value.id == fn.args.args[0].arg and (fn in self.methods or owner is not None):
             attributes = self.fields if fn in self.methods else self.fields_of(owner or "")
             return attributes.get(node.attr, UNKNOWN)
+        if isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name) and node.value.id in seen):
+            held = self.expr_type(node.value, fn, seen, owner)  # `node._next`: a field of the node's class
+            if held is NOT_YET:
+                return NOT_YET
+            if isinstance(held, Type) and held.kind == "obj" and held.cls is not None:
+                if held.cls == self.owner:
+                    return self.fields.get(node.attr, NOT_YET if node.attr in self.pending else UNKNOWN)
+                return self.fields_of(str(held.cls)).get(node.attr, UNKNOWN)
+            return UNKNOWN
         if isinstance(node, ast.BinOp):
             if _int_list(node):
                 return Type("list", elem=INT)
@@ -367,7 +410,8 @@ class _Typer:
             kinds = {self.expr_type(v, fn, seen, owner) for v in node.values}
             return BOOL if kinds == {BOOL} else UNKNOWN
         if isinstance(node, ast.IfExp):
-            return _join([self.expr_type(node.body, fn, seen, owner), self.expr_type(node.orelse, fn, seen, owner)])
+            return join_types([self.expr_type(node.body, fn, seen, owner),
+                               self.expr_type(node.orelse, fn, seen, owner)])
         if isinstance(node, ast.List):
             if not node.elts:
                 return EMPTY_LIST
@@ -391,6 +435,13 @@ class _Typer:
             values = {"int": INT, "bool": BOOL, "list": Type("list", elem=INT), "set": Type("set", elem=INT),
                       "dict": Type("dict", elem=INT, key=INT)}
             return Type("dict", elem=values[made], key=INT) if made in values else UNKNOWN
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords:
+            made = self._nested_class(node.func, fn, owner)
+            if made is not None:
+                return Type("obj", made)
+            if isinstance(node.func.value, ast.Name) and fn.args.args and node.func.value.id == fn.args.args[0].arg:
+                me = self.owner if fn in self.methods else owner  # `self.m(...)`: what `m` returns
+                return self.returned(me, node.func.attr, self) if me else UNKNOWN
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
             if node.func.id in self.classes:
                 return Type("obj", node.func.id)
@@ -399,6 +450,16 @@ class _Typer:
             if node.func.id == "bool" and not self._shadowed("bool", fn):
                 return BOOL
         return UNKNOWN
+
+    def _nested_class(self, func: ast.Attribute, fn: ast.FunctionDef, owner: str | None) -> str | None:
+        """The class `self.X`, `cls.X` or `Outer.X` names (frontend/nested.py)."""
+        spelled = dotted(func)
+        if spelled in self.classes:
+            return spelled
+        if isinstance(func.value, ast.Name) and fn.args.args and func.value.id == fn.args.args[0].arg:
+            me = self.owner if fn in self.methods else owner
+            return self.nested_class(me, func.attr) if me else None
+        return None
 
     def _binop(self, op: ast.operator, left: Type, right: Type) -> Inferred:
         if isinstance(op, _INT_OPS) and left in (INT, BOOL) and right in (INT, BOOL):
@@ -424,8 +485,8 @@ class _Typer:
         kinds: list[Inferred] = []
         if name in params:
             annotation = params[name].annotation
-            declared = None if annotation is None else self.annotation(annotation, fn)
-            if declared is None:
+            declared = self.untyped(fn, name, self) if annotation is None else self.annotation(annotation, fn)
+            if declared is None or isinstance(declared, Unknown):
                 return UNKNOWN
             kinds.append(declared)
         elif assigned is None:
@@ -437,7 +498,7 @@ class _Typer:
             return UNKNOWN
         for value in assigned or []:
             kinds.append(UNKNOWN if value is None else self.expr_type(value, fn, seen, owner))
-        return _join(kinds)
+        return join_types(kinds)
 
     def _local_values(self, fn: ast.FunctionDef) -> dict[str, list[ast.expr | None]]:
         """Each local name's assigned values (None: bound some other way)."""

@@ -176,6 +176,9 @@ def link_imports(module: ModuleSource, load_module: Loader, linker: Linker | Non
         source = linker.load(target)
         if source is None:
             continue
+        if source.import_failure is not None and module.import_failure is None:  # importing it fails here too
+            module.import_failure = (statement, f"it imports {Path(source.path).name}, where "
+                                                f"{source.import_failure[1]}")
         found.append((statement, source))
         for a in statement.names:
             if a.name != "*" and (a.asname or a.name) == a.name:

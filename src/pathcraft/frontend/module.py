@@ -16,25 +16,27 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
+from collections.abc import Callable
 
 from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
 from pathcraft.files import read_source
 from pathcraft.frontend.aliases import module_aliases
 from pathcraft.frontend.decorators import read_decorators
-from pathcraft.frontend import mathmod
+from pathcraft.frontend import mathmod, nested
 from pathcraft.frontend.folding import fold_module_constants
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.names import module_level as _module_level
 from pathcraft.frontend.packages import module_name
-from pathcraft.frontend.fields import ForeignWrite, foreign_assignments, infer_attributes
+from pathcraft.frontend.fields import (UNKNOWN, ForeignWrite, Typer, Unknown, foreign_assignments,
+                                      infer_attributes, join_types)
 from pathcraft.frontend.namedtuples import NamedTupleInfo, namedtuple_info, namedtuple_literal
 from pathcraft.frontend.optional import optional_scalar
-from pathcraft.frontend.untyped import infer_class
+from pathcraft.frontend.untyped import call_arguments, infer_class, passed_to, structural_class
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.frontend.yields import is_generator, module_has_generators, own_nodes
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
-from pathcraft.ir.types import INT, Type
+from pathcraft.ir.types import INT, NONE, Type
 
 if TYPE_CHECKING:
     from pathcraft.frontend.imports import Linker
@@ -112,6 +114,8 @@ class ModuleSource:
     deleted: dict[str, ast.Delete] = field(default_factory=dict)  # `del name` when the module is imported
     _foreign: dict[str, list[ForeignWrite]] | None = None
     attribute_types: dict[tuple[str, bool], dict[str, Type]] = field(default_factory=dict)
+    typing_classes: list[tuple[str, bool]] = field(default_factory=list)  # `_attribute_types` at work, outermost first
+    partial: set[tuple[str, bool]] = field(default_factory=set)  # typed while a class they need was at work
     namedtuples: dict[str, NamedTupleInfo] = field(default_factory=dict)  # see frontend/namedtuples.py
     # definitions merged from other modules of the project (frontend/imports.py):
     # top-level name -> the file defining it, that file's tree, views of the module from it
@@ -120,12 +124,22 @@ class ModuleSource:
     views: dict[str, ModuleSource] = field(default_factory=dict)
     unmerged: dict[str, str] = field(default_factory=dict)  # a project import not merged, and why
     hidden: set[str] = field(default_factory=set)  # merged classes this module does not bind (Program.hidden_classes)
+    spellings: dict[str, str] = field(default_factory=dict)  # a hidden nested class as a bound class's attribute
+    # an import statement that raises ImportError on the running Python, and why (see `_import_failure`)
+    import_failure: tuple[ast.stmt, str] | None = None
 
     @property
     def value_equality(self) -> bool:
         """Does a class of the module compare by value (its own `__eq__`, or a
         dataclass's)? Then `==` goes through the engine's dispatch."""
         return any(info.dataclass or "__eq__" in info.methods for info in self.class_infos.values())
+
+    @property
+    def value_ordering(self) -> bool:
+        """Does a class of the module define `__lt__` or kin? Then `<` and
+        kin go through the engine's dispatch (engine/objorder.py)."""
+        return any(m in info.methods for info in self.class_infos.values()
+                   for m in ("__lt__", "__le__", "__gt__", "__ge__"))
 
     def foreign_writes(self) -> dict[str, list[ForeignWrite]]:
         """`x.f = value` outside `x`'s own methods, by attribute (computed once)."""
@@ -267,14 +281,33 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
 
     module.frozen = frozen_containers(  # items: literals, and NamedTuples of literals (immutable too)
         tree, containers, lambda e: is_constant(e) or namedtuple_literal(e, module.namedtuples, is_constant))
+    module.import_failure = _import_failure(tree)
     link_imports(module, load_module, linker)
+    nested.hoist(module.classes)  # `Outer.Inner`, a class of its own (frontend/nested.py)
+    _spell_hidden_nested(module)
     _find_exceptions(module)
-    for name in module.user_classes:
+    for name in sorted(module.user_classes):  # in one order whatever the hash seed
         try:
             module.class_infos[name] = _class_info(home(module, name), module.classes[name])
         except PathcraftError as exc:
             module.class_errors[name] = exc
     return module
+
+
+def _import_failure(tree: ast.Module) -> tuple[ast.stmt, str] | None:
+    """`from collections import MutableMapping` (gone since Python 3.10):
+    a module-level import of a name its standard-library module (one this
+    process has imported already: nothing is run to check) lacks."""
+    for statement in tree.body:
+        if isinstance(statement, ast.ImportFrom) and not statement.level and statement.module in sys.modules \
+                and statement.module in sys.stdlib_module_names:
+            known = sys.modules[statement.module]
+            for alias in statement.names:
+                if alias.name != "*" and not hasattr(known, alias.name) \
+                        and f"{statement.module}.{alias.name}" not in sys.modules:
+                    python = ".".join(map(str, sys.version_info[:2]))
+                    return statement, f"Python {python}'s {statement.module} has no '{alias.name}'"
+    return None
 
 
 _GENERIC_TYPES = frozenset({"list", "tuple", "dict", "set", "List", "Tuple", "Dict", "Set", "Optional"})
@@ -311,8 +344,8 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
     for b in cls.bases:
         if isinstance(b, ast.Name) and b.id == "object":
             continue
-        if isinstance(b, ast.Name) and b.id in known and base is None:
-            base = b.id
+        if _base_name(module, b) in known and base is None:  # `Base`, or `Outer.Inner` for a nested class
+            base = _base_name(module, b)
             continue
         if ast.unparse(b) in ("unittest.TestCase", "TestCase") and ("unittest" in module.imported or "TestCase" in
                                                                      module.imported):
@@ -434,11 +467,30 @@ def _attribute_types(module: ModuleSource, cls: ast.ClassDef, with_foreign: bool
     """Types inferred for the attributes `cls` and its bases set and do not
     annotate (see `frontend/fields.py`); `with_foreign`: also from what
     other code stores into attributes only ever set to None here."""
-    cached = module.attribute_types.get((cls.name, with_foreign))
+    key = (cls.name, with_foreign)
+    cached = module.attribute_types.get(key)
     if cached is not None:
+        if key in module.typing_classes:  # asked again while typing them: nothing known yet, and the
+            module.partial.update(module.typing_classes[module.typing_classes.index(key) + 1:])  # askers partial
         return cached
+    module.attribute_types[key] = {}
+    module.typing_classes.append(key)
+    try:
+        result = _typed_attributes(module, cls, with_foreign)
+    finally:
+        module.typing_classes.pop()
+    if key in module.partial and module.typing_classes:  # typed without a class being typed: again later
+        module.partial.discard(key)
+        del module.attribute_types[key]
+    else:
+        module.partial.discard(key)
+        module.attribute_types[key] = result
+    return result
+
+
+def _typed_attributes(module: ModuleSource, cls: ast.ClassDef, with_foreign: bool) -> dict[str, Type]:
     known = module.user_classes
-    chain = _class_chain(module, cls)
+    chain = class_chain(module, cls)
     scope = type_scope(module.type_aliases, cls)
 
     def annotation(node: ast.expr, fn: ast.FunctionDef | None) -> Type | None:
@@ -462,22 +514,126 @@ def _attribute_types(module: ModuleSource, cls: ast.ClassDef, with_foreign: bool
         return {**found, **{mangle(n, owner): t for n, where in _annotations(other)
                             if (t := annotation(where, None)) is not None}}
 
+    def nested_of(owner: str, attr: str) -> str | None:
+        return nested_class_of(module, owner, attr)
+
     inferred = infer_attributes(chain, declared, known, module.constants, annotation, mangle,
-                                module.foreign_writes() if with_foreign else {}, fields_of)
-    result = {n: t for n, t in inferred.items() if n not in annotated}
-    module.attribute_types[(cls.name, with_foreign)] = result
-    return result
+                                module.foreign_writes() if with_foreign else {}, fields_of,
+                                nested_of,
+                                lambda fn, name, typer: _untyped_parameter(module, fn, name, typer, nested_of),
+                                lambda owner, name, typer: _method_return(module, owner, name, typer))
+    return {n: t for n, t in inferred.items() if n not in annotated}
 
 
-def _class_chain(module: ModuleSource, cls: ast.ClassDef) -> list[ast.ClassDef]:
+_TYPING_PARAMETERS: set[tuple[int, str]] = set()  # parameters and returns being typed (a cycle gives up)
+
+
+def _untyped_parameter(module: ModuleSource, fn: ast.FunctionDef, name: str, typer: Typer,
+                       nested_of: Callable[[str, str], str | None]) -> Type | Unknown:
+    """The type of unannotated parameter `name` of `fn`, for typing what a
+    class stores (a guess, as for a function's own parameters): a method's
+    `self`; the one class with every attribute the code reaches through it
+    (also in the methods it is passed to); else the join of the arguments
+    the module passes at its calls (an `__init__`'s: at each construction);
+    else an int or a list of ints, by use."""
+    key = (id(fn), name)
+    at_a_call = any(k[1] != "return" for k in _TYPING_PARAMETERS)  # typing another's argument: no int guess
+    memo = typer.memo.get((key, id(typer.fields), at_a_call))
+    if memo is not None:
+        return memo
+    if key in _TYPING_PARAMETERS:
+        return UNKNOWN
+    _TYPING_PARAMETERS.add(key)
+    try:
+        found = _parameter_type(module, fn, name, typer, nested_of, at_a_call)
+    finally:
+        _TYPING_PARAMETERS.discard(key)
+    typer.memo[(key, id(typer.fields), at_a_call)] = found
+    return found
+
+
+def _parameter_type(module: ModuleSource, fn: ast.FunctionDef, name: str, typer: Typer,
+                    nested_of: Callable[[str, str], str | None], at_a_call: bool) -> Type | Unknown:
+    owner = next((c for c, node in module.classes.items() if fn in node.body), None)
+    if owner is not None and fn.args.args and name == fn.args.args[0].arg and not _class_level(fn):
+        return Type("obj", owner)  # a method's `self`
+    fitting = structural_class(module, fn, name, passed_to(module, owner))
+    if fitting is not None:
+        return Type("obj", fitting)
+    def receiver_class(receiver: ast.expr, caller: ast.FunctionDef, where: str | None) -> str | None:
+        kind = typer.expr_type(receiver, caller, owner=where)
+        return str(kind.cls) if isinstance(kind, Type) and kind.kind == "obj" else None
+
+    sites = call_arguments(module, owner, fn, name, nested_of, receiver_class)
+    passed = [typer.expr_type(arg, caller, owner=where) for arg, caller, where in sites or []]
+    if any(isinstance(kind, Type) for kind in passed):  # from the arguments whose type is plain
+        return join_types([kind for kind in passed if isinstance(kind, Type)])
+    return UNKNOWN if at_a_call else infer_from_use(fn, name) or UNKNOWN
+
+
+def _method_return(module: ModuleSource, owner: str, name: str, typer: Typer) -> Type | Unknown:
+    """What `self.name(...)` returns in the code of class `owner`: the join
+    of the method's `return` values (None for a bare `return` or falling
+    off the end), typed in the method; unknown for a generator or a
+    method being typed already (recursion)."""
+    if owner not in module.classes:
+        return UNKNOWN
+    method = next((m for k in class_chain(module, module.classes[owner]) for m in [module.method(k.name, name)]
+                   if m is not None), None)
+    key = (id(method), "return")
+    if method is None or key in _TYPING_PARAMETERS or _class_level(method):
+        return UNKNOWN
+    nodes = list(own_nodes(method))
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in nodes):
+        return UNKNOWN
+    _TYPING_PARAMETERS.add(key)
+    try:
+        values = [typer.expr_type(n.value, method, owner=owner) if n.value is not None else NONE
+                  for n in nodes if isinstance(n, ast.Return)]
+    finally:
+        _TYPING_PARAMETERS.discard(key)
+    if not method.body or not isinstance(method.body[-1], (ast.Return, ast.Raise)):
+        values.append(NONE)  # may fall off the end (a guess: the last statement may not complete)
+    return join_types(values) if values else UNKNOWN
+
+
+def nested_class_of(module: ModuleSource, owner: str, attr: str) -> str | None:
+    """The nested class `self.attr` is in the code of class `owner` (its
+    own or a base's), when no subclass of `owner` binds `attr` again."""
+    if owner not in module.classes:
+        return None
+    found = nested.lookup([c.name for c in class_chain(module, module.classes[owner])], attr, module.classes)
+    if found is None:
+        return None
+    subclasses = [c for c in module.classes if owner in [k.name for k in class_chain(module, module.classes[c])]]
+    return None if nested.rebinding_subclass(owner, attr, subclasses, module.classes) else found
+
+
+def _spell_hidden_nested(module: ModuleSource) -> None:
+    """A class nested in a class the module does not bind (a base merged from
+    another module) is hidden too, unless a class the module binds inherits
+    it: `PositionalList._Node` is `_DoublyLinkedBase._Node`, and tests spell
+    it so."""
+    for name in sorted(module.classes):
+        outer, _, inner = name.rpartition(".")
+        if not outer or outer.split(".")[0] not in module.hidden:
+            continue
+        module.hidden.add(name)
+        for bound in sorted(module.classes):
+            if "." not in bound and bound not in module.hidden \
+                    and nested_class_of(module, bound, inner) == name:
+                module.spellings[name] = f"{bound}.{inner}"
+                break
+
+
+def _base_name(module: ModuleSource, base: ast.expr) -> str | None:
+    return nested.base_name(module.classes, module.user_classes, base)
+
+
+def class_chain(module: ModuleSource, cls: ast.ClassDef) -> list[ast.ClassDef]:
     """`cls` and its user base classes, nearest first (single inheritance,
     as `_class_info` reads the bases)."""
-    chain = [cls]
-    while True:
-        bases = [b.id for b in chain[-1].bases if isinstance(b, ast.Name) and b.id in module.user_classes]
-        if not bases or module.classes[bases[0]] in chain:
-            return chain
-        chain.append(module.classes[bases[0]])
+    return nested.class_chain(module.classes, module.user_classes, cls)
 
 
 def _annotations(cls: ast.ClassDef) -> list[tuple[str, ast.expr]]:
@@ -496,7 +652,7 @@ def _annotations(cls: ast.ClassDef) -> list[tuple[str, ast.expr]]:
 def mangle(name: str, cls: str) -> str:
     """Python's private-name mangling: `__x` in class `C` is `_C__x`."""
     if name.startswith("__") and not name.endswith("__"):
-        return f"_{cls.lstrip('_')}{name}"
+        return f"_{nested.short(cls).lstrip('_')}{name}"
     return name
 
 
@@ -624,7 +780,13 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
             inferred = infer_from_use(fn, arg.arg)
             how = ""
             if inferred is None:  # used as an object: a class whose attributes fit (frontend/untyped.py)
-                inferred, how = infer_class(module, fn, arg.arg)
+                inferred, how = infer_class(module, fn, arg.arg, passed_to(module, owner))
+            elif inferred == INT and owner is not None:  # passed on to a method that uses it as an object?
+                fitting, told = infer_class(module, fn, arg.arg, passed_to(module, owner))
+                if fitting is not None:
+                    inferred, how = fitting, told
+            if inferred is not None and inferred.kind == "obj" and _type_checked(fn, arg.arg):  # isinstance asked
+                inferred, how = inferred.nullable(), how + "; None too, for its isinstance check"
             if inferred is None:
                 raise UnsupportedError(
                     f"unsupported parameter '{arg.arg}' without a type annotation ({how})",
@@ -681,6 +843,12 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         cached=decorations.cached,
         cache_limit=decorations.cache_limit,
     )
+
+
+def _type_checked(fn: ast.FunctionDef, name: str) -> bool:
+    """Does `fn` ask `isinstance(name, ...)` of its parameter?"""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isinstance" and n.args
+               and isinstance(n.args[0], ast.Name) and n.args[0].id == name for n in own_nodes(fn))
 
 
 def guarded_ints(fn: ast.FunctionDef, names: list[str], types: list[Type]) -> tuple[str, ...]:

@@ -61,6 +61,8 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
         raise TypeSyntaxError(f"type '{node.id}'")
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "typing":
         return parse_type(ast.Name(node.attr), classes, owner, aliases)
+    if isinstance(node, ast.Attribute) and ast.unparse(node) in classes:  # `Outer.Inner`, a nested class
+        return Type("obj", ast.unparse(node))
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         left, right = parse_type(node.left, classes, owner, aliases), parse_type(node.right, classes, owner, aliases)
         if {left.kind, right.kind} == {"int", "float"} and not (left.optional or right.optional):

@@ -32,6 +32,10 @@ EQ = "__eq__"  # `a == b` likewise: item by item
 # `a == b` / `a != b` in a module whose classes compare by value (a user
 # `__eq__`, a dataclass): Python's dispatch, done by the engine (engine/objeq.py)
 OBJECT_EQ = "$object_eq"
+# `a < b` (`<=`, `>`, `>=`: the second argument, an index into ORDERINGS) in a
+# module whose classes order their instances: Python's dispatch (engine/objorder.py)
+OBJECT_ORDER = "$object_order"
+ORDERINGS = ("lt", "le", "gt", "ge")
 SORT_BY = "__sort_by__"  # `xs.sort(key=f)` once the keys are computed (frontend/keyed.py): a list's alone
 PROTOCOLS = (CONTAINS, SLICE_PROTOCOL, LIST_PROTOCOL, ADD, IADD, SORT_BY)
 

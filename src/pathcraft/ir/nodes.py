@@ -15,6 +15,7 @@ every choice point of the execution is a rule selection.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -365,6 +366,8 @@ class Program:
     # bind: a test would name them as its attributes, so a path whose test
     # mentions one is dropped (frontend/imports.py)
     hidden_classes: frozenset[str] = field(hash=False, default_factory=frozenset)
+    # a hidden class a test can still name, as an attribute of a bound class (`Sub.Inner`)
+    class_spellings: Mapping[str, str] = field(hash=False, default_factory=dict)
 
     def takes_keywords(self, qualname: str) -> bool:
         """May the generated tests call `qualname` with keyword arguments?"""

@@ -122,7 +122,7 @@ class PytestWriter:
             body.append(f"    assert not ({held})" if " and " in held else f"    assert not {held}")
         start = len(lines)
         if case.construction is None:
-            lines += [f"    {line}" for line in build_lines(case.heap_in, self.alias)]
+            lines += [f"    {line}" for line in build_lines(case.heap_in, self.alias, case.extra.get("spellings", {}))]
         else:
             lines += [f"    {line}" for line in construction_lines(case, self.alias, body)]
         if any("collections.deque" in line for line in lines[start:] + body):  # a deque built or checked
@@ -224,14 +224,14 @@ def call_text(case: TestCase, alias: str, positional: bool = False) -> str:
     return call
 
 
-def build_lines(heap_in: Mapping[str, Any], alias: str) -> list[str]:
+def build_lines(heap_in: Mapping[str, Any], alias: str, spellings: Mapping[str, str]) -> list[str]:
     """Input objects without `__init__`, then lists, then fields: any
     sharing or cycle is reproduced because everything exists before a
     field refers to it."""
     lines = []
     for name, desc in heap_in.items():
         if "class" in desc:
-            lines.append(f"{name} = object.__new__({alias}.{desc['class']})")
+            lines.append(f"{name} = object.__new__({alias}.{spellings.get(desc['class'], desc['class'])})")
     for name in _lists_in_order(heap_in):
         lines.append(f"{name} = {container_literal(heap_in[name])}")
     for name, desc in heap_in.items():
@@ -301,7 +301,8 @@ def construction_lines(case: TestCase, alias: str, body: list[str]) -> list[str]
     made = case.construction
     assert made is not None
     bound = dict(made.bindings)
-    lines = build_lines({n: d for n, d in case.heap_in.items() if n not in bound}, alias)
+    lines = build_lines({n: d for n, d in case.heap_in.items() if n not in bound}, alias,
+                        case.extra.get("spellings", {}))
 
     def arguments(pairs: tuple[tuple[str, Any], ...]) -> str:
         return ", ".join(f"{k}={render(v)}" for k, v in pairs)
@@ -371,7 +372,7 @@ def value_checks(expr: str, value: Any, case: TestCase, alias: str,
     desc = case.heap_final[name]
     if "class" not in desc:
         return out + container_checks(expr, desc, case, alias, seen, steps)
-    out.append(f"assert type({expr}) is {alias}.{desc['class']}")
+    out.append(f"assert type({expr}) is {alias}.{case.extra.get('spellings', {}).get(desc['class'], desc['class'])}")
     for field, field_value in desc["fields"].items():
         out += value_checks(f"{expr}.{field}", field_value, case, alias, seen, steps + 1)
     return out

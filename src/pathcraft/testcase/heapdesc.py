@@ -305,7 +305,7 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
         elif isinstance(v, (list, deque)):
             queue.extend(v)
         elif not isinstance(v, set):
-            queue.extend(value for _, value in sorted(vars(v).items()))
+            queue.extend(value for _, value in sorted(_attributes(v).items()))
 
     def value(v: Any) -> Json:
         if isinstance(v, tuple):
@@ -325,8 +325,8 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
         elif isinstance(obj, deque):
             objects[names[id(obj)]] = {"deque": [value(x) for x in obj]}
         else:
-            fields = {f: value(x) for f, x in sorted(vars(obj).items())}
-            objects[names[id(obj)]] = {"class": type(obj).__name__, "fields": fields}
+            fields = {f: value(x) for f, x in sorted(_attributes(obj).items())}
+            objects[names[id(obj)]] = {"class": type(obj).__qualname__, "fields": fields}
     return value(result), objects
 
 
@@ -336,7 +336,21 @@ def set_items(items: Iterable[Json]) -> list[Json]:
 
 
 def _is_object(v: Any) -> bool:
-    return isinstance(v, (list, dict, set, deque)) or (hasattr(v, "__dict__") and not isinstance(v, type))
+    return isinstance(v, (list, dict, set, deque)) or not isinstance(v, type) and (
+        hasattr(v, "__dict__") or type(v).__module__ != "builtins" and any(
+            "__slots__" in vars(k) for k in type(v).__mro__))
+
+
+def _attributes(obj: Any) -> dict[str, Any]:
+    """An instance's attributes: its `__dict__`, and the `__slots__` of its
+    class and bases that are set (a node class with `__slots__` has no dict)."""
+    found = dict(vars(obj)) if hasattr(obj, "__dict__") else {}
+    for klass in type(obj).__mro__:
+        slots = vars(klass).get("__slots__", ())
+        for slot in (slots,) if isinstance(slots, str) else slots:
+            if slot not in ("__dict__", "__weakref__") and hasattr(obj, slot):
+                found[slot] = getattr(obj, slot)
+    return found
 
 
 def changed(before: Mapping[str, Json], after: Mapping[str, Json]) -> dict[str, Json]:

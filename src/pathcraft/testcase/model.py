@@ -94,6 +94,7 @@ class TestCase:
             "heap_final": json_value(dict(self.heap_final)),
             **({"costs": dict(self.costs)} if self.costs else {}),
             **({"note": self.extra["note"]} if "note" in self.extra else {}),
+            **({"spellings": dict(self.extra["spellings"])} if "spellings" in self.extra else {}),
             **({"construction": self.construction.to_json()} if self.construction else {}),
         }
 

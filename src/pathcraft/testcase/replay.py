@@ -33,10 +33,16 @@ def load(module_path: str) -> Any:
 
 
 def resolve(module: Any, qualname: str) -> Any:
+    obj = _dotted(module, qualname)
+    return obj.fget if isinstance(obj, property) else obj  # a property: its getter, called with self
+
+
+def _dotted(module: Any, qualname: str) -> Any:
+    """`Outer.Inner` (a nested class), `Class.method`: attribute by attribute."""
     obj = module
     for part in qualname.split("."):
         obj = getattr(obj, part)
-    return obj.fget if isinstance(obj, property) else obj  # a property: its getter, called with self
+    return obj
 
 
 def replay(module_path: str, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -84,11 +90,16 @@ def inputs_of(module: Any, case: dict[str, Any]) -> dict[str, Any]:
     objects of the state then reached by their access paths."""
     heap_in = case.get("heap_in", {})
     made = case.get("construction")
+    spellings = case.get("spellings", {})
+
+    def classes(name: str) -> Any:
+        return _dotted(module, spellings.get(name, name))
+
     if made is None:
-        return build_inputs(heap_in, lambda name: getattr(module, name))
+        return build_inputs(heap_in, classes)
     bound = made["bindings"]
-    objects = build_inputs({n: d for n, d in heap_in.items() if n not in bound}, lambda name: getattr(module, name))
-    receiver = getattr(module, made["class"])(**made["constructor"])
+    objects = build_inputs({n: d for n, d in heap_in.items() if n not in bound}, classes)
+    receiver = _dotted(module, made["class"])(**made["constructor"])
     for method, arguments in made["calls"]:
         getattr(receiver, method)(**arguments)
     for name, path in bound.items():
