@@ -393,10 +393,10 @@ def test_values_the_model_does_not_compute_are_never_asserted(tmp_path: Path, na
     assert replay_mismatches(source, name, cases) == []
 
 
-def test_truth_of_an_object_whose_class_defines_len_or_bool_drops_the_path(tmp_path: Path) -> None:
-    """`not self` calls `__bool__`/`__len__` when the class defines one (a
-    stdlib sweep found `_pydecimal.Decimal._iseven` claiming an
-    AttributeError past it): not followed, so the path is dropped."""
+def test_truth_of_an_object_whose_class_defines_len_calls_it(tmp_path: Path) -> None:
+    """`not self` and `if other:` call `__len__` when the class defines it
+    (a stdlib sweep found `_pydecimal.Decimal._iseven` claiming an
+    AttributeError past it when truth was taken as identity)."""
     source = tmp_path / "boxes.py"
     source.write_text(
         "class Box:\n"
@@ -412,6 +412,9 @@ def test_truth_of_an_object_whose_class_defines_len_or_bool_drops_the_path(tmp_p
         "        return 0\n"
     )
     program = translate(str(source), ["Box.empty", "Box.size_or_zero"]).program
-    assert generate(program, "Box.empty", GenerateOptions.of()).cases == []
+    empty = generate(program, "Box.empty", GenerateOptions.of()).cases
+    assert sorted((c.kind, c.exc_type) for c in empty) == [("raise", "ValueError"), ("return", None)]  # one path
+    assert replay_mismatches(source, "Box.empty", empty) == []
     kept = generate(program, "Box.size_or_zero", GenerateOptions.of()).cases
-    assert [c.value for c in kept] == [0]  # other is None; a Box's truth is not guessed
+    assert sorted(c.value for c in kept if c.kind == "return") == [0, 0, 1]
+    assert replay_mismatches(source, "Box.size_or_zero", kept) == []

@@ -394,9 +394,9 @@ def test_class_invariants_wrap_the_target_call_of_a_driver(capsys: pytest.Captur
     assert run.returncode == 0, run.stdout[-3000:]
 
 
-def test_truth_of_an_object_with_len_is_not_assumed(tmp_path: Path) -> None:
-    """`while node:` on a class defining `__len__` calls it: not modelled,
-    so those paths are dropped (never a test claiming the object is true)."""
+def test_truth_of_an_object_with_len_calls_it(tmp_path: Path) -> None:
+    """`if b:` on a class defining `__len__` calls it, as Python does: true
+    when not 0, `ValueError` when negative; None is false without a call."""
     source = tmp_path / "sized.py"
     source.write_text(
         "class Bag:\n"
@@ -410,5 +410,7 @@ def test_truth_of_an_object_with_len_is_not_assumed(tmp_path: Path) -> None:
     )
     result = translate(str(source), ["f"])
     run = generate(result.program, "f", GenerateOptions.of())
-    assert [c.value for c in run.cases] == [0] and dict(run.cases[0].inputs)["b"] is None
-    assert any("__len__" in note for note in run.notes)
+    outcomes = sorted((c.kind, c.value, c.exc_type, c.exc_message) for c in run.cases)
+    assert outcomes == [("raise", None, "ValueError", "__len__() should return >= 0"),
+                        ("return", 0, None, None), ("return", 0, None, None), ("return", 1, None, None)]
+    assert {dict(c.inputs)["b"] is None for c in run.cases if c.value == 0} == {True, False}

@@ -1,6 +1,6 @@
 """Classes nested in class bodies (`self._Node(...)`, `Outer.Inner`,
 inherited by a subclass, `isinstance(p, self._Node)`), `super()` calls,
-`<` by a user `__lt__` (and reflected), untyped classes whose fields are
+`<` by a user `__lt__` (and reflected), truth by `__bool__`/`__len__`, untyped classes whose fields are
 typed from what the module passes; and the Goodrich corpus, untyped code
 built on such classes. Oracles: replay against the real code, and
 enumeration of small inputs and objects (`tests/heap_enum.py`)."""
@@ -21,7 +21,7 @@ NESTED = HERE / "nested_classes.py"
 GOODRICH = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "goodrich-dsap-python"
 
 TYPED = ["Stack.push", "Stack.pop", "Stack.top_two", "CountingStack.push", "CountingStack.push_pair",
-         "Ranked.offer", "Ranked.beats"]
+         "Ranked.offer", "Ranked.beats", "pick"]
 UNTYPED = ["Queue.enqueue", "Queue.dequeue", "Queue._check", "Queue.first_checked"]
 
 test_replay, test_enumeration = oracle_tests(NESTED, TYPED, Bounds(ints=tuple(range(-2, 3)), max_objects=3))

@@ -393,6 +393,8 @@ class Run:
             parts = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
             built = dicts.build(state.heap, instr.predicate, parts)
             return self.dict_effects(state, frame, instr.target, built)
+        if isinstance(instr, ListOp) and instr.op == "truth":  # `if x:` in a module with `__bool__`/`__len__`
+            return self.object_truth(state, frame, instr)
         if isinstance(instr, ListOp) and instr.op in _PROTOCOL:
             subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
             cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
@@ -879,6 +881,9 @@ class Run:
                 assert isinstance(outcome.value, ExcValue)
                 return self.throw(state, outcome.value)
             instr = parent.rule.body[parent.pc]
+            if isinstance(instr, ListOp) and instr.op == "truth":
+                return self.checked_truth(state, parent, instr.target, outcome.value,
+                                          frame.pred.function.endswith(".__bool__"))
             if isinstance(instr, ListOp):
                 return self.checked_len(state, parent, instr.target, outcome.value)
             assert isinstance(instr, (Call, CallMethod, GetField, SetField))  # a property's getter or setter
@@ -886,15 +891,40 @@ class Run:
             env = parent.env if target is None else {**parent.env, target: outcome.value}
             return [step(state, parent, env=env)]
 
-    def checked_len(self, state: State, frame: Frame, target: str | None, value: Value) -> Successors:
-        """`len(x)` through `x.__len__()`: Python checks what it returned."""
+    def object_truth(self, state: State, frame: Frame, instr: ListOp) -> Successors:
+        """`bool(x)` as Python computes it: an object's `__bool__`, else its
+        `__len__` (non-zero), else true; any other value by its own truth."""
+        subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
+        cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
+        if isinstance(cell, ObjectCell):
+            for method in ("__bool__", "__len__"):
+                if self.program.resolve_method(cell.cls, method):
+                    return self.call_method(state, frame, CallMethod(instr.target, instr.lst, method, (), instr.line))
+        value = self.evaluator.eval(Unary("truth", instr.lst), frame.env, state.heap)
+        return [step(state, frame, env=frame.env if instr.target is None else {**frame.env, instr.target: value})]
+
+    def checked_truth(self, state: State, frame: Frame, target: str | None, value: Value,
+                      from_bool: bool) -> Successors:
+        """What `__bool__` (a bool, else TypeError) or `__len__` (an int of
+        at least 0, else TypeError or ValueError; true when not 0) returned."""
+        if from_bool:
+            if not (isinstance(value, bool) or is_scalar(value) and T.sort_of(value) == "bool"):
+                return self.throw(state, ExcValue("TypeError", None))  # `__bool__ should return bool, ...`
+            return [step(state, frame, env=frame.env if target is None else {**frame.env, target: value})]
+        return self.checked_len(state, frame, target, value, truth=True)
+
+    def checked_len(self, state: State, frame: Frame, target: str | None, value: Value,
+                    truth: bool = False) -> Successors:
+        """`len(x)` through `x.__len__()`: Python checks what it returned;
+        `truth`: for `bool(x)`, which is then whether it is not 0."""
         if not is_scalar(value):  # None, an object, a list or a string
             return self.throw(state, ExcValue("TypeError", None))
         value = T.as_int(value)  # a bool is an int to len()
         out: Successors = []
         ok = self.brancher.constrain(state.chose(0), T.relation("ge", value, 0))
         if ok is not None:
-            out.append(step(ok, frame, env=frame.env if target is None else {**frame.env, target: value}))
+            result = T.relation("ne", value, 0) if truth else value
+            out.append(step(ok, frame, env=frame.env if target is None else {**frame.env, target: result}))
         negative = self.brancher.constrain(state.chose(1), T.relation("lt", value, 0))
         if negative is not None:
             out.extend(self.throw(negative, ExcValue("ValueError", "__len__() should return >= 0")))

@@ -292,7 +292,7 @@ class Frontend:
         build."""
         if self.module.import_failure is not None:
             where, why = self.module.import_failure
-            raise UnsupportedError(f"unsupported module: its import fails on this Python ({why})",
+            raise UnsupportedError(f"unsupported module: importing it fails here ({why})",
                                    at(self.module.path, where))
         top = qualname.split(".")[0]
         deleted = self.module.deleted.get(top)

@@ -168,7 +168,22 @@ class ExpressionLowerer:
                 else:
                     self.blocks.branch(self.compare(op, left, right, node), if_true, if_false)
         else:
-            self.blocks.branch(_truth(self.expr(node)), if_true, if_false)
+            self.blocks.branch(_truth(self.truth_of(node, self.expr(node))), if_true, if_false)
+
+    def truth_of(self, node: ast.expr, value: Expr) -> Expr:
+        """`if x:` where `x` may be an object of a class with `__bool__` or
+        `__len__`: the engine calls it (`ListOp("truth")` gives a bool);
+        any other value is tested as it is."""
+        if not self.module.value_truth or not isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+            return value
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _NO_OBJECTS \
+                and node.func.id not in self.local_names and node.func.id not in self.functions \
+                and node.func.id not in self.module.classes:
+            return value  # `isinstance(...)`, `len(...)`: a bool or an int
+        tmp = self.blocks.temp()
+        self.calls.methods_called.update(("__bool__", "__len__"))
+        self.blocks.emit(ListOp("truth", tmp, self.blocks.stable(value, node.lineno), (), node.lineno))
+        return Var(tmp)
 
     def compare(self, op: ast.cmpop, left: Expr, right: Expr, node: ast.AST) -> Expr:
         """`left OP right`; `x in c` is `c.__contains__(x)`, dispatched on
@@ -322,7 +337,7 @@ class ExpressionLowerer:
             if isinstance(node.op, ast.UAdd):
                 return Unary("int", operand)
             if isinstance(node.op, ast.Not):
-                return Unary("not", operand)
+                return Unary("not", self.truth_of(node.operand, operand))
             if isinstance(node.op, ast.Invert):
                 return bitops.invert(operand)
             raise self.error(node, _OPERATOR_TEXT.get(type(node.op), "unary operator"))
@@ -1115,6 +1130,10 @@ class ExpressionLowerer:
 
 
 _FACTORIES = ("int", "bool", "list", "set", "dict")
+# builtins whose result is never an object of the module's classes
+_NO_OBJECTS = frozenset({"isinstance", "issubclass", "len", "bool", "int", "float", "str", "any", "all", "callable",
+                         "hasattr", "abs", "round", "ord", "chr", "sorted", "list", "tuple",
+                         "dict", "set", "divmod", "pow", "bin", "hex", "oct", "repr", "hash", "id"})
 
 # `isinstance(e, T)` decided at run time (the engine's `isa:` operator)
 ISINSTANCE_OP = "isa:"

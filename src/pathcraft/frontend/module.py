@@ -25,6 +25,7 @@ from pathcraft.frontend.decorators import read_decorators
 from pathcraft.frontend import mathmod, nested
 from pathcraft.frontend.folding import fold_module_constants
 from pathcraft.frontend.frozen import frozen_containers
+from pathcraft.frontend.importable import import_failure
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.names import module_level as _module_level
 from pathcraft.frontend.packages import module_name
@@ -125,7 +126,7 @@ class ModuleSource:
     unmerged: dict[str, str] = field(default_factory=dict)  # a project import not merged, and why
     hidden: set[str] = field(default_factory=set)  # merged classes this module does not bind (Program.hidden_classes)
     spellings: dict[str, str] = field(default_factory=dict)  # a hidden nested class as a bound class's attribute
-    # an import statement that raises ImportError on the running Python, and why (see `_import_failure`)
+    # a statement that fails when the module is imported, and why (frontend/importable.py)
     import_failure: tuple[ast.stmt, str] | None = None
 
     @property
@@ -133,6 +134,13 @@ class ModuleSource:
         """Does a class of the module compare by value (its own `__eq__`, or a
         dataclass's)? Then `==` goes through the engine's dispatch."""
         return any(info.dataclass or "__eq__" in info.methods for info in self.class_infos.values())
+
+    @property
+    def value_truth(self) -> bool:
+        """Does a class of the module define `__bool__` or `__len__`? Then
+        the truth of a value that may be an object asks the engine (a
+        `ListOp("truth")`: the method Python calls, or plain truth)."""
+        return any(m in info.methods for info in self.class_infos.values() for m in ("__bool__", "__len__"))
 
     @property
     def value_ordering(self) -> bool:
@@ -281,7 +289,7 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
 
     module.frozen = frozen_containers(  # items: literals, and NamedTuples of literals (immutable too)
         tree, containers, lambda e: is_constant(e) or namedtuple_literal(e, module.namedtuples, is_constant))
-    module.import_failure = _import_failure(tree)
+    module.import_failure = import_failure(path, tree)  # frontend/importable.py
     link_imports(module, load_module, linker)
     nested.hoist(module.classes)  # `Outer.Inner`, a class of its own (frontend/nested.py)
     _spell_hidden_nested(module)
@@ -292,22 +300,6 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
         except PathcraftError as exc:
             module.class_errors[name] = exc
     return module
-
-
-def _import_failure(tree: ast.Module) -> tuple[ast.stmt, str] | None:
-    """`from collections import MutableMapping` (gone since Python 3.10):
-    a module-level import of a name its standard-library module (one this
-    process has imported already: nothing is run to check) lacks."""
-    for statement in tree.body:
-        if isinstance(statement, ast.ImportFrom) and not statement.level and statement.module in sys.modules \
-                and statement.module in sys.stdlib_module_names:
-            known = sys.modules[statement.module]
-            for alias in statement.names:
-                if alias.name != "*" and not hasattr(known, alias.name) \
-                        and f"{statement.module}.{alias.name}" not in sys.modules:
-                    python = ".".join(map(str, sys.version_info[:2]))
-                    return statement, f"Python {python}'s {statement.module} has no '{alias.name}'"
-    return None
 
 
 _GENERIC_TYPES = frozenset({"list", "tuple", "dict", "set", "List", "Tuple", "Dict", "Set", "Optional"})
