@@ -964,13 +964,7 @@ class ExpressionLowerer:
                 or self.info.binding not in ("", "property", "setter") or self.info.params[0] in self.reassigned:
             raise self.error(func.value, "super() other than in a method, without arguments")
         info = self.module.class_infos.get(self.owner)
-        current = info.base if info is not None else None
-        qualname = None
-        while current is not None and current in self.module.class_infos:
-            if func.attr in self.module.class_infos[current].methods:
-                qualname = f"{current}.{func.attr}"
-                break
-            current = self.module.class_infos[current].base
+        qualname = self.method_of(info.base, func.attr) if info is not None else None
         callee = self.signatures.get(qualname) if qualname is not None else None
         if callee is None or callee.binding not in ("", "property", "setter"):
             if qualname is None and func.attr == "__init__" and not node.args and not node.keywords:
@@ -1040,17 +1034,20 @@ class ExpressionLowerer:
         if any(name in c.properties for c in self.module.class_infos.values()):
             self.calls.methods_called.add(name)
 
+    def method_of(self, cls: str | None, name: str) -> str | None:
+        """The qualname of method `name` as class `cls` (or a base) defines it."""
+        current = cls
+        while current is not None and current in self.module.class_infos:
+            if name in self.module.class_infos[current].methods:
+                return f"{current}.{name}"
+            current = self.module.class_infos[current].base
+        return None
+
     def class_call(self, cls: str, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:
         """`C.m(...)` (or `cls.m(...)` in a classmethod of C): a method of C
         or of a base, called directly: a static or class method without a
         receiver, an instance method with its `self` as first argument."""
-        qualname = None
-        current: str | None = cls
-        while current is not None and current in self.module.class_infos:
-            if func.attr in self.module.class_infos[current].methods:
-                qualname = f"{current}.{func.attr}"
-                break
-            current = self.module.class_infos[current].base
+        qualname = self.method_of(cls, func.attr)
         callee = self.signatures.get(qualname) if qualname is not None else None
         if qualname is None or callee is None:
             raise self.error(func, f"call of '{cls}.{func.attr}'" + (" (no such method)" if qualname is None else ""))
