@@ -15,7 +15,7 @@ from pathcraft.frontend.linetable import lines_after_calls
 
 MULTILINE = Path(__file__).resolve().parent / "fixtures" / "structure" / "multiline_calls.py"
 NAMES = ["bumped_sum", "bumped_list", "bumped_map", "any_halves", "split_call", "guarded", "tail_call",
-         "Meter.spread"]
+         "Meter.spread", "Link.two_ahead"]
 SMALL = Bounds(ints=tuple(range(-1, 4)), max_list=3, max_objects=2)
 
 

@@ -140,7 +140,7 @@ class ExpressionLowerer:
     def condition(self, node: ast.expr, if_true: BlockBuilder, if_false: BlockBuilder) -> None:
         """Branch to `if_true`/`if_false` on the truth of `node`, short-circuit."""
         if isinstance(node, ast.BoolOp):
-            for operand in node.values[:-1]:
+            for operand, following in zip(node.values, node.values[1:]):
                 middle = self.blocks.new_block("and" if isinstance(node.op, ast.And) else "or")
                 if isinstance(node.op, ast.And):
                     self.condition(operand, middle, if_false)
@@ -149,6 +149,7 @@ class ExpressionLowerer:
                 self.blocks.resume(middle)
                 if self.blocks.current is None:
                     return
+                self.next_operand_line(operand, following)
             self.condition(node.values[-1], if_true, if_false)
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             self.condition(node.operand, if_false, if_true)
@@ -276,6 +277,10 @@ class ExpressionLowerer:
             self.note_attribute(node.attr)
             tmp = self.blocks.temp()
             self.blocks.emit(GetField(tmp, obj, self.attr(node.attr), node.lineno))
+            if any(node.attr in c.properties for c in self.module.class_infos.values()):
+                again = self.line_after_call(node)  # a getter's frame may come in between (frontend/linetable.py)
+                if again is not None and self.blocks.current is not None:
+                    self.blocks.emit(Mark(again, after_call=True))
             return Var(tmp)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
             return self.slice(node, node.slice)
@@ -360,7 +365,16 @@ class ExpressionLowerer:
             return self.generator_value(node)
         raise self.error(node, construct_name(node))
 
-    def line_after_call(self, node: ast.Call) -> int | None:
+    def next_operand_line(self, operand: ast.expr, following: ast.expr) -> None:
+        """`a or\\n b`: the frame moves to another physical line for `b`; the
+        tracer reports the statement's line again if a call (a getter) ran
+        since its last line event, and the repeat collapses otherwise."""
+        if following.lineno != (operand.end_lineno or operand.lineno):
+            line = self.module.statement_lines.get(following.lineno)
+            if line is not None and self.blocks.current is not None:
+                self.blocks.emit(Mark(line, after_call=True))
+
+    def line_after_call(self, node: ast.Call | ast.Attribute) -> int | None:
         """The statement line CPython reports when `node` returns, if it
         reports one (see frontend/linetable.py)."""
         key = getattr(node, CALL_POSITION, None) or (node.lineno, node.col_offset, node.end_lineno or node.lineno,
@@ -572,7 +586,7 @@ class ExpressionLowerer:
                 value = self.blocks.stable(self.expr(value_node), line)
                 self.blocks.emit(Assign(result, value, line))
                 more, done = self.blocks.new_block("and" if is_and else "or"), join
-                truth = _truth(value)
+                truth = _truth(self.truth_of(value_node, value))  # an object's `__bool__`/`__len__` too
                 if is_and:
                     self.blocks.branch(truth, more, done)
                 else:

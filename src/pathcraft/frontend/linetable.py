@@ -7,7 +7,9 @@ traced code: its events come in between, and if the frame, running on after
 the call, reaches an instruction of another physical line than the call's
 before anything else is traced (another call, a yield, a return, a jump
 whose target this straight scan does not follow), the statement's line is
-reported again. Which instruction follows a call, and its line,
+reported again. A `@property` read is such a call too (its getter's frame
+comes in between): attribute loads are listed as well, and the frontend
+uses them where a property of that name exists. Which instruction follows a call, and its line,
 is the interpreter's own compilation (a genexpr yields at the line of its
 last `if` on 3.11, at the element's from 3.12), so it is read off
 `compile()` of the module source: compiled, never run.
@@ -34,8 +36,9 @@ def _codes(code: types.CodeType) -> Iterator[types.CodeType]:
 
 @functools.cache
 def lines_after_calls(path: str) -> dict[Position, int]:
-    """For each call of the module whose next instruction is on another
-    line: that line, by the call's position."""
+    """For each call (or attribute load: a property's getter is a call) of
+    the module whose next instruction is on another line: that line, by the
+    call's position."""
     try:
         code = compile(read_source(path), path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, OSError):
@@ -44,13 +47,16 @@ def lines_after_calls(path: str) -> dict[Position, int]:
     for each in _codes(code):
         instructions = list(dis.get_instructions(each))
         for index, call in enumerate(instructions):
-            if not _is_call(call.opname):
+            if not _is_call(call.opname) and call.opname != "LOAD_ATTR":
                 continue
             at = call.positions
             if at is None or at.lineno is None or at.col_offset is None or at.end_lineno is None \
                     or at.end_col_offset is None:
                 continue
-            line = _next_line(instructions[index + 1:], at.lineno)
+            run = instructions[index + 1:]
+            if not _is_call(call.opname):  # a getter: only where the very next instruction is on another line
+                run = [i for i in run if i.positions is not None and i.positions.lineno is not None][:1]
+            line = _next_line(run, at.lineno)
             if line is not None:
                 found[(at.lineno, at.col_offset, at.end_lineno, at.end_col_offset)] = line
     return found
