@@ -119,6 +119,8 @@ class Evaluator:
     def _unary(self, e: Unary, v: Value, heap: Heap) -> Value:
         if e.op.startswith("isa:"):  # `isinstance(v, A, B)`: the frontend's ISINSTANCE_OP
             return self._isinstance(v, frozenset(e.op[4:].split(",")), heap)
+        if e.op == "typeof":  # `type(v)`, only ever compared by `is` (frontend: type_comparison)
+            return self._type_of(v, heap)
         if e.op == "bitint" and (floats.is_float(v) or strings.is_str(v)):  # an operand of & | ^ ~ << >>
             raise Raised(ExcValue("TypeError", None))
         if e.op == "bitint" and not is_ref(v) and not isinstance(v, Text):
@@ -154,6 +156,25 @@ class Evaluator:
         if e.op == "int":
             return T.as_int(_term(v))
         return T.apply(e.op, _term(v))  # an operator of the term table (`bit_length`)
+
+    def _type_of(self, value: Value, heap: Heap) -> Text:
+        """`type(value)` as a name: a class of the module's (`Outer.Inner`),
+        else `builtins.int` and kin (a bool is `builtins.bool`)."""
+        if value is None:
+            return Text("builtins.NoneType")
+        cell = heap.cell(value) if isinstance(value, Addr) else None
+        if isinstance(cell, ObjectCell):
+            return Text(cell.cls)
+        if isinstance(cell, ListCell) and cell.named is not None:
+            return Text(cell.named[0])
+        kind = value_kind(value, cell)
+        if kind == "int" and T.sort_of(value) == T.BOOL:  # type: ignore[arg-type]  # a scalar term
+            return Text("builtins.bool")
+        if kind in ("int", "float", "str", "list", "tuple", "dict", "set"):
+            return Text(f"builtins.{kind}")
+        if kind == "deque":
+            return Text("collections.deque")
+        raise Unsupported("type() of a value the model does not name (a view, a generator, an exception)")
 
     def _isinstance(self, value: Value, wanted: frozenset[str], heap: Heap) -> bool:
         """`isinstance(value, wanted...)` from the value's kind (a bool is an

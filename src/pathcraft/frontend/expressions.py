@@ -153,7 +153,7 @@ class ExpressionLowerer:
             self.condition(node.values[-1], if_true, if_false)
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             self.condition(node.operand, if_false, if_true)
-        elif isinstance(node, ast.Compare) and len(node.ops) > 1:
+        elif isinstance(node, ast.Compare) and len(node.ops) > 1 and not self.is_type_comparison(node):
             left = self.expr(node.left)
             last = len(node.ops) - 1
             for i, (op, comparator) in enumerate(zip(node.ops, node.comparators)):
@@ -170,6 +170,50 @@ class ExpressionLowerer:
                     self.blocks.branch(self.compare(op, left, right, node), if_true, if_false)
         else:
             self.blocks.branch(_truth(self.truth_of(node, self.expr(node))), if_true, if_false)
+
+    def is_type_comparison(self, node: ast.Compare) -> bool:
+        """`type(a) is type(b)`, `type(x) is C`, chains and `is not` too."""
+        operands = [node.left, *node.comparators]
+        return all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops) \
+            and any(self._type_call(o) is not None for o in operands)
+
+    def type_comparison(self, node: ast.Compare) -> Expr | None:
+        """`type(a) is type(b) is C`: each side named (the engine's `typeof`
+        of a value, a class's or builtin type's name), compared pairwise as
+        names; each operand evaluated once, left to right. None: not one."""
+        if not self.is_type_comparison(node):
+            return None
+        named: list[Expr] = []
+        for operand in [node.left, *node.comparators]:
+            inner = self._type_call(operand)
+            if inner is not None:
+                value = self.blocks.stable(self.expr(inner), node.lineno)
+                named.append(self.blocks.stable(Unary("typeof", value), node.lineno))
+                continue
+            cls = operand.id if isinstance(operand, ast.Name) and operand.id not in self.local_names \
+                and operand.id in self.module.class_infos else self.nested_class(operand)
+            if cls is not None:
+                named.append(Const(Text(cls)))
+            elif isinstance(operand, ast.Name) and operand.id in _TYPE_NAMES and operand.id not in self.local_names \
+                    and operand.id not in self.module.classes:
+                named.append(Const(Text(_TYPE_NAMES[operand.id])))
+            else:
+                raise self.error(operand, "type() compared with something other than type() or a class")
+        result: Expr | None = None
+        for op, left, right in zip(node.ops, named, named[1:]):
+            pair = Binary("eq" if isinstance(op, ast.Is) else "ne", left, right)
+            result = pair if result is None else Binary("and", result, pair)
+        assert result is not None
+        return result
+
+    def _type_call(self, node: ast.expr) -> ast.expr | None:
+        """The argument of `type(x)` (the builtin, one argument), if `node` is one."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type" \
+                and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred) \
+                and "type" not in self.local_names and "type" not in self.functions \
+                and "type" not in self.module.classes:
+            return node.args[0]
+        return None
 
     def truth_of(self, node: ast.expr, value: Expr) -> Expr:
         """`if x:` where `x` may be an object of a class with `__bool__` or
@@ -346,6 +390,10 @@ class ExpressionLowerer:
             if isinstance(node.op, ast.Invert):
                 return bitops.invert(operand)
             raise self.error(node, _OPERATOR_TEXT.get(type(node.op), "unary operator"))
+        if isinstance(node, ast.Compare) and self.is_type_comparison(node):
+            compared = self.type_comparison(node)
+            assert compared is not None
+            return compared
         if isinstance(node, ast.Compare):
             if len(node.ops) == 1:
                 left = self.expr(node.left)
@@ -1141,6 +1189,8 @@ class ExpressionLowerer:
 
 
 _FACTORIES = ("int", "bool", "list", "set", "dict")
+# builtin types `type(x) is T` may name, as the engine's `typeof` names them
+_TYPE_NAMES = {name: f"builtins.{name}" for name in ("int", "bool", "float", "str", "list", "tuple", "dict", "set")}
 # builtins whose result is never an object of the module's classes
 _NO_OBJECTS = frozenset({"isinstance", "issubclass", "len", "bool", "int", "float", "str", "any", "all", "callable",
                          "hasattr", "abs", "round", "ord", "chr", "sorted", "list", "tuple",
