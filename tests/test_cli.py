@@ -643,12 +643,13 @@ def test_ctrl_c_keeps_the_tests_written_so_far(tmp_path: Path) -> None:
     stops it, exit 130, and the line counts exactly the tests in the file."""
     import signal
 
-    branches = "".join(f"    if x{i} > 0:\n        n += {1 << i}\n" for i in range(14))
-    params = ", ".join(f"x{i}: int" for i in range(14))
+    # 2**18 paths: far more than any machine, however loaded, finds before the signal lands
+    branches = "".join(f"    if x{i} > 0:\n        n += {1 << i}\n" for i in range(18))
+    params = ", ".join(f"x{i}: int" for i in range(18))
     (tmp_path / "wide.py").write_text(f"def wide({params}) -> int:\n    n = 0\n{branches}    return n\n")
     out_file = tmp_path / "test_wide.py"
     process = subprocess.Popen([sys.executable, "-m", "pathcraft", "gen", "wide.py", "-o", str(out_file),
-                                "--max-paths", "20000"], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
+                                "--max-paths", "300000"], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
                                env=this_checkout())
     try:
         while process.poll() is None and "def test_" not in (out_file.read_text() if out_file.exists() else ""):

@@ -15,6 +15,7 @@ from oracle import generated, oracle_tests, replay_mismatches
 
 from pathcraft.errors import PathcraftError
 from pathcraft.frontend import translate
+from pathcraft.generate import GenerateOptions, generate
 
 HERE = Path(__file__).resolve().parent / "fixtures" / "structure"
 NESTED = HERE / "nested_classes.py"
@@ -51,6 +52,24 @@ def test_a_nested_class_a_subclass_binds_again_is_refused() -> None:
     assert "Shapes.make" not in result.program.functions
     error = result.errors["Shapes.make"]
     assert isinstance(error, PathcraftError) and "subclass Boxes binds 'Cell' again" in str(error)
+
+
+def test_a_builtin_walking_an_object_drops_the_path() -> None:
+    """`sum(obj)` iterates through `__iter__`, which the builtin's model does
+    not follow: the path is dropped and named (it claimed 'not subscriptable')."""
+    result = translate(str(NESTED), ["Chain.total"])
+    run = generate(result.program, "Chain.total", GenerateOptions.of())
+    assert all(c.exc_type != "TypeError" for c in run.cases)
+    assert any("walking an object of class Chain" in note for note in run.notes)
+    assert replay_mismatches(NESTED, "Chain.total", list(run.cases)) == []
+
+
+def test_calling_a_stored_value_drops_the_path() -> None:
+    result = translate(str(NESTED), ["Folder.fold"])
+    run = generate(result.program, "Folder.fold", GenerateOptions.of())
+    assert not any(c.exc_type == "AttributeError" and "'fn'" in (c.exc_message or "") for c in run.cases)
+    assert any("a value the Folder stores" in note for note in run.notes)
+    assert replay_mismatches(NESTED, "Folder.fold", list(run.cases)) == []
 
 
 def test_tests_name_a_nested_class_by_its_qualified_name() -> None:

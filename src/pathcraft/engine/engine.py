@@ -51,7 +51,8 @@ from pathcraft.frontend.bitops import BIT_PREDICATES
 from pathcraft.frontend.builtins import PRINT
 from pathcraft.frontend.generators import SOURCE_PREFIX as GENERATOR_SOURCE
 from pathcraft.heap.deques import DEQUE_AS_LIST
-from pathcraft.heap.base import HeapModel, HeapResult, attribute_error, is_scalar, uncertain_attribute
+from pathcraft.heap.base import (HeapModel, HeapResult, attribute_error, called_field, is_scalar,
+                                 uncertain_attribute)
 from pathcraft.heap.cells import Addr, DictCell, GeneratorCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.factory import make_heap_model
 from pathcraft.ir.builtin_names import (
@@ -398,6 +399,8 @@ class Run:
         if isinstance(instr, ListOp) and instr.op in _PROTOCOL:
             subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
             cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
+            if isinstance(cell, ObjectCell) and frame.pred.builtin:  # `sum(obj)`: CPython iterates it
+                raise Unsupported(f"a builtin walking an object of class {cell.cls} (its __iter__ not followed)")
             if isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, _PROTOCOL[instr.op]):
                 if instr.op == "iter" and generators.generator_method(self, subject, state.heap) is not None:
                     return [step(state, frame)]  # a loop walks the generator its `__iter__` makes
@@ -639,7 +642,8 @@ class Run:
                 or isinstance(cell, (DictCell, ViewCell)) and dicts.has_method(cell, instr.method):
             return [step(state, frame)]  # there: CallMethod dispatches
         if isinstance(cell, ObjectCell):
-            uncertain = uncertain_attribute(self.program, cell, instr.method)
+            uncertain = uncertain_attribute(self.program, cell, instr.method) \
+                or called_field(self.program, cell, instr.method)
             if uncertain is not None:
                 raise Unsupported(f"looking up {uncertain}")
         elif receiver is not None:
@@ -681,7 +685,8 @@ class Run:
                 return self.value_method(made, "generator", addr, LIST_PROTOCOL, ())
         if qualname is None and isinstance(cell, ObjectCell):
             # `self.__class__(...)`, or a callable the class stores (`self.append = stack.append`)
-            uncertain = uncertain_attribute(self.program, cell, instr.method)
+            uncertain = uncertain_attribute(self.program, cell, instr.method) \
+                or called_field(self.program, cell, instr.method)
             if uncertain is not None:
                 raise Unsupported(f"calling {uncertain}")
         if qualname is None and instr.method in PROTOCOLS:  # `x in c`, `c[a:b]`, `list(c)` on no sequence

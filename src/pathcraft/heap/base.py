@@ -88,6 +88,15 @@ def uncertain_attribute(program: Program, cell: ObjectCell, name: str) -> str | 
     return None
 
 
+def called_field(program: Program, cell: ObjectCell, name: str) -> str | None:
+    """`obj.name(...)` where `name` is no method but a field the class
+    stores (`self.fn = function`): Python calls the stored value, which
+    the model does not follow (the path is dropped, never an AttributeError)."""
+    if name in cell.fields or any(name in dict(program.classes[k].fields) for k in program.mro(cell.cls)):
+        return f"attribute '{name}', a value the {cell.cls} stores (calling it is not modelled)"
+    return None
+
+
 def attribute_error(value: object, heap: Heap, field: str) -> ExcValue:
     return ExcValue("AttributeError", f"'{type_name(value, heap)}' object has no attribute '{field}'")
 

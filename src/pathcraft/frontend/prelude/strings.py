@@ -73,6 +73,8 @@ def str__split(self: str, sep: str) -> list[str]:
 
 
 def str__join(self: str, items: list[str]) -> str:
+    if items is None or type(items) is int or type(items) is bool or type(items) is float:  # type: ignore[comparison-overlap]
+        raise TypeError("can only join an iterable")  # CPython's words, not a loop's
     out = ""
     first = True
     for item in items:
