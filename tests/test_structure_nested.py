@@ -23,7 +23,8 @@ GOODRICH = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "goodrich
 
 TYPED = ["Stack.push", "Stack.pop", "Stack.top_two", "CountingStack.push", "CountingStack.push_pair",
          "Ranked.offer", "Ranked.beats", "pick", "same_kind", "Spot.__eq__"]
-UNTYPED = ["Queue.enqueue", "Queue.dequeue", "Queue._check", "Queue.first_checked"]
+UNTYPED = ["Queue.enqueue", "Queue.dequeue", "Queue._check", "Queue.first_checked", "Week.get_first",
+           "Fortnight.show"]
 
 test_replay, test_enumeration = oracle_tests(NESTED, TYPED, Bounds(ints=tuple(range(-2, 3)), max_objects=3))
 
@@ -70,6 +71,16 @@ def test_calling_a_stored_value_drops_the_path() -> None:
     assert not any(c.exc_type == "AttributeError" and "'fn'" in (c.exc_message or "") for c in run.cases)
     assert any("a value the Folder stores" in note for note in run.notes)
     assert replay_mismatches(NESTED, "Folder.fold", list(run.cases)) == []
+
+
+def test_descriptors_of_a_class_or_its_bases_are_no_fields() -> None:
+    info = translate(str(NESTED), ["Fortnight.show"]).program.classes["Fortnight"]
+    assert {"first", "label"} & set(dict(info.fields)) == set()
+
+
+def test_an_f_string_field_runs() -> None:
+    cases = generated(NESTED, "Fortnight.show", "loop-2")
+    assert any(c.exc_type == "IndexError" for c in cases)
 
 
 def test_tests_name_a_nested_class_by_its_qualified_name() -> None:

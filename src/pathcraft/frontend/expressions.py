@@ -21,7 +21,7 @@ import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from pathcraft.errors import construct_name, unknown_name, unsupported
+from pathcraft.errors import UnsupportedError, construct_name, unknown_name, unsupported
 from pathcraft.frontend.frozen import Relocate
 from pathcraft.frontend import bitops
 from pathcraft.frontend import mathmod
@@ -454,18 +454,27 @@ class ExpressionLowerer:
         """`f"..."`: literal parts and `{name}` fields (no conversion, no
         format spec) concatenated, each field formatted by the engine (an
         int, bool, str or None has its text computed; anything else makes
-        the whole string one whose text is not computed); any other field
-        makes the string not computed, and its expression is not run."""
+        the whole string one whose text is not computed); a field with a
+        conversion or a format spec makes the string not computed. Every
+        field's expression runs, in order (it may raise: `{self.dist[u]}`)."""
         parts: list[Expr] = []
+        computed = True
         for value in node.values:
             if isinstance(value, ast.Constant) and isinstance(value.value, str):
                 parts.append(Const(Text(value.value)))
-            elif isinstance(value, ast.FormattedValue) and value.conversion == -1 and value.format_spec is None \
-                    and isinstance(value.value, ast.Name) \
-                    and (value.value.id in self.local_names or value.value.id in self.module.constants):
-                parts.append(Unary("format", self.expr(value.value)))
+            elif isinstance(value, ast.FormattedValue):
+                try:
+                    field = self.blocks.stable(self.expr(value.value), node.lineno)
+                except UnsupportedError as exc:  # the paths that get here are dropped, the function stays
+                    return self.stdlib.dropped(f"an f-string field: {exc.message}", value.value)
+                if value.conversion == -1 and value.format_spec is None:
+                    parts.append(Unary("format", field))
+                else:
+                    computed = False
             else:
-                return Const(Text(None))
+                computed = False
+        if not computed:
+            return Const(Text(None))
         result: Expr = parts[0] if parts else Const(Text(""))
         for part in parts[1:]:
             result = Binary("add", result, part)

@@ -416,9 +416,27 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                         bound.add(mangle(target.attr, cls.name))
     for name in properties:  # `self.p = v` raises (no setter): no instance holds it
         fields.pop(name, None)
+    for klass in class_chain(module, cls):  # a descriptor of the class or a base: not an instance's field
+        for name in _descriptors(klass):
+            if fields.pop(mangle(name, klass.name), None) is not None:
+                bound.add(mangle(name, klass.name))
     opaque = tuple(sorted(bound - set(class_defaults) - set(methods) - set(fields)))
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
                      tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters))
+
+
+def _descriptors(cls: ast.ClassDef) -> set[str]:
+    """Names the class body binds to something that may intercept an
+    instance's attribute: a decorated method (`@property`, `@x.setter`,
+    `@cached_property`), or an assignment of a call or a name
+    (`firstweekday = property(get, set)`)."""
+    found: set[str] = set()
+    for item in cls.body:
+        if isinstance(item, ast.FunctionDef) and item.decorator_list and not _class_level(item):
+            found.add(item.name)
+        elif isinstance(item, ast.Assign) and isinstance(item.value, (ast.Call, ast.Name, ast.Attribute, ast.Lambda)):
+            found.update(t.id for t in item.targets if isinstance(t, ast.Name))
+    return found
 
 
 def _class_level(fn: ast.FunctionDef) -> bool:
