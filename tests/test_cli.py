@@ -650,7 +650,8 @@ def test_ctrl_c_keeps_the_tests_written_so_far(tmp_path: Path) -> None:
     out_file = tmp_path / "test_wide.py"
     process = subprocess.Popen([sys.executable, "-m", "pathcraft", "gen", "wide.py", "-o", str(out_file),
                                 "--max-paths", "300000"], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
-                               env=this_checkout())
+                               env=this_checkout(),  # a job started with `&` by a script inherits SIGINT ignored
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         while process.poll() is None and "def test_" not in (out_file.read_text() if out_file.exists() else ""):
             time.sleep(0.01)  # until the first test is written
