@@ -9,6 +9,8 @@ a value, an optional constraint on the path and an optional exception.
 
 from __future__ import annotations
 
+import sys
+
 from dataclasses import dataclass
 from typing import Protocol, TypeGuard
 
@@ -99,6 +101,12 @@ def called_field(program: Program, cell: ObjectCell, name: str) -> str | None:
 
 def attribute_error(value: object, heap: Heap, field: str) -> ExcValue:
     return ExcValue("AttributeError", f"'{type_name(value, heap)}' object has no attribute '{field}'")
+
+
+def set_attribute_error(value: object, heap: Heap, field: str) -> ExcValue:
+    """`value.field = x` on None or a number: Python 3.13 says more."""
+    tail = " and no __dict__ for setting new attributes" if sys.version_info >= (3, 13) else ""
+    return ExcValue("AttributeError", f"'{type_name(value, heap)}' object has no attribute '{field}'{tail}")
 
 
 def list_type_error(op: str, value: object, heap: Heap) -> ExcValue:

@@ -24,6 +24,7 @@ from pathcraft.heap.assumptions import Assumptions
 from pathcraft.heap.base import (
     HeapResult,
     attribute_error,
+    set_attribute_error,
     is_scalar,
     list_type_error,
     type_name,
@@ -191,7 +192,7 @@ class LazyHeap:
 
     def set_field(self, heap: Heap, obj: object, field: str, value: object) -> list[HeapResult]:
         if not isinstance(obj, Addr) or not isinstance(heap.cell(obj), ObjectCell):
-            return [HeapResult(heap, exc=attribute_error(obj, heap, field))]
+            return [HeapResult(heap, exc=set_attribute_error(obj, heap, field))]
         cell = heap.cell(obj)
         assert isinstance(cell, ObjectCell)
         return [HeapResult(heap.with_cell(obj, replace(cell, fields={**cell.fields, field: value})))]

@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pathcraft.heap.assumptions import Assumptions, ancestors, root_of
-from pathcraft.heap.base import HeapResult, attribute_error, is_scalar
+from pathcraft.heap.base import HeapResult, is_scalar, set_attribute_error
 from pathcraft.heap.cells import Addr, Heap, Lazy, ObjectCell
 from pathcraft.heap.lazy import LazyHeap
 from pathcraft.ir.nodes import Program
@@ -174,6 +174,6 @@ class SymbolicHeap(LazyHeap):
             return super().set_field(heap, obj, field, value)
         cell = heap.cell(obj)
         if not isinstance(cell, ObjectCell):
-            return [HeapResult(heap, exc=attribute_error(obj, heap, field))]
+            return [HeapResult(heap, exc=set_attribute_error(obj, heap, field))]
         log = heap.writes.get(field, ()) + ((ident, value),)
         return [HeapResult(replace(heap, writes={**heap.writes, field: log}))]
