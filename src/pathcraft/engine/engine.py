@@ -399,7 +399,7 @@ class Run:
         if isinstance(instr, ListOp) and instr.op in _PROTOCOL:
             subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
             cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
-            if isinstance(cell, ObjectCell) and frame.pred.builtin:  # `sum(obj)`: CPython iterates it
+            if isinstance(cell, ObjectCell) and frame.pred.builtin and instr.op != "iter":  # `sum(obj)` iterates it
                 raise Unsupported(f"a builtin walking an object of class {cell.cls} (its __iter__ not followed)")
             if isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, _PROTOCOL[instr.op]):
                 if instr.op == "iter" and generators.generator_method(self, subject, state.heap) is not None:
