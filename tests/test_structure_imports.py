@@ -8,6 +8,7 @@ then the merge's refusals, a cycle, and a generated file run by pytest."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -198,6 +199,15 @@ def test_a_root_package_without_an_identifier_name_is_loaded_under_an_alias(tmp_
                          capture_output=True, text=True, cwd=tmp_path, timeout=300,
                          env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     assert run.returncode == 0 and "2 passed" in run.stdout, run.stdout[-3000:]
+    # a copy under the alias on the import path is the one tested (a mutation
+    # tool's copy, say): here a copy whose `take` no longer raises
+    copy = tmp_path / "copies" / "my_lib"
+    shutil.copytree(root, copy)
+    (copy / "part" / "things.py").write_text((copy / "part" / "things.py").read_text().replace("n < 0", "n < -5"))
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                         env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(copy.parent)))
+    assert "1 failed, 1 passed" in run.stdout, run.stdout[-3000:]
 
 
 def test_a_generated_file_for_a_package_module_passes(tmp_path: Path) -> None:
