@@ -11,6 +11,7 @@ import os
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import Any, TextIO
@@ -26,9 +27,10 @@ from pathcraft.depth import run_deep, too_deep
 from pathcraft.errors import PathcraftError
 from pathcraft.files import open_for_writing, output_problem
 from pathcraft.frontend import TranslationResult, translate
-from pathcraft.generate import FunctionRun, GenerateOptions, generate, parse_target
+from pathcraft.generate import FunctionRun, GenerateOptions, generate, parse_target, trace_guide
 from pathcraft.heap.assumptions import parse_assumptions
 from pathcraft.ir.nodes import Program
+from pathcraft.ir.pattern import parse_pattern
 from pathcraft.ir.printer import program_text
 from pathcraft.testcase.emit_json import JsonWriter
 from pathcraft.testcase.emit_pytest import PytestWriter
@@ -149,6 +151,11 @@ def gen(
     setup_calls: int | None = typer.Option(None, "--setup-calls", min=0,
                                            help="With --objects constructed: at most this many "
                                            f"method calls after the constructor \\[default: {DEFAULTS.setup_calls}]."),
+    trace: str | None = typer.Option(None, "--trace",
+                                        help="Only the paths whose trace term is an instance of this "
+                                        "pattern, written as the tests' '# trace:' comments; '_' or a "
+                                        "capitalized variable stands for any subterm, '[T1 | Rest]' for a "
+                                        "longer list. Needs a target path/to/module.py::name."),
 ) -> None:
     """Generate one test per execution path of TARGET."""
     try:
@@ -163,10 +170,17 @@ def gen(
         })
         options = settings.generate_options()
         path, name = parse_target(target)
+        if trace is not None:
+            if name is None:
+                raise PathcraftError("--trace guides one function: give the target as path/to/module.py::name")
+            options = replace(options, trace=trace)
+            parse_pattern(trace)  # a syntax error is reported before anything is translated
         _check_output(output, path, do_verify)
         result = translate(path, [name] if name else None, options.invariants, objects=options.objects,
                            setup_calls=options.setup_calls)
         runnable = _runnable(result, name, options)
+        if trace is not None and runnable:
+            trace_guide(result.program, runnable[0], trace)  # names checked before any search
         if not runnable and not result.errors:
             raise PathcraftError(f"{path}: no functions or methods to test")
         stream, test_file, keep_open = _open_output(output, do_verify and settings.format == "pytest")
@@ -443,6 +457,10 @@ def _print_report(report: VerifyReport, functions: Any) -> None:
 @app.command()
 def clp(
     target: str = typer.Argument(..., help="path/to/module.py::name or path/to/module.py"),
+    abstraction: bool = typer.Option(False, "--abstraction",
+                                     help="Print the trace abstraction instead: each rule reduced to the "
+                                     "calls of its body and its trace term (the control-flow graph as "
+                                     "a generator of the traces --trace takes)."),
 ) -> None:
     """Print the CLP-translated program of TARGET (Prolog syntax)."""
     try:
@@ -455,7 +473,7 @@ def clp(
     shown = [t for t in result.targets if t in result.program.functions]
     if shown:
         try:
-            text = program_text(result.program, list(result.program.functions))
+            text = program_text(result.program, list(result.program.functions), abstraction=abstraction)
         except RecursionError as exc:
             raise fail(too_deep(exc))
         sys.stdout.write(text)

@@ -15,6 +15,7 @@ from typing import Any
 from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition
 from pathcraft.engine.construction import ConstructionControl
 from pathcraft.engine.engine import Engine
+from pathcraft.engine.guide import TraceGuide
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.errors import PathcraftError, TargetError, Unsupported
@@ -22,6 +23,7 @@ from pathcraft.frontend.invariants import Checked, invariants_for, unwrap, verdi
 from pathcraft.ir.driver import SETUP_RAISED_PREDICATE
 from pathcraft.files import source_problem
 from pathcraft.ir.nodes import Program
+from pathcraft.ir.pattern import check_names, parse_pattern
 from pathcraft.solver import terms as T
 from pathcraft.solver.canonical import CanonicalModels
 from pathcraft.solver.path import bounds_of
@@ -50,6 +52,7 @@ class GenerateOptions:
     # frontend/driver.py; the translation must have been asked for drivers)
     objects: str = "free"
     setup_calls: int = 2
+    trace: str | None = None  # a trace pattern guiding the search (`--trace`, see ir/pattern.py)
 
     @classmethod
     def of(cls, **settings: Any) -> GenerateOptions:
@@ -83,6 +86,15 @@ def parse_target(text: str) -> tuple[str, str | None]:
     if problem is not None:
         raise TargetError(f"{path}: {problem}")
     return path, (name or None)
+
+
+def trace_guide(program: Program, qualname: str, text: str) -> TraceGuide:
+    """The search control for `--trace TEXT` on `qualname`: the pattern read
+    and checked against the program (a `PatternError` points into it)."""
+    pattern = parse_pattern(text)
+    root = program.functions[qualname].entry
+    check_names(pattern, text, {name: len(pred.rules) for name, pred in program.predicates.items()}, root)
+    return TraceGuide(pattern, root)
 
 
 def engine_stats(engine: Engine, filtered: int) -> dict[str, Any]:
@@ -134,10 +146,11 @@ def generate(
         program = checked.program
     plan = program.drivers.get(qualname) if options.objects == "constructed" else None
     watch = ConstructionControl(plan.driver, plan.call_line, SETUP_RAISED_PREDICATE) if plan else None
+    guide = trace_guide(program, qualname, options.trace) if options.trace is not None else None
     engine = Engine(program, replace(
         options.engine, assumptions=assumptions, deadline=deadline,
         cost_bounds=tuple((p.cost, p.op, p.bound) for p in thresholds if p.is_upper_bound),
-        controls=options.engine.controls + ((watch,) if watch else ()),
+        controls=options.engine.controls + ((watch,) if watch else ()) + ((guide,) if guide else ()),
     ))
     run = FunctionRun(qualname)
     filtered = 0

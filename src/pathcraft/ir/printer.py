@@ -228,7 +228,27 @@ def _heap_goal(instr: object, names: _Names, heap: int) -> str:
     return f"list_{instr.op}({h0},{lst},{_args(args)},{out},{h1})"
 
 
-def predicate_text(pred: Predicate) -> str:
+def abstract_rule_text(pred: Predicate, rule: Rule) -> str:
+    """The rule's trace abstraction (paper 001, Def. 6): its calls, each with
+    only its trace argument. A method call is dispatched on the receiver's
+    class at run time, so it stays `invoke(method, T)`."""
+    calls: list[str] = []
+    for instr in rule.body:
+        trace = f"T{len(calls) + 1}"
+        if isinstance(instr, Call):
+            calls.append(f"{instr.predicate}({trace})")
+        elif isinstance(instr, Goto):
+            calls.append(f"{instr.block}({trace})")
+        elif isinstance(instr, CallMethod):
+            calls.append(f"invoke({instr.method},{trace})")
+    head = f"{pred.name}({pred.name}({rule.index},{_args([f'T{i + 1}' for i in range(len(calls))])}))"
+    return head + (" :- " + ", ".join(calls) + "." if calls else ".")
+
+
+def predicate_text(pred: Predicate, abstraction: bool = False) -> str:
+    if abstraction:
+        notes = [f"% a call that raises ends the list, then {pred.handler}'s trace follows"] if pred.handler else []
+        return "\n".join(notes + [abstract_rule_text(pred, r) for r in pred.rules])
     notes = []
     if pred.marks:
         notes.append(f"% entry executes line {', '.join(map(str, pred.marks))}")
@@ -239,13 +259,18 @@ def predicate_text(pred: Predicate) -> str:
     return "\n".join(notes + [rule_text(pred, r) for r in pred.rules])
 
 
-def program_text(program: Program, functions: list[str] | None = None, builtins: bool = True) -> str:
+def program_text(program: Program, functions: list[str] | None = None, builtins: bool = True,
+                 abstraction: bool = False) -> str:
+    """The program in Prolog syntax; with `abstraction`, its trace
+    abstraction (each rule reduced to its calls and trace terms)."""
     chunks: list[str] = []
+    if abstraction:
+        chunks.append("% trace abstraction: a call that raises ends its rule's list of traces early")
     wanted = functions if functions is not None else list(program.functions)
     for qualname in wanted:
         chunks.append(f"% ---- {qualname}")
         for pred in program.predicates_of(qualname):
-            chunks.append(predicate_text(pred))
+            chunks.append(predicate_text(pred, abstraction))
     if builtins:
         def calls(preds: list[Predicate]) -> set[str]:
             return {i.predicate for p in preds for r in p.rules for i in r.body if isinstance(i, Call)}
@@ -259,6 +284,6 @@ def program_text(program: Program, functions: list[str] | None = None, builtins:
         shown = [p for p in program.predicates.values() if p.builtin and p.name in used and p.rules]  # natives: none
         if shown:
             chunks.append("% ---- builtins")
-            chunks.extend(predicate_text(p) for p in shown)
+            chunks.extend(predicate_text(p, abstraction) for p in shown)
     return "\n\n".join(chunks) + "\n"
 

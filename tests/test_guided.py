@@ -1,0 +1,204 @@
+"""Trace-guided generation (`--trace`, paper 001 Def. 4; paper 000 Def. 5).
+
+The oracle for the guide's pruning is the unguided run: guided by a
+pattern, the search must find exactly the paths of the standard search
+whose traces are instances of the pattern (none lost to pruning, none
+extra), and every guided test must replay on the real code along its path.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from oracle import SHARED_EXAMPLES, replay_mismatches
+
+from pathcraft.engine.criteria import parse_criterion
+from pathcraft.errors import PathcraftError
+from pathcraft.frontend import translate
+from pathcraft.generate import GenerateOptions, generate
+from pathcraft.ir.pattern import PatternError, matches, parse_pattern, read_trace
+from pathcraft.testcase.model import TestCase
+
+LCM = SHARED_EXAMPLES / "lcm.py"
+VECTOR = SHARED_EXAMPLES / "vector.py"
+LINKED = Path(__file__).parent / "fixtures" / "linked.py"
+
+
+def run(path: Path, qualname: str, trace: str | None, criterion: str = "loop-2") -> list[TestCase]:
+    result = translate(str(path), [qualname])
+    assert not result.errors, result.errors
+    options = GenerateOptions.of(criterion=parse_criterion(criterion), trace=trace)
+    return generate(result.program, qualname, options).cases
+
+
+# lcm's path that divides by zero (a = b = 0) and returns -1 from the handler
+ZERO = ("lcm(2, [lcm_join2(1, [gcd(1, [gcd_loop1(2, [gcd_exit3(1, [abs_value(1, [abs_value_then1(1, [])])])])]), "
+        "lcm_try6(1, [abs_value(1, [abs_value_then1(1, [])]), int_floordiv(2, []), "
+        "lcm_except4(1, [lcm_except4_c(1, [lcm_handler10(1, [])])])])])])")
+
+
+def test_a_complete_feasible_trace_gives_its_one_test() -> None:
+    cases = run(LCM, "lcm", ZERO)
+    assert [(dict(c.inputs), c.value) for c in cases] == [({"a": 0, "b": 0}, -1)]
+    assert read_trace(cases[0].trace) == read_trace(ZERO)
+    assert replay_mismatches(LCM, "lcm", cases) == []
+
+
+def test_an_infeasible_trace_gives_none() -> None:
+    # a < b (rule 1 swaps them), then a division by zero: that needs a = b = 0
+    pattern = "lcm(1, [lcm_then1(1, [lcm_join2(1, [_, lcm_try6(1, [_, int_floordiv(2, []), _])])])])"
+    assert run(LCM, "lcm", pattern) == []
+
+
+@pytest.mark.parametrize(("path", "qualname", "pattern", "criterion"), [
+    (LCM, "lcm", "lcm(1, _)", "loop-2"),
+    (LCM, "lcm", "lcm(K, [lcm_join2(1, [gcd(1, [gcd_loop1(1, _)]), _])])", "loop-2"),
+    (LCM, "lcm", "lcm(2, [_ | Rest])", "loop-2"),
+    (LCM, "gcd", "gcd(1, [gcd_loop1(1, [gcd_body2(1, [_, gcd_loop1(2, _)])])])", "loop-3"),
+    (LCM, "lcm", "lcm(2, [lcm_join2(1, [_, lcm_try6(1, [A, _, _])])])", "loop-2"),
+    (VECTOR, "multiples", "multiples(1, [_, multiples_loop5(1, [multiples_body6(1, [_, "
+                          "multiples_body6_c(2, _)])])])", "loop-2"),
+])
+def test_guided_paths_are_the_standard_paths_the_pattern_describes(
+        path: Path, qualname: str, pattern: str, criterion: str) -> None:
+    standard = run(path, qualname, None, criterion)
+    guided = run(path, qualname, pattern, criterion)
+    wanted = parse_pattern(pattern)
+    expected = sorted(c.trace for c in standard if matches(wanted, read_trace(c.trace)))
+    assert expected, "the pattern should describe some of the standard paths"
+    assert len(expected) < len(standard), "and not all of them"
+    assert sorted(c.trace for c in guided) == expected
+    assert replay_mismatches(path, qualname, guided) == []
+
+
+def test_a_repeated_variable_means_equal_subtraces() -> None:
+    both = ("lcm(_, [lcm_join2(1, [gcd(1, [gcd_loop1(1, [gcd_body2(1, [_, gcd_loop1(2, [gcd_exit3(1, [A])])])])]), "
+            "lcm_try6(1, [A | _])])])")
+    cases = run(LCM, "lcm", both)
+    assert cases
+    for case in cases:  # gcd's abs_value took the same rule as lcm's
+        trace = read_trace(case.trace)
+        join = trace.children[0]
+        gcd_abs = join.children[0].children[0].children[0].children[1].children[0].children[0]
+        assert gcd_abs.predicate == "abs_value"
+        assert gcd_abs == join.children[1].children[0]
+    anything = both.replace("lcm_try6(1, [A | _])", "lcm_try6(1, [_ | _])")
+    assert len(run(LCM, "lcm", anything)) > len(cases)
+
+
+def test_the_partial_trace_of_paper_000_example_6() -> None:
+    """Four iterations of multiples' loop, each calling add, whatever add
+    does: the paper's four tests, icap = 1, 2, 3 and icap >= 4."""
+    pattern = "multiples_loop5(2, [multiples_exit7(1, [])])"
+    for i in range(4, 0, -1):
+        pattern = (f"multiples_loop5(1, [multiples_body6(1, [_, multiples_body6_c(1, [multiples_then8(1, "
+                   f"[A{i}, multiples_join9(1, [{pattern}])])])])])")
+    pattern = f"multiples(1, [_, {pattern}])"
+    cases = run(VECTOR, "multiples", pattern, "loop-4")
+    caps = sorted(dict(c.inputs)["icap"] for c in cases)
+    assert len(cases) == 4
+    assert caps[:3] == [1, 2, 3] and caps[3] >= 4
+    assert all(len(c.heap_in["ns"]["list"]) == 4 for c in cases)
+    assert replay_mismatches(VECTOR, "multiples", cases) == []
+
+
+@pytest.mark.parametrize(("pattern", "problem", "column"), [
+    ("lcm(1, [_", "expected ']', found the end of the pattern", 10),
+    ("lcm(3, [_])", "'lcm' has rules 1 to 2, not 3", 1),
+    ("lcm(1, [nope(1, [])])", "no predicate 'nope'", 9),
+    ("lcm(1)", "'lcm' needs two arguments", 6),
+    ("lcm(1, [], [])", "'lcm' takes two arguments", 10),
+    ("gcd(1, [_])", "starts with 'lcm', not 'gcd'", 1),
+    ("lcm(1, [_ | x(1, [])])", "after '|' comes a variable", 13),
+    ("lcm(1, [#])", "unexpected character '#'", 9),
+    ("lcm(1, [_]) extra", "unexpected text after the pattern", 13),
+    ("lcm(x, [_])", "expected a rule number or a variable", 5),
+    ("  ", "empty pattern", 1),
+])
+def test_bad_patterns_point_into_the_pattern(pattern: str, problem: str, column: int) -> None:
+    result = translate(str(LCM), ["lcm"])
+    with pytest.raises(PatternError) as caught:
+        generate(result.program, "lcm", GenerateOptions.of(trace=pattern))
+    assert problem in caught.value.problem
+    assert caught.value.offset + 1 == column
+    text = str(caught.value)
+    assert f"at column {column}:" in text
+    lines = text.splitlines()
+    assert lines[-1].index("^") - 2 == column - 1  # the caret sits under the column
+
+
+def test_cli_trace_writes_the_tests_and_refuses_bad_patterns(tmp_path: Path) -> None:
+    out = tmp_path / "test_zero.py"
+    ok = subprocess.run([sys.executable, "-m", "pathcraft", "gen", f"{LCM}::lcm", "--trace", ZERO, "-o", str(out)],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    assert "wrote 1 tests" in ok.stderr
+    assert "lcm.lcm(a=0, b=0) == -1" in out.read_text()
+    bad = subprocess.run([sys.executable, "-m", "pathcraft", "gen", f"{LCM}::lcm", "--trace", "lcm(1, [foo(1, [])])"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2
+    assert "Traceback" not in bad.stderr
+    assert "no predicate 'foo'" in bad.stderr and "^" in bad.stderr
+    whole = subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(LCM), "--trace", "_"],
+                           capture_output=True, text=True)
+    assert whole.returncode == 2
+    assert "give the target as path/to/module.py::name" in whole.stderr
+
+
+def test_read_trace_refuses_variables() -> None:
+    with pytest.raises(PathcraftError):
+        read_trace("lcm(1, [_])")
+
+
+def _abstraction(path: Path, qualname: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "pathcraft", "clp", f"{path}::{qualname}", "--abstraction"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize(("path", "qualname", "criterion"), [
+    (LCM, "lcm", "loop-2"), (VECTOR, "multiples", "loop-2"), (VECTOR, "Vector.add", "loop-2"),
+])
+def test_every_trace_the_engine_finds_is_derived_by_the_trace_abstraction(
+        path: Path, qualname: str, criterion: str) -> None:
+    """Def. 6 read back: each trace node's children are the calls of its
+    rule's abstraction, or a prefix of them where a call raised (then the
+    handler's trace, inside a `try`)."""
+    import re
+
+    text = _abstraction(path, qualname)
+    calls: dict[tuple[str, int], list[str]] = {}
+    handler: dict[str, str] = {}
+    pending: str | None = None
+    for line in text.splitlines():
+        note = re.match(r"% a call that raises ends the list, then (\S+)'s trace follows", line)
+        if note:
+            pending = note.group(1)
+            continue
+        head = re.match(r"(\S+?)\(\1\((\d+),\[[^\]]*\]\)\)(?: :- (.*))?\.$", line)
+        if head is None:
+            continue
+        name, rule, body = head.group(1), int(head.group(2)), head.group(3) or ""
+        calls[(name, rule)] = [c.split("(")[0] if not c.startswith("invoke(") else "*"
+                               for c in re.findall(r"[\w$.<>]+\([^()]*\)", body)]
+        if pending:
+            handler[name] = pending
+    assert calls
+    for case in run(path, qualname, None, criterion):
+        stack = [read_trace(case.trace)]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.children)
+            expected = calls.get((node.predicate, node.rule))
+            if expected is None:  # a method's own predicates are printed with its module's functions
+                continue
+            got = [c.predicate for c in node.children]
+            agrees = len(got) <= len(expected) and all(e in ("*", g) for e, g in zip(expected, got))
+            if not agrees and node.predicate in handler and got and got[-1] == handler[node.predicate]:
+                prefix = got[:-1]
+                agrees = len(prefix) <= len(expected) and all(e in ("*", g) for e, g in zip(expected, prefix))
+            assert agrees, f"{node.predicate}({node.rule}): children {got}, abstraction {expected}"
