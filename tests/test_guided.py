@@ -202,3 +202,84 @@ def test_every_trace_the_engine_finds_is_derived_by_the_trace_abstraction(
                 prefix = got[:-1]
                 agrees = len(prefix) <= len(expected) and all(e in ("*", g) for e, g in zip(expected, prefix))
             assert agrees, f"{node.predicate}({node.rule}): children {got}, abstraction {expected}"
+
+
+# ---------------------------------------------------------------- all-local-paths
+
+def test_lcm_all_local_paths_gives_the_papers_three_tests() -> None:
+    """Paper 001, Example 5: {a >= b}, {a = b = 0, result -1}, {b > a},
+    where plain loop-2 gives many more."""
+    result = translate(str(LCM), ["lcm"])
+    run_ = generate(result.program, "lcm", GenerateOptions.of(select="all-local-paths"))
+    cases = run_.cases
+    inputs = [dict(c.inputs) for c in cases]
+    assert len(cases) == 3
+    assert sum(1 for i in inputs if i["a"] < i["b"]) == 1
+    assert sum(1 for i in inputs if i["a"] >= i["b"] and (i["a"], i["b"]) != (0, 0)) == 1
+    assert [c.value for c in cases if dict(c.inputs) == {"a": 0, "b": 0}] == [-1]
+    assert len(run(LCM, "lcm", None)) > 3
+    assert run_.stats["generated_traces"] >= run_.stats["infeasible_traces"] + 3
+    assert replay_mismatches(LCM, "lcm", cases) == []
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+_ALL_LOCAL = [
+    (SHARED_EXAMPLES / "lcm.py", ["lcm", "gcd", "abs_value"]),
+    (SHARED_EXAMPLES / "arraypower.py", None),
+    (SHARED_EXAMPLES / "vector.py", None),
+    (SHARED_EXAMPLES / "rational.py", None),
+    (SHARED_EXAMPLES / "aliasing.py", None),
+    (FIXTURES / "control.py", None),
+    (FIXTURES / "linked.py", None),
+    (FIXTURES / "objects.py", None),
+    (FIXTURES / "structure" / "clauses.py", None),
+    (FIXTURES / "structure" / "proto_equality.py", None),
+    (FIXTURES / "structure" / "decorators.py", None),
+    (FIXTURES / "values" / "lists.py", None),
+]
+
+
+@pytest.mark.parametrize(("path", "names"), _ALL_LOCAL, ids=[p.stem for p, _ in _ALL_LOCAL])
+def test_all_local_paths_is_the_first_standard_path_of_each_local_trace(path: Path, names: list[str] | None) -> None:
+    """The oracle is the standard search: the trace generator must produce
+    the local trace of every standard path (it is complete), and the guided
+    scheme must give, for each local trace, the first standard path that has
+    it (the leftmost branch of the guided tree), nothing else."""
+    from pathcraft.engine.tracegen import LocalScope, LocalTraces
+
+    result = translate(str(path), names)
+    checked = 0
+    for qualname in result.targets:
+        if qualname not in result.program.functions or result.program.functions[qualname].generator:
+            continue
+        program = result.program
+        standard_run = generate(program, qualname, GenerateOptions.of(timeout=60))
+        if standard_run.stopped:
+            continue
+        scope = LocalScope(program, qualname)
+        local = {str(scope.project(read_trace(c.trace))): c for c in reversed(standard_run.cases)}
+        generated = {str(t) for t in LocalTraces(program, qualname, 2)}
+        assert set(local) <= generated, f"{qualname}: local traces the generator missed"
+        guided = generate(program, qualname, GenerateOptions.of(select="all-local-paths", timeout=60))
+        assert guided.stopped is None
+        # the same paths, in the same (depth-first) order; the inputs may
+        # differ, as the telling values of a test depend on the tests before it
+        firsts = sorted(local.values(), key=lambda c: standard_run.cases.index(c))
+        assert [c.trace for c in guided.cases] == [c.trace for c in firsts], qualname
+        assert replay_mismatches(path, qualname, guided.cases) == []
+        assert guided.stats["generated_traces"] == len(generated)
+        assert guided.stats["generated_traces"] - guided.stats["infeasible_traces"] == len(guided.cases)
+        checked += 1
+    assert checked
+
+
+def test_cli_all_local_paths(tmp_path: Path) -> None:
+    out = tmp_path / "test_lcm_local.py"
+    done = subprocess.run([sys.executable, "-m", "pathcraft", "gen", f"{LCM}::lcm", "-c", "all-local-paths",
+                           "-o", str(out), "--verify"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert text.count("\ndef test_") == 3 and "(all-local-paths,loop-2)" in text
+    bad = subprocess.run([sys.executable, "-m", "pathcraft", "gen", f"{LCM}::lcm", "-c", "all-local-paths,depth-9"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "with loop-K" in bad.stderr and "Traceback" not in bad.stderr

@@ -103,8 +103,10 @@ def gen(
                                           help="Write the tests to this file (default: stdout)."),
     criterion: str | None = typer.Option(None, "--criterion", "-c",
                                             help="Termination criterion: loop-K, block-K, depth-K or "
-                                            "calls-K (call depth), several joined by commas "
-                                            "\\[default: loop-2]."),
+                                            "calls-K (call depth), several joined by commas; with "
+                                            "all-local-paths, one test per feasible path through the "
+                                            "function's own code, other code's paths left free "
+                                            "(guided generation, bounded by loop-K) \\[default: loop-2]."),
     fmt: Format | None = typer.Option(None, "--format", "-f", help="Output format \\[default: pytest]."),
     no_exceptions: bool = typer.Option(False, "--no-exceptions",
                                        help="Keep only paths that return normally."),
@@ -189,10 +191,11 @@ def gen(
     if not runnable:
         raise typer.Exit(2)
     program = result.program
+    criterion_label = ",".join(filter(None, (options.select, str(options.engine.criterion))))
     writer: PytestWriter | JsonWriter
     try:
         if settings.format == "pytest":
-            writer = PytestWriter(stream, program.module, path, runnable, str(options.engine.criterion),
+            writer = PytestWriter(stream, program.module, path, runnable, criterion_label,
                                   frozenset(program.exception_bases), frozenset(program.classes),
                                   frozenset(q for q in runnable if not program.takes_keywords(q)),
                                   floats=any(t.kind == "float" for q in runnable
@@ -200,7 +203,7 @@ def gen(
                                   string_inputs=_string_inputs(program, runnable),
                                   cached=program.cached_functions())
         else:
-            writer = JsonWriter(stream, target, str(options.engine.criterion))
+            writer = JsonWriter(stream, target, criterion_label)
         runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(program, runnable, options, writer)
     except BrokenPipeError:
         # the reader went away (`pathcraft gen m.py | head`): not an error;
@@ -370,7 +373,8 @@ def _print_stats(runs: list[FunctionRun], elapsed: float) -> None:
     table.add_column("statistic")
     for run in runs:
         table.add_column(run.qualname, justify="right")
-    keys = ["tests", "paths", "exception_paths_filtered", "pruned_paths", "unknown_paths",
+    keys = ["tests", "paths", "generated_traces", "infeasible_traces", "exception_paths_filtered", "pruned_paths",
+            "unknown_paths",
             "unsupported_paths", "policy_filtered",
             "derivation_steps", "branch_queries", "answered_without_z3", "z3_calls", "z3_seconds",
             "seconds"]

@@ -21,7 +21,7 @@ from pathcraft.engine.criteria import parse_criterion
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.search import SEARCHERS
 from pathcraft.errors import PathcraftError
-from pathcraft.generate import GenerateOptions
+from pathcraft.generate import SELECTIONS, GenerateOptions
 from pathcraft.heap.base import HEAP_MODELS
 from pathcraft.solver.chain import SolverOptions
 
@@ -77,8 +77,16 @@ class Settings:
             owner, dot, method = invariant.partition(".")
             if not (dot and owner.isidentifier() and method.isidentifier()):
                 raise PathcraftError(f"invariant '{invariant}': expected Class.method")
+        parts = [p.strip() for p in self.criterion.split(",")]
+        selections = [p for p in parts if p in SELECTIONS]
+        if len(selections) > 1:
+            raise PathcraftError(f"bad criterion '{self.criterion}': one selection criterion at a time")
+        bounds = ",".join(p for p in parts if p not in SELECTIONS) or str(_ENGINE.criterion)
+        if selections and not any(p.startswith("loop-") for p in bounds.split(",")):
+            raise PathcraftError(f"bad criterion '{self.criterion}': {selections[0]} bounds the loops of its "
+                                 "traces with loop-K (add loop-K, e.g. 'all-local-paths,loop-2')")
         engine = EngineOptions(
-            criterion=parse_criterion(self.criterion),
+            criterion=parse_criterion(bounds),
             search=self.search,
             solver=SolverOptions(timeout_ms=self.solver_timeout_ms),
             max_paths=self.max_paths,
@@ -96,6 +104,7 @@ class Settings:
             invariants=self.invariants,
             objects=self.objects,
             setup_calls=self.setup_calls,
+            select=selections[0] if selections else None,
         )
 
 

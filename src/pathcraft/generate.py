@@ -8,14 +8,16 @@ budget never loses what was already found.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition
 from pathcraft.engine.construction import ConstructionControl
 from pathcraft.engine.engine import Engine
+from pathcraft.engine.criteria import Criteria, CriterionSpec
 from pathcraft.engine.guide import TraceGuide
+from pathcraft.engine.tracegen import LocalScope, LocalTraces
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.errors import PathcraftError, TargetError, Unsupported
@@ -23,7 +25,7 @@ from pathcraft.frontend.invariants import Checked, invariants_for, unwrap, verdi
 from pathcraft.ir.driver import SETUP_RAISED_PREDICATE
 from pathcraft.files import source_problem
 from pathcraft.ir.nodes import Program
-from pathcraft.ir.pattern import check_names, parse_pattern
+from pathcraft.ir.pattern import check_names, parse_pattern, pattern_of
 from pathcraft.solver import terms as T
 from pathcraft.solver.canonical import CanonicalModels
 from pathcraft.solver.path import bounds_of
@@ -53,6 +55,9 @@ class GenerateOptions:
     objects: str = "free"
     setup_calls: int = 2
     trace: str | None = None  # a trace pattern guiding the search (`--trace`, see ir/pattern.py)
+    # a selection criterion run as guided generation (paper 001, Def. 5):
+    # "all-local-paths" (one test per feasible local trace, engine/tracegen.py)
+    select: str | None = None
 
     @classmethod
     def of(cls, **settings: Any) -> GenerateOptions:
@@ -86,6 +91,50 @@ def parse_target(text: str) -> tuple[str, str | None]:
     if problem is not None:
         raise TargetError(f"{path}: {problem}")
     return path, (name or None)
+
+
+SELECTIONS = ("all-local-paths",)
+
+
+def _guided(engine: Engine, program: Program, qualname: str, target: str,
+            counts: dict[str, Any]) -> Iterator[SymbolicPath]:
+    """The guided scheme (paper 001, Def. 5) for all-local-paths: each local
+    trace the generator gives is tried in turn, and the first path that
+    follows it (the leftmost branch of the guided tree) is the test; a trace
+    with none is infeasible. `counts` gets GT/UT: traces generated, and
+    those that were infeasible."""
+    k = loop_bound(engine.options.criterion)
+    scope = LocalScope(program, qualname)
+    base = engine.options
+    counts["generated_traces"] = counts["infeasible_traces"] = 0
+    try:
+        for term in LocalTraces(program, qualname, k):
+            if engine.stats.stopped is not None:
+                return
+            counts["generated_traces"] += 1
+            engine.options = replace(base, controls=base.controls + (TraceGuide(pattern_of(term), scope.entry,
+                                                                                scope),))
+            paths = engine.explore(target)
+            try:
+                first = next(paths, None)
+            finally:
+                paths.close()
+            if first is None:
+                counts["infeasible_traces"] += 1
+            else:
+                yield first
+    finally:
+        engine.options = base
+
+
+def loop_bound(criterion: CriterionSpec) -> int:
+    """The K of the loop-K part of a criterion (a guided criterion's trace
+    generator bounds the local loops with it)."""
+    parts = criterion.parts if isinstance(criterion, Criteria) else (criterion,)
+    for part in parts:
+        if part.kind == "loop":
+            return part.k
+    raise PathcraftError(f"a selection criterion needs loop-K as its termination criterion, not '{criterion}'")
 
 
 def trace_guide(program: Program, qualname: str, text: str) -> TraceGuide:
@@ -206,9 +255,12 @@ def generate(
     # Tests are named and written in depth-first order whatever order the
     # searcher finds paths in: streamed when they arrive in that order,
     # else held and sorted (also when interrupted: nothing found is lost).
-    streaming = engine.arrives_in_order() and not selections
+    streaming = engine.arrives_in_order() and not selections and options.select is None
+    target = plan.driver if plan else qualname
+    found = engine.explore(target) if options.select is None else \
+        _guided(engine, program, qualname, target, run.stats)
     try:
-        for path in engine.explore(plan.driver if plan else qualname):
+        for path in found:
             if not options.exceptions and path.outcome.kind == "raise":
                 filtered += 1
                 continue
@@ -231,7 +283,7 @@ def generate(
         raise
     finally:
         run.stopped = run.stopped or engine.stats.stopped
-        run.stats = engine_stats(engine, filtered)
+        run.stats = {**engine_stats(engine, filtered), **run.stats}
         run.stats["policy_filtered"] = run.policy_filtered
         if watch is not None:
             run.stats["setup_raised"] = watch.setup_raised

@@ -21,7 +21,7 @@ from explicit collaborators: the evaluator, the heap executor, the brancher
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from pathcraft.cost.models import Costs
@@ -148,7 +148,7 @@ class Engine:
         searcher = build_controls(self.options, self.brancher).searcher()
         return searcher is None or searcher.in_order
 
-    def explore(self, qualname: str) -> Iterator[SymbolicPath]:
+    def explore(self, qualname: str) -> Generator[SymbolicPath, None, None]:
         """Yield the paths of `qualname` as they are found."""
         info = self.program.functions[qualname]
         controls = build_controls(self.options, self.brancher)
@@ -306,7 +306,9 @@ class Run:
         out: list[State] = []
         for rule in rules:
             self.stats.steps += 1
-            choices = ChoiceNode(rule.index, state.choices) if len(rules) > 1 else state.choices
+            # numbered among all the rules (a guide may have kept only some), so
+            # a guided search's paths sort as the same paths of the full search
+            choices = ChoiceNode(rule.index, state.choices) if len(pred.rules) > 1 else state.choices
             base = replace(state, stack=Stack(Frame(pred, rule, 0, env, (), via_tail, loops), state.stack),
                            events=events, choices=choices)
             if rule.guard is None:

@@ -14,6 +14,11 @@ number `len(parent.children)`. Frames below the target's entry (invariant
 and construction wrappers) are not guided. A generator's frame is resumed
 by whichever loop walks it, so below one the place is not known in
 advance: the guide does not prune there and the final check decides.
+
+With a `LocalScope` (the all-local-paths and program-point criteria), the
+pattern describes a *local* trace (engine/tracegen.py): only children of
+the function's own code take places in the pattern's lists, and whatever
+other code does below its own frames is not guided.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from collections.abc import Sequence
 from pathcraft.engine import generators
 from pathcraft.engine.control import SearchControl, Verdict
 from pathcraft.engine.state import Frame, State, SymbolicPath
+from pathcraft.engine.tracegen import LocalScope
 from pathcraft.ir.nodes import Predicate, Rule
 from pathcraft.ir.pattern import ANY, Pattern, admits, child_pattern, matches
 from pathcraft.ir.trace import TraceTerm
@@ -31,9 +37,10 @@ from pathcraft.ir.trace import TraceTerm
 class TraceGuide(SearchControl):
     name = "trace-guide"
 
-    def __init__(self, pattern: Pattern, root: str) -> None:
+    def __init__(self, pattern: Pattern, root: str, scope: LocalScope | None = None) -> None:
         self.pattern = pattern
         self.root = root  # the target's entry predicate: where the pattern starts
+        self.scope = scope
         self.tried = 0  # rules the pattern let through
         self.refused = 0  # rules it kept out
 
@@ -65,15 +72,27 @@ class TraceGuide(SearchControl):
         for parent, child in zip(frames[start:], frames[start + 1:]):
             if generators.KEY in child.ext or generators.KEY in parent.ext:
                 return ANY
+            if self.scope is not None and not self.scope.keeps(child.pred.name):
+                return ANY  # other code: not described by a local pattern
             assert place is not None
-            place = child_pattern(place, len(parent.children))
+            place = child_pattern(place, self._places_taken(parent))
             if place is None or place is ANY:
                 return place
+        if self.scope is not None and not self.scope.keeps(pred.name):
+            return ANY
         assert place is not None
-        return child_pattern(place, len(frames[-1].children))
+        return child_pattern(place, self._places_taken(frames[-1]))
+
+    def _places_taken(self, frame: Frame) -> int:
+        """How many places of the frame's list its finished children took."""
+        if self.scope is None:
+            return len(frame.children)
+        return sum(1 for c in frame.children if self.scope.keeps(c.predicate))
 
     def finished(self, path: SymbolicPath) -> Verdict:
         target = _first_term(path.trace, self.root)
+        if target is not None and self.scope is not None:
+            target = self.scope.project(target)
         return Verdict.KEEP if target is not None and matches(self.pattern, target) else Verdict.DROP
 
 

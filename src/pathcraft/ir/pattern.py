@@ -278,3 +278,18 @@ def read_trace(text: str) -> TraceTerm:
             continue
         out[id(node)] = TraceTerm(node.predicate, node.rule, tuple(out[id(c)] for c in node.children.items))
     return out[id(pattern)]
+
+
+def pattern_of(trace: TraceTerm) -> PTerm:
+    """A trace as the pattern that matches it alone."""
+    out: dict[int, PTerm] = {}
+    stack: list[tuple[TraceTerm, bool]] = [(trace, False)]
+    while stack:
+        term, done = stack.pop()
+        if not done:
+            stack.append((term, True))
+            stack.extend((c, False) for c in term.children)
+            continue
+        items = tuple(out[id(c)] for c in term.children)
+        out[id(term)] = PTerm(term.predicate, term.rule, PList(items, None), -1)
+    return out[id(trace)]
