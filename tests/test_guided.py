@@ -283,3 +283,84 @@ def test_cli_all_local_paths(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "pathcraft", "gen", f"{LCM}::lcm", "-c", "all-local-paths,depth-9"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "with loop-K" in bad.stderr and "Traceback" not in bad.stderr
+
+
+# ---------------------------------------------------------------- program points
+
+def cover(path: Path, qualname: str, points: str, criterion: str = "loop-2") -> tuple[list[TestCase], dict]:
+    result = translate(str(path), [qualname])
+    done = generate(result.program, qualname, GenerateOptions.of(criterion=parse_criterion(criterion),
+                                                                  cover=points))
+    assert done.stopped is None
+    return done.cases, done.stats
+
+
+def test_lcm_program_point_in_the_handler_gives_the_papers_one_test() -> None:
+    """Paper 001, Example 7: the return in the except block, one test {a = b = 0}."""
+    line = next(i for i, text in enumerate(LCM.read_text().splitlines(), 1) if text.strip() == "return -1")
+    cases, stats = cover(LCM, "lcm", str(line))
+    assert [(dict(c.inputs), c.value) for c in cases] == [({"a": 0, "b": 0}, -1)]
+    assert stats["points"] == {str(line): cases[0].name}
+    assert stats["generated_traces"] > stats["infeasible_traces"]
+    assert replay_mismatches(LCM, "lcm", cases) == []
+
+
+POINTS = '''\
+def walk(n: int, m: int) -> int:
+    i = 0
+    while i < n:
+        i += 1
+        if i == 3:
+            return 100
+    if n > 5 and n < 3:
+        return -1
+    if m < 0:
+        return helper(m)
+    return i
+
+
+def helper(m: int) -> int:
+    if m < -4:
+        return 0
+    return m
+'''
+
+
+def test_points_are_reached_or_reported_unreachable_which_small_inputs_confirm(tmp_path: Path) -> None:
+    from oracle import RealCode
+
+    from pathcraft.testcase.pathsig import within_loop_bound
+
+    source = tmp_path / "walker.py"
+    source.write_text(POINTS)
+    lines = POINTS.splitlines()
+    at = {text.strip(): i for i, text in enumerate(lines, 1)}
+    wanted = [at["return 100"], at["return -1"], at["return 0"], at["return m"], at["return i"]]
+    cases, stats = cover(source, "walk", ",".join(map(str, wanted)) + ",helper")
+    reached = {p for p, t in stats["points"].items() if t is not None}
+    unreached = set(stats["points"]) - reached
+    assert unreached == {str(at["return 100"]), str(at["return -1"])}  # 3 iterations; dead code
+    assert len(cases) <= len(reached)
+    assert replay_mismatches(source, "walk", cases) == []
+    real = RealCode(source, "walk")
+    for point in unreached:  # the independent check: no small input within loop-2 reaches it
+        for inputs in real.domain(-6, 6):
+            run_ = real.run(inputs)
+            if within_loop_bound(run_.events, real.shapes, 2):
+                assert ("line", "walk", int(point)) not in run_.events, (point, inputs)
+    for point in reached:  # and the test named does reach it, for real
+        case = next(c for c in cases if c.name == stats["points"][point])
+        events = real.run(dict(case.inputs)).events
+        assert (("call", "helper") in events) if point == "helper" else \
+            any(e[0] == "line" and e[2] == int(point) for e in events)
+
+
+def test_bad_points_are_refused(tmp_path: Path) -> None:
+    result = translate(str(LCM), ["lcm"])
+    for points, problem in (("9999", "holds no statement"), ("other.py:20", "not of other.py"),
+                            ("nothing", "expected LINE, FILE:LINE or a function"), (",", "no program point")):
+        with pytest.raises(PathcraftError, match=problem):
+            generate(result.program, "lcm", GenerateOptions.of(cover=points))
+    done = subprocess.run([sys.executable, "-m", "pathcraft", "gen", f"{LCM}::lcm", "--cover", "9999"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "holds no statement" in done.stderr and "Traceback" not in done.stderr

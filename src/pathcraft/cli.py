@@ -27,6 +27,7 @@ from pathcraft.depth import run_deep, too_deep
 from pathcraft.errors import PathcraftError
 from pathcraft.files import open_for_writing, output_problem
 from pathcraft.frontend import TranslationResult, translate
+from pathcraft.engine.points import parse_points
 from pathcraft.generate import FunctionRun, GenerateOptions, generate, parse_target, trace_guide
 from pathcraft.heap.assumptions import parse_assumptions
 from pathcraft.ir.nodes import Program
@@ -158,6 +159,11 @@ def gen(
                                         "pattern, written as the tests' '# trace:' comments; '_' or a "
                                         "capitalized variable stands for any subterm, '[T1 | Rest]' for a "
                                         "longer list. Needs a target path/to/module.py::name."),
+    cover: str | None = typer.Option(None, "--cover",
+                                        help="Program points to reach, comma-separated: LINE, FILE:LINE or a "
+                                        "function's name; as few tests as reach them all (guided generation), "
+                                        "and each point reported as reached by a test or unreachable within "
+                                        "the termination criterion. Needs a target path/to/module.py::name."),
 ) -> None:
     """Generate one test per execution path of TARGET."""
     try:
@@ -172,6 +178,10 @@ def gen(
         })
         options = settings.generate_options()
         path, name = parse_target(target)
+        if cover is not None:
+            if name is None:
+                raise PathcraftError("--cover guides one function: give the target as path/to/module.py::name")
+            options = replace(options, cover=cover)
         if trace is not None:
             if name is None:
                 raise PathcraftError("--trace guides one function: give the target as path/to/module.py::name")
@@ -183,6 +193,8 @@ def gen(
         runnable = _runnable(result, name, options)
         if trace is not None and runnable:
             trace_guide(result.program, runnable[0], trace)  # names checked before any search
+        if cover is not None and runnable:
+            parse_points(cover, result.program)  # points checked before any search
         if not runnable and not result.errors:
             raise PathcraftError(f"{path}: no functions or methods to test")
         stream, test_file, keep_open = _open_output(output, do_verify and settings.format == "pytest")
@@ -300,6 +312,11 @@ def _run(program: Program, runnable: list[str], options: GenerateOptions,
                           f"{names} false or raising (each test says so)", markup=False)
             for note in run.notes:
                 err.print(f"pathcraft: {qualname}: some paths dropped: unsupported {note}", markup=False)
+            for point, test in run.stats.get("points", {}).items():
+                where = f"reached by {test}" if test else \
+                    "not reached: the search stopped early" if run.stopped else \
+                    f"unreachable within {options.engine.criterion}"
+                err.print(f"pathcraft: {qualname}: point {point}: {where}", markup=False)
     except KeyboardInterrupt:
         interrupted = True
     finally:

@@ -17,6 +17,7 @@ from pathcraft.engine.construction import ConstructionControl
 from pathcraft.engine.engine import Engine
 from pathcraft.engine.criteria import Criteria, CriterionSpec
 from pathcraft.engine.guide import TraceGuide
+from pathcraft.engine.points import covering, parse_points, report
 from pathcraft.engine.tracegen import LocalScope, LocalTraces
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import SymbolicPath
@@ -58,6 +59,7 @@ class GenerateOptions:
     # a selection criterion run as guided generation (paper 001, Def. 5):
     # "all-local-paths" (one test per feasible local trace, engine/tracegen.py)
     select: str | None = None
+    cover: str | None = None  # program points `22,mod.py:30,gcd` (`--cover`, engine/points.py)
 
     @classmethod
     def of(cls, **settings: Any) -> GenerateOptions:
@@ -255,10 +257,19 @@ def generate(
     # Tests are named and written in depth-first order whatever order the
     # searcher finds paths in: streamed when they arrive in that order,
     # else held and sorted (also when interrupted: nothing found is lost).
-    streaming = engine.arrives_in_order() and not selections and options.select is None
+    streaming = engine.arrives_in_order() and not selections and options.select is None and options.cover is None
     target = plan.driver if plan else qualname
-    found = engine.explore(target) if options.select is None else \
-        _guided(engine, program, qualname, target, run.stats)
+    points = parse_points(options.cover, program) if options.cover is not None else ()
+    if points:
+        criterion = engine.options.criterion
+        k = loop_bound(criterion) if any(p.kind == "loop" for p in
+                                         (criterion.parts if isinstance(criterion, Criteria) else (criterion,))) \
+            else None
+        found = covering(engine, program, qualname, target, points, k, run.stats)
+    elif options.select is not None:
+        found = _guided(engine, program, qualname, target, run.stats)
+    else:
+        found = engine.explore(target)
     try:
         for path in found:
             if not options.exceptions and path.outcome.kind == "raise":
@@ -284,6 +295,8 @@ def generate(
     finally:
         run.stopped = run.stopped or engine.stats.stopped
         run.stats = {**engine_stats(engine, filtered), **run.stats}
+        if points:
+            run.stats["points"] = report(points, run.cases)
         run.stats["policy_filtered"] = run.policy_filtered
         if watch is not None:
             run.stats["setup_raised"] = watch.setup_raised

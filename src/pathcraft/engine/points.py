@@ -1,0 +1,146 @@
+"""Program points as a selection criterion (paper 001, §4.2, Def. 8):
+`--cover 22,lcm.py:30,gcd` wants one test reaching each point, and as few
+tests as that takes.
+
+A point is a line of the tested module (`LINE` or `FILE:LINE`) or a
+function of it (reached when it is called). Points are taken in order; a
+path found for one also covers every other point it reaches. For a line of
+the function under test, the trace generator is its local traces
+(engine/tracegen.py) that pass through a rule standing for that line (the
+bottom-up slicing of Def. 8, read off the traces); each is tried with
+first-solution semantics. A point elsewhere (a callee's line, a function)
+is searched for by the standard search, stopping at the first path that
+reaches it. A point no path reaches within the termination criterion is
+reported as unreachable within the bound: a finding, not a failure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pathcraft.engine.guide import TraceGuide
+from pathcraft.engine.state import SymbolicPath
+from pathcraft.engine.tracegen import LocalScope, LocalTraces
+from pathcraft.errors import PathcraftError
+from pathcraft.ir.nodes import Program
+from pathcraft.ir.pattern import pattern_of
+from pathcraft.ir.trace import Event, TraceTerm
+
+if TYPE_CHECKING:
+    from pathcraft.engine.engine import Engine
+
+
+@dataclass(frozen=True)
+class Point:
+    """A line of the module, or a function (`line` None): reached when it runs."""
+
+    text: str  # as the user wrote it
+    line: int | None = None
+    function: str | None = None
+
+    def reached_by(self, events: tuple[Event, ...]) -> bool:
+        if self.line is not None:
+            return any(e[0] == "line" and e[2] == self.line for e in events if len(e) == 3)
+        return ("call", self.function) in events
+
+
+def parse_points(text: str, program: Program) -> tuple[Point, ...]:
+    """`22,lcm.py:30,gcd` as points of `program`'s module."""
+    points: list[Point] = []
+    module_file = Path(program.path)
+    for item in (t.strip() for t in text.split(",")):
+        if not item:
+            continue
+        file, colon, line = item.rpartition(":")
+        if colon and line.isdigit():
+            if Path(file).name != module_file.name and Path(file).resolve() != module_file.resolve():
+                raise PathcraftError(f"--cover {item}: points are lines of {program.path}, not of {file}")
+            item_line = int(line)
+        elif item.isdigit():
+            item_line = int(item)
+        elif item in program.functions:
+            points.append(Point(item, function=item))
+            continue
+        else:
+            raise PathcraftError(f"--cover {item}: expected LINE, FILE:LINE or a function of {program.path}")
+        if not any(item_line in r.lines or item_line in p.marks
+                   for p in program.predicates.values() if not p.builtin for r in p.rules):
+            raise PathcraftError(f"--cover {item}: line {item_line} of {program.path} holds no statement "
+                                 "of the translated code")
+        points.append(Point(item, line=item_line))
+    if not points:
+        raise PathcraftError("--cover: no program point given")
+    return tuple(points)
+
+
+def report(points: tuple[Point, ...], cases: list[Any]) -> dict[str, str | None]:
+    """Each point: the name of the first test that reaches it, or None."""
+    return {p.text: next((c.name for c in cases if p.reached_by(c.path)), None) for p in points}
+
+
+def covering(engine: Engine, program: Program, qualname: str, target: str, points: tuple[Point, ...],
+             k: int | None, counts: dict[str, Any]) -> Iterator[SymbolicPath]:
+    """Paths that reach the points, one search per point still uncovered."""
+    scope = LocalScope(program, qualname)
+    own = {p.name for p in program.predicates.values() if p.function == qualname}
+    counts["generated_traces"] = counts["infeasible_traces"] = 0
+    remaining = list(points)
+    while remaining and engine.stats.stopped is None:
+        point = remaining.pop(0)
+        local = k is not None and point.line is not None and any(
+            point.line in r.lines or point.line in program.predicate(n).marks
+            for n in own for r in program.predicate(n).rules)
+        found = _by_traces(engine, program, target, scope, point, k, counts) if local and k is not None \
+            else _by_search(engine, target, point)
+        if found is not None:
+            remaining = [p for p in remaining if not p.reached_by(found.events)]
+            yield found
+
+
+def _visits(program: Program, trace: TraceTerm, line: int) -> bool:
+    stack = [trace]
+    while stack:
+        term = stack.pop()
+        pred = program.predicate(term.predicate)
+        if line in pred.marks or line in pred.rules[term.rule - 1].lines:
+            return True
+        stack.extend(term.children)
+    return False
+
+
+def _by_traces(engine: Engine, program: Program, target: str, scope: LocalScope, point: Point, k: int,
+               counts: dict[str, Any]) -> SymbolicPath | None:
+    assert point.line is not None
+    base = engine.options
+    try:
+        for term in LocalTraces(program, program.predicate(scope.entry).function, k):
+            if engine.stats.stopped is not None or not _visits(program, term, point.line):
+                continue
+            counts["generated_traces"] += 1
+            engine.options = replace(base, controls=base.controls + (TraceGuide(pattern_of(term), scope.entry,
+                                                                                scope),))
+            paths = engine.explore(target)
+            try:
+                first = next(paths, None)
+            finally:
+                paths.close()
+            if first is not None and point.reached_by(first.events):
+                return first
+            counts["infeasible_traces"] += 1
+        return None
+    finally:
+        engine.options = base
+
+
+def _by_search(engine: Engine, target: str, point: Point) -> SymbolicPath | None:
+    paths = engine.explore(target)
+    try:
+        for path in paths:
+            if point.reached_by(path.events):
+                return path
+        return None
+    finally:
+        paths.close()
