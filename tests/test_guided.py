@@ -257,8 +257,8 @@ def test_all_local_paths_is_the_first_standard_path_of_each_local_trace(path: Pa
         if standard_run.stopped:
             continue
         scope = LocalScope(program, qualname)
-        local = {str(scope.project(read_trace(c.trace))): c for c in reversed(standard_run.cases)}
-        generated = {str(t) for t in LocalTraces(program, qualname, 2)}
+        local = {scope.project(c.term): c for c in reversed(standard_run.cases) if c.term is not None}
+        generated = set(LocalTraces(program, qualname, 2))
         assert set(local) <= generated, f"{qualname}: local traces the generator missed"
         guided = generate(program, qualname, GenerateOptions.of(select="all-local-paths", timeout=60))
         assert guided.stopped is None
@@ -364,3 +364,34 @@ def test_bad_points_are_refused(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "pathcraft", "gen", f"{LCM}::lcm", "--cover", "9999"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "holds no statement" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("path", "names"), _ALL_LOCAL, ids=[p.stem for p, _ in _ALL_LOCAL])
+def test_statements_and_branches_reach_what_the_standard_search_reaches(path: Path, names: list[str] | None) -> None:
+    """Item coverage with fewer tests: the statement lines (and the branch
+    outcomes, rules of the function's own choice points) that the full
+    search's tests reach, the selected tests reach too; what they miss is
+    reported unreachable, and the full search never reaches it either."""
+    from pathcraft.engine.points import criterion_points
+
+    result = translate(str(path), names)
+    for qualname in result.targets:
+        if qualname not in result.program.functions or result.program.functions[qualname].generator:
+            continue
+        program = result.program
+        standard = generate(program, qualname, GenerateOptions.of(timeout=60))
+        if standard.stopped:
+            continue
+        for criterion in ("statements", "branches"):
+            points = criterion_points(criterion, program, qualname)
+            chosen = generate(program, qualname, GenerateOptions.of(select=criterion, timeout=60))
+            assert chosen.stopped is None
+            assert len(chosen.cases) <= max(len(standard.cases), 1)
+            if not points:
+                continue
+            traces = {c.name: c.term for c in standard.cases}
+            by_standard = {p.text for p in points
+                           if any(p.reached_by(c.path, traces[c.name]) for c in standard.cases)}
+            by_chosen = {p for p, test in chosen.stats["points"].items() if test is not None}
+            assert by_chosen == by_standard, (qualname, criterion)
+            assert replay_mismatches(path, qualname, chosen.cases) == []

@@ -106,8 +106,10 @@ def gen(
                                             help="Termination criterion: loop-K, block-K, depth-K or "
                                             "calls-K (call depth), several joined by commas; with "
                                             "all-local-paths, one test per feasible path through the "
-                                            "function's own code, other code's paths left free "
-                                            "(guided generation, bounded by loop-K) \\[default: loop-2]."),
+                                            "function's own code, other code's paths left free; with "
+                                            "statements or branches, as few tests as reach every "
+                                            "statement line or branch outcome of the function (guided "
+                                            "generation, bounded by loop-K) \\[default: loop-2]."),
     fmt: Format | None = typer.Option(None, "--format", "-f", help="Output format \\[default: pytest]."),
     no_exceptions: bool = typer.Option(False, "--no-exceptions",
                                        help="Keep only paths that return normally."),
@@ -312,11 +314,7 @@ def _run(program: Program, runnable: list[str], options: GenerateOptions,
                           f"{names} false or raising (each test says so)", markup=False)
             for note in run.notes:
                 err.print(f"pathcraft: {qualname}: some paths dropped: unsupported {note}", markup=False)
-            for point, test in run.stats.get("points", {}).items():
-                where = f"reached by {test}" if test else \
-                    "not reached: the search stopped early" if run.stopped else \
-                    f"unreachable within {options.engine.criterion}"
-                err.print(f"pathcraft: {qualname}: point {point}: {where}", markup=False)
+            _print_points(qualname, run, options)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -324,6 +322,22 @@ def _run(program: Program, runnable: list[str], options: GenerateOptions,
             writer.stats = {r.qualname: r.stats for r in runs}
         writer.close()
     return runs, all_cases, skipped, interrupted, time.perf_counter() - started
+
+
+def _print_points(qualname: str, run: FunctionRun, options: GenerateOptions) -> None:
+    """Where each program point was reached, or why not; for the statements
+    and branches criteria, a count and the points not reached."""
+    points: dict[str, str | None] = run.stats.get("points", {})
+    why = "not reached: the search stopped early" if run.stopped else \
+        f"unreachable within {options.engine.criterion}"
+    if options.select in ("statements", "branches"):
+        missed = [p for p, test in points.items() if test is None]
+        kind = "statement lines" if options.select == "statements" else "branches"
+        err.print(f"pathcraft: {qualname}: {len(points) - len(missed)} of {len(points)} {kind} reached by "
+                  f"{len(run.cases)} tests" + (f"; {why}: {', '.join(missed)}" if missed else ""), markup=False)
+        return
+    for point, test in points.items():
+        err.print(f"pathcraft: {qualname}: point {point}: {f'reached by {test}' if test else why}", markup=False)
 
 
 def _check_output(output: Path | None, source: str, verify: bool) -> None:

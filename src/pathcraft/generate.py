@@ -7,6 +7,7 @@ budget never loses what was already found.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -17,7 +18,7 @@ from pathcraft.engine.construction import ConstructionControl
 from pathcraft.engine.engine import Engine
 from pathcraft.engine.criteria import Criteria, CriterionSpec
 from pathcraft.engine.guide import TraceGuide
-from pathcraft.engine.points import covering, parse_points, report
+from pathcraft.engine.points import covering, criterion_points, parse_points, report
 from pathcraft.engine.tracegen import LocalScope, LocalTraces
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import SymbolicPath
@@ -95,7 +96,7 @@ def parse_target(text: str) -> tuple[str, str | None]:
     return path, (name or None)
 
 
-SELECTIONS = ("all-local-paths",)
+SELECTIONS = ("all-local-paths", "statements", "branches")
 
 
 def _guided(engine: Engine, program: Program, qualname: str, target: str,
@@ -259,13 +260,16 @@ def generate(
     # else held and sorted (also when interrupted: nothing found is lost).
     streaming = engine.arrives_in_order() and not selections and options.select is None and options.cover is None
     target = plan.driver if plan else qualname
-    points = parse_points(options.cover, program) if options.cover is not None else ()
+    points = parse_points(options.cover, program) if options.cover is not None else \
+        criterion_points(options.select, program, qualname) if options.select in ("statements", "branches") else ()
     if points:
         criterion = engine.options.criterion
         k = loop_bound(criterion) if any(p.kind == "loop" for p in
                                          (criterion.parts if isinstance(criterion, Criteria) else (criterion,))) \
             else None
         found = covering(engine, program, qualname, target, points, k, run.stats)
+    elif options.select in ("statements", "branches"):  # nothing to choose between: one path shows it all
+        found = itertools.islice(engine.explore(target), 1)
     elif options.select is not None:
         found = _guided(engine, program, qualname, target, run.stats)
     else:

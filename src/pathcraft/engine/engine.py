@@ -866,7 +866,7 @@ class Run:
         while True:
             assert state.stack is not None
             frame, rest = state.stack.top, state.stack.rest
-            trace = TraceTerm(frame.pred.name, frame.rule.index, frame.children)
+            trace = TraceTerm(frame.pred.name, frame.rule.index, frame.children, outcome.kind == "raise")
             events = state.events
             if not frame.via_tail and not frame.pred.builtin and not frame.pred.foreign:
                 events = EventNode(("return", frame.pred.function), events)

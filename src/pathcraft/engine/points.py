@@ -35,16 +35,43 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Point:
-    """A line of the module, or a function (`line` None): reached when it runs."""
+    """A line of the module, a function (reached when it is called), or a
+    branch: a rule of a predicate of the function's own code (a choice
+    point's outcome, as `--criterion branches` lists them)."""
 
-    text: str  # as the user wrote it
+    text: str  # as the user wrote it, or as the criterion names it
     line: int | None = None
     function: str | None = None
+    rule: tuple[str, int] | None = None
 
-    def reached_by(self, events: tuple[Event, ...]) -> bool:
+    def reached_by(self, events: tuple[Event, ...], trace: TraceTerm) -> bool:
         if self.line is not None:
             return any(e[0] == "line" and e[2] == self.line for e in events if len(e) == 3)
+        if self.rule is not None:
+            return _has_rule(trace, self.rule)
         return ("call", self.function) in events
+
+
+def _has_rule(trace: TraceTerm, rule: tuple[str, int]) -> bool:
+    stack = [trace]
+    while stack:
+        term = stack.pop()
+        if (term.predicate, term.rule) == rule:
+            return True
+        stack.extend(term.children)
+    return False
+
+
+def criterion_points(criterion: str, program: Program, qualname: str) -> tuple[Point, ...]:
+    """Every statement line of the function (`statements`), or every rule of
+    each of its own predicates that has more than one (`branches`: each
+    outcome of each decision, exception handlers' included)."""
+    own = [p for p in program.predicates.values() if p.function == qualname]
+    if criterion == "statements":
+        lines = sorted({n for p in own for n in (*p.marks, *(line for r in p.rules for line in r.lines))})
+        return tuple(Point(str(n), line=n) for n in lines)
+    return tuple(Point(f"{p.name}/{r.index}", rule=(p.name, r.index)) for p in own if len(p.rules) > 1
+                 for r in p.rules)
 
 
 def parse_points(text: str, program: Program) -> tuple[Point, ...]:
@@ -78,7 +105,10 @@ def parse_points(text: str, program: Program) -> tuple[Point, ...]:
 
 def report(points: tuple[Point, ...], cases: list[Any]) -> dict[str, str | None]:
     """Each point: the name of the first test that reaches it, or None."""
-    return {p.text: next((c.name for c in cases if p.reached_by(c.path)), None) for p in points}
+    from pathcraft.ir.pattern import read_trace
+
+    traces = {c.name: c.term if c.term is not None else read_trace(c.trace) for c in cases}
+    return {p.text: next((c.name for c in cases if p.reached_by(c.path, traces[c.name])), None) for p in points}
 
 
 def covering(engine: Engine, program: Program, qualname: str, target: str, points: tuple[Point, ...],
@@ -90,17 +120,20 @@ def covering(engine: Engine, program: Program, qualname: str, target: str, point
     remaining = list(points)
     while remaining and engine.stats.stopped is None:
         point = remaining.pop(0)
-        local = k is not None and point.line is not None and any(
+        local = k is not None and (point.rule is not None or point.line is not None and any(
             point.line in r.lines or point.line in program.predicate(n).marks
-            for n in own for r in program.predicate(n).rules)
+            for n in own for r in program.predicate(n).rules))
         found = _by_traces(engine, program, target, scope, point, k, counts) if local and k is not None \
             else _by_search(engine, target, point)
         if found is not None:
-            remaining = [p for p in remaining if not p.reached_by(found.events)]
+            remaining = [p for p in remaining if not p.reached_by(found.events, found.trace)]
             yield found
 
 
-def _visits(program: Program, trace: TraceTerm, line: int) -> bool:
+def _visits(program: Program, trace: TraceTerm, point: Point) -> bool:
+    if point.rule is not None:
+        return _has_rule(trace, point.rule)
+    line = point.line
     stack = [trace]
     while stack:
         term = stack.pop()
@@ -113,11 +146,10 @@ def _visits(program: Program, trace: TraceTerm, line: int) -> bool:
 
 def _by_traces(engine: Engine, program: Program, target: str, scope: LocalScope, point: Point, k: int,
                counts: dict[str, Any]) -> SymbolicPath | None:
-    assert point.line is not None
     base = engine.options
     try:
         for term in LocalTraces(program, program.predicate(scope.entry).function, k):
-            if engine.stats.stopped is not None or not _visits(program, term, point.line):
+            if engine.stats.stopped is not None or not _visits(program, term, point):
                 continue
             counts["generated_traces"] += 1
             engine.options = replace(base, controls=base.controls + (TraceGuide(pattern_of(term), scope.entry,
@@ -127,7 +159,7 @@ def _by_traces(engine: Engine, program: Program, target: str, scope: LocalScope,
                 first = next(paths, None)
             finally:
                 paths.close()
-            if first is not None and point.reached_by(first.events):
+            if first is not None and point.reached_by(first.events, first.trace):
                 return first
             counts["infeasible_traces"] += 1
         return None
@@ -139,7 +171,7 @@ def _by_search(engine: Engine, target: str, point: Point) -> SymbolicPath | None
     paths = engine.explore(target)
     try:
         for path in paths:
-            if point.reached_by(path.events):
+            if point.reached_by(path.events, path.trace):
                 return path
         return None
     finally:

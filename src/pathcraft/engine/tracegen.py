@@ -43,6 +43,7 @@ from pathcraft.ir.nodes import (
     Program,
     Return,
     Rule,
+    Unary,
     Var,
     Yield,
 )
@@ -98,7 +99,7 @@ class LocalScope:
                 stack.append((term, True))
                 stack.extend((c, False) for c in kept)
                 continue
-            out[id(term)] = TraceTerm(term.predicate, term.rule, tuple(out[id(c)] for c in kept))
+            out[id(term)] = TraceTerm(term.predicate, term.rule, tuple(out[id(c)] for c in kept), term.raised)
         return out[id(trace)]
 
 
@@ -121,6 +122,38 @@ class _Slot:
     optional: bool = False
 
 
+def bound_on_entry(program: Program, qualname: str) -> dict[str, frozenset[str]]:
+    """For each block of the function, the parameters surely bound when it
+    is entered (a must-analysis over its Gotos): a read of another may be
+    of a local never assigned, which raises UnboundLocalError."""
+    info = program.functions[qualname]
+    own = {p.name: p for p in program.predicates.values() if p.function == qualname}
+    bound: dict[str, frozenset[str]] = {name: frozenset(p.params) for name, p in own.items()}
+    handlers = {p.handler for p in own.values() if p.handler}
+    for name in handlers:
+        bound[name] = frozenset()  # entered from wherever the exception was raised: assume nothing
+    bound[info.entry] = frozenset(own[info.entry].params) if info.entry in own else frozenset()
+    changed = True
+    while changed:
+        changed = False
+        for pred in own.values():
+            for rule in pred.rules:
+                known = set(bound[pred.name])
+                for instr in rule.body:
+                    if isinstance(instr, Goto) and instr.block in own and instr.block not in handlers \
+                            and instr.block != info.entry:
+                        callee = own[instr.block]
+                        passed = frozenset(p for p, a in zip(callee.params, instr.args) if _safe_value(a, known))
+                        narrowed = bound[instr.block] & passed
+                        if narrowed != bound[instr.block]:
+                            bound[instr.block] = narrowed
+                            changed = True
+                    target = getattr(instr, "target", None)
+                    if isinstance(target, str):
+                        known.add(target)
+    return bound
+
+
 class LocalTraces:
     """The local traces of a function within loop-K, generated on demand."""
 
@@ -128,6 +161,7 @@ class LocalTraces:
         self.program = program
         self.scope = LocalScope(program, qualname)
         self.k = k
+        self.bound = bound_on_entry(program, qualname)
         info = program.functions[qualname]
         if info.generator or any(isinstance(i, Yield) for p in self._own(qualname) for r in p.rules for i in r.body):
             raise PathcraftError(f"{qualname} is a generator function: guided criteria do not support them yet")
@@ -152,21 +186,26 @@ class LocalTraces:
             yield from self._rule(pred, rule, loops)
 
     def _rule(self, pred: Predicate, rule: Rule, loops: Mapping[str, int]) -> Iterator[_Local]:
-        slots, gaps, returns = self._slots(rule)
+        slots, gaps, returns = self._slots(rule, self.bound.get(pred.name, frozenset()))
         for children, raises, handled in self._sequences(slots, gaps, returns, loops, 0, ()):
             if raises and handled and pred.handler is not None:
                 for caught in self._traces(pred.handler, loops):
-                    yield _Local(TraceTerm(pred.name, rule.index, children + (caught.term,)), caught.raises)
+                    yield _Local(TraceTerm(pred.name, rule.index, children + (caught.term,), caught.raises),
+                                 caught.raises)
             else:
-                yield _Local(TraceTerm(pred.name, rule.index, children), raises)
+                yield _Local(TraceTerm(pred.name, rule.index, children, raises), raises)
 
-    def _slots(self, rule: Rule) -> tuple[list[_Slot], list[bool], bool]:
+    def _slots(self, rule: Rule, bound: frozenset[str]) -> tuple[list[_Slot], list[bool], bool]:
         """The rule's local calls; for each gap before a call (and after the
         last) whether something there may raise; whether it returns."""
         slots: list[_Slot] = []
         gaps = [False]
         returns = False
+        known = set(bound)
         for instr in rule.body:
+            target = getattr(instr, "target", None)
+            if isinstance(target, str):
+                known.add(target)  # (read before it is bound: an Assign's value is checked below)
             if isinstance(instr, Call) and self.scope.keeps(instr.predicate) \
                     and not self.program.predicate(instr.predicate).generator:
                 builtin = self.program.predicate(instr.predicate).builtin
@@ -180,7 +219,9 @@ class LocalTraces:
                 gaps.append(False)
             elif isinstance(instr, Return):
                 returns = True
-            elif not _cannot_raise(instr):
+                if not _safe_value(instr.value, known):  # `return y` of a local never assigned raises
+                    gaps[-1] = True
+            elif not _cannot_raise(instr, known):
                 gaps[-1] = True
         return slots, gaps, returns
 
@@ -212,8 +253,16 @@ class LocalTraces:
                     yield from self._sequences(slots, gaps, returns, loops, i + 1, prefix + (child.term,))
 
 
-def _cannot_raise(instr: object) -> bool:
+def _cannot_raise(instr: object, known: set[str]) -> bool:
     """Instructions that never raise nor run other code."""
     if isinstance(instr, (Mark, BindException)):
         return True
-    return isinstance(instr, Assign) and isinstance(instr.value, (Var, Const))
+    return isinstance(instr, Assign) and _safe_value(instr.value, known)
+
+
+def _safe_value(value: object, known: set[str] | frozenset[str]) -> bool:
+    """A constant, a temporary of the translation (always assigned before
+    it is read) or a variable surely bound; another may be unbound."""
+    if isinstance(value, Unary) and isinstance(value.operand, Const):  # `-1`
+        return value.op in ("neg", "not")
+    return isinstance(value, Const) or isinstance(value, Var) and (value.name.startswith("$") or value.name in known)

@@ -46,6 +46,7 @@ class PTerm:
     rule: int | PVar
     children: PList | PVar
     offset: int  # where the term starts in the pattern text (for messages)
+    raised: bool | None = None  # whether the frame ended by raising (None: either; patterns of traces say)
 
 
 Pattern = PTerm | PVar
@@ -242,7 +243,7 @@ def matches(pattern: Pattern, trace: TraceTerm) -> bool:
             if not bind(node, term):
                 return False
             continue
-        if node.predicate != term.predicate:
+        if node.predicate != term.predicate or node.raised is not None and node.raised != term.raised:
             return False
         if isinstance(node.rule, PVar):
             if not bind(node.rule, term.rule):
@@ -291,5 +292,5 @@ def pattern_of(trace: TraceTerm) -> PTerm:
             stack.extend((c, False) for c in term.children)
             continue
         items = tuple(out[id(c)] for c in term.children)
-        out[id(term)] = PTerm(term.predicate, term.rule, PList(items, None), -1)
+        out[id(term)] = PTerm(term.predicate, term.rule, PList(items, None), -1, term.raised)
     return out[id(trace)]

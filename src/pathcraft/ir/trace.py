@@ -15,6 +15,10 @@ class TraceTerm:
     predicate: str
     rule: int
     children: tuple[TraceTerm, ...] = ()
+    # the frame ended by raising (not printed: the papers' traces leave the
+    # exception flag to the predicate's E argument; guided criteria tell a
+    # path that raises inside a rule from one that completes it by it)
+    raised: bool = False
 
     def __str__(self) -> str:
         # iterative: a 300-deep call chain or a 100-times loop nests traces

@@ -16,7 +16,7 @@ from pathcraft.engine.state import SymbolicPath
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver.terms import App, Sym, Term, show, symbols
 from pathcraft.testcase.heapdesc import SymbolicSnapshot, changed, json_value
-from pathcraft.ir.trace import Event
+from pathcraft.ir.trace import Event, TraceTerm
 from pathcraft.testcase.pathsig import normalize
 
 SMALL = 10
@@ -68,6 +68,9 @@ class TestCase:
     # the object built through the API; then `heap_in` is its state just
     # before the target call, and `inputs` the target's own arguments
     construction: Construction | None = None
+    # the trace term itself (what `trace` prints, and which frames raised):
+    # for guided criteria and oracles; never emitted
+    term: TraceTerm | None = field(default=None, compare=False, repr=False)
 
     @property
     def heap_out(self) -> dict[str, Any]:
@@ -150,6 +153,7 @@ def concretize(path: SymbolicPath, name: str, canonical: CanonicalModel | None =
         qualname=path.function.qualname,
         inputs=inputs,
         trace=str(path.trace),
+        term=path.trace,
         constraints=_constraint_texts(path),
         path=normalize(path.events),
         steps=path.steps,
