@@ -19,7 +19,17 @@ CASES = {
     "removed_name": ("from collections import MutableMapping\n", "collections has no 'MutableMapping'"),
     "self_annotation": ("class M:\n    def times(self, other: M) -> M:\n        return self\n",
                         "names M, which is not bound yet"),
+    "missing_file": ("import os\n\n\ndef load() -> str:\n    here = os.path.dirname(os.path.realpath(__file__))\n"
+                     "    with open(here + '/words.txt') as fh:\n        return fh.read()\n\n\nWORDS = load()\n",
+                     "it reads words.txt when imported"),
 }
+
+
+def test_a_file_read_at_import_that_is_there_is_fine(tmp_path: Path) -> None:
+    (tmp_path / "mod.py").write_text(CASES["missing_file"][0] + FUNCTION)
+    (tmp_path / "words.txt").write_text("a\nb\n")
+    assert _imports(tmp_path, "mod")
+    assert "f" in translate(str(tmp_path / "mod.py"), ["f"]).program.functions
 
 
 def _imports(folder: Path, module: str) -> bool:

@@ -5,7 +5,8 @@ every test fails to collect. So a module is refused, with the reason, when
 a module-level statement is sure to fail: an import of a package that is
 not installed or of a project module that is not there, a name its
 standard-library module lacks on this Python (`from collections import
-MutableMapping`, gone since 3.10), or an annotation that names a class
+MutableMapping`, gone since 3.10), a file it opens when imported that is
+not there (`WORDS = load_dictionary()` reading `dictionary.txt`), or an annotation that names a class
 inside that class's own body without `from __future__ import annotations`
 (evaluated when the `def` runs: NameError). Imports inside `try` are left
 alone (the module handles their failure).
@@ -46,11 +47,38 @@ def import_failure(path: str, tree: ast.Module) -> tuple[ast.stmt, str] | None:
                     if alias.name != "*" and not hasattr(known, alias.name) \
                             and f"{statement.module}.{alias.name}" not in sys.modules:
                         return statement, f"Python {python}'s {statement.module} has no '{alias.name}'"
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.Expr)):
+            missing_file = _reads_missing_file(me, tree, statement)
+            if missing_file is not None:
+                return statement, f"it reads {missing_file} when imported, and there is no such file next to it"
         elif isinstance(statement, ast.ClassDef) and not postponed and sys.version_info < (3, 14):
             named = _annotation_naming(statement)
             if named is not None:
                 return statement, f"an annotation in class {statement.name} names {named}, which is not " \
                                   "bound yet when the def runs (NameError)"
+    return None
+
+
+def _reads_missing_file(me: Path, tree: ast.Module, statement: ast.stmt) -> str | None:
+    """A file that a module-level statement opens, directly or through a
+    function of the module it calls, named by a string literal (`open(folder
+    + "/dictionary.txt")`) and missing from the module's folder."""
+    functions = {s.name: s for s in tree.body if isinstance(s, ast.FunctionDef)}
+    bodies: list[ast.AST] = [statement]
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
+            bodies.append(functions[node.func.id])
+    for body in bodies:
+        for node in ast.walk(body):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "open"
+                    and node.args):
+                continue
+            names = [c.value for c in ast.walk(node.args[0]) if isinstance(c, ast.Constant)
+                     and isinstance(c.value, str) and "." in c.value]
+            if names:
+                name = Path(names[-1].lstrip("/")).name
+                if name and not (me.parent / name).exists() and not Path(names[-1]).exists():
+                    return name
     return None
 
 
