@@ -267,8 +267,11 @@ def test_all_local_paths_is_the_first_standard_path_of_each_local_trace(path: Pa
         firsts = sorted(local.values(), key=lambda c: standard_run.cases.index(c))
         assert [c.trace for c in guided.cases] == [c.trace for c in firsts], qualname
         assert replay_mismatches(path, qualname, guided.cases) == []
-        assert guided.stats["generated_traces"] == len(generated)
-        assert guided.stats["generated_traces"] - guided.stats["infeasible_traces"] == len(guided.cases)
+        if "gave_way_after" in guided.stats:  # the standard search found the rest
+            assert guided.stats["generated_traces"] == guided.stats["gave_way_after"] < len(generated)
+        else:
+            assert guided.stats["generated_traces"] == len(generated)
+            assert guided.stats["generated_traces"] - guided.stats["infeasible_traces"] == len(guided.cases)
         checked += 1
     assert checked
 

@@ -404,7 +404,8 @@ def _print_stats(runs: list[FunctionRun], elapsed: float) -> None:
     table.add_column("statistic")
     for run in runs:
         table.add_column(run.qualname, justify="right")
-    keys = ["tests", "paths", "generated_traces", "infeasible_traces", "exception_paths_filtered", "pruned_paths",
+    keys = ["tests", "paths", "generated_traces", "infeasible_traces", "gave_way_after", "exception_paths_filtered",
+            "pruned_paths",
             "unknown_paths",
             "unsupported_paths", "policy_filtered",
             "derivation_steps", "branch_queries", "answered_without_z3", "z3_calls", "z3_seconds",

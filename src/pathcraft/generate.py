@@ -28,6 +28,7 @@ from pathcraft.ir.driver import SETUP_RAISED_PREDICATE
 from pathcraft.files import source_problem
 from pathcraft.ir.nodes import Program
 from pathcraft.ir.pattern import check_names, parse_pattern, pattern_of
+from pathcraft.ir.trace import TraceTerm
 from pathcraft.solver import terms as T
 from pathcraft.solver.canonical import CanonicalModels
 from pathcraft.solver.path import bounds_of
@@ -99,6 +100,14 @@ def parse_target(text: str) -> tuple[str, str | None]:
 SELECTIONS = ("all-local-paths", "statements", "branches")
 
 
+# the guided scheme gives way to the standard search filtered by local trace
+# (the same tests: the first path of each local trace) once this many traces
+# were infeasible, nine in ten of those tried: a trace generator that knows
+# nothing of the data (nested loops over a computed bound) can produce
+# thousands of traces for a handful of paths
+GIVE_WAY = 200
+
+
 def _guided(engine: Engine, program: Program, qualname: str, target: str,
             counts: dict[str, Any]) -> Iterator[SymbolicPath]:
     """The guided scheme (paper 001, Def. 5) for all-local-paths: each local
@@ -110,24 +119,46 @@ def _guided(engine: Engine, program: Program, qualname: str, target: str,
     scope = LocalScope(program, qualname)
     base = engine.options
     counts["generated_traces"] = counts["infeasible_traces"] = 0
-    try:
-        for term in LocalTraces(program, qualname, k):
-            if engine.stats.stopped is not None:
-                return
-            counts["generated_traces"] += 1
-            engine.options = replace(base, controls=base.controls + (TraceGuide(pattern_of(term), scope.entry,
-                                                                                scope),))
-            paths = engine.explore(target)
-            try:
-                first = next(paths, None)
-            finally:
-                paths.close()
-            if first is None:
-                counts["infeasible_traces"] += 1
-            else:
-                yield first
-    finally:
-        engine.options = base
+    found: set[TraceTerm] = set()
+    for term in LocalTraces(program, qualname, k):
+        if engine.stats.stopped is not None:
+            return
+        if counts["infeasible_traces"] >= GIVE_WAY and \
+                counts["infeasible_traces"] * 10 >= counts["generated_traces"] * 9:
+            counts["gave_way_after"] = counts["generated_traces"]
+            break
+        counts["generated_traces"] += 1
+        guided = engine.sibling(replace(base, controls=base.controls + (TraceGuide(pattern_of(term), scope.entry,
+                                                                                  scope),)))
+        paths = guided.explore(target)
+        try:
+            first = next(paths, None)
+        finally:
+            paths.close()
+        if first is None:
+            counts["infeasible_traces"] += 1
+        else:
+            found.add(term)
+            yield first
+    else:
+        return
+    # the rest by the standard search: the first path of each local trace not found yet
+    for path in engine.sibling(base).explore(target):
+        local = scope.project(_target_term(path.trace, scope.entry))
+        if local not in found:
+            found.add(local)
+            yield path
+
+
+def _target_term(trace: TraceTerm, entry: str) -> TraceTerm:
+    """The target's own trace term inside a wrapper's (pre-order first)."""
+    stack = [trace]
+    while stack:
+        term = stack.pop()
+        if term.predicate == entry:
+            return term
+        stack.extend(reversed(term.children))
+    return trace
 
 
 def loop_bound(criterion: CriterionSpec) -> int:
@@ -150,9 +181,12 @@ def trace_guide(program: Program, qualname: str, text: str) -> TraceGuide:
 
 
 def engine_stats(engine: Engine, filtered: int) -> dict[str, Any]:
-    chain = engine.solver
-    answered = chain.answered_by()
-    queries = chain.queries
+    chains = engine.solvers
+    answered: dict[str, int] = {}
+    for chain in chains:
+        for layer, hits in chain.answered_by().items():
+            answered[layer] = answered.get(layer, 0) + hits
+    queries = sum(chain.queries for chain in chains)
     without = queries - answered.get("z3", 0)
     return {
         "paths": engine.stats.paths,
@@ -166,8 +200,8 @@ def engine_stats(engine: Engine, filtered: int) -> dict[str, Any]:
         "branch_queries": queries,
         "answered_without_z3": without,
         "answered_by": answered,
-        "z3_calls": chain.z3_calls,
-        "z3_seconds": round(chain.z3_seconds, 4),
+        "z3_calls": sum(chain.z3_calls for chain in chains),
+        "z3_seconds": round(sum(chain.z3_seconds for chain in chains), 4),
         "seconds": round(engine.stats.seconds, 4),
     }
 

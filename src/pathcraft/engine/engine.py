@@ -137,10 +137,28 @@ class Engine:
         self.program = program
         self.options = options or EngineOptions()
         self.solver = SolverChain(self.options.solver)
+        self.solvers = [self.solver]  # with those of the sibling engines that ran searches for it
         self.heap_model: HeapModel = make_heap_model(self.options.heap, program, self.options.max_list_length,
                                                      self.options.assumptions)
         self.stats = EngineStats()
         self.brancher = Brancher(self.solver, self.stats)
+
+    def sibling(self, options: EngineOptions) -> Engine:
+        """An engine for another search of the same program under `options`,
+        sharing this one's statistics, with a solver and a heap model of its
+        own: the guided schemes run one search per trace and leave each at
+        its first path, which can leave an incremental solver session
+        mid-search. Its solver is listed in `solvers` for the counts."""
+        other = Engine.__new__(Engine)
+        other.program = self.program
+        other.options = options
+        other.solver = SolverChain(options.solver)
+        other.solvers = [other.solver]
+        self.solvers.append(other.solver)
+        other.heap_model = make_heap_model(options.heap, self.program, options.max_list_length, options.assumptions)
+        other.stats = self.stats
+        other.brancher = Brancher(other.solver, self.stats)
+        return other
 
     def arrives_in_order(self) -> bool:
         """Do paths come out in depth-first order (the canonical one)? If

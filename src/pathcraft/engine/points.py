@@ -125,6 +125,9 @@ def covering(engine: Engine, program: Program, qualname: str, target: str, point
             for n in own for r in program.predicate(n).rules))
         found = _by_traces(engine, program, target, scope, point, k, counts) if local and k is not None \
             else _by_search(engine, target, point)
+        if found is _GAVE_WAY:
+            counts["gave_way"] = counts.get("gave_way", 0) + 1
+            found = _by_search(engine, target, point)
         if found is not None:
             remaining = [p for p in remaining if not p.reached_by(found.events, found.trace)]
             yield found
@@ -144,31 +147,40 @@ def _visits(program: Program, trace: TraceTerm, point: Point) -> bool:
     return False
 
 
+# traces tried for one point before the standard search takes over (see
+# generate.GIVE_WAY: the same trade, the same figure)
+GIVE_WAY = 200
+_GAVE_WAY: Any = object()
+
+
 def _by_traces(engine: Engine, program: Program, target: str, scope: LocalScope, point: Point, k: int,
                counts: dict[str, Any]) -> SymbolicPath | None:
+    """The first path of the first local trace through the point that has
+    a path reaching it (or `_GAVE_WAY`, after `GIVE_WAY` traces without)."""
     base = engine.options
-    try:
-        for term in LocalTraces(program, program.predicate(scope.entry).function, k):
-            if engine.stats.stopped is not None or not _visits(program, term, point):
-                continue
-            counts["generated_traces"] += 1
-            engine.options = replace(base, controls=base.controls + (TraceGuide(pattern_of(term), scope.entry,
-                                                                                scope),))
-            paths = engine.explore(target)
-            try:
-                first = next(paths, None)
-            finally:
-                paths.close()
-            if first is not None and point.reached_by(first.events, first.trace):
-                return first
-            counts["infeasible_traces"] += 1
-        return None
-    finally:
-        engine.options = base
+    tried = 0
+    for term in LocalTraces(program, program.predicate(scope.entry).function, k):
+        if engine.stats.stopped is not None or not _visits(program, term, point):
+            continue
+        if tried >= GIVE_WAY:
+            return _GAVE_WAY  # type: ignore[no-any-return]
+        tried += 1
+        counts["generated_traces"] += 1
+        guided = engine.sibling(replace(base, controls=base.controls + (TraceGuide(pattern_of(term), scope.entry,
+                                                                                  scope),)))
+        paths = guided.explore(target)
+        try:
+            first = next(paths, None)
+        finally:
+            paths.close()
+        if first is not None and point.reached_by(first.events, first.trace):
+            return first
+        counts["infeasible_traces"] += 1
+    return None
 
 
 def _by_search(engine: Engine, target: str, point: Point) -> SymbolicPath | None:
-    paths = engine.explore(target)
+    paths = engine.sibling(engine.options).explore(target)
     try:
         for path in paths:
             if point.reached_by(path.events, path.trace):

@@ -230,27 +230,33 @@ class LocalTraces:
         """(children, raises, handled here) for the rule's body from slot i;
         `handled`: the raise comes from this frame's own code or a non-tail
         call, so the block's handler catches it."""
-        if gaps[i]:
-            yield prefix, True, True
+        # the paths that go on come first (more of them are feasible), then
+        # those that raise: a budget that runs out has tried the likelier ones
         if i == len(slots):
             if returns:
                 yield prefix, False, False
+            if gaps[i]:
+                yield prefix, True, True
             return
         slot = slots[i]
         if slot.tail:
             entry_loops = {**loops, slot.enters_loop: 0} if slot.enters_loop is not None else loops
             for child in self._traces(slot.callee, entry_loops):
                 yield prefix + (child.term,), child.raises, False
+            if gaps[i]:
+                yield prefix, True, True
             return
-        if slot.optional:  # no child: the call raised at once, or went on without a predicate
-            yield prefix, True, True
-            yield from self._sequences(slots, gaps, returns, loops, i + 1, prefix)
         for callee in (slot.callee, *slot.stand_ins):
             for child in self._traces(callee, {}):
                 if child.raises:
                     yield prefix + (child.term,), True, True
                 else:
                     yield from self._sequences(slots, gaps, returns, loops, i + 1, prefix + (child.term,))
+        if slot.optional:  # no child: the call went on without a predicate, or raised at once
+            yield from self._sequences(slots, gaps, returns, loops, i + 1, prefix)
+            yield prefix, True, True
+        if gaps[i]:
+            yield prefix, True, True
 
 
 def _cannot_raise(instr: object, known: set[str]) -> bool:
