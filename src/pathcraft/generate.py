@@ -18,7 +18,7 @@ from pathcraft.engine.construction import ConstructionControl
 from pathcraft.engine.engine import Engine
 from pathcraft.engine.criteria import Criteria, CriterionSpec
 from pathcraft.engine.guide import TraceGuide
-from pathcraft.engine.points import covering, criterion_points, parse_points, report
+from pathcraft.engine.points import covering, criterion_points, out_of_time, parse_points, report
 from pathcraft.engine.tracegen import LocalScope, LocalTraces
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import SymbolicPath
@@ -121,7 +121,7 @@ def _guided(engine: Engine, program: Program, qualname: str, target: str,
     counts["generated_traces"] = counts["infeasible_traces"] = 0
     found: set[TraceTerm] = set()
     for term in LocalTraces(program, qualname, k):
-        if engine.stats.stopped is not None:
+        if engine.stats.stopped is not None or out_of_time(engine):
             return
         if counts["infeasible_traces"] >= GIVE_WAY and \
                 counts["infeasible_traces"] * 10 >= counts["generated_traces"] * 9:

@@ -16,6 +16,7 @@ reported as unreachable within the bound: a finding, not a failure.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -63,15 +64,18 @@ def _has_rule(trace: TraceTerm, rule: tuple[str, int]) -> bool:
 
 
 def criterion_points(criterion: str, program: Program, qualname: str) -> tuple[Point, ...]:
-    """Every statement line of the function (`statements`), or every rule of
-    each of its own predicates that has more than one (`branches`: each
-    outcome of each decision, exception handlers' included)."""
+    """Every statement line of the function (`statements`); for `branches`,
+    also every rule of each of its own predicates that has more than one
+    (each outcome of each decision, exception handlers' included): branch
+    coverage includes statement coverage, as coverage.py counts it."""
     own = [p for p in program.predicates.values() if p.function == qualname]
+    lines = sorted({n for p in own for n in (*p.marks, *(line for r in p.rules for line in r.lines))})
+    statements = tuple(Point(str(n), line=n) for n in lines)
     if criterion == "statements":
-        lines = sorted({n for p in own for n in (*p.marks, *(line for r in p.rules for line in r.lines))})
-        return tuple(Point(str(n), line=n) for n in lines)
-    return tuple(Point(f"{p.name}/{r.index}", rule=(p.name, r.index)) for p in own if len(p.rules) > 1
-                 for r in p.rules)
+        return statements
+    decisions = [p for p in own if len(p.rules) > 1 and "$" not in p.name]  # not a comprehension's machinery
+    return tuple(Point(f"{p.name}/{r.index}", rule=(p.name, r.index)) for p in decisions
+                 for r in p.rules) + statements
 
 
 def parse_points(text: str, program: Program) -> tuple[Point, ...]:
@@ -158,9 +162,14 @@ def _by_traces(engine: Engine, program: Program, target: str, scope: LocalScope,
     """The first path of the first local trace through the point that has
     a path reaching it (or `_GAVE_WAY`, after `GIVE_WAY` traces without)."""
     base = engine.options
-    tried = 0
+    tried = looked = 0
     for term in LocalTraces(program, program.predicate(scope.entry).function, k):
-        if engine.stats.stopped is not None or not _visits(program, term, point):
+        if engine.stats.stopped is not None or out_of_time(engine):
+            return None
+        looked += 1
+        if looked > 50 * GIVE_WAY:  # the generator's traces pass elsewhere: let the search look
+            return _GAVE_WAY  # type: ignore[no-any-return]
+        if not _visits(program, term, point):
             continue
         if tried >= GIVE_WAY:
             return _GAVE_WAY  # type: ignore[no-any-return]
@@ -177,6 +186,16 @@ def _by_traces(engine: Engine, program: Program, target: str, scope: LocalScope,
             return first
         counts["infeasible_traces"] += 1
     return None
+
+
+def out_of_time(engine: Engine) -> bool:
+    """Whether the run's budget is spent (then says so in the statistics):
+    enumerating traces runs no search, so no search's control notices."""
+    deadline = engine.options.deadline
+    if deadline is not None and time.monotonic() > deadline:
+        engine.stats.stopped = "time budget reached"
+        return True
+    return False
 
 
 def _by_search(engine: Engine, target: str, point: Point) -> SymbolicPath | None:
