@@ -257,7 +257,8 @@ def test_trace_terms_have_the_shape_and_match_the_program(source: Path, name: st
     for p in paths:
         text = str(p.trace)
         parsed, end = _parse(text)
-        assert end == len(text) and parsed == p.trace
+        # the same term (whether a frame raised is not printed: compare what is)
+        assert end == len(text) and str(parsed) == text and parsed.rules_used() == p.trace.rules_used()
         assert p.trace.predicate == program.functions[name].entry
         for pred_name, k in p.trace.rules_used():
             pred = program.predicate(pred_name)
