@@ -398,3 +398,9 @@ def test_statements_and_branches_reach_what_the_standard_search_reaches(path: Pa
             by_chosen = {p for p, test in chosen.stats["points"].items() if test is not None}
             assert by_chosen == by_standard, (qualname, criterion)
             assert replay_mismatches(path, qualname, chosen.cases) == []
+
+
+def test_guided_generation_refuses_constructed_objects_for_now() -> None:
+    done = subprocess.run([sys.executable, "-m", "pathcraft", "gen", f"{FIXTURES / 'objects.py'}::LinkedStack.pop",
+                           "--objects", "constructed", "-c", "all-local-paths"], capture_output=True, text=True)
+    assert done.returncode == 2 and "free objects only" in done.stderr and not done.stdout

@@ -180,6 +180,9 @@ def gen(
         })
         options = settings.generate_options()
         path, name = parse_target(target)
+        if options.objects == "constructed" and (trace is not None or cover is not None or options.select):
+            raise PathcraftError("--trace, --cover and the selection criteria work on free objects only "
+                                 "(--objects free); with constructed objects, not yet")
         if cover is not None:
             if name is None:
                 raise PathcraftError("--cover guides one function: give the target as path/to/module.py::name")
