@@ -260,6 +260,8 @@ def test_all_local_paths_is_the_first_standard_path_of_each_local_trace(path: Pa
         local = {scope.project(c.term): c for c in reversed(standard_run.cases) if c.term is not None}
         generated = set(LocalTraces(program, qualname, 2))
         assert set(local) <= generated, f"{qualname}: local traces the generator missed"
+        generated = set(LocalTraces(program, qualname, 2, refine=True))  # what the guided scheme uses
+        assert set(local) <= generated, f"{qualname}: local traces the refined generator missed"
         guided = generate(program, qualname, GenerateOptions.of(select="all-local-paths", timeout=60))
         assert guided.stopped is None
         # the same paths, in the same (depth-first) order; the inputs may

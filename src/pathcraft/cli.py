@@ -32,6 +32,7 @@ from pathcraft.generate import FunctionRun, GenerateOptions, generate, parse_tar
 from pathcraft.heap.assumptions import parse_assumptions
 from pathcraft.ir.nodes import Program
 from pathcraft.ir.pattern import parse_pattern
+from pathcraft.engine.tracegen import refined_text
 from pathcraft.ir.printer import program_text
 from pathcraft.testcase.emit_json import JsonWriter
 from pathcraft.testcase.emit_pytest import PytestWriter
@@ -166,6 +167,16 @@ def gen(
                                         "function's name; as few tests as reach them all (guided generation), "
                                         "and each point reported as reached by a test or unreachable within "
                                         "the termination criterion. Needs a target path/to/module.py::name."),
+    refine: bool | None = typer.Option(None, "--refine/--no-refine",
+                                          help="Guided generation: generate traces from the abstraction refined by "
+                                          "instantiation modes (the integers and fields the search would "
+                                          "constrain, with their guards), so fewer are infeasible "
+                                          "\\[default: refine]."),
+    resource_driven: bool = typer.Option(False, "--resource-driven",
+                                         help="With --policy worst:steps or worst:calls[:NAME]: try the traces "
+                                         "of the refined abstraction from the most to the least expensive "
+                                         "and stop at the first feasible one, instead of exploring every "
+                                         "path (falls back, saying so, where a cost is not observable)."),
 ) -> None:
     """Generate one test per execution path of TARGET."""
     try:
@@ -177,6 +188,7 @@ def gen(
             "max_list_length": max_list_length, "costs": costs, "policy": tuple(policy or ()),
             "size_model": size_model, "invariants": tuple(invariant or ()),
             "objects": objects.value if objects else None, "setup_calls": setup_calls,
+            "refine": refine, "resource_driven": True if resource_driven else None,
         })
         options = settings.generate_options()
         path, name = parse_target(target)
@@ -407,8 +419,8 @@ def _print_stats(runs: list[FunctionRun], elapsed: float) -> None:
     table.add_column("statistic")
     for run in runs:
         table.add_column(run.qualname, justify="right")
-    keys = ["tests", "paths", "generated_traces", "infeasible_traces", "gave_way_after", "exception_paths_filtered",
-            "pruned_paths",
+    keys = ["tests", "paths", "abstraction_traces", "generated_traces", "infeasible_traces", "gave_way_after",
+            "exception_paths_filtered", "pruned_paths",
             "unknown_paths",
             "unsupported_paths", "policy_filtered",
             "derivation_steps", "branch_queries", "answered_without_z3", "z3_calls", "z3_seconds",
@@ -500,6 +512,10 @@ def clp(
                                      help="Print the trace abstraction instead: each rule reduced to the "
                                      "calls of its body and its trace term (the control-flow graph as "
                                      "a generator of the traces --trace takes)."),
+    refine: bool = typer.Option(False, "--refine",
+                                help="With --abstraction and a function target: the abstraction refined by "
+                                "instantiation modes, as the guided criteria use it (the static variables "
+                                "of each predicate, the guards and arithmetic over them)."),
 ) -> None:
     """Print the CLP-translated program of TARGET (Prolog syntax)."""
     try:
@@ -512,7 +528,13 @@ def clp(
     shown = [t for t in result.targets if t in result.program.functions]
     if shown:
         try:
-            text = program_text(result.program, list(result.program.functions), abstraction=abstraction)
+            if refine:
+                if not abstraction or name is None or name not in result.program.functions:
+                    raise fail(PathcraftError("--refine prints the refined trace abstraction of one function: "
+                                              "give --abstraction and a target path/to/module.py::name"))
+                text = refined_text(result.program, name)
+            else:
+                text = program_text(result.program, list(result.program.functions), abstraction=abstraction)
         except RecursionError as exc:
             raise fail(too_deep(exc))
         sys.stdout.write(text)

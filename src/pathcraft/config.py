@@ -52,6 +52,8 @@ class Settings:
     invariants: tuple[str, ...] = ()  # `Class.method`: assumed of `self`, checked on return
     objects: str = _GENERATE.objects
     setup_calls: int = _GENERATE.setup_calls
+    refine: bool = _GENERATE.refine  # trace generators use the refined abstraction (engine/refine.py)
+    resource_driven: bool = _GENERATE.resource_driven  # worst:COST by resource-driven generation
 
     def generate_options(self) -> GenerateOptions:
         """Parse and check every setting (bad ones raise PathcraftError)."""
@@ -105,6 +107,8 @@ class Settings:
             objects=self.objects,
             setup_calls=self.setup_calls,
             select=selections[0] if selections else None,
+            refine=self.refine,
+            resource_driven=self.resource_driven,
         )
 
 
@@ -114,7 +118,7 @@ FILE_KEYS: dict[str, tuple[type, ...]] = {
     "search": (str,), "solver_timeout_ms": (int,), "heap": (str,), "size_model": (str,),
     "assume": (list,), "max_list_length": (int,), "max_paths": (int,), "costs": (str,), "policy": (list,),
     "invariants": (list,),
-    "objects": (str,), "setup_calls": (int,),
+    "objects": (str,), "setup_calls": (int,), "refine": (bool,), "resource_driven": (bool,),
 }
 # settings whose command-line and file values add up instead of overriding
 _CUMULATIVE = ("assume", "policy", "invariants")

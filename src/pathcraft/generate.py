@@ -19,7 +19,8 @@ from pathcraft.engine.engine import Engine
 from pathcraft.engine.criteria import Criteria, CriterionSpec
 from pathcraft.engine.guide import TraceGuide
 from pathcraft.engine.points import covering, criterion_points, out_of_time, parse_points, report
-from pathcraft.engine.tracegen import LocalScope, LocalTraces
+from pathcraft.engine.resourcedriven import by_cost, observable, whole_run_gap
+from pathcraft.engine.tracegen import LocalScope, LocalTraces, ProgramScope, TraceGenerator
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.errors import PathcraftError, TargetError, Unsupported
@@ -62,6 +63,10 @@ class GenerateOptions:
     # "all-local-paths" (one test per feasible local trace, engine/tracegen.py)
     select: str | None = None
     cover: str | None = None  # program points `22,mod.py:30,gcd` (`--cover`, engine/points.py)
+    # trace generators use the abstraction refined by instantiation modes (engine/refine.py)
+    refine: bool = True
+    # a `worst:COST` policy answered by resource-driven generation (engine/resourcedriven.py)
+    resource_driven: bool = False
 
     @classmethod
     def of(cls, **settings: Any) -> GenerateOptions:
@@ -109,7 +114,7 @@ GIVE_WAY = 200
 
 
 def _guided(engine: Engine, program: Program, qualname: str, target: str,
-            counts: dict[str, Any]) -> Iterator[SymbolicPath]:
+            counts: dict[str, Any], refine: bool) -> Iterator[SymbolicPath]:
     """The guided scheme (paper 001, Def. 5) for all-local-paths: each local
     trace the generator gives is tried in turn, and the first path that
     follows it (the leftmost branch of the guided tree) is the test; a trace
@@ -120,7 +125,7 @@ def _guided(engine: Engine, program: Program, qualname: str, target: str,
     base = engine.options
     counts["generated_traces"] = counts["infeasible_traces"] = 0
     found: set[TraceTerm] = set()
-    for term in LocalTraces(program, qualname, k):
+    for term in LocalTraces(program, qualname, k, refine):
         if engine.stats.stopped is not None or out_of_time(engine):
             return
         if counts["infeasible_traces"] >= GIVE_WAY and \
@@ -148,6 +153,12 @@ def _guided(engine: Engine, program: Program, qualname: str, target: str,
         if local not in found:
             found.add(local)
             yield path
+
+
+def trace_of_nothing(entry: str) -> TraceTerm:
+    """A placeholder trace (no rule has index 0) for a guide told its
+    pattern later."""
+    return TraceTerm(entry, 0, ())
 
 
 def _target_term(trace: TraceTerm, entry: str) -> TraceTerm:
@@ -309,7 +320,11 @@ def generate(
     elif options.select in ("statements", "branches"):  # nothing to choose between: one path shows it all
         found = itertools.islice(engine.explore(target), 1)
     elif options.select is not None:
-        found = _guided(engine, program, qualname, target, run.stats)
+        found = _guided(engine, program, qualname, target, run.stats, options.refine)
+    elif options.resource_driven and _driven_cost(options, program, qualname, plan, run.notes) is not None:
+        cost = _driven_cost(options, program, qualname, plan, [])
+        assert cost is not None
+        found = _resource_driven(engine, program, qualname, cost, options, run.stats)
     else:
         found = engine.explore(target)
     try:
@@ -342,8 +357,71 @@ def generate(
         run.stats["policy_filtered"] = run.policy_filtered
         if watch is not None:
             run.stats["setup_raised"] = watch.setup_raised
-        run.notes = list(engine.stats.notes)
+        run.notes = [*run.notes, *engine.stats.notes]
     return run
+
+
+def _driven_cost(options: GenerateOptions, program: Program, qualname: str, plan: object,
+                 notes: list[str]) -> str | None:
+    """The cost resource-driven generation orders traces by, or None (with
+    a note saying why) when it falls back to resource-aware generation."""
+    worst = [p for p in options.policies if isinstance(p, Worst)]
+    if len(worst) != 1 or len(options.policies) != 1:
+        notes.append("resource-driven generation answers one worst:COST policy alone; resource-aware search used")
+        return None
+    cost = worst[0].cost
+    problem = None
+    if not observable(cost):
+        problem = f"{cost} is not observable from traces (it depends on list lengths a trace does not carry)"
+    elif plan is not None or options.trace is not None:
+        problem = "it works on free objects and without --trace"
+    else:
+        problem = whole_run_gap(program, qualname)
+    if problem is not None:
+        notes.append(f"resource-driven generation: {problem}; resource-aware search used")
+        return None
+    return cost
+
+
+def _resource_driven(engine: Engine, program: Program, qualname: str, cost: str, options: GenerateOptions,
+                     counts: dict[str, Any]) -> Iterator[SymbolicPath]:
+    """Resource-driven generation (paper 000, §4): the whole-run traces the
+    refined abstraction generates, the most expensive first, each tried by
+    a guided search; it stops at the first feasible one (or, where a cost
+    is only an upper bound, once no trace left can cost more than the best
+    path found). All paths of the costliest traces are given, as the
+    resource-aware search's worst policy keeps every path of that cost."""
+    k = loop_bound(engine.options.criterion)
+    generator = TraceGenerator(program, qualname, k, ProgramScope(program, qualname), options.refine)
+    traces: list[TraceTerm] = []
+    for term in generator:
+        if len(traces) % 256 == 0 and out_of_time(engine):
+            return
+        if options.exceptions or not term.raised:
+            traces.append(term)
+    counts["abstraction_traces"] = len(traces)
+    counts["generated_traces"] = counts["infeasible_traces"] = 0
+    best: int | None = None
+    winners: list[SymbolicPath] = []
+    # one engine for every guided search, its guide told the next trace each
+    # time: each search runs to its end, so none leaves the solver mid-search
+    guide = TraceGuide(pattern_of(trace_of_nothing(generator.scope.entry)), generator.scope.entry)
+    guided = engine.sibling(replace(engine.options, controls=engine.options.controls + (guide,)))
+    for bound, term in by_cost(program, iter(traces), cost):
+        if best is not None and bound.value < best or engine.stats.stopped is not None or out_of_time(engine):
+            break
+        counts["generated_traces"] += 1
+        guide.pattern = pattern_of(term)
+        paths = [p for p in guided.explore(qualname) if is_const(_cost(p, cost))]
+        if not paths:
+            counts["infeasible_traces"] += 1
+            continue
+        value = int(_cost(paths[0], cost))
+        if best is None or value > best:
+            best, winners = value, []
+        if value == best:
+            winners.extend(paths)
+    yield from winners
 
 
 def _classes_named(case: TestCase) -> set[str]:

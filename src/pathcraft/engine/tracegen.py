@@ -28,25 +28,34 @@ its own).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
+from pathcraft.engine.refine import AbstractStore, Known, Modes, Ref, Refinement, call_sites, instantiation_modes
 from pathcraft.errors import PathcraftError
-from pathcraft.ir.builtin_names import FLOAT_BUILTINS
+from pathcraft.ir.builtin_names import FLOAT_BUILTINS, NUMBER_CONVERSIONS
 from pathcraft.ir.nodes import (
     Assign,
     BindException,
     Call,
+    CallMethod,
+    CheckMethod,
     Const,
+    Expr,
+    GetField,
     Goto,
+    ListOp,
     Mark,
     Predicate,
     Program,
     Return,
     Rule,
+    SetField,
     Unary,
     Var,
     Yield,
 )
+from pathcraft.ir.printer import refined_rule_text
 from pathcraft.ir.trace import TraceTerm
 
 
@@ -103,23 +112,61 @@ class LocalScope:
         return out[id(trace)]
 
 
+class ProgramScope:
+    """Every predicate of the program: the whole trace of a run (paper 000,
+    §4: the trace abstraction as the oracle of resource-driven generation).
+    A method call's callees are the methods its name resolves to in any
+    class; a recursive call is the function's own next activation."""
+
+    def __init__(self, program: Program, qualname: str) -> None:
+        self.entry = program.functions[qualname].entry
+        self.names = frozenset(program.predicates)
+
+    def keeps(self, name: str) -> bool:
+        return name in self.names
+
+    def project(self, trace: TraceTerm) -> TraceTerm:
+        return trace
+
+
+Scope = LocalScope | ProgramScope
+
+
 @dataclass(frozen=True)
 class _Local:
     term: TraceTerm
     raises: bool  # the predicate's frame ends by raising
+    store: AbstractStore | None = None  # what the refinement knows after it
+    value: Known | None = None  # what it returned, where the refinement knows it
+
+
+@dataclass(frozen=True)
+class _Gap:
+    """Instructions between two calls, each with whether it may raise (a
+    refinement that knows the object may tell it cannot)."""
+
+    instrs: tuple[tuple[object, bool], ...]
+    # instructions that may run code the generator does not walk (another
+    # function, a property, a dunder): it may change any object, so the
+    # refinement forgets what it knew of them
+    opaque: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
 class _Slot:
-    """A call of local code in a rule's body: it leaves a child term."""
+    """A call of walked code in a rule's body: it leaves a child term."""
 
-    callee: str
+    callees: tuple[tuple[str, tuple[tuple[str, Expr | None], ...]], ...]  # (predicate, parameter bindings)
     tail: bool  # a Goto: the rule's outcome is the callee's
     enters_loop: str | None = None
     # a builtin's call: the engine may run another builtin in its place (its
     # float version) or none (`int(n)` of an int, `%` of a string)
     stand_ins: tuple[str, ...] = ()
     optional: bool = False
+    before: _Gap = field(default_factory=lambda: _Gap(()))  # the rule's instructions since the previous slot
+    dispatch: CallMethod | None = None  # a method call: its callee depends on the receiver's class
+    result: str | None = None  # the variable a non-tail call's result goes to
+    builtin_args: tuple[Expr, ...] | None = None  # a builtin's call: its arguments (see `_sequences`)
 
 
 def bound_on_entry(program: Program, qualname: str) -> dict[str, frozenset[str]]:
@@ -154,109 +201,295 @@ def bound_on_entry(program: Program, qualname: str) -> dict[str, frozenset[str]]
     return bound
 
 
-class LocalTraces:
-    """The local traces of a function within loop-K, generated on demand."""
+class TraceGenerator:
+    """The traces of a function within loop-K, generated on demand from its
+    trace abstraction: the local ones (a `LocalScope`) or whole runs (a
+    `ProgramScope`); with `refine`, the abstraction refined by
+    instantiation modes (engine/refine.py) generates fewer infeasible ones."""
 
-    def __init__(self, program: Program, qualname: str, k: int) -> None:
+    def __init__(self, program: Program, qualname: str, k: int, scope: Scope | None = None,
+                 refine: bool = False) -> None:
         self.program = program
-        self.scope = LocalScope(program, qualname)
+        self.scope = scope if scope is not None else LocalScope(program, qualname)
         self.k = k
-        self.bound = bound_on_entry(program, qualname)
-        info = program.functions[qualname]
-        if info.generator or any(isinstance(i, Yield) for p in self._own(qualname) for r in p.rules for i in r.body):
-            raise PathcraftError(f"{qualname} is a generator function: guided criteria do not support them yet")
+        self.qualname = qualname
+        self.walked = self._walked()
+        self.bound: dict[str, frozenset[str]] = {}
+        for function in {p.function for p in self.walked.values()}:
+            if function in program.functions:
+                self.bound.update(bound_on_entry(program, function))
+        for name in self.walked:
+            pred = program.predicate(name)
+            if pred.generator or any(isinstance(i, Yield) for r in pred.rules for i in r.body):
+                raise PathcraftError(f"{pred.function} is a generator function: guided criteria do not "
+                                     "support them yet")
+        self.refinement: Refinement | None = None
+        if refine:
+            info = program.functions[qualname]
+            kinds = {p: t.kind for p, t in zip(info.params, info.param_types)
+                     if t.kind in ("int", "bool") and not t.optional and p not in info.probes}
+            sites = call_sites(self.walked, self._method_targets)
+            self.inputs = kinds
+            self.refinement = Refinement(instantiation_modes(self.walked, self.scope.entry, kinds, sites,
+                                                                 self._method_targets))
 
-    def _own(self, qualname: str) -> list[Predicate]:
-        return [p for p in self.program.predicates.values() if p.function == qualname]
+    @property
+    def modes(self) -> Modes | None:
+        return self.refinement.modes if self.refinement is not None else None
+
+    def _walked(self) -> dict[str, Predicate]:
+        """The predicates the generator may enter from the target's entry."""
+        seen: dict[str, Predicate] = {}
+        pending = [self.scope.entry]
+        while pending:
+            name = pending.pop()
+            if name in seen or name not in self.program.predicates:
+                continue
+            pred = seen[name] = self.program.predicate(name)
+            if pred.handler:
+                pending.append(pred.handler)
+            for rule in pred.rules:
+                for instr in rule.body:
+                    if isinstance(instr, Goto):
+                        pending.append(instr.block)
+                    elif isinstance(instr, Call) and self.scope.keeps(instr.predicate) \
+                            and not self.program.predicate(instr.predicate).generator:
+                        pending.append(instr.predicate)
+                        stand_in = FLOAT_BUILTINS.get(instr.predicate)
+                        if stand_in is not None and self.scope.keeps(stand_in):
+                            pending.append(stand_in)
+                    elif isinstance(instr, CallMethod):
+                        pending.extend(entry for entry, _, _ in self._method_targets(instr))
+        return seen
+
+    def _method_targets(self, instr: CallMethod) -> list[tuple[str, tuple[str, ...], bool]]:
+        """The entries a method call may run (whole-run scope only)."""
+        if not isinstance(self.scope, ProgramScope):
+            return []
+        found: dict[str, tuple[str, tuple[str, ...], bool]] = {}
+        for cls in self.program.classes:
+            qualname = self.program.resolve_method(cls, instr.method)
+            info = self.program.functions.get(qualname) if qualname else None
+            if info is not None and info.binding in ("", "static"):
+                found[info.entry] = (info.entry, info.params, info.binding == "static")
+        return sorted(found.values())
 
     def __iter__(self) -> Iterator[TraceTerm]:
         seen: set[TraceTerm] = set()
-        for local in self._traces(self.scope.entry, {}):
+        env: dict[str, Known] = {}
+        store = None
+        if self.refinement is not None:
+            env = self.refinement.inputs(self.program.predicate(self.scope.entry), self.inputs)
+            store = AbstractStore()
+        for local in self._traces(self.scope.entry, {}, {}, env, store):
             if local.term not in seen:
                 seen.add(local.term)
                 yield local.term
 
-    def _traces(self, name: str, loops: Mapping[str, int]) -> Iterator[_Local]:
+    def _traces(self, name: str, loops: Mapping[str, int], active: Mapping[str, int], env: Mapping[str, Known],
+                store: AbstractStore | None) -> Iterator[_Local]:
         pred = self.program.predicate(name)
         if pred.iterates is not None:
             loops = {**loops, pred.iterates: loops.get(pred.iterates, 0) + 1}
             if loops[pred.iterates] > self.k:
                 return
         for rule in pred.rules:
-            yield from self._rule(pred, rule, loops)
+            admitted = store
+            if self.refinement is not None and store is not None:
+                admitted = self.refinement.admit(pred, rule, env, store)
+                if admitted is None:
+                    continue
+            yield from self._rule(pred, rule, loops, active, env, admitted)
 
-    def _rule(self, pred: Predicate, rule: Rule, loops: Mapping[str, int]) -> Iterator[_Local]:
-        slots, gaps, returns = self._slots(rule, self.bound.get(pred.name, frozenset()))
-        for children, raises, handled in self._sequences(slots, gaps, returns, loops, 0, ()):
+    def _rule(self, pred: Predicate, rule: Rule, loops: Mapping[str, int], active: Mapping[str, int],
+              env: Mapping[str, Known], store: AbstractStore | None) -> Iterator[_Local]:
+        slots, tail, returns = self._slots(rule, self.bound.get(pred.name, frozenset()))
+        walk = _Walk(pred, slots, tail, returns, loops, active)
+        for children, raises, handled, after, value in self._sequences(walk, 0, (), dict(env), store):
             if raises and handled and pred.handler is not None:
-                for caught in self._traces(pred.handler, loops):
+                for caught in self._traces(pred.handler, loops, active, {}, after):
                     yield _Local(TraceTerm(pred.name, rule.index, children + (caught.term,), caught.raises),
-                                 caught.raises)
+                                 caught.raises, caught.store, caught.value)
             else:
-                yield _Local(TraceTerm(pred.name, rule.index, children, raises), raises)
+                yield _Local(TraceTerm(pred.name, rule.index, children, raises), raises, after, value)
 
-    def _slots(self, rule: Rule, bound: frozenset[str]) -> tuple[list[_Slot], list[bool], bool]:
-        """The rule's local calls; for each gap before a call (and after the
-        last) whether something there may raise; whether it returns."""
+    def _slots(self, rule: Rule, bound: frozenset[str]) -> tuple[list[_Slot], _Gap, bool]:
+        """The rule's walked calls, each with the gap of instructions before
+        it; the gap after the last; whether the rule returns."""
         slots: list[_Slot] = []
-        gaps = [False]
         returns = False
         known = set(bound)
+        gap: list[tuple[object, bool]] = []  # (instruction, whether it may raise)
         for instr in rule.body:
             target = getattr(instr, "target", None)
             if isinstance(target, str):
                 known.add(target)  # (read before it is bound: an Assign's value is checked below)
             if isinstance(instr, Call) and self.scope.keeps(instr.predicate) \
                     and not self.program.predicate(instr.predicate).generator:
-                builtin = self.program.predicate(instr.predicate).builtin
+                callee = self.program.predicate(instr.predicate)
                 stand_in = FLOAT_BUILTINS.get(instr.predicate)
-                slots.append(_Slot(instr.predicate, False,
-                                   stand_ins=(stand_in,) if builtin and stand_in in self.program.predicates else (),
-                                   optional=builtin))
-                gaps.append(False)
+                slots.append(_Slot(((instr.predicate, tuple(zip(callee.params, instr.args))),), False,
+                                   stand_ins=(stand_in,) if callee.builtin and stand_in in self.program.predicates
+                                   else (),
+                                   optional=callee.builtin, before=self._gap([*gap, (instr, False)], walked=True),
+                                   result=instr.target, builtin_args=instr.args if callee.builtin else None))
+                gap = []
             elif isinstance(instr, Goto):
-                slots.append(_Slot(instr.block, True, instr.enters_loop))
-                gaps.append(False)
+                callee = self.program.predicate(instr.block)
+                slots.append(_Slot(((instr.block, tuple(zip(callee.params, instr.args))),), True, instr.enters_loop,
+                                   before=self._gap(gap)))
+                gap = []
+            elif isinstance(instr, CallMethod) and isinstance(self.scope, ProgramScope):
+                callees = []
+                for entry, params, static in self._method_targets(instr):
+                    values: tuple[Expr, ...] = instr.args if static else (instr.obj, *instr.args)
+                    callees.append((entry, tuple((p, values[i] if i < len(values) else None)
+                                                 for i, p in enumerate(params))))
+                # a receiver with a native method of that name (a list's `pop`) runs no predicate: optional;
+                # no method of that name raises AttributeError, a wrong arity TypeError
+                slots.append(_Slot(tuple(callees), False, optional=True,
+                                   before=self._gap([*gap, (instr, True)], walked=True), dispatch=instr,
+                                   result=instr.target))
+                gap = []
             elif isinstance(instr, Return):
                 returns = True
-                if not _safe_value(instr.value, known):  # `return y` of a local never assigned raises
-                    gaps[-1] = True
-            elif not _cannot_raise(instr, known):
-                gaps[-1] = True
-        return slots, gaps, returns
+                gap.append((instr, not _safe_value(instr.value, known)))  # `return y` of a local never assigned
+            else:
+                gap.append((instr, not _cannot_raise(instr, known)))
+        return slots, self._gap(gap), returns
 
-    def _sequences(self, slots: list[_Slot], gaps: list[bool], returns: bool, loops: Mapping[str, int],
-                   i: int, prefix: tuple[TraceTerm, ...]) -> Iterator[tuple[tuple[TraceTerm, ...], bool, bool]]:
-        """(children, raises, handled here) for the rule's body from slot i;
-        `handled`: the raise comes from this frame's own code or a non-tail
-        call, so the block's handler catches it."""
+    def _gap(self, instrs: list[tuple[object, bool]], walked: bool = False) -> _Gap:
+        """`walked`: the last instruction is the slot's own call."""
+        last = len(instrs) - 1 if walked else -1
+        return _Gap(tuple(instrs), frozenset(i for i, (instr, _) in enumerate(instrs)
+                                             if i != last and self._opaque(instr)))
+
+    def _opaque(self, instr: object) -> bool:
+        if isinstance(instr, (Call, CallMethod)):  # (a walked call is its slot's, not the gap's)
+            return True
+        return isinstance(instr, (GetField, SetField, ListOp, CheckMethod)) and self.hooks
+
+    @cached_property
+    def hooks(self) -> bool:
+        """Does the program define code Python runs on attribute access or
+        through a protocol (properties, dunders)?"""
+        return any(cls.properties or any(m.startswith("__") and m != "__init__" for m in cls.methods)
+                   for cls in self.program.classes.values())
+
+    def _through(self, walk: _Walk, gap: _Gap, env: dict[str, Known],
+                 store: AbstractStore | None) -> tuple[bool, AbstractStore | None, Known | None]:
+        """Run a gap's instructions on the refinement's knowledge (updating
+        `env`): whether one of them may raise, the store after them, and the
+        value a `return` among them gives (where known)."""
+        refinement = self.refinement
+        if refinement is None or store is None:
+            return any(risky for _, risky in gap.instrs), store, None
+        raises = False
+        value = None
+        for n, (instr, risky) in enumerate(gap.instrs):
+            if n in gap.opaque:
+                store = refinement.forget(store)
+            raises = raises or risky and refinement.may_raise(self.program, instr, env, store)
+            if isinstance(instr, Return):
+                value = refinement.value(instr.value, env)
+            store = refinement.run(walk.pred, instr, env, store)
+        return raises, store, value
+
+    def _sequences(self, walk: _Walk, i: int, prefix: tuple[TraceTerm, ...], env: dict[str, Known],
+                   store: AbstractStore | None
+                   ) -> Iterator[tuple[tuple[TraceTerm, ...], bool, bool, AbstractStore | None, Known | None]]:
+        """(children, raises, handled here, store after, value returned) for the rule's body
+        from slot i; `handled`: the raise comes from this frame's own code or
+        a non-tail call, so the block's handler catches it."""
         # the paths that go on come first (more of them are feasible), then
         # those that raise: a budget that runs out has tried the likelier ones
-        if i == len(slots):
-            if returns:
-                yield prefix, False, False
-            if gaps[i]:
-                yield prefix, True, True
+        env = dict(env)
+        if i == len(walk.slots):
+            raises, store, value = self._through(walk, walk.tail, env, store)
+            if walk.returns:
+                yield prefix, False, False, store, value
+            if raises:
+                yield prefix, True, True, store, None
             return
-        slot = slots[i]
+        slot = walk.slots[i]
+        raises, store, _ = self._through(walk, slot.before, env, store)
+        callees = slot.callees
+        optional = slot.optional
+        if slot.dispatch is not None and self.refinement is not None:
+            receiver = self.refinement.value(slot.dispatch.obj, env)
+            if isinstance(receiver, Ref):  # an object made on this trace: its class is known
+                qualname = self.program.resolve_method(receiver.cls, slot.dispatch.method)
+                entry = self.program.functions[qualname].entry if qualname in self.program.functions else None
+                callees = tuple(c for c in callees if c[0] == entry)
+                optional = False
         if slot.tail:
-            entry_loops = {**loops, slot.enters_loop: 0} if slot.enters_loop is not None else loops
-            for child in self._traces(slot.callee, entry_loops):
-                yield prefix + (child.term,), child.raises, False
-            if gaps[i]:
-                yield prefix, True, True
+            (callee, bindings), = callees
+            entry_loops = {**walk.loops, slot.enters_loop: 0} if slot.enters_loop is not None else walk.loops
+            for child in self._traces(callee, entry_loops, walk.active, self._bind(callee, bindings, env), store):
+                yield prefix + (child.term,), child.raises, False, child.store, child.value
+            if raises:
+                yield prefix, True, True, store, None
             return
-        for callee in (slot.callee, *slot.stand_ins):
-            for child in self._traces(callee, {}):
+        alternatives = [*callees, *((s, ()) for s in slot.stand_ins)]
+        if slot.builtin_args is not None and self.refinement is not None and \
+                all(self.refinement.term(a, env) is not None for a in slot.builtin_args):
+            # on ints the engine runs the int version, or none where it computes in place (`int(n)`)
+            (name, _), = callees
+            in_place = name in NUMBER_CONVERSIONS
+            alternatives = [] if in_place else alternatives[:1]
+            optional = in_place
+        for callee, bindings in alternatives:
+            active = self._activate(walk.active, callee)
+            if active is None:
+                continue
+            for child in self._traces(callee, {}, active, self._bind(callee, bindings, env), store):
                 if child.raises:
-                    yield prefix + (child.term,), True, True
-                else:
-                    yield from self._sequences(slots, gaps, returns, loops, i + 1, prefix + (child.term,))
-        if slot.optional:  # no child: the call went on without a predicate, or raised at once
-            yield from self._sequences(slots, gaps, returns, loops, i + 1, prefix)
-            yield prefix, True, True
-        if gaps[i]:
-            yield prefix, True, True
+                    yield prefix + (child.term,), True, True, child.store, None
+                    continue
+                after = env
+                if slot.result is not None and child.value is not None and self.modes is not None \
+                        and self.modes.keeps(walk.pred.name, slot.result):
+                    after = {**env, slot.result: child.value}
+                yield from self._sequences(walk, i + 1, prefix + (child.term,), after, child.store)
+        if optional:  # no child: the call went on without a predicate, or raised at once
+            yield from self._sequences(walk, i + 1, prefix, env, store)
+            yield prefix, True, True, store, None
+        if raises:
+            yield prefix, True, True, store, None
+
+    def _bind(self, callee: str, bindings: tuple[tuple[str, Expr | None], ...],
+              env: Mapping[str, Known]) -> dict[str, Known]:
+        if self.refinement is None:
+            return {}
+        return self.refinement.bind(self.program.predicate(callee), bindings, env)
+
+    def _activate(self, active: Mapping[str, int], callee: str) -> Mapping[str, int] | None:
+        """The active calls with `callee` entered: a function has at most K
+        activations under its first one (as the engine's loop-K)."""
+        pred = self.program.predicate(callee)
+        if not pred.is_entry or pred.builtin:
+            return active
+        n = active.get(pred.function, 0) + 1
+        return None if n > self.k + 1 else {**active, pred.function: n}
+
+
+@dataclass(frozen=True)
+class _Walk:
+    """One rule being walked: its slots and where it stands."""
+
+    pred: Predicate
+    slots: list[_Slot]
+    tail: _Gap
+    returns: bool
+    loops: Mapping[str, int]
+    active: Mapping[str, int]
+
+
+class LocalTraces(TraceGenerator):
+    """The local traces of a function within loop-K (all-local-paths)."""
+
+    def __init__(self, program: Program, qualname: str, k: int, refine: bool = False) -> None:
+        super().__init__(program, qualname, k, LocalScope(program, qualname), refine)
 
 
 def _cannot_raise(instr: object, known: set[str]) -> bool:
@@ -272,3 +505,35 @@ def _safe_value(value: object, known: set[str] | frozenset[str]) -> bool:
     if isinstance(value, Unary) and isinstance(value.operand, Const):  # `-1`
         return value.op in ("neg", "not")
     return isinstance(value, Const) or isinstance(value, Var) and (value.name.startswith("$") or value.name in known)
+
+
+def refined_text(program: Program, qualname: str, k: int = 2) -> str:
+    """The whole-run trace abstraction of `qualname` refined by
+    instantiation modes, in the printer's Prolog syntax (`clp --abstraction
+    --refine`), with the modes inferred for each predicate."""
+    generator = TraceGenerator(program, qualname, k, ProgramScope(program, qualname), refine=True)
+    modes = generator.modes
+    assert modes is not None
+
+    def static_of(name: str) -> frozenset[str]:
+        return modes.static.get(name, frozenset())
+
+    def method_args(instr: CallMethod) -> list[Expr]:
+        values = (instr.obj, *instr.args)
+        kept: list[Expr] = []
+        for entry, params, static in generator._method_targets(instr):
+            passed = instr.args if static else values
+            kept.extend(v for p, v in zip(params, passed) if p in static_of(entry) and v not in kept)
+        return kept
+
+    chunks = ["% trace abstraction refined by instantiation modes (static: known or constrained "
+              "during symbolic execution; dynamic: left free)"]
+    for name, pred in generator.walked.items():
+        dynamic = sorted(set(pred.params) - static_of(name))
+        chunks.append(f"% {name}: static {{{', '.join(sorted(static_of(name) & set(pred.params)))}}}, "
+                      f"dynamic {{{', '.join(dynamic)}}}\n"
+                      + "\n".join(refined_rule_text(program, pred, r, static_of, modes.fields, method_args)
+                                  for r in pred.rules))
+    if modes.fields:
+        chunks.append(f"% static fields: {', '.join(sorted(modes.fields))}")
+    return "\n\n".join(chunks) + "\n"

@@ -9,6 +9,8 @@ comment after it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pathcraft.ir.nodes import (
     Assign,
     Binary,
@@ -287,3 +289,56 @@ def program_text(program: Program, functions: list[str] | None = None, builtins:
             chunks.extend(predicate_text(p, abstraction) for p in shown)
     return "\n\n".join(chunks) + "\n"
 
+
+
+def refined_rule_text(program: Program, pred: Predicate, rule: Rule, static_of: Callable[[str], frozenset[str]],
+                      fields: frozenset[str],
+                      method_args: Callable[[CallMethod], list[Expr]]) -> str:
+    """The rule in the trace abstraction refined by instantiation modes
+    (paper 001, §6.2): its static parameters, the guard when every variable
+    in it is static, the arithmetic and the static fields over static
+    variables, and its calls with the static parameters they pass."""
+    static = static_of(pred.name)
+    names = _Names(tuple(p for p in pred.params if p in static))
+    goals: list[str] = []
+
+    def known(e: Expr | None) -> bool:
+        return e is not None and all(v in static for v in _expr_names(e))
+
+    if rule.guard is not None and not isinstance(rule.guard, CheckExceptionType) and known(rule.guard):
+        goals.append(guard_text(rule.guard, names))
+    calls = 0
+    for instr in rule.body:
+        if isinstance(instr, (Call, Goto)):
+            calls += 1
+            callee = instr.block if isinstance(instr, Goto) else instr.predicate
+            kept = static_of(callee)
+            args = [expr_text(a, names) for p, a in zip(program.predicate(callee).params, instr.args) if p in kept]
+            goals.append(f"{callee}({_args(args)},T{calls})")
+        elif isinstance(instr, CallMethod):
+            calls += 1
+            args = [expr_text(a, names) for a in method_args(instr)]
+            goals.append(f"invoke({instr.method},{_args(args)},T{calls})")
+        elif isinstance(instr, Assign) and instr.target in static:
+            value = expr_text(instr.value, names)
+            goals.append(f"{names.define(instr.target)} #= {value}")
+        elif isinstance(instr, NewObject) and instr.target in static:
+            goals.append(f"new_object('{instr.cls}',{names.define(instr.target)})")
+        elif isinstance(instr, GetField) and instr.target in static:
+            obj = expr_text(instr.obj, names)
+            goals.append(f"get_field({obj},{instr.field},{names.define(instr.target)})")
+        elif isinstance(instr, SetField) and instr.field in fields and known(instr.obj) and known(instr.value):
+            goals.append(f"set_field({expr_text(instr.obj, names)},{instr.field},{expr_text(instr.value, names)})")
+    params = [var_name(p) for p in pred.params if p in static]
+    head = f"{pred.name}({_args(params)},{pred.name}({rule.index},{_args([f'T{i + 1}' for i in range(calls)])}))"
+    return head + (" :-\n    " + ",\n    ".join(goals) + "." if goals else ".")
+
+
+def _expr_names(e: object) -> set[str]:
+    if isinstance(e, Var):
+        return {e.name}
+    if isinstance(e, Unary):
+        return _expr_names(e.operand)
+    if isinstance(e, Binary):
+        return _expr_names(e.left) | _expr_names(e.right)
+    return set()
