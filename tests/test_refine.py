@@ -119,6 +119,26 @@ def test_resource_driven_finds_the_resource_aware_worst_case(path: Path, qualnam
     assert {t for t, _ in driven} <= {t for t, _ in aware}
 
 
+@pytest.mark.parametrize("policy", ["steps>150", "steps>=178", "calls>3", "steps<100"])
+def test_resource_driven_threshold_policies_keep_the_resource_aware_tests(policy: str) -> None:
+    """000 §4: for a lower-bound policy only the traces that may satisfy it
+    are tried; the tests are those resource-aware generation keeps."""
+    program = translate(str(VECTOR), ["multiples"]).program
+
+    def kept(driven: bool) -> tuple[set[object], dict]:
+        options = GenerateOptions.of(criterion=parse_criterion("loop-3"), policies=(parse_policy(policy),),
+                                     costs=("steps", "calls"), resource_driven=driven, timeout=120)
+        run = generate(program, "multiples", options)
+        assert run.stopped is None
+        return {(c.term, c.costs["steps"]) for c in run.cases}, run.stats
+
+    aware, _ = kept(False)
+    driven, stats = kept(True)
+    assert driven == aware
+    if ">" in policy:
+        assert stats["generated_traces"] < stats["abstraction_traces"]
+
+
 def test_cli_resource_driven_and_refined_abstraction(tmp_path: Path) -> None:
     out = tmp_path / "test_worst.py"
     done = subprocess.run([sys.executable, "-m", "pathcraft", "gen", f"{VECTOR}::multiples", "--policy",

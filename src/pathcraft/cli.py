@@ -176,7 +176,9 @@ def gen(
                                          help="With --policy worst:steps or worst:calls[:NAME]: try the traces "
                                          "of the refined abstraction from the most to the least expensive "
                                          "and stop at the first feasible one, instead of exploring every "
-                                         "path (falls back, saying so, where a cost is not observable)."),
+                                         "path; with threshold policies (steps>200), try only the traces "
+                                         "that may satisfy them (falls back, saying so, where a cost is not "
+                                         "observable)."),
 ) -> None:
     """Generate one test per execution path of TARGET."""
     try:

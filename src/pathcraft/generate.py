@@ -19,8 +19,8 @@ from pathcraft.engine.engine import Engine
 from pathcraft.engine.criteria import Criteria, CriterionSpec
 from pathcraft.engine.guide import TraceGuide
 from pathcraft.engine.points import covering, criterion_points, out_of_time, parse_points, report
-from pathcraft.engine.resourcedriven import by_cost, observable, whole_run_gap
-from pathcraft.engine.tracegen import LocalScope, LocalTraces, ProgramScope, TraceGenerator
+from pathcraft.engine.resourcedriven import DrivenPlan, observable, resource_driven, whole_run_gap
+from pathcraft.engine.tracegen import LocalScope, LocalTraces
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.errors import PathcraftError, TargetError, Unsupported
@@ -153,12 +153,6 @@ def _guided(engine: Engine, program: Program, qualname: str, target: str,
         if local not in found:
             found.add(local)
             yield path
-
-
-def trace_of_nothing(entry: str) -> TraceTerm:
-    """A placeholder trace (no rule has index 0) for a guide told its
-    pattern later."""
-    return TraceTerm(entry, 0, ())
 
 
 def _target_term(trace: TraceTerm, entry: str) -> TraceTerm:
@@ -321,10 +315,9 @@ def generate(
         found = itertools.islice(engine.explore(target), 1)
     elif options.select is not None:
         found = _guided(engine, program, qualname, target, run.stats, options.refine)
-    elif options.resource_driven and _driven_cost(options, program, qualname, plan, run.notes) is not None:
-        cost = _driven_cost(options, program, qualname, plan, [])
-        assert cost is not None
-        found = _resource_driven(engine, program, qualname, cost, options, run.stats)
+    elif options.resource_driven and (driven := _driven_plan(options, program, qualname, plan, run.notes)):
+        found = resource_driven(engine, qualname, driven, loop_bound(engine.options.criterion), options.refine,
+                                options.exceptions, run.stats)
     else:
         found = engine.explore(target)
     try:
@@ -361,67 +354,28 @@ def generate(
     return run
 
 
-def _driven_cost(options: GenerateOptions, program: Program, qualname: str, plan: object,
-                 notes: list[str]) -> str | None:
-    """The cost resource-driven generation orders traces by, or None (with
-    a note saying why) when it falls back to resource-aware generation."""
+def _driven_plan(options: GenerateOptions, program: Program, qualname: str, plan: object,
+                 notes: list[str]) -> DrivenPlan | None:
+    """What resource-driven generation answers (one worst:COST policy, or
+    threshold policies), or None (with a note saying why) when it falls
+    back to resource-aware generation."""
     worst = [p for p in options.policies if isinstance(p, Worst)]
-    if len(worst) != 1 or len(options.policies) != 1:
-        notes.append("resource-driven generation answers one worst:COST policy alone; resource-aware search used")
+    thresholds = tuple(p for p in options.policies if isinstance(p, Threshold))
+    if not (len(worst) == 1 and len(options.policies) == 1 or thresholds and len(thresholds) == len(options.policies)):
+        notes.append("resource-driven generation answers one worst:COST policy alone, or threshold policies "
+                     "(memory>48); resource-aware search used")
         return None
-    cost = worst[0].cost
-    problem = None
-    if not observable(cost):
-        problem = f"{cost} is not observable from traces (it depends on list lengths a trace does not carry)"
-    elif plan is not None or options.trace is not None:
+    costs = [worst[0].cost] if worst else [t.cost for t in thresholds]
+    problem = next((f"{c} is not observable from traces (it depends on list lengths a trace does not carry)"
+                    for c in costs if not observable(c)), None)
+    if problem is None and (plan is not None or options.trace is not None):
         problem = "it works on free objects and without --trace"
-    else:
+    if problem is None:
         problem = whole_run_gap(program, qualname)
     if problem is not None:
         notes.append(f"resource-driven generation: {problem}; resource-aware search used")
         return None
-    return cost
-
-
-def _resource_driven(engine: Engine, program: Program, qualname: str, cost: str, options: GenerateOptions,
-                     counts: dict[str, Any]) -> Iterator[SymbolicPath]:
-    """Resource-driven generation (paper 000, §4): the whole-run traces the
-    refined abstraction generates, the most expensive first, each tried by
-    a guided search; it stops at the first feasible one (or, where a cost
-    is only an upper bound, once no trace left can cost more than the best
-    path found). All paths of the costliest traces are given, as the
-    resource-aware search's worst policy keeps every path of that cost."""
-    k = loop_bound(engine.options.criterion)
-    generator = TraceGenerator(program, qualname, k, ProgramScope(program, qualname), options.refine)
-    traces: list[TraceTerm] = []
-    for term in generator:
-        if len(traces) % 256 == 0 and out_of_time(engine):
-            return
-        if options.exceptions or not term.raised:
-            traces.append(term)
-    counts["abstraction_traces"] = len(traces)
-    counts["generated_traces"] = counts["infeasible_traces"] = 0
-    best: int | None = None
-    winners: list[SymbolicPath] = []
-    # one engine for every guided search, its guide told the next trace each
-    # time: each search runs to its end, so none leaves the solver mid-search
-    guide = TraceGuide(pattern_of(trace_of_nothing(generator.scope.entry)), generator.scope.entry)
-    guided = engine.sibling(replace(engine.options, controls=engine.options.controls + (guide,)))
-    for bound, term in by_cost(program, iter(traces), cost):
-        if best is not None and bound.value < best or engine.stats.stopped is not None or out_of_time(engine):
-            break
-        counts["generated_traces"] += 1
-        guide.pattern = pattern_of(term)
-        paths = [p for p in guided.explore(qualname) if is_const(_cost(p, cost))]
-        if not paths:
-            counts["infeasible_traces"] += 1
-            continue
-        value = int(_cost(paths[0], cost))
-        if best is None or value > best:
-            best, winners = value, []
-        if value == best:
-            winners.extend(paths)
-    yield from winners
+    return DrivenPlan(worst[0].cost if worst else None, thresholds)
 
 
 def _classes_named(case: TestCase) -> set[str]:

@@ -30,7 +30,7 @@ prints what it keeps (`refined_rule_text`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import count
 
 from pathcraft.ir.nodes import (
@@ -45,9 +45,12 @@ from pathcraft.ir.nodes import (
     GetField,
     Goto,
     Guard,
+    ListOp,
+    NewList,
     NewObject,
     Predicate,
     Program,
+    RepeatList,
     Return,
     Rule,
     SetField,
@@ -208,9 +211,15 @@ def instantiation_modes(preds: Mapping[str, Predicate], entry: str, inputs: Iter
                             changed = True
                     elif isinstance(instr, Return) and pred.function in relevant_results:
                         wanted |= (expr_vars(instr.value) or set()) & computable[name]
+                    elif isinstance(instr, RepeatList) and instr.target in wanted:
+                        wanted |= (expr_vars(instr.count) or set()) & computable[name]
                     if isinstance(instr, (GetField, SetField, CallMethod, CheckMethod)):
                         # the object's class decides a method call and whether an attribute exists
                         wanted |= (expr_vars(instr.obj) or set()) & computable[name]
+                    if isinstance(instr, ListOp):
+                        # a list's length decides `len` and whether an index is out of range
+                        used = (expr_vars(instr.lst) or set()).union(*(expr_vars(a) or set() for a in instr.args))
+                        wanted |= used & computable[name]
             for site in sites[name]:
                 for param, arg in site.bindings:
                     if param in wanted and param in computable[name] and arg is not None:
@@ -250,8 +259,10 @@ def _site_computable(site: Site, param: str, computable: Mapping[str, set[str]])
 def _defines_computable(instr: object, known: set[str], fields: set[str]) -> bool:
     if isinstance(instr, Assign):
         return _subset(expr_vars(instr.value), known)
-    if isinstance(instr, NewObject):
+    if isinstance(instr, (NewObject, NewList, RepeatList)):
         return True
+    if isinstance(instr, ListOp) and instr.op in ("len", "get"):  # (an item: known only as an int of an int list)
+        return _subset(expr_vars(instr.lst), known)
     if isinstance(instr, GetField):
         return instr.field in fields and _subset(expr_vars(instr.obj), known)
     return False  # a call's result, a list's length or item, an exception
@@ -268,7 +279,16 @@ class Ref:
     cls: str
 
 
-Known = Term | Ref
+@dataclass(frozen=True)
+class ListRef:
+    """A list (or tuple) whose length the trace may know: one made on the
+    trace, or an input list (which may alias another input)."""
+
+    number: int
+    from_input: bool = False
+
+
+Known = Term | Ref | ListRef
 
 
 @dataclass(frozen=True)
@@ -279,6 +299,11 @@ class AbstractStore:
 
     fields: Mapping[tuple[int, str], Known] = field(default_factory=dict)
     present: frozenset[tuple[int, str]] = frozenset()  # every field set on those objects
+    lengths: Mapping[int, Term] = field(default_factory=dict)  # of the lists known (ListRef.number)
+    # lists whose items are all ints (or all bools): an item read is a fresh
+    # unknown of that sort, so the builtins it meets run their int versions
+    items: Mapping[int, str] = field(default_factory=dict)
+    reads: int = 0  # items read so far: names the next one alike on every trace with this prefix (solver caches)
     path: PathNode | None = None
     model: Model = field(default_factory=dict)
 
@@ -291,11 +316,31 @@ class Refinement:
         self.chain = chain or SolverChain()
         self.refs = count()
         self.cut = 0  # rules the kept guards ruled out
+        self.input_lists: set[int] = set()
 
-    def inputs(self, pred: Predicate, kinds: Mapping[str, str]) -> dict[str, Known]:
-        """The entry's static parameters as symbolic inputs (`kinds`: int or bool)."""
-        return {p: Sym(p, T.BOOL if kinds[p] == "bool" else T.INT)
-                for p in pred.params if self.modes.keeps(pred.name, p) and p in kinds}
+    def inputs(self, pred: Predicate, kinds: Mapping[str, str],
+               items: Mapping[str, str]) -> tuple[dict[str, Known], AbstractStore]:
+        """The entry's static parameters as symbolic inputs (`kinds`: int,
+        bool, or list: a list of unknown length; `items`: the int or bool
+        item sort of a list), and the store they start."""
+        env: dict[str, Known] = {}
+        lengths: dict[int, Term] = {}
+        sorts: dict[int, str] = {}
+        path = None
+        for param in pred.params:
+            if not self.modes.keeps(pred.name, param) or param not in kinds:
+                continue
+            if kinds[param] in ("list", "tuple"):
+                ref = ListRef(next(self.refs), from_input=True)
+                self.input_lists.add(ref.number)
+                if param in items:
+                    sorts[ref.number] = items[param]
+                length = lengths[ref.number] = Sym(f"len({param})", T.INT)
+                path = extend(path, T.ge(length, 0))
+                env[param] = ref
+            else:
+                env[param] = Sym(param, T.BOOL if kinds[param] == "bool" else T.INT)
+        return env, AbstractStore(lengths=lengths, items=sorts, path=path)
 
     def admit(self, pred: Predicate, rule: Rule, env: Mapping[str, Known],
               store: AbstractStore) -> AbstractStore | None:
@@ -317,7 +362,22 @@ class Refinement:
             self.cut += 1
             return None
         if answer.verdict == SAT and answer.model is not None:
-            return AbstractStore(store.fields, store.present, extend(store.path, condition), answer.model)
+            return replace(store, path=extend(store.path, condition), model=answer.model)
+        return store
+
+    def assume(self, store: AbstractStore, condition: Term) -> AbstractStore | None:
+        """`store` with `condition` on its path, or None when that is
+        unsatisfiable (an unknown answer keeps the store as it is)."""
+        condition = T.truthy(condition)
+        if condition is True:
+            return store
+        if condition is False:
+            return None
+        answer = self.chain.check(Query(store.path, store.model, condition))
+        if answer.verdict == UNSAT:
+            return None
+        if answer.verdict == SAT and answer.model is not None:
+            return replace(store, path=extend(store.path, condition), model=answer.model)
         return store
 
     def run(self, pred: Predicate, instr: object, env: dict[str, Known],
@@ -347,13 +407,101 @@ class Refinement:
                 fields = {k: v for k, v in store.fields.items() if k != key}
                 if value is not None:
                     fields[key] = value
-                return AbstractStore(fields, store.present | {key}, store.path, store.model)
+                return replace(store, fields=fields, present=store.present | {key})
+        elif isinstance(instr, NewList) and instr.target in static:
+            ref = env[instr.target] = ListRef(next(self.refs))
+            return replace(store, lengths={**store.lengths, ref.number: len(instr.items)})
+        elif isinstance(instr, RepeatList) and instr.target in static:
+            ref = env[instr.target] = ListRef(next(self.refs))
+            count = self.term(instr.count, env)
+            if count is not None:
+                length = T.ite(T.gt(T.as_int(count), 0), T.as_int(count), 0)
+                return replace(store, lengths={**store.lengths, ref.number: length})
+        elif isinstance(instr, ListOp):
+            return self._list_op(instr, env, store, static)
+        elif isinstance(instr, CallMethod):  # a list's own method (`extend`, `insert`): its length unknown
+            receiver = self.value(instr.obj, env)
+            if isinstance(receiver, ListRef):
+                return self._resized(store, receiver, None)
         return store
+
+    def _list_op(self, instr: ListOp, env: dict[str, Known], store: AbstractStore,
+                 static: frozenset[str]) -> AbstractStore:
+        lst = self.value(instr.lst, env)
+        if not isinstance(lst, ListRef):
+            return store
+        length = store.lengths.get(lst.number)
+        if instr.op == "len":
+            if length is not None and instr.target is not None and instr.target in static:
+                env[instr.target] = length
+            return store
+        if instr.op == "get":
+            sort = store.items.get(lst.number)
+            if sort is not None and instr.target is not None and instr.target in static:
+                env[instr.target] = Sym(f"$item{store.reads}", T.BOOL if sort == "bool" else T.INT)
+                return replace(store, reads=store.reads + 1)
+            return store
+        if instr.op in ("set", "append") and lst.number in store.items:
+            value = self.term(instr.args[-1], env) if instr.args else None
+            if value is None or T.sort_of(value) != (T.BOOL if store.items[lst.number] == "bool" else T.INT):
+                store = replace(store, items={n: k for n, k in store.items.items() if n != lst.number})
+        if instr.op in ("set", "iter", "truth", "slice", "unpack"):
+            return store
+        if instr.op == "append" and length is not None:
+            return self._resized(store, lst, T.add(length, 1))
+        if instr.op == "pop" and length is not None:
+            return self._resized(store, lst, T.sub(length, 1))
+        return self._resized(store, lst, None)
+
+    def _resized(self, store: AbstractStore, lst: ListRef, length: Term | None) -> AbstractStore:
+        """The store after `lst` changed length (None: to one unknown). An
+        input list may be another input too: those lengths are forgotten."""
+        lengths = {n: v for n, v in store.lengths.items() if n != lst.number}
+        if lst.from_input:
+            lengths = {n: v for n, v in lengths.items() if n not in self.input_lists}
+        if length is not None:
+            lengths[lst.number] = length
+        items = store.items if length is not None else {n: k for n, k in store.items.items() if n != lst.number}
+        return replace(store, lengths=lengths, items=items)
+
+    def raise_condition(self, program: Program, instr: object, env: Mapping[str, Known],
+                        store: AbstractStore) -> Term:
+        """When `instr` raises: True (it may, the refinement cannot tell
+        when), False (it cannot), or a condition over the inputs (an index
+        out of range, a pop from an empty list)."""
+        if isinstance(instr, ListOp):
+            lst = self.value(instr.lst, env)
+            if not isinstance(lst, ListRef):
+                return True
+            if instr.op in ("len", "append", "iter", "truth", "slice"):
+                return False
+            length = store.lengths.get(lst.number)
+            if length is None:
+                return True
+            if instr.op in ("get", "set") or instr.op == "pop" and instr.args:
+                index = self.term(instr.args[0], env)
+                if index is None:
+                    return True
+                index = T.as_int(index)
+                return T.or_(T.ge(index, length), T.lt(index, T.neg(length)))
+            if instr.op == "pop":
+                return T.eq(length, 0)
+            if instr.op == "unpack" and instr.args and isinstance(instr.args[0], Const) \
+                    and isinstance(instr.args[0].value, int):
+                return T.ne(length, instr.args[0].value)
+            return True
+        if isinstance(instr, CallMethod) and isinstance(self.value(instr.obj, env), ListRef):
+            return True
+        if isinstance(instr, RepeatList):  # `[v] * n` of an int n (a float n raises TypeError)
+            return self.term(instr.count, env) is None
+        if isinstance(instr, (Assign, Return)):  # arithmetic on known ints raises nothing
+            return self.value(instr.value, env) is None
+        return self.may_raise(program, instr, env, store)
 
     def forget(self, store: AbstractStore) -> AbstractStore:
         """The store after code the generator does not follow ran: it may
         have changed or deleted any field of the objects made so far."""
-        return AbstractStore({}, frozenset(), store.path, store.model)
+        return AbstractStore(path=store.path, model=store.model, reads=store.reads)
 
     def may_raise(self, program: Program, instr: object, env: Mapping[str, Known], store: AbstractStore) -> bool:
         """Whether `instr` may raise, knowing the objects made on the trace:
@@ -393,7 +541,7 @@ class Refinement:
         variable in it is not known here."""
         if isinstance(expr, Var):
             value = env.get(expr.name)
-            return None if value is None or isinstance(value, Ref) else value
+            return None if value is None or isinstance(value, (Ref, ListRef)) else value
         if isinstance(expr, Const):
             return expr.value if isinstance(expr.value, (bool, int)) else None
         if isinstance(expr, Unary):

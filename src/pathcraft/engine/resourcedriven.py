@@ -22,12 +22,22 @@ the caller falls back to resource-aware generation (saying so).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
+from pathcraft.cost.policy import Threshold
+from pathcraft.engine.engine import Engine
+from pathcraft.engine.guide import TraceGuide
+from pathcraft.engine.points import out_of_time
+from pathcraft.engine.state import SymbolicPath
 from pathcraft.engine.tracegen import ProgramScope, TraceGenerator
 from pathcraft.errors import PathcraftError
-from pathcraft.ir.nodes import CallMethod, CheckMethod, Mark, Program
+from pathcraft.ir.nodes import Call, CallMethod, CheckMethod, Mark, Program
+from pathcraft.ir.pattern import pattern_of
 from pathcraft.ir.trace import TraceTerm
+from pathcraft.solver import terms as T
+from pathcraft.solver.path import bounds_of
+from pathcraft.solver.simplify import normalize
 
 OBSERVABLE = ("steps", "calls")
 
@@ -98,4 +108,84 @@ def whole_run_gap(program: Program, qualname: str) -> str | None:
                 if isinstance(instr, CallMethod) and instr.method not in methods:
                     return (f"'.{instr.method}(...)' of a builtin value runs library code no call of the "
                             "translation names")
+                if isinstance(instr, Call) and instr.predicate in program.predicates \
+                        and program.predicate(instr.predicate).generator:
+                    return "a generator (or generator expression) is resumed by the loop that walks it"
     return None
+
+
+@dataclass(frozen=True)
+class DrivenPlan:
+    """What resource-driven generation is asked: the worst case of a cost,
+    or the paths within threshold policies."""
+
+    worst: str | None
+    thresholds: tuple[Threshold, ...] = ()
+
+
+def may_hold(cost: TraceCost, policy: Threshold) -> bool:
+    """Can a run whose trace costs `cost` satisfy `policy`? (An upper bound
+    rules a trace out only for a lower-bound policy.)"""
+    holds = T.relation(policy.op, cost.value, policy.bound)
+    return bool(holds) or not cost.exact and policy.op in ("lt", "le", "eq", "ne")
+
+
+def resource_driven(engine: Engine, qualname: str, plan: DrivenPlan, k: int, refine: bool, exceptions: bool,
+                    counts: dict[str, Any]) -> Iterator[SymbolicPath]:
+    """The tests of `plan` from guided searches along the whole-run traces
+    of the refined abstraction. Worst case: the traces from the most to the
+    least expensive, stopping at the first feasible one (or, where costs
+    are upper bounds, once no trace left can cost more than the best path
+    found); every path of the costliest traces is given, as the
+    resource-aware worst policy keeps every path of that cost. Thresholds:
+    only the traces whose cost may satisfy every policy are tried."""
+    program = engine.program
+    generator = TraceGenerator(program, qualname, k, ProgramScope(program, qualname), refine)
+    traces: list[TraceTerm] = []
+    for term in generator:
+        if len(traces) % 256 == 0 and out_of_time(engine):
+            return
+        if exceptions or not term.raised:
+            traces.append(term)
+    counts["abstraction_traces"] = len(traces)
+    counts["generated_traces"] = counts["infeasible_traces"] = 0
+    # one engine for every guided search, its guide told the next trace each
+    # time: each search runs to its end, so none leaves the solver mid-search
+    guide = TraceGuide(pattern_of(TraceTerm(generator.scope.entry, 0, ())), generator.scope.entry)
+    guided = engine.sibling(replace(engine.options, controls=engine.options.controls + (guide,)))
+
+    def follow(term: TraceTerm) -> list[SymbolicPath]:
+        counts["generated_traces"] += 1
+        guide.pattern = pattern_of(term)
+        paths = list(guided.explore(qualname))
+        if not paths:
+            counts["infeasible_traces"] += 1
+        return paths
+
+    if plan.worst is None:
+        for term in traces:
+            if engine.stats.stopped is not None or out_of_time(engine):
+                return
+            if all(may_hold(trace_cost(program, term, t.cost), t) for t in plan.thresholds):
+                yield from follow(term)
+        return
+    cost = plan.worst
+    best: int | None = None
+    winners: list[SymbolicPath] = []
+    for bound, term in by_cost(program, iter(traces), cost):
+        if best is not None and bound.value < best or engine.stats.stopped is not None or out_of_time(engine):
+            break
+        paths = [p for p in follow(term) if T.is_const(path_cost(p, cost))]
+        if not paths:
+            continue
+        value = path_cost(paths[0], cost)
+        assert isinstance(value, int)
+        if best is None or value > best:
+            best, winners = value, []
+        if value == best:
+            winners.extend(paths)
+    yield from winners
+
+
+def path_cost(path: SymbolicPath, name: str) -> T.Term:
+    return normalize(path.costs.get(name), bounds_of(path.store))

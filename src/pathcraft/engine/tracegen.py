@@ -31,7 +31,17 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from pathcraft.engine.refine import AbstractStore, Known, Modes, Ref, Refinement, call_sites, instantiation_modes
+from pathcraft.engine.refine import (
+    AbstractStore,
+    Known,
+    ListRef,
+    Modes,
+    Ref,
+    Refinement,
+    call_sites,
+    instantiation_modes,
+)
+from pathcraft.solver import terms as T
 from pathcraft.errors import PathcraftError
 from pathcraft.ir.builtin_names import FLOAT_BUILTINS, NUMBER_CONVERSIONS
 from pathcraft.ir.nodes import (
@@ -227,9 +237,11 @@ class TraceGenerator:
         if refine:
             info = program.functions[qualname]
             kinds = {p: t.kind for p, t in zip(info.params, info.param_types)
-                     if t.kind in ("int", "bool") and not t.optional and p not in info.probes}
+                     if t.kind in ("int", "bool", "list", "tuple") and not t.optional and p not in info.probes}
             sites = call_sites(self.walked, self._method_targets)
             self.inputs = kinds
+            self.items = {p: t.elem.kind for p, t in zip(info.params, info.param_types) if p in kinds
+                          and t.elem is not None and t.elem.kind in ("int", "bool") and not t.elem.optional}
             self.refinement = Refinement(instantiation_modes(self.walked, self.scope.entry, kinds, sites,
                                                                  self._method_targets))
 
@@ -279,8 +291,7 @@ class TraceGenerator:
         env: dict[str, Known] = {}
         store = None
         if self.refinement is not None:
-            env = self.refinement.inputs(self.program.predicate(self.scope.entry), self.inputs)
-            store = AbstractStore()
+            env, store = self.refinement.inputs(self.program.predicate(self.scope.entry), self.inputs, self.items)
         for local in self._traces(self.scope.entry, {}, {}, env, store):
             if local.term not in seen:
                 seen.add(local.term)
@@ -377,23 +388,33 @@ class TraceGenerator:
                    for cls in self.program.classes.values())
 
     def _through(self, walk: _Walk, gap: _Gap, env: dict[str, Known],
-                 store: AbstractStore | None) -> tuple[bool, AbstractStore | None, Known | None]:
+                 store: AbstractStore | None) -> tuple[bool, bool, AbstractStore | None, Known | None]:
         """Run a gap's instructions on the refinement's knowledge (updating
-        `env`): whether one of them may raise, the store after them, and the
-        value a `return` among them gives (where known)."""
+        `env`): whether one of them may raise, whether the rule may go on
+        past them, the store after them, and the value a `return` among them
+        gives (where known)."""
         refinement = self.refinement
         if refinement is None or store is None:
-            return any(risky for _, risky in gap.instrs), store, None
+            return any(risky for _, risky in gap.instrs), True, store, None
         raises = False
         value = None
         for n, (instr, risky) in enumerate(gap.instrs):
             if n in gap.opaque:
                 store = refinement.forget(store)
-            raises = raises or risky and refinement.may_raise(self.program, instr, env, store)
+            if risky:
+                condition = refinement.raise_condition(self.program, instr, env, store)
+                if condition is True:
+                    raises = True
+                elif condition is not False:
+                    raises = raises or refinement.assume(store, condition) is not None
+                    goes_on = refinement.assume(store, T.not_(condition))
+                    if goes_on is None:  # it surely raises here: nothing after it runs
+                        return raises, False, store, None
+                    store = goes_on
             if isinstance(instr, Return):
-                value = refinement.value(instr.value, env)
+                value = refinement.term(instr.value, env)  # (ints only: library code may make another kind)
             store = refinement.run(walk.pred, instr, env, store)
-        return raises, store, value
+        return raises, True, store, value
 
     def _sequences(self, walk: _Walk, i: int, prefix: tuple[TraceTerm, ...], env: dict[str, Known],
                    store: AbstractStore | None
@@ -404,15 +425,20 @@ class TraceGenerator:
         # the paths that go on come first (more of them are feasible), then
         # those that raise: a budget that runs out has tried the likelier ones
         env = dict(env)
+        start = store  # (a raise keeps the knowledge from before the gap: the weaker)
         if i == len(walk.slots):
-            raises, store, value = self._through(walk, walk.tail, env, store)
-            if walk.returns:
+            raises, goes_on, store, value = self._through(walk, walk.tail, env, store)
+            if walk.returns and goes_on:
                 yield prefix, False, False, store, value
             if raises:
-                yield prefix, True, True, store, None
+                yield prefix, True, True, start, None
             return
         slot = walk.slots[i]
-        raises, store, _ = self._through(walk, slot.before, env, store)
+        raises, goes_on, store, _ = self._through(walk, slot.before, env, store)
+        if not goes_on:
+            if raises:
+                yield prefix, True, True, start, None
+            return
         callees = slot.callees
         optional = slot.optional
         if slot.dispatch is not None and self.refinement is not None:
@@ -422,22 +448,26 @@ class TraceGenerator:
                 entry = self.program.functions[qualname].entry if qualname in self.program.functions else None
                 callees = tuple(c for c in callees if c[0] == entry)
                 optional = False
+            elif isinstance(receiver, ListRef):  # a list's own method: no predicate runs
+                callees = ()
         if slot.tail:
             (callee, bindings), = callees
             entry_loops = {**walk.loops, slot.enters_loop: 0} if slot.enters_loop is not None else walk.loops
             for child in self._traces(callee, entry_loops, walk.active, self._bind(callee, bindings, env), store):
                 yield prefix + (child.term,), child.raises, False, child.store, child.value
             if raises:
-                yield prefix, True, True, store, None
+                yield prefix, True, True, start, None
             return
         alternatives = [*callees, *((s, ()) for s in slot.stand_ins)]
         if slot.builtin_args is not None and self.refinement is not None and \
                 all(self.refinement.term(a, env) is not None for a in slot.builtin_args):
-            # on ints the engine runs the int version, or none where it computes in place (`int(n)`)
+            # on ints the engine runs an operator's int version (not its float
+            # stand-in), or none where it computes in place (`int(n)`)
             (name, _), = callees
-            in_place = name in NUMBER_CONVERSIONS
-            alternatives = [] if in_place else alternatives[:1]
-            optional = in_place
+            if name in NUMBER_CONVERSIONS:
+                alternatives, optional = [], True
+            elif slot.stand_ins and self.program.predicate(name).rules:
+                alternatives, optional = alternatives[:1], False
         for callee, bindings in alternatives:
             active = self._activate(walk.active, callee)
             if active is None:
@@ -455,7 +485,7 @@ class TraceGenerator:
             yield from self._sequences(walk, i + 1, prefix, env, store)
             yield prefix, True, True, store, None
         if raises:
-            yield prefix, True, True, store, None
+            yield prefix, True, True, start, None
 
     def _bind(self, callee: str, bindings: tuple[tuple[str, Expr | None], ...],
               env: Mapping[str, Known]) -> dict[str, Known]:
