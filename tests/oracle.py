@@ -27,7 +27,7 @@ from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
 from pathcraft.testcase.heapdesc import build_inputs, real_snapshot
 from pathcraft.testcase.model import TestCase
-from pathcraft.testcase.replay import clear_caches
+from pathcraft.testcase.replay import clear_caches, spelled_class
 from pathcraft.testcase.pathsig import RealRun, loop_shapes, record, statement_lines, within_loop_bound
 
 REPO = Path(__file__).resolve().parent.parent
@@ -97,7 +97,7 @@ class RealCode:
         """Build the objects, run, and snapshot the result and final heap.
         `spellings`: classes the module reaches as another class's attribute."""
         spelled = spellings or {}
-        objects = build_inputs(heap_in, lambda name: resolve(self.module, spelled.get(name, name)))  # `Outer.Inner`
+        objects = build_inputs(heap_in, lambda name: spelled_class(self.module, spelled.get(name, name)))
         args = {k: objects[v["$ref"]] if isinstance(v, dict) else v for k, v in inputs.items()}
         run = self.run(args, max_events)
         value, final = real_snapshot(run.value if run.kind == "return" else None, objects)

@@ -220,3 +220,77 @@ def test_a_generated_file_for_a_package_module_passes(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
     assert run.returncode == 0 and f"{count} passed" in run.stdout, run.stdout[-3000:]
+
+
+_SIBLINGS = {
+    "cells.py": (
+        "class Empty(Exception):\n"
+        "    pass\n\n\n"
+        "class Cell:\n"
+        "    def __init__(self, owner, value: int):\n"
+        "        self._owner = owner\n"
+        "        self._value = value\n\n"
+        "    def value(self):\n"
+        "        return self._value\n\n"
+        "    def __eq__(self, other):\n"
+        "        return type(other) is type(self) and other._value == self._value\n\n"
+        "    def __ne__(self, other):\n"
+        "        return not (self == other)\n\n\n"
+        "class Row:\n"
+        "    def __init__(self):\n"
+        "        self._first = None\n"
+        "        self._count = 0\n\n"
+        "    def __len__(self):\n"
+        "        return self._count\n\n"
+        "    def first(self):\n"
+        "        if self._first is None:\n"
+        "            raise Empty('no cell')\n"
+        "        return self._first\n\n"
+        "    def push(self, value: int):\n"
+        "        self._first = Cell(self, value)\n"
+        "        self._count += 1\n"
+    ),
+    "use.py": (
+        "def leading(row):\n"
+        "    if len(row) == 0:\n"
+        "        return -1\n"
+        "    head = row.first()\n"
+        "    if head != row.first():\n"
+        "        return -2\n"
+        "    return head.value() + 1\n"
+    ),
+}
+
+
+def test_an_untyped_parameter_may_be_a_class_of_a_sibling_module(tmp_path: Path) -> None:
+    """`use.py` never imports `Row` (Python needs no import to call methods
+    on an argument): the class is found in a module of the same folder, the
+    tests name it through that module, and `!=` through a `__ne__` that is
+    `not (self == other)` is Python's default negation (frontend/siblings.py)."""
+    _write(tmp_path / "sib", _SIBLINGS)
+    use = tmp_path / "sib" / "use.py"
+    result = translate(str(use), ["leading"])
+    assert result.program.functions["leading"].inferred[0].startswith("row: Row")
+    assert result.program.class_homes == {"Row": "sib.cells", "Cell": "sib.cells", "Empty": "sib.cells"}
+    cases = generated(use, "leading")
+    assert any(c.kind == "return" and c.value not in (-1, -2) for c in cases)  # the path through value()
+    assert replay_mismatches(use, "leading", cases) == []
+    out = tmp_path / "test_use.py"
+    assert main(["gen", str(use), "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "from sib import cells  # noqa: F401" in text and "object.__new__(cells.Row)" in text
+    assert "pytest.raises(cells.Empty, match='^no cell$')" in text
+    count = text.count("\ndef test_")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                         env=dict(os.environ, PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1"))
+    assert run.returncode == 0 and f"{count} passed" in run.stdout, run.stdout[-3000:]
+    lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--select", "F,E501",
+                           "--line-length", "100", str(out)], capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stdout
+
+
+def test_no_sibling_class_when_two_modules_have_one_that_fits(tmp_path: Path) -> None:
+    _write(tmp_path / "sib", {**_SIBLINGS, "other.py": _SIBLINGS["cells.py"]})
+    result = translate(str(tmp_path / "sib" / "use.py"), ["leading"])
+    assert "leading" in result.errors and not result.program.class_homes

@@ -232,7 +232,7 @@ def gen(
                                   floats=any(t.kind == "float" for q in runnable
                                              for t in program.functions[q].param_types),
                                   string_inputs=_string_inputs(program, runnable),
-                                  cached=program.cached_functions())
+                                  cached=program.cached_functions(), homes=tuple(program.class_homes.values()))
         else:
             writer = JsonWriter(stream, target, criterion_label)
         runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(program, runnable, options, writer)
@@ -476,7 +476,7 @@ def _verify(path: str, out_format: str, test_file: str | None, cases: list[TestC
                                       frozenset(program.classes),
                                       frozenset(q for q in functions if not program.takes_keywords(q)),
                                       string_inputs=_string_inputs(program, functions),
-                                      cached=program.cached_functions())
+                                      cached=program.cached_functions(), homes=tuple(program.class_homes.values()))
                 for case in cases:
                     writer.add(case)
                 writer.close()

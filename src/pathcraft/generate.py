@@ -36,7 +36,7 @@ from pathcraft.solver.path import bounds_of
 from pathcraft.solver.simplify import normalize
 from pathcraft.solver.terms import Sym, evaluate, is_const
 from pathcraft.testcase.constructed import concretize_constructed, target_trace
-from pathcraft.testcase.emit_pytest import module_alias
+from pathcraft.testcase.emit_pytest import homed, module_alias
 from pathcraft.testcase.model import SMALL, TestCase, concretize
 
 
@@ -260,7 +260,8 @@ def generate(
     def emit(path: SymbolicPath, note: str | None = None) -> None:
         kind = "_constructed" if plan else ""
         name = f"test_{qualname.replace('.', '_')}{kind}_{len(run.cases) + 1}"
-        reserved = (module_alias(program.module), "pytest", "result")
+        reserved = (module_alias(program.module), "pytest", "result",
+                    *(home.rpartition(".")[2] for home in program.class_homes.values()))
         if plan is not None:  # the target call's own trace term: where a wrapper's verdict is
             path = replace(path, trace=target_trace(path.trace, program.functions[plan.driver].entry,
                                                     program.functions[qualname].entry))
@@ -277,8 +278,13 @@ def generate(
             engine.stats.note_unsupported(problem)
             return
         named = _classes_named(case)
-        hidden = sorted(named & program.hidden_classes - program.class_spellings.keys())
+        hidden = sorted(named & program.hidden_classes - program.class_spellings.keys() - program.class_homes.keys())
         spelled = {c: program.class_spellings[c] for c in sorted(named & program.class_spellings.keys())}
+        for cls in sorted(named):  # a sibling module's class: named through that module
+            spelling = spelled.get(cls, cls)
+            home = program.class_homes.get(spelling.split(".")[0])
+            if home is not None:
+                spelled[cls] = homed(home, spelling)
         if spelled:  # `PositionalList._Node` for `_DoublyLinkedBase._Node`, a base's the module does not bind
             case = replace(case, extra={**case.extra, "spellings": spelled})
         if hidden:  # the test would name it as an attribute of the tested module, which has none

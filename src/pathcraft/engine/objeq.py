@@ -9,7 +9,7 @@ generated one (frontend/dataclass_eq.py) gives NotImplemented unless both
 are of the same class. When every one gives NotImplemented, `==` is
 identity. A user `__eq__` is called as written (its NotImplemented is not
 modelled: the frontend refuses the name). `!=` is the negation of `==`
-(no class of the subset defines `__ne__`; one that does drops the path).
+(a class whose `__ne__` says more than `not (self == other)` drops the path).
 """
 
 from __future__ import annotations
@@ -58,7 +58,8 @@ def dispatch(program: Program, heap: Heap, left: Value, right: Value, negated: b
     for receiver, cls, other, other_cls in order:
         if cls is None:
             continue  # None, a number, a str, a list, ...: NotImplemented against an object
-        if negated and program.resolve_method(cls, "__ne__") is not None:
+        ne = program.resolve_method(cls, "__ne__") if negated else None
+        if ne is not None and not program.classes[ne.rpartition(".")[0]].plain_ne:
             raise Unsupported(f"'!=' on {cls} objects (its __ne__ is not followed)")
         method = _eq_method(program, cls)
         if method is None:

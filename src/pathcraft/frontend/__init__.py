@@ -316,6 +316,7 @@ class Frontend:
             replaced_at_import=frozenset(self.module.replaced_at_import),
             hidden_classes=frozenset(self.module.hidden),
             class_spellings=dict(self.module.spellings),
+            class_homes=dict(self.module.homes),
             invariants=tuple(q for q in decorated_invariants(self.module.tree) if q in self.done),
             drivers=dict(self.drivers),
         )

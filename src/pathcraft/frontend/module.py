@@ -126,6 +126,8 @@ class ModuleSource:
     unmerged: dict[str, str] = field(default_factory=dict)  # a project import not merged, and why
     hidden: set[str] = field(default_factory=set)  # merged classes this module does not bind (Program.hidden_classes)
     spellings: dict[str, str] = field(default_factory=dict)  # a hidden nested class as a bound class's attribute
+    # a sibling module's class the module is read as importing (frontend/siblings.py) -> that module's dotted name
+    homes: dict[str, str] = field(default_factory=dict)
     # a statement that fails when the module is imported, and why (frontend/importable.py)
     import_failure: tuple[ast.stmt, str] | None = None
 
@@ -203,7 +205,8 @@ class ModuleSource:
 def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     """Read a module; its imports of modules of the same project are read
     too and merged (frontend/imports.py; `linker`: the translation's)."""
-    from pathcraft.frontend.imports import home, link_imports
+    from pathcraft.frontend.imports import Linker, home, link_imports
+    from pathcraft.frontend.siblings import home_hidden_classes, import_siblings
 
     file = Path(path)
     text = read_source(file)  # as Python reads it: a BOM, a coding cookie
@@ -290,7 +293,11 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     module.frozen = frozen_containers(  # items: literals, and NamedTuples of literals (immutable too)
         tree, containers, lambda e: is_constant(e) or namedtuple_literal(e, module.namedtuples, is_constant))
     module.import_failure = import_failure(path, tree)  # frontend/importable.py
+    if linker is None:
+        linker = Linker(load_module, loading={str(file.resolve())})
+    import_siblings(module, linker)
     link_imports(module, load_module, linker)
+    home_hidden_classes(module)
     nested.hoist(module.classes)  # `Outer.Inner`, a class of its own (frontend/nested.py)
     _spell_hidden_nested(module)
     _find_exceptions(module)
@@ -422,7 +429,31 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                 bound.add(mangle(name, klass.name))
     opaque = tuple(sorted(bound - set(class_defaults) - set(methods) - set(fields)))
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
-                     tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters))
+                     tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters),
+                     plain_ne=_plain_ne(cls))
+
+
+def _plain_ne(cls: ast.ClassDef) -> bool:
+    """Is the class's `__ne__` `return not (self == other)` (or `not
+    self.__eq__(other)`): what Python's default `__ne__` does anyway?"""
+    method = next((i for i in cls.body if isinstance(i, ast.FunctionDef) and i.name == "__ne__"), None)
+    if method is None or len(method.args.args) != 2 or method.decorator_list:
+        return False
+    me, other = (a.arg for a in method.args.args)
+    body = [s for s in method.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.UnaryOp) \
+            or not isinstance(body[0].value.op, ast.Not):
+        return False
+    test = body[0].value.operand
+    if isinstance(test, ast.Compare):
+        return len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq) and _names(test.left, test.comparators[0]) \
+            == (me, other)
+    return isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "__eq__" \
+        and len(test.args) == 1 and not test.keywords and _names(test.func.value, test.args[0]) == (me, other)
+
+
+def _names(*exprs: ast.expr) -> tuple[str, ...]:
+    return tuple(e.id if isinstance(e, ast.Name) else "" for e in exprs)
 
 
 def _descriptors(cls: ast.ClassDef) -> set[str]:
@@ -856,9 +887,9 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
 
 
 def _type_checked(fn: ast.FunctionDef, name: str) -> bool:
-    """Does `fn` ask `isinstance(name, ...)` of its parameter?"""
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isinstance" and n.args
-               and isinstance(n.args[0], ast.Name) and n.args[0].id == name for n in own_nodes(fn))
+    """Does `fn` ask `isinstance(name, ...)` or `type(name)` of its parameter?"""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("isinstance", "type")
+               and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == name for n in own_nodes(fn))
 
 
 def guarded_ints(fn: ast.FunctionDef, names: list[str], types: list[Type]) -> tuple[str, ...]:

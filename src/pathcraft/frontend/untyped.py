@@ -75,7 +75,7 @@ def passed_to(module: ModuleSource, owner: str | None) -> Follow:
         func = call.func
         if owner is None or not fn.args.args or not isinstance(func, ast.Attribute):
             return None
-        chain = _chain_names(module, owner)
+        chain = chain_names(module, owner)
         if isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name) \
                 and func.value.func.id == "super" and not func.value.args:
             chain = chain[1:]  # `super().m(...)`: the bases' `m`
@@ -137,19 +137,19 @@ def structural_class(module: ModuleSource, fn: ast.FunctionDef, name: str, follo
     if needed is None:
         return None
     fits = sorted(c for c in module.classes if c not in module.exception_bases
-                  and needed <= _bound_by_code(module, c))
-    bases = [c for c in fits if all(c in _chain_names(module, other) for other in fits)]
+                  and needed <= bound_by_code(module, c))
+    bases = [c for c in fits if all(c in chain_names(module, other) for other in fits)]
     return bases[0] if len(bases) == 1 else None
 
 
-def _chain_names(module: ModuleSource, cls: str) -> list[str]:
+def chain_names(module: ModuleSource, cls: str) -> list[str]:
     return [c.name for c in class_chain(module.classes, module.user_classes, module.classes[cls])]
 
 
-def _bound_by_code(module: ModuleSource, cls: str) -> set[str]:
+def bound_by_code(module: ModuleSource, cls: str) -> set[str]:
     """The attributes class `cls` (with its bases) defines or sets on `self`."""
     out: set[str] = set()
-    for klass in _chain_names(module, cls):
+    for klass in chain_names(module, cls):
         for item in module.classes[klass].body:
             if isinstance(item, ast.FunctionDef):
                 out.add(item.name)
@@ -216,13 +216,13 @@ def _calls(module: ModuleSource, func: ast.expr, fn: ast.FunctionDef, owner: str
         return False
     if isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name) and func.value.func.id == "super" \
             and not func.value.args and where is not None:
-        chain = _chain_names(module, where)[1:]  # `super().m`: the bases' `m`
+        chain = chain_names(module, where)[1:]  # `super().m`: the bases' `m`
     elif mine:
         assert where is not None
-        chain = _chain_names(module, where)  # the `m` that `self.m` finds from the caller's class
+        chain = chain_names(module, where)  # the `m` that `self.m` finds from the caller's class
     else:
         held = receiver_class(func.value)  # `self._data.add_first(x)`: by the receiver's class
-        chain = _chain_names(module, held) if held in module.classes else []
+        chain = chain_names(module, held) if held in module.classes else []
     for klass in chain:
         method = module.method(klass, fn.name)
         if method is not None:

@@ -339,6 +339,7 @@ class ClassInfo:
     dataclass: bool = False  # @dataclass: `==` compares fields (a generated __eq__)
     properties: tuple[str, ...] = ()  # methods decorated @property
     setters: tuple[str, ...] = ()  # properties with a `@p.setter` (its FunctionInfo: `C.p.setter`)
+    plain_ne: bool = False  # its `__ne__` is `not (self == other)`: `!=` is the negation of `==` anyway
 
     def field_type(self, name: str) -> Type | None:
         return dict(self.fields).get(name)
@@ -368,6 +369,9 @@ class Program:
     hidden_classes: frozenset[str] = field(hash=False, default_factory=frozenset)
     # a hidden class a test can still name, as an attribute of a bound class (`Sub.Inner`)
     class_spellings: Mapping[str, str] = field(hash=False, default_factory=dict)
+    # a class of a sibling module the module never imports (frontend/siblings.py): tests
+    # name it, and the classes spelled through it, by that module (its dotted name)
+    class_homes: Mapping[str, str] = field(hash=False, default_factory=dict)
 
     def takes_keywords(self, qualname: str) -> bool:
         """May the generated tests call `qualname` with keyword arguments?"""

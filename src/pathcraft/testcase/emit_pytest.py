@@ -45,11 +45,13 @@ class PytestWriter:
     def __init__(self, out: TextIO, module: str, source: str, functions: list[str],
                  criterion: str, user_exceptions: frozenset[str] = frozenset(),
                  classes: frozenset[str] = frozenset(), positional: frozenset[str] = frozenset(),
-                 floats: bool = False, string_inputs: bool = False, cached: tuple[str, ...] = ()) -> None:
+                 floats: bool = False, string_inputs: bool = False, cached: tuple[str, ...] = (),
+                 homes: tuple[str, ...] = ()) -> None:
         """`positional`: functions to call with positional arguments only;
         `floats`: some function takes a float (the header says how they are chosen);
         `string_inputs`: some input is a str (the header says which);
-        `cached`: functions under `functools.cache`, emptied before each test."""
+        `cached`: functions under `functools.cache`, emptied before each test;
+        `homes`: other modules whose classes the tests may name (frontend/siblings.py)."""
         self.out = out
         self.positional = positional
         self.module = module
@@ -73,6 +75,7 @@ class PytestWriter:
             "",
             *_root_loader(source),
             _import_line(module, package, name, self.alias),
+            *(home_import(home) for home in sorted(set(homes))),
         ]
         if cached:  # the paths assume empty caches (engine/cache.py)
             header += ["", "", "@pytest.fixture(autouse=True)", "def _empty_caches() -> None:",
@@ -99,8 +102,8 @@ class PytestWriter:
         checks = heap_checks(case, self.alias)
         if case.kind == "raise":
             arguments = [case.exc_type or "Exception"]
-            if arguments[0] in self.user_exceptions:
-                arguments[0] = f"{self.alias}.{arguments[0]}"
+            if arguments[0] in self.user_exceptions or arguments[0] in case.extra.get("spellings", {}):
+                arguments[0] = class_expr(self.alias, arguments[0], case.extra.get("spellings", {}))
             # a C accelerator that replaces the function at import words its errors its own way
             if case.exc_message is not None and case.qualname not in self.positional:
                 arguments.append(f"match={('^' + regex_literal(case.exc_message) + '$')!r}")
@@ -224,6 +227,30 @@ def call_text(case: TestCase, alias: str, positional: bool = False) -> str:
     return call
 
 
+def homed(home: str, spelling: str) -> str:
+    """The spelling of a class a test names through another module than
+    the tested one (`<pkg.sibling>Class.Inner`; see `class_expr`)."""
+    return f"<{home}>{spelling}"
+
+
+def class_expr(alias: str, cls: str, spellings: Mapping[str, str]) -> str:
+    """How a test names class `cls`: an attribute of the tested module
+    (`alias`), or of the module a spelling made by `homed` names."""
+    spelled = spellings.get(cls, cls)
+    if spelled.startswith("<"):
+        home, _, rest = spelled[1:].partition(">")
+        return f"{home.rpartition('.')[2]}.{rest}"  # imported as `from pkg import mod` (`home_import`)
+    return f"{alias}.{spelled}"
+
+
+def home_import(home: str) -> str:
+    """The header line importing a module whose classes the tests may name
+    (they are spelled `mod.Class`: see `class_expr`)."""
+    package, _, name = home.rpartition(".")
+    line = f"from {package} import {name}" if package else f"import {name}"
+    return f"{line}  # noqa: F401 (argument classes)"
+
+
 def build_lines(heap_in: Mapping[str, Any], alias: str, spellings: Mapping[str, str]) -> list[str]:
     """Input objects without `__init__`, then lists, then fields: any
     sharing or cycle is reproduced because everything exists before a
@@ -231,7 +258,7 @@ def build_lines(heap_in: Mapping[str, Any], alias: str, spellings: Mapping[str, 
     lines = []
     for name, desc in heap_in.items():
         if "class" in desc:
-            lines.append(f"{name} = object.__new__({alias}.{spellings.get(desc['class'], desc['class'])})")
+            lines.append(f"{name} = object.__new__({class_expr(alias, desc['class'], spellings)})")
     for name in _lists_in_order(heap_in):
         lines.append(f"{name} = {container_literal(heap_in[name])}")
     for name, desc in heap_in.items():
@@ -372,7 +399,7 @@ def value_checks(expr: str, value: Any, case: TestCase, alias: str,
     desc = case.heap_final[name]
     if "class" not in desc:
         return out + container_checks(expr, desc, case, alias, seen, steps)
-    out.append(f"assert type({expr}) is {alias}.{case.extra.get('spellings', {}).get(desc['class'], desc['class'])}")
+    out.append(f"assert type({expr}) is {class_expr(alias, desc['class'], case.extra.get('spellings', {}))}")
     for field, field_value in desc["fields"].items():
         out += value_checks(f"{expr}.{field}", field_value, case, alias, seen, steps + 1)
     return out

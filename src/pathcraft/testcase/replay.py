@@ -45,6 +45,17 @@ def _dotted(module: Any, qualname: str) -> Any:
     return obj
 
 
+def spelled_class(module: Any, spelled: str) -> Any:
+    """The class a test names: an attribute path of the tested module, or of
+    the module a `<pkg.mod>Class` spelling names (emit_pytest.homed)."""
+    if spelled.startswith("<"):
+        import importlib
+
+        home, _, rest = spelled[1:].partition(">")
+        return _dotted(importlib.import_module(home), rest)
+    return _dotted(module, spelled)
+
+
 def replay(module_path: str, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     module = load(module_path)
     filename = module.__file__
@@ -93,7 +104,7 @@ def inputs_of(module: Any, case: dict[str, Any]) -> dict[str, Any]:
     spellings = case.get("spellings", {})
 
     def classes(name: str) -> Any:
-        return _dotted(module, spellings.get(name, name))
+        return spelled_class(module, spellings.get(name, name))
 
     if made is None:
         return build_inputs(heap_in, classes)
