@@ -315,7 +315,6 @@ class Refinement:
         self.modes = modes
         self.chain = chain or SolverChain()
         self.refs = count()
-        self.cut = 0  # rules the kept guards ruled out
         self.input_lists: set[int] = set()
 
     def inputs(self, pred: Predicate, kinds: Mapping[str, str],
@@ -349,21 +348,7 @@ class Refinement:
         if kept_guard_vars(rule.guard, self.modes.static.get(pred.name, frozenset())) is None:
             return store
         condition = self.term(rule.guard, env)  # type: ignore[arg-type]
-        if condition is None:
-            return store
-        condition = T.truthy(condition)
-        if condition is True:
-            return store
-        if condition is False:
-            self.cut += 1
-            return None
-        answer = self.chain.check(Query(store.path, store.model, condition))
-        if answer.verdict == UNSAT:
-            self.cut += 1
-            return None
-        if answer.verdict == SAT and answer.model is not None:
-            return replace(store, path=extend(store.path, condition), model=answer.model)
-        return store
+        return store if condition is None else self.assume(store, condition)
 
     def assume(self, store: AbstractStore, condition: Term) -> AbstractStore | None:
         """`store` with `condition` on its path, or None when that is

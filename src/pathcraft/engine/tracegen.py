@@ -222,7 +222,6 @@ class TraceGenerator:
         self.program = program
         self.scope = scope if scope is not None else LocalScope(program, qualname)
         self.k = k
-        self.qualname = qualname
         self.walked = self._walked()
         self.bound: dict[str, frozenset[str]] = {}
         for function in {p.function for p in self.walked.values()}:
