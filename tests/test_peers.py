@@ -220,6 +220,19 @@ def test_hung_tests_are_stopped_and_counted(tmp_path: Path) -> None:
     assert result.target is not None and result.target.branches_hit == 1
 
 
+def test_a_slow_end_of_run_keeps_its_coverage(tmp_path: Path) -> None:
+    # CI (three suites on two cores) once killed a run whose last test had
+    # passed while coverage.py was still saving: the coverage was lost.
+    target = sign_target()
+    gen_dir = tmp_path / "gen"
+    gen_dir.mkdir()
+    fake = FakeAdapter(options(tmp_path), "slow-exit")
+    gen = fake.generate(target, 20, gen_dir, dict(__import__("os").environ))
+    result = run_tests(gen.test_files, target, tmp_path / "measure", test_timeout=1.0, stall_slack=1.0)
+    assert (result.passed, result.restarts, result.error) == (1, 0, None)
+    assert result.target is not None and result.target.branches_hit == 1
+
+
 def test_unavailable_tool_is_reported(tmp_path: Path) -> None:
     records, _, unavailable = peers.run_benchmark(
         [sign_target()], [MissingAdapter(options(tmp_path))], budget=1, work_root=tmp_path)

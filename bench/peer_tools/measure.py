@@ -191,6 +191,20 @@ def _read_events(path: Path) -> list[dict[str, Any]]:
     return events
 
 
+def _last_event(path: Path) -> str | None:
+    """The kind of the last complete event in the log at ``path``."""
+    with open(path, "rb") as fh:
+        fh.seek(0, 2)
+        fh.seek(max(0, fh.tell() - 65536))
+        lines = fh.read().decode(errors="replace").splitlines()
+    for line in reversed(lines):
+        try:
+            return str(json.loads(line)["event"])
+        except (json.JSONDecodeError, KeyError, TypeError):
+            continue  # a line still being written, or cut by the seek
+    return None
+
+
 def write_support_files(folder: Path) -> Path:
     """Write the shim folder (``sitecustomize.py``) and return it."""
     shim = folder / "_peers_shims"
@@ -350,9 +364,8 @@ def _watch(
                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         began = last = time.monotonic()
         size = events_path.stat().st_size if events_path.exists() else 0
-        seen_collection = False
         try:
-            return _wait(proc, events_path, size, began, last, seen_collection,
+            return _wait(proc, events_path, size, began, last,
                          stall_limit, collect_limit, overall_limit)
         except BaseException:  # interrupted: do not leave the test run behind
             kill_group(proc)
@@ -365,20 +378,27 @@ def _wait(
     size: int,
     began: float,
     last: float,
-    seen_collection: bool,
     stall_limit: float,
     collect_limit: float,
     overall_limit: float,
 ) -> str | None:
-    """Poll ``proc`` and the event log; the kill reason, or None if it ended."""
+    """Poll ``proc`` and the event log; the kill reason, or None if it ended.
+
+    The short ``stall_limit`` applies only while a test runs (its last event
+    is its start or a report). Collection, the gaps between tests and the
+    end of the run (pytest's summary, coverage.py saving its data, slow on
+    a loaded machine) get ``collect_limit``: killing the run there would
+    lose the coverage of every test that already passed.
+    """
+    in_test = False
     while proc.poll() is None:
         time.sleep(0.1)
         now = time.monotonic()
         new_size = events_path.stat().st_size if events_path.exists() else 0
         if new_size != size:
             size, last = new_size, now
-            seen_collection = True
-        limit = stall_limit if seen_collection else collect_limit
+            in_test = _last_event(events_path) in ("start", "report")
+        limit = stall_limit if in_test else collect_limit
         reason = None
         if now - last > limit:
             reason = f"no progress for {limit:.0f}s"
