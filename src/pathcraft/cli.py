@@ -66,6 +66,11 @@ class Objects(str, Enum):
     constructed = "constructed"
 
 
+class ItemSearch(str, Enum):
+    guided = "guided"
+    paths = "paths"
+
+
 class HeapKind(str, Enum):
     symbolic = "symbolic"
     lazy = "lazy"
@@ -172,6 +177,24 @@ def gen(
                                           "instantiation modes (the integers and fields the search would "
                                           "constrain, with their guards), so fewer are infeasible "
                                           "\\[default: refine]."),
+    item_search: ItemSearch | None = typer.Option(None, "--item-search",
+                                                   help="With -c statements or branches: guided (a trace "
+                                                   "generator per item, paper 001) or paths (the standard "
+                                                   "search keeping each path that covers a new item, with "
+                                                   "Look-Ahead and Max-CallDepth, paper 004) "
+                                                   f"\\[default: {DEFAULTS.item_search}]."),
+    look_ahead: bool | None = typer.Option(None, "--look-ahead/--no-look-ahead",
+                                              help="--item-search paths: abandon a path as soon as no uncovered "
+                                              "item is reachable from it (never loses coverage) "
+                                              "\\[default: look-ahead]."),
+    unit: bool | None = typer.Option(None, "--unit/--no-unit",
+                                        help="With -c statements or branches: the items are the function's "
+                                        "own (unit-testing mode), or also those of the module's functions "
+                                        "it calls \\[default: unit]."),
+    max_call_depth: int | None = typer.Option(None, "--max-call-depth", min=0,
+                                                 help="--item-search paths, unit mode: follow only the first "
+                                                 "feasible outcome of a choice more than N calls below the "
+                                                 "function (faster; may lose coverage, reported)."),
     resource_driven: bool = typer.Option(False, "--resource-driven",
                                          help="With --policy worst:steps or worst:calls[:NAME]: try the traces "
                                          "of the refined abstraction from the most to the least expensive "
@@ -191,6 +214,8 @@ def gen(
             "size_model": size_model, "invariants": tuple(invariant or ()),
             "objects": objects.value if objects else None, "setup_calls": setup_calls,
             "refine": refine, "resource_driven": True if resource_driven else None,
+            "item_search": item_search.value if item_search else None, "look_ahead": look_ahead,
+            "unit": unit, "max_call_depth": max_call_depth,
         })
         options = settings.generate_options()
         path, name = parse_target(target)
@@ -346,7 +371,8 @@ def _print_points(qualname: str, run: FunctionRun, options: GenerateOptions) -> 
     and branches criteria, a count and the points not reached."""
     points: dict[str, str | None] = run.stats.get("points", {})
     why = "not reached: the search stopped early" if run.stopped else \
-        f"unreachable within {options.engine.criterion}"
+        f"not reached (Max-CallDepth cut {run.stats['call_depth_cut']} derivations that may reach them)" \
+        if run.stats.get("call_depth_cut") else f"unreachable within {options.engine.criterion}"
     if options.select in ("statements", "branches"):
         missed = [p for p, test in points.items() if test is None]
         kind = "statement lines" if options.select == "statements" else "branches"
@@ -421,7 +447,8 @@ def _print_stats(runs: list[FunctionRun], elapsed: float) -> None:
     table.add_column("statistic")
     for run in runs:
         table.add_column(run.qualname, justify="right")
-    keys = ["tests", "paths", "abstraction_traces", "generated_traces", "infeasible_traces", "gave_way_after",
+    keys = ["tests", "paths", "completed_paths", "look_ahead_cut", "call_depth_cut",
+            "abstraction_traces", "generated_traces", "infeasible_traces", "gave_way_after",
             "exception_paths_filtered", "pruned_paths",
             "unknown_paths",
             "unsupported_paths", "policy_filtered",

@@ -29,6 +29,7 @@ _ENGINE = EngineOptions()
 _GENERATE = GenerateOptions()
 FORMATS = ("pytest", "json")
 OBJECTS = ("free", "constructed")
+ITEM_SEARCHES = ("guided", "paths")
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,11 @@ class Settings:
     setup_calls: int = _GENERATE.setup_calls
     refine: bool = _GENERATE.refine  # trace generators use the refined abstraction (engine/refine.py)
     resource_driven: bool = _GENERATE.resource_driven  # worst:COST by resource-driven generation
+    # statements/branches: how the items are searched for (engine/items.py, engine/points.py)
+    item_search: str = _GENERATE.item_search
+    look_ahead: bool = _GENERATE.look_ahead
+    unit: bool = _GENERATE.unit
+    max_call_depth: int | None = _GENERATE.max_call_depth
 
     def generate_options(self) -> GenerateOptions:
         """Parse and check every setting (bad ones raise PathcraftError)."""
@@ -63,12 +69,15 @@ class Settings:
             raise PathcraftError(f"unknown search strategy '{self.search}' ({' or '.join(SEARCHERS)})")
         if self.format not in FORMATS:
             raise PathcraftError(f"unknown format '{self.format}' ({' or '.join(FORMATS)})")
+        if self.item_search not in ITEM_SEARCHES:
+            raise PathcraftError(f"unknown item search '{self.item_search}' ({' or '.join(ITEM_SEARCHES)})")
         if self.objects not in OBJECTS:
             raise PathcraftError(f"unknown objects mode '{self.objects}' ({' or '.join(OBJECTS)})")
         for setting, value, least in (("timeout", self.timeout, None), ("max_paths", self.max_paths, 1),
                                       ("max_list_length", self.max_list_length, 0),
                                       ("solver_timeout_ms", self.solver_timeout_ms, 1),
-                                      ("setup_calls", self.setup_calls, 0)):
+                                      ("setup_calls", self.setup_calls, 0),
+                                      ("max_call_depth", self.max_call_depth, 0)):
             if value is None:
                 continue
             if least is None and not value > 0:
@@ -87,6 +96,10 @@ class Settings:
         if selections and not any(p.startswith("loop-") for p in bounds.split(",")):
             raise PathcraftError(f"bad criterion '{self.criterion}': {selections[0]} bounds the loops of its "
                                  "traces with loop-K (add loop-K, e.g. 'all-local-paths,loop-2')")
+        by_items = bool(selections) and selections[0] in ("statements", "branches")
+        if self.max_call_depth is not None and not (by_items and self.item_search == "paths" and self.unit):
+            raise PathcraftError("max_call_depth prunes the paths item search in unit mode: give it with "
+                                 "criterion statements or branches and item_search paths")
         engine = EngineOptions(
             criterion=parse_criterion(bounds),
             search=self.search,
@@ -109,6 +122,10 @@ class Settings:
             select=selections[0] if selections else None,
             refine=self.refine,
             resource_driven=self.resource_driven,
+            item_search=self.item_search,
+            look_ahead=self.look_ahead,
+            unit=self.unit,
+            max_call_depth=self.max_call_depth,
         )
 
 
@@ -119,6 +136,7 @@ FILE_KEYS: dict[str, tuple[type, ...]] = {
     "assume": (list,), "max_list_length": (int,), "max_paths": (int,), "costs": (str,), "policy": (list,),
     "invariants": (list,),
     "objects": (str,), "setup_calls": (int,), "refine": (bool,), "resource_driven": (bool,),
+    "item_search": (str,), "look_ahead": (bool,), "unit": (bool,), "max_call_depth": (int,),
 }
 # settings whose command-line and file values add up instead of overriding
 _CUMULATIVE = ("assume", "policy", "invariants")

@@ -18,6 +18,7 @@ from pathcraft.engine.construction import ConstructionControl
 from pathcraft.engine.engine import Engine
 from pathcraft.engine.criteria import Criteria, CriterionSpec
 from pathcraft.engine.guide import TraceGuide
+from pathcraft.engine.items import COMPLETE, ItemCoverage, objective
 from pathcraft.engine.points import covering, criterion_points, out_of_time, parse_points, report
 from pathcraft.engine.resourcedriven import DrivenPlan, observable, resource_driven, whole_run_gap
 from pathcraft.engine.tracegen import LocalScope, LocalTraces
@@ -67,6 +68,13 @@ class GenerateOptions:
     refine: bool = True
     # a `worst:COST` policy answered by resource-driven generation (engine/resourcedriven.py)
     resource_driven: bool = False
+    # statements/branches: "guided" (a trace generator per item, paper 001,
+    # engine/points.py) or "paths" (the standard search keeping the paths
+    # that cover new items, with paper 004's pruning, engine/items.py)
+    item_search: str = "guided"
+    look_ahead: bool = True  # "paths": abandon paths that can reach no uncovered item
+    unit: bool = True  # items are the function's own, not its callees' (004 §2)
+    max_call_depth: int | None = None  # "paths": no backtracking more than N calls below the function
 
     @classmethod
     def of(cls, **settings: Any) -> GenerateOptions:
@@ -258,6 +266,7 @@ def generate(
         return models.model(path.store, inputs)
 
     def emit(path: SymbolicPath, note: str | None = None) -> None:
+        """Write the test of `path` (or drop it, counted, if it cannot be stated)."""
         kind = "_constructed" if plan else ""
         name = f"test_{qualname.replace('.', '_')}{kind}_{len(run.cases) + 1}"
         reserved = (module_alias(program.module), "pytest", "result",
@@ -309,9 +318,21 @@ def generate(
     # else held and sorted (also when interrupted: nothing found is lost).
     streaming = engine.arrives_in_order() and not selections and options.select is None and options.cover is None
     target = plan.driver if plan else qualname
+    items: ItemCoverage | None = None
+    found: Iterator[SymbolicPath]
+    by_items = options.select in ("statements", "branches") and options.item_search == "paths"
     points = parse_points(options.cover, program) if options.cover is not None else \
+        objective(program, qualname, options.select, options.unit) if by_items and options.select else \
         criterion_points(options.select, program, qualname) if options.select in ("statements", "branches") else ()
-    if points:
+    if by_items and points:
+        # kept paths are written at once: a path whose test cannot be written
+        # gives its items back before the search goes on
+        items = ItemCoverage(program, points, look_ahead=options.look_ahead,
+                             max_call_depth=options.max_call_depth, exceptions=options.exceptions)
+        engine = engine.sibling(replace(engine.options, controls=engine.options.controls + (items,)))
+        found = engine.explore(target)
+        streaming = True
+    elif points:
         criterion = engine.options.criterion
         k = loop_bound(criterion) if any(p.kind == "loop" for p in
                                          (criterion.parts if isinstance(criterion, Criteria) else (criterion,))) \
@@ -328,17 +349,19 @@ def generate(
         found = engine.explore(target)
     try:
         for path in found:
+            before = len(run.cases)
             if not options.exceptions and path.outcome.kind == "raise":
                 filtered += 1
                 continue
             kept = _satisfy(engine, path, thresholds)
             if kept is None:
                 run.policy_filtered += 1
-                continue
-            if streaming:
+            elif streaming:
                 emit(kept)
             else:
                 held.append(kept)
+            if items is not None and len(run.cases) == before:
+                items.unclaim()
         held.sort(key=lambda p: p.choices)
         for path, note in _select(engine, held, selections):
             emit(path, note)
@@ -349,8 +372,13 @@ def generate(
                 emit(path)
         raise
     finally:
+        if items is not None and engine.stats.stopped == COMPLETE:
+            engine.stats.stopped = None  # the objective met: the run ended, it was not cut short
         run.stopped = run.stopped or engine.stats.stopped
         run.stats = {**engine_stats(engine, filtered), **run.stats}
+        if items is not None:
+            run.stats.update(completed_paths=items.completed, look_ahead_cut=items.look_ahead_cut,
+                             call_depth_cut=items.depth_cut)
         if points:
             run.stats["points"] = report(points, run.cases)
         run.stats["policy_filtered"] = run.policy_filtered

@@ -1,0 +1,164 @@
+"""Item coverage with less search (paper 004, Tables 2, 4 and 5).
+
+For every target (the seed examples, the fixtures' data-structure methods
+and the corpus manifest), pathcraft covers the function's branches
+(`--criterion branches`, loop-2 underneath, unit-testing mode) in these
+ways:
+
+* BP: the standard search keeps each path that covers a new branch or
+  line and stops when all are covered (`--item-search paths --no-look-ahead`);
+* BP+LA: the same with Look-Ahead (`--item-search paths`); the look-ahead's
+  sets are computed and consulted on every entry, so its overhead is in its
+  time (004 Table 3 measures the overhead with pruning off; here BP+LA's
+  time includes it and is still compared with BP's);
+* BP+MCD1, BP+MCD2: Max-CallDepth 1 and 2 (`--max-call-depth N`, no
+  Look-Ahead, as 004 Table 5 measures it alone);
+* guided: one trace generator per item (paper 001, `--item-search guided`).
+
+Each run's tests are measured as the peer benchmark measures a tool
+(`bench/peer_tools`: coverage.py's branch coverage of the function's own
+lines, tests run in a fresh folder). Columns: tests written (passing),
+completed paths (explored to the end), paths Look-Ahead abandoned, branch
+queries the solver chain answered, the search's seconds (`--stats`), and
+branch coverage. Prints markdown; `--json` keeps the records.
+
+    python bench/prune.py
+    python bench/prune.py --targets lcm,linked --budget 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from guided import FIXTURE_TARGETS, _stderr  # noqa: E402
+from peer_tools.adapters import AdapterOptions, pathcraft_variant  # noqa: E402
+from peer_tools.targets import example_targets, filter_targets, load_manifest, make_target  # noqa: E402
+from peers import run_one, suite_dir  # noqa: E402
+
+REPO = HERE.parent
+SHARED = REPO.parent / "shared"
+
+BASE = "--criterion branches,loop-2 --stats"
+MODES = {
+    "BP": f"{BASE} --item-search paths --no-look-ahead",
+    "BP+LA": f"{BASE} --item-search paths",
+    "BP+MCD1": f"{BASE} --item-search paths --no-look-ahead --max-call-depth 1",
+    "BP+MCD2": f"{BASE} --item-search paths --no-look-ahead --max-call-depth 2",
+    "guided": f"{BASE} --item-search guided",
+}
+STATS = {"paths": "completed paths", "cut": "look ahead cut", "depth_cut": "call depth cut",
+         "queries": "branch queries", "seconds": "seconds"}
+
+
+def targets(patterns: list[str]) -> list[Any]:
+    chosen = example_targets(SHARED / "examples")
+    chosen += [make_target(path, qualname, f"fixtures/{path.name}::{qualname}", "fixture")
+               for path, qualname in FIXTURE_TARGETS]
+    chosen += load_manifest(SHARED / "corpus" / "MANIFEST.tsv")
+    chosen = [t for t in chosen if t.range is not None and not t.error]
+    return filter_targets(chosen, patterns) if patterns else chosen
+
+
+def stat(stderr: str, name: str) -> float | None:
+    match = re.search(r"^\W*" + name + r"\W+([\d.]+)", stderr, re.MULTILINE)
+    return float(match.group(1)) if match else None
+
+
+def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+    options = AdapterOptions(Path(args.work) / "cache", args.grace, sys.executable, [], 0)
+    records: list[dict[str, Any]] = []
+    for target in targets(args.targets):
+        for mode in args.modes:
+            _, factory = pathcraft_variant(MODES[mode])
+            adapter = factory(options)
+            if adapter.prepare() is not None:
+                raise SystemExit(f"pathcraft is not importable by {sys.executable}")
+            work = Path(args.work) / re.sub(r"\W", "_", mode)
+            rec = run_one(adapter, target, args.budget, work, args.test_timeout)
+            stderr = _stderr(suite_dir(work, adapter.name, target.id))
+            found = {key: stat(stderr, row) for key, row in STATS.items()}
+            cov = rec["coverage"]["percent"] if rec.get("coverage") else 0.0
+            records.append({"target": target.id, "mode": mode, "tests": rec["tests"], "passed": rec["passed"],
+                            "coverage": round(cov, 1), "status": rec["status"], "error": rec.get("error"),
+                            **{k: (v if v is not None else 0) for k, v in found.items()}})
+            print(f"{target.id} {mode}: {rec['tests']} tests, {cov:.0f}%, {found['paths']} paths, "
+                  f"{found['queries']} queries in {found['seconds']} s", file=sys.stderr, flush=True)
+    return records
+
+
+def table(records: list[dict[str, Any]], modes: list[str]) -> str:
+    by: dict[str, dict[str, dict[str, Any]]] = {}
+    for rec in records:
+        by.setdefault(rec["target"], {})[rec["mode"]] = rec
+    head = ["target"] + [f"{m} {col}" for m in modes for col in ("N", "P", "Q", "T s", "CC %")]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for tid, per in by.items():
+        row = [f"`{tid}`"]
+        for m in modes:
+            rec = per.get(m)
+            row += ["–"] * 5 if rec is None else [
+                str(rec["passed"]), str(int(rec["paths"])) + (f" (−{int(rec['cut'])})" if rec["cut"] else ""),
+                str(int(rec["queries"])), f"{rec['seconds']:.2f}", f"{rec['coverage']:.0f}"]
+        lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "N tests passing, P completed paths (paths Look-Ahead abandoned), Q branch queries, "
+              "T the search's seconds, CC branch coverage of the function's lines.", ""]
+    lines += summary(by, modes)
+    return "\n".join(lines)
+
+
+def summary(by: dict[str, dict[str, dict[str, Any]]], modes: list[str]) -> list[str]:
+    """Totals per mode, over all targets and over those where BP completes
+    more than 50 paths (004 measures its gains there)."""
+    big = [t for t, per in by.items() if "BP" in per and per["BP"]["paths"] > 50]
+    out = ["| mode | targets | tests | paths | queries | time s | mean CC % | on BP > 50 paths: time s "
+           "| mean time vs BP | coverage lost vs BP |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for m in modes:
+        recs = [per[m] for per in by.values() if m in per]
+        if not recs:
+            continue
+        n = len(recs)
+        big_recs = [(by[t][m], by[t]["BP"]) for t in big if m in by[t]]
+        ratio = (sum(r["seconds"] / max(b["seconds"], 1e-6) for r, b in big_recs) / len(big_recs)) \
+            if big_recs else None
+        lost = sum(1 for per in by.values() if m in per and "BP" in per
+                   and per[m]["coverage"] < per["BP"]["coverage"])
+        out.append(f"| {m} | {n} | {sum(r['passed'] for r in recs)} | {int(sum(r['paths'] for r in recs))} "
+                   f"| {int(sum(r['queries'] for r in recs))} | {sum(r['seconds'] for r in recs):.2f} "
+                   f"| {sum(r['coverage'] for r in recs) / n:.1f} "
+                   f"| {sum(r['seconds'] for r, _ in big_recs):.2f} ({len(big_recs)} targets) "
+                   f"| {'–' if ratio is None else f'{ratio:.2f}'} | {lost} |")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--targets", action="append", default=[], help="keep targets whose id contains this")
+    p.add_argument("--modes", default=",".join(MODES), help=f"modes to run [{','.join(MODES)}]")
+    p.add_argument("--budget", type=float, default=20.0, help="seconds per (mode, target) [20]")
+    p.add_argument("--grace", type=float, default=40.0)
+    p.add_argument("--test-timeout", type=float, default=10.0)
+    p.add_argument("--work", default="/tmp/pathcraft-prune", help="folder for the generated tests")
+    p.add_argument("--json", type=Path, default=None, help="also write the records here")
+    args = p.parse_args(argv)
+    args.targets = [t for item in args.targets for t in item.split(",") if t]
+    args.modes = [m for m in args.modes.split(",") if m]
+    unknown = [m for m in args.modes if m not in MODES]
+    if unknown:
+        p.error(f"unknown mode {unknown[0]} ({', '.join(MODES)})")
+    records = run(args)
+    if args.json is not None:
+        args.json.write_text(json.dumps(records, indent=1))
+    print(table(records, args.modes))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
