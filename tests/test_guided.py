@@ -371,8 +371,10 @@ def test_bad_points_are_refused(tmp_path: Path) -> None:
     assert done.returncode == 2 and "holds no statement" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("item_search", ["guided", "paths"])
 @pytest.mark.parametrize(("path", "names"), _ALL_LOCAL, ids=[p.stem for p, _ in _ALL_LOCAL])
-def test_statements_and_branches_reach_what_the_standard_search_reaches(path: Path, names: list[str] | None) -> None:
+def test_statements_and_branches_reach_what_the_standard_search_reaches(path: Path, names: list[str] | None,
+                                                                        item_search: str) -> None:
     """Item coverage with fewer tests: the statement lines (and the branch
     outcomes, rules of the function's own choice points) that the full
     search's tests reach, the selected tests reach too; what they miss is
@@ -389,7 +391,8 @@ def test_statements_and_branches_reach_what_the_standard_search_reaches(path: Pa
             continue
         for criterion in ("statements", "branches"):
             points = criterion_points(criterion, program, qualname)
-            chosen = generate(program, qualname, GenerateOptions.of(select=criterion, timeout=60))
+            chosen = generate(program, qualname, GenerateOptions.of(select=criterion, timeout=60,
+                                                                    item_search=item_search))
             assert chosen.stopped is None
             assert len(chosen.cases) <= max(len(standard.cases), 1)
             if not points:

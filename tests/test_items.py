@@ -114,7 +114,7 @@ def test_outside_unit_mode_the_callees_items_count_too() -> None:
 
 @pytest.mark.parametrize("args", [
     ["--max-call-depth", "1"],  # no item criterion
-    ["-c", "branches", "--max-call-depth", "1"],  # the guided item search
+    ["-c", "branches", "--item-search", "guided", "--max-call-depth", "1"],  # the guided item search
     ["-c", "branches", "--item-search", "paths", "--no-unit", "--max-call-depth", "1"],
     ["-c", "branches", "--item-search", "sideways"],
 ])
@@ -124,3 +124,24 @@ def test_pruning_options_out_of_place_are_usage_errors(args: list[str], tmp_path
     assert out.returncode == 2
     assert out.stderr.startswith("pathcraft:") or "Invalid value" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize(("path", "qualname"), [(FIXTURES / "pq.py", "Tree.remove"),
+                                                (FIXTURES / "linked.py", "SList.insert_at"),
+                                                (SHARED_EXAMPLES / "lcm.py", "lcm")])
+def test_no_test_is_redundant_and_the_written_ones_are_the_kept_ones(path: Path, qualname: str) -> None:
+    from pathcraft.engine.points import reached_by
+
+    result = translate(str(path), [qualname])
+    written: list[str] = []
+    options = GenerateOptions.of(criterion=parse_criterion("loop-2"), select="branches", item_search="paths")
+    found = generate(result.program, qualname, options, on_case=lambda case: written.append(case.name))
+    assert written == [c.name for c in found.cases]
+    prefix = f"test_{qualname.replace('.', '_')}_"
+    assert [c.name[len(prefix):].split("_")[0] for c in found.cases] == \
+        [str(n) for n in range(1, len(found.cases) + 1)]
+    items = objective(result.program, qualname, "branches", unit=True)
+    reached_each = [reached_by(items, c) for c in found.cases]
+    for i, mine in enumerate(reached_each):
+        others = set().union(*(r for j, r in enumerate(reached_each) if j != i))
+        assert mine - others, f"{found.cases[i].name} reaches nothing the others do not"

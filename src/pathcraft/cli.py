@@ -113,9 +113,9 @@ def gen(
                                             "calls-K (call depth), several joined by commas; with "
                                             "all-local-paths, one test per feasible path through the "
                                             "function's own code, other code's paths left free; with "
-                                            "statements or branches, as few tests as reach every "
-                                            "statement line or branch outcome of the function (guided "
-                                            "generation, bounded by loop-K) \\[default: loop-2]."),
+                                            "statements or branches, few tests that reach every "
+                                            "statement line or branch outcome of the function (see "
+                                            "--item-search; bounded by loop-K) \\[default: loop-2]."),
     fmt: Format | None = typer.Option(None, "--format", "-f", help="Output format \\[default: pytest]."),
     no_exceptions: bool = typer.Option(False, "--no-exceptions",
                                        help="Keep only paths that return normally."),
@@ -178,10 +178,10 @@ def gen(
                                           "constrain, with their guards), so fewer are infeasible "
                                           "\\[default: refine]."),
     item_search: ItemSearch | None = typer.Option(None, "--item-search",
-                                                   help="With -c statements or branches: guided (a trace "
-                                                   "generator per item, paper 001) or paths (the standard "
+                                                   help="With -c statements or branches: paths (the standard "
                                                    "search keeping each path that covers a new item, with "
-                                                   "Look-Ahead and Max-CallDepth, paper 004) "
+                                                   "Look-Ahead and Max-CallDepth, paper 004) or guided (a "
+                                                   "trace generator per item, paper 001) "
                                                    f"\\[default: {DEFAULTS.item_search}]."),
     look_ahead: bool | None = typer.Option(None, "--look-ahead/--no-look-ahead",
                                               help="--item-search paths: abandon a path as soon as no uncovered "

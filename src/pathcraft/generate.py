@@ -19,7 +19,14 @@ from pathcraft.engine.engine import Engine
 from pathcraft.engine.criteria import Criteria, CriterionSpec
 from pathcraft.engine.guide import TraceGuide
 from pathcraft.engine.items import COMPLETE, ItemCoverage, objective
-from pathcraft.engine.points import covering, criterion_points, out_of_time, parse_points, report
+from pathcraft.engine.points import (
+    covering,
+    criterion_points,
+    out_of_time,
+    parse_points,
+    report,
+    without_redundant,
+)
 from pathcraft.engine.resourcedriven import DrivenPlan, observable, resource_driven, whole_run_gap
 from pathcraft.engine.tracegen import LocalScope, LocalTraces
 from pathcraft.engine.options import EngineOptions
@@ -71,7 +78,7 @@ class GenerateOptions:
     # statements/branches: "guided" (a trace generator per item, paper 001,
     # engine/points.py) or "paths" (the standard search keeping the paths
     # that cover new items, with paper 004's pruning, engine/items.py)
-    item_search: str = "guided"
+    item_search: str = "paths"
     look_ahead: bool = True  # "paths": abandon paths that can reach no uncovered item
     unit: bool = True  # items are the function's own, not its callees' (004 §2)
     max_call_depth: int | None = None  # "paths": no backtracking more than N calls below the function
@@ -310,7 +317,7 @@ def generate(
             case = replace(case, extra={**case.extra, "invariants": list(checked.invariants),
                                         **({"invariant": broken} if broken else {})})
         run.cases.append(case)
-        if on_case is not None:
+        if on_case is not None and items is None:
             on_case(case)
 
     # Tests are named and written in depth-first order whatever order the
@@ -327,9 +334,12 @@ def generate(
     if by_items and points:
         # kept paths are written at once: a path whose test cannot be written
         # gives its items back before the search goes on
+        # --max-paths caps the tests kept, not the paths completed (most are dropped)
         items = ItemCoverage(program, points, look_ahead=options.look_ahead,
-                             max_call_depth=options.max_call_depth, exceptions=options.exceptions)
-        engine = engine.sibling(replace(engine.options, controls=engine.options.controls + (items,)))
+                             max_call_depth=options.max_call_depth, exceptions=options.exceptions,
+                             max_tests=engine.options.max_paths)
+        engine = engine.sibling(replace(engine.options, max_paths=None,
+                                        controls=engine.options.controls + (items,)))
         found = engine.explore(target)
         streaming = True
     elif points:
@@ -379,6 +389,11 @@ def generate(
         if items is not None:
             run.stats.update(completed_paths=items.completed, look_ahead_cut=items.look_ahead_cut,
                              call_depth_cut=items.depth_cut)
+        if items is not None:  # an item search writes its tests once the redundant ones are known
+            run.cases = renumbered(without_redundant(points, run.cases), f"test_{qualname.replace('.', '_')}_")
+            if on_case is not None:
+                for case in run.cases:
+                    on_case(case)
         if points:
             run.stats["points"] = report(points, run.cases)
         run.stats["policy_filtered"] = run.policy_filtered
@@ -386,6 +401,15 @@ def generate(
             run.stats["setup_raised"] = watch.setup_raised
         run.notes = [*run.notes, *engine.stats.notes]
     return run
+
+
+def renumbered(cases: list[TestCase], prefix: str) -> list[TestCase]:
+    """Tests named `PREFIX<n>_...` numbered 1, 2, ... again in their order."""
+    out = []
+    for number, case in enumerate(cases, 1):
+        rest = case.name[len(prefix):].partition("_")[2] if case.name.startswith(prefix) else ""
+        out.append(replace(case, name=f"{prefix}{number}_{rest}" if rest else case.name))
+    return out
 
 
 def _driven_plan(options: GenerateOptions, program: Program, qualname: str, plan: object,

@@ -68,12 +68,15 @@ class ItemCoverage(SearchControl):
     name = "items"
 
     def __init__(self, program: Program, items: Sequence[Point], *, look_ahead: bool = True,
-                 max_call_depth: int | None = None, exceptions: bool = True) -> None:
+                 max_call_depth: int | None = None, exceptions: bool = True,
+                 max_tests: int | None = None) -> None:
         self.items = tuple(items)
         self.pending: set[Point] = set(items)
         self.reach = Reachability(program, items) if look_ahead else None
         self.max_call_depth = max_call_depth
         self.exceptions = exceptions
+        self.max_tests = max_tests
+        self.kept = 0
         self.completed = 0  # paths the search completed (kept or not)
         self.look_ahead_cut = 0  # paths Look-Ahead abandoned
         self.depth_cut = 0  # outcomes Max-CallDepth did not follow
@@ -155,6 +158,7 @@ class ItemCoverage(SearchControl):
             return Verdict.DROP
         self.pending -= new
         self._last = new
+        self.kept += 1
         return Verdict.KEEP
 
     def unclaim(self) -> None:
@@ -162,9 +166,14 @@ class ItemCoverage(SearchControl):
         state, a policy): its items are pending again."""
         self.pending |= self._last
         self._last = frozenset()
+        self.kept -= 1
 
     def stop_reason(self) -> str | None:
-        return COMPLETE if not self.pending else None
+        if not self.pending:
+            return COMPLETE
+        if self.max_tests is not None and self.kept >= self.max_tests:
+            return "path limit reached"
+        return None
 
 
 def _activations(stack: Stack | None) -> int:

@@ -109,10 +109,29 @@ def parse_points(text: str, program: Program) -> tuple[Point, ...]:
 
 def report(points: tuple[Point, ...], cases: list[Any]) -> dict[str, str | None]:
     """Each point: the name of the first test that reaches it, or None."""
+    reached = [reached_by(points, c) for c in cases]
+    return {p.text: next((c.name for c, found in zip(cases, reached) if p in found), None) for p in points}
+
+
+def reached_by(points: tuple[Point, ...], case: Any) -> set[Point]:
+    """The points a test case's path reaches."""
     from pathcraft.ir.pattern import read_trace
 
-    traces = {c.name: c.term if c.term is not None else read_trace(c.trace) for c in cases}
-    return {p.text: next((c.name for c in cases if p.reached_by(c.path, traces[c.name])), None) for p in points}
+    trace = case.term if case.term is not None else read_trace(case.trace)
+    return {p for p in points if p.reached_by(case.path, trace)}
+
+
+def without_redundant(points: tuple[Point, ...], cases: list[Any]) -> list[Any]:
+    """`cases` less those whose points the others all reach too, tried from
+    the test reaching fewest points (the search keeps a path for any new
+    point, so an early test may be subsumed by later ones)."""
+    reached = [reached_by(points, c) for c in cases]
+    kept = set(range(len(cases)))
+    for i in sorted(kept, key=lambda j: (len(reached[j]), j)):
+        others = set().union(*(reached[j] for j in kept if j != i))
+        if reached[i] <= others:
+            kept.discard(i)
+    return [c for j, c in enumerate(cases) if j in kept]
 
 
 def covering(engine: Engine, program: Program, qualname: str, target: str, points: tuple[Point, ...],
