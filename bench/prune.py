@@ -24,6 +24,7 @@ branch coverage. Prints markdown; `--json` keeps the records.
 
     python bench/prune.py
     python bench/prune.py --targets lcm,linked --budget 20
+    python bench/prune.py --modes BP,BP+LA --bound loop-3
 """
 
 from __future__ import annotations
@@ -46,13 +47,12 @@ from peers import run_one, suite_dir  # noqa: E402
 REPO = HERE.parent
 SHARED = REPO.parent / "shared"
 
-BASE = "--criterion branches,loop-2 --stats"
 MODES = {
-    "BP": f"{BASE} --item-search paths --no-look-ahead",
-    "BP+LA": f"{BASE} --item-search paths",
-    "BP+MCD1": f"{BASE} --item-search paths --no-look-ahead --max-call-depth 1",
-    "BP+MCD2": f"{BASE} --item-search paths --no-look-ahead --max-call-depth 2",
-    "guided": f"{BASE} --item-search guided",
+    "BP": "--item-search paths --no-look-ahead",
+    "BP+LA": "--item-search paths",
+    "BP+MCD1": "--item-search paths --no-look-ahead --max-call-depth 1",
+    "BP+MCD2": "--item-search paths --no-look-ahead --max-call-depth 2",
+    "guided": "--item-search guided",
 }
 STATS = {"paths": "completed paths", "cut": "look ahead cut", "depth_cut": "call depth cut",
          "queries": "branch queries", "seconds": "seconds"}
@@ -77,16 +77,19 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     for target in targets(args.targets):
         for mode in args.modes:
-            _, factory = pathcraft_variant(MODES[mode])
+            _, factory = pathcraft_variant(f"--criterion branches,{args.bound} --stats {MODES[mode]}")
             adapter = factory(options)
             if adapter.prepare() is not None:
                 raise SystemExit(f"pathcraft is not importable by {sys.executable}")
-            work = Path(args.work) / re.sub(r"\W", "_", mode)
+            work = Path(args.work) / re.sub(r"\W", "_", f"{mode}-{args.bound}")
             rec = run_one(adapter, target, args.budget, work, args.test_timeout)
             stderr = _stderr(suite_dir(work, adapter.name, target.id))
             found = {key: stat(stderr, row) for key, row in STATS.items()}
             cov = rec["coverage"]["percent"] if rec.get("coverage") else 0.0
-            records.append({"target": target.id, "mode": mode, "tests": rec["tests"], "passed": rec["passed"],
+            stopped = re.search(r"(time budget|path limit) reached", stderr)
+            records.append({"target": target.id, "mode": mode, "bound": args.bound,
+                            "stopped": stopped.group(0) if stopped else None,
+                            "tests": rec["tests"], "passed": rec["passed"],
                             "coverage": round(cov, 1), "status": rec["status"], "error": rec.get("error"),
                             **{k: (v if v is not None else 0) for k, v in found.items()}})
             print(f"{target.id} {mode}: {rec['tests']} tests, {cov:.0f}%, {found['paths']} paths, "
@@ -106,26 +109,30 @@ def table(records: list[dict[str, Any]], modes: list[str]) -> str:
             rec = per.get(m)
             row += ["–"] * 5 if rec is None else [
                 str(rec["passed"]), str(int(rec["paths"])) + (f" (−{int(rec['cut'])})" if rec["cut"] else ""),
-                str(int(rec["queries"])), f"{rec['seconds']:.2f}", f"{rec['coverage']:.0f}"]
+                str(int(rec["queries"])), f"{rec['seconds']:.2f}" + ("*" if rec.get("stopped") else ""),
+                f"{rec['coverage']:.0f}"]
         lines.append("| " + " | ".join(row) + " |")
     lines += ["", "N tests passing, P completed paths (paths Look-Ahead abandoned), Q branch queries, "
-              "T the search's seconds, CC branch coverage of the function's lines.", ""]
+              "T the search's seconds (* stopped by the budget or the path cap), CC branch coverage of the "
+              "function's lines.", ""]
     lines += summary(by, modes)
     return "\n".join(lines)
 
 
 def summary(by: dict[str, dict[str, dict[str, Any]]], modes: list[str]) -> list[str]:
     """Totals per mode, over all targets and over those where BP completes
-    more than 50 paths (004 measures its gains there)."""
-    big = [t for t, per in by.items() if "BP" in per and per["BP"]["paths"] > 50]
-    out = ["| mode | targets | tests | paths | queries | time s | mean CC % | on BP > 50 paths: time s "
+    more than 50 paths (004 measures its gains there) and no run was
+    stopped by the budget (its time says nothing then)."""
+    big = [t for t, per in by.items() if "BP" in per and per["BP"]["paths"] > 50 and not per["BP"].get("stopped")]
+    out = ["| mode | targets | tests | paths | queries | time s | mean CC % | on BP > 50 paths, none stopped: time s "
            "| mean time vs BP | coverage lost vs BP |", "|---|---|---|---|---|---|---|---|---|---|"]
     for m in modes:
         recs = [per[m] for per in by.values() if m in per]
         if not recs:
             continue
         n = len(recs)
-        big_recs = [(by[t][m], by[t]["BP"]) for t in big if m in by[t]]
+        # times compare only where both runs ended by themselves
+        big_recs = [(by[t][m], by[t]["BP"]) for t in big if m in by[t] and not by[t][m].get("stopped")]
         ratio = (sum(r["seconds"] / max(b["seconds"], 1e-6) for r, b in big_recs) / len(big_recs)) \
             if big_recs else None
         lost = sum(1 for per in by.values() if m in per and "BP" in per
@@ -149,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--targets", action="append", default=[], help="keep targets whose id contains this")
     p.add_argument("--modes", default=",".join(MODES), help=f"modes to run [{','.join(MODES)}]")
     p.add_argument("--budget", type=float, default=20.0, help="seconds per (mode, target) [20]")
+    p.add_argument("--bound", default="loop-2", help="termination criterion under the item criterion [loop-2]")
     p.add_argument("--grace", type=float, default=40.0)
     p.add_argument("--test-timeout", type=float, default=10.0)
     p.add_argument("--work", default="/tmp/pathcraft-prune", help="folder for the generated tests")
