@@ -39,7 +39,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from guided import FIXTURE_TARGETS, _stderr  # noqa: E402
+from guided import FIXTURE_TARGETS, _stderr, stat  # noqa: E402
 from peer_tools.adapters import AdapterOptions, pathcraft_variant  # noqa: E402
 from peer_tools.targets import example_targets, filter_targets, load_manifest, make_target  # noqa: E402
 from peers import run_one, suite_dir  # noqa: E402
@@ -65,11 +65,6 @@ def targets(patterns: list[str]) -> list[Any]:
     chosen += load_manifest(SHARED / "corpus" / "MANIFEST.tsv")
     chosen = [t for t in chosen if t.range is not None and not t.error]
     return filter_targets(chosen, patterns) if patterns else chosen
-
-
-def stat(stderr: str, name: str) -> float | None:
-    match = re.search(r"^\W*" + name + r"\W+([\d.]+)", stderr, re.MULTILINE)
-    return float(match.group(1)) if match else None
 
 
 def run(args: argparse.Namespace) -> list[dict[str, Any]]:

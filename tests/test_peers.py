@@ -202,14 +202,18 @@ def test_tests_that_do_not_import_are_recorded(tmp_path: Path) -> None:
     assert "no_such_module_here" in rec["error"]
 
 
-def test_hung_tests_are_stopped_and_counted(tmp_path: Path) -> None:
+def run_fake_tests(tmp_path: Path, mode: str) -> Any:
+    """The fake tool's tests for `sign` in MODE, run by the harness with short limits."""
     target = sign_target()
     gen_dir = tmp_path / "gen"
     gen_dir.mkdir()
-    fake = FakeAdapter(options(tmp_path), "mixed")
-    gen = fake.generate(target, 20, gen_dir, dict(__import__("os").environ))
+    gen = FakeAdapter(options(tmp_path), mode).generate(target, 20, gen_dir, dict(__import__("os").environ))
     assert gen.status == "ok"
-    result = run_tests(gen.test_files, target, tmp_path / "measure", test_timeout=1.0, stall_slack=2.0)
+    return run_tests(gen.test_files, target, tmp_path / "measure", test_timeout=1.0, stall_slack=2.0)
+
+
+def test_hung_tests_are_stopped_and_counted(tmp_path: Path) -> None:
+    result = run_fake_tests(tmp_path, "mixed")
     outcomes = {k.split("::")[-1]: v for k, v in result.outcomes.items()}
     assert outcomes == {"test_pass": "passed", "test_fail": "failed", "test_loop": "timeout",
                         "test_stuck": "timeout", "test_after": "passed",
@@ -223,12 +227,7 @@ def test_hung_tests_are_stopped_and_counted(tmp_path: Path) -> None:
 def test_a_slow_end_of_run_keeps_its_coverage(tmp_path: Path) -> None:
     # CI (three suites on two cores) once killed a run whose last test had
     # passed while coverage.py was still saving: the coverage was lost.
-    target = sign_target()
-    gen_dir = tmp_path / "gen"
-    gen_dir.mkdir()
-    fake = FakeAdapter(options(tmp_path), "slow-exit")
-    gen = fake.generate(target, 20, gen_dir, dict(__import__("os").environ))
-    result = run_tests(gen.test_files, target, tmp_path / "measure", test_timeout=1.0, stall_slack=2.0)
+    result = run_fake_tests(tmp_path, "slow-exit")
     assert (result.passed, result.restarts, result.error) == (1, 0, None)
     assert result.target is not None and result.target.branches_hit == 1
 
