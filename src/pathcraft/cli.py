@@ -195,6 +195,16 @@ def gen(
                                                  help="--item-search paths, unit mode: follow only the first "
                                                  "feasible outcome of a choice more than N calls below the "
                                                  "function (faster; may lose coverage, reported)."),
+    concolic: bool | None = typer.Option(None, "--concolic/--no-concolic",
+                                            help="Run the standard library's pure number functions the model "
+                                            "lacks (math.log, math.isqrt, math.comb, ...) on the concrete "
+                                            "values of each path, which then states them exactly; without it "
+                                            "a path reaching such a call is dropped. Only that allow-list "
+                                            "runs: never the analysed code \\[default: no-concolic]."),
+    concolic_samples: int | None = typer.Option(None, "--concolic-samples", min=1,
+                                                   help="--concolic: concrete runs per call and path, each "
+                                                   "with other argument values "
+                                                   f"\\[default: {DEFAULTS.concolic_samples}]."),
     resource_driven: bool = typer.Option(False, "--resource-driven",
                                          help="With --policy worst:steps or worst:calls[:NAME]: try the traces "
                                          "of the refined abstraction from the most to the least expensive "
@@ -215,7 +225,8 @@ def gen(
             "objects": objects.value if objects else None, "setup_calls": setup_calls,
             "refine": refine, "resource_driven": True if resource_driven else None,
             "item_search": item_search.value if item_search else None, "look_ahead": look_ahead,
-            "unit": unit, "max_call_depth": max_call_depth,
+            "unit": unit, "max_call_depth": max_call_depth, "concolic": concolic,
+            "concolic_samples": concolic_samples,
         })
         options = settings.generate_options()
         path, name = parse_target(target)
@@ -451,7 +462,7 @@ def _print_stats(runs: list[FunctionRun], elapsed: float) -> None:
             "abstraction_traces", "generated_traces", "infeasible_traces", "gave_way_after",
             "exception_paths_filtered", "pruned_paths",
             "unknown_paths",
-            "unsupported_paths", "policy_filtered",
+            "unsupported_paths", "concretized_calls", "concolic_repeats", "policy_filtered",
             "derivation_steps", "branch_queries", "answered_without_z3", "z3_calls", "z3_seconds",
             "seconds"]
     for key in keys:

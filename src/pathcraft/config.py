@@ -60,6 +60,9 @@ class Settings:
     look_ahead: bool = _GENERATE.look_ahead
     unit: bool = _GENERATE.unit
     max_call_depth: int | None = _GENERATE.max_call_depth
+    # allow-listed library calls the model lacks run on concrete values (engine/concretize.py)
+    concolic: bool = False
+    concolic_samples: int = 3
 
     def generate_options(self) -> GenerateOptions:
         """Parse and check every setting (bad ones raise PathcraftError)."""
@@ -77,7 +80,8 @@ class Settings:
                                       ("max_list_length", self.max_list_length, 0),
                                       ("solver_timeout_ms", self.solver_timeout_ms, 1),
                                       ("setup_calls", self.setup_calls, 0),
-                                      ("max_call_depth", self.max_call_depth, 0)):
+                                      ("max_call_depth", self.max_call_depth, 0),
+                                      ("concolic_samples", self.concolic_samples, 1)):
             if value is None:
                 continue
             if least is None and not value > 0:
@@ -108,6 +112,7 @@ class Settings:
             heap=self.heap,
             max_list_length=self.max_list_length,
             size_model=parse_size_model(self.size_model),
+            concolic=self.concolic_samples if self.concolic else 0,
         )
         return GenerateOptions(
             engine=engine,
@@ -137,6 +142,7 @@ FILE_KEYS: dict[str, tuple[type, ...]] = {
     "invariants": (list,),
     "objects": (str,), "setup_calls": (int,), "refine": (bool,), "resource_driven": (bool,),
     "item_search": (str,), "look_ahead": (bool,), "unit": (bool,), "max_call_depth": (int,),
+    "concolic": (bool,), "concolic_samples": (int,),
 }
 # settings whose command-line and file values add up instead of overriding
 _CUMULATIVE = ("assume", "policy", "invariants")

@@ -217,6 +217,7 @@ def engine_stats(engine: Engine, filtered: int) -> dict[str, Any]:
         "infeasible_rules": engine.stats.infeasible,
         "unknown_paths": engine.stats.unknown,
         "unsupported_paths": engine.stats.unsupported,
+        "concretized_calls": engine.stats.concretized,
         "branch_queries": queries,
         "answered_without_z3": without,
         "answered_by": answered,
@@ -357,9 +358,17 @@ def generate(
                                 options.exceptions, run.stats)
     else:
         found = engine.explore(target)
+    traces: set[tuple[str, str]] = set()  # concolic mode: the paths' traces so far
+    repeats = 0
     try:
         for path in found:
             before = len(run.cases)
+            if engine.options.concolic:  # two samples of a concrete call that took the same path: one test
+                key = (str(path.trace), path.outcome.kind)
+                if key in traces:
+                    repeats += 1
+                    continue
+                traces.add(key)
             if not options.exceptions and path.outcome.kind == "raise":
                 filtered += 1
                 continue
@@ -386,6 +395,9 @@ def generate(
             engine.stats.stopped = None  # the objective met: the run ended, it was not cut short
         run.stopped = run.stopped or engine.stats.stopped
         run.stats = {**engine_stats(engine, filtered), **run.stats}
+        if engine.options.concolic:
+            run.stats["tests"] -= repeats
+            run.stats["concolic_repeats"] = repeats
         if items is not None:
             run.stats.update(completed_paths=items.completed, look_ahead_cut=items.look_ahead_cut,
                              call_depth_cut=items.depth_cut)

@@ -27,6 +27,7 @@ from dataclasses import replace
 from pathcraft.cost.models import Costs
 from pathcraft.engine import cache, dicts, generators, namedtuples, objeq, objorder
 from pathcraft.engine.branch import Brancher
+from pathcraft.engine.concretize import Concretizer
 from pathcraft.engine.control import SearchControl, Verdict
 from pathcraft.engine.evaluate import Evaluator, Raised, is_ref
 from pathcraft.engine.heapstep import Effect, HeapExecutor, concrete_bindings
@@ -101,6 +102,7 @@ from pathcraft.ir.nodes import (
     Var,
     Yield,
 )
+from pathcraft.ir import pure_calls
 from pathcraft.ir.trace import Event, TraceTerm
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import floats
@@ -173,7 +175,8 @@ class Engine:
         brancher = Brancher(self.solver, self.stats, controls)
         evaluator = Evaluator(self.program, self.heap_model)
         heap = HeapExecutor(self.program, self.heap_model, evaluator, brancher, controls, self.options.size_model)
-        run = Run(self.program, info, self.heap_model, evaluator, heap, brancher, controls, self.stats)
+        run = Run(self.program, info, self.heap_model, evaluator, heap, brancher, controls, self.stats,
+                  Concretizer(brancher, self.stats, self.options.concolic) if self.options.concolic else None)
         started = time.perf_counter()
         try:
             try:
@@ -196,8 +199,10 @@ class Run:
     """One exploration of one function (the per-run context)."""
 
     def __init__(self, program: Program, function: FunctionInfo, heap_model: HeapModel, evaluator: Evaluator,
-                 heap: HeapExecutor, brancher: Brancher, controls: SearchControl, stats: EngineStats) -> None:
+                 heap: HeapExecutor, brancher: Brancher, controls: SearchControl, stats: EngineStats,
+                 concretizer: Concretizer | None = None) -> None:
         self.program = program
+        self.concretizer = concretizer  # concolic mode: allow-listed calls run on concrete values
         self.function = function
         self.heap_model = heap_model
         self.evaluator = evaluator
@@ -451,6 +456,8 @@ class Run:
             if within is None:
                 return []
             state = within
+            if callee.name in pure_calls.PREDICATE_NAMES and self.concretizer is not None:
+                return self.concrete_call(state, frame, instr.target, args)
             if callee.name in NUMBER_CONVERSIONS and not any(floats.is_float(a) for a in args):
                 value = self.evaluator.eval(Unary("int", instr.args[0]), frame.env, state.heap)  # int(n), round(n)
                 return [step(state, frame, env=frame.env if instr.target is None else
@@ -492,6 +499,19 @@ class Run:
         if isinstance(instr, Raise):
             return self.throw(state, self._raised(instr, frame))
         raise AssertionError(f"unknown instruction {instr!r}")
+
+    def concrete_call(self, state: State, frame: Frame, target: str | None, args: list[Value]) -> Successors:
+        """`$concrete<n>(message, function, *arguments)` in concolic mode: the
+        allow-listed function run on the model's values (engine/concretize.py)."""
+        assert self.concretizer is not None
+        out: Successors = []
+        for sample in self.concretizer.run(state, args[1], args[2:]):
+            if sample.raised is not None:
+                out.extend(self.throw(sample.state, sample.raised))
+            else:
+                out.append(step(sample.state, frame, env=frame.env if target is None else
+                                {**frame.env, target: sample.result}))
+        return out
 
     def walk(self, state: State, frame: Frame, instr: ListOp | Yield | Call) -> Successors | None:
         """Generators (`engine/generators.py`): a yield, `$iterate(x)`, a

@@ -32,6 +32,9 @@ class EngineOptions:
     # run on these inputs only (a concrete run of the CLP program): the
     # inputs and the heap snapshot of a test case
     concrete: tuple[Mapping[str, object], Mapping[str, object]] | None = None
+    # run allow-listed library calls the model lacks on the model's values
+    # (engine/concretize.py): up to this many samples per call; 0 drops them
+    concolic: int = 0
     assumptions: Assumptions | None = None  # heap assumptions on the inputs
     controls: tuple[SearchControl, ...] = ()  # extra search controls, after the built-in ones
 

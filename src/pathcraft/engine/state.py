@@ -154,6 +154,7 @@ class EngineStats:
     infeasible: int = 0
     unknown: int = 0
     unsupported: int = 0
+    concretized: int = 0  # calls run on concrete values (concolic mode, engine/concretize.py)
     seconds: float = 0.0
     stopped: str | None = None
     notes: list[str] = field(default_factory=list)

@@ -688,11 +688,13 @@ class ExpressionLowerer:
         if name in self.module.class_infos or name in self.module.class_errors:
             return self.construct(name, node)
         if name in self.module.from_math and name not in self.local_names and name not in self.functions:
-            lowered = None if node.keywords else mathmod.lower_call(
-                self.module.from_math[name], [self.blocks.stable(self.expr(a), node.lineno) for a in node.args],
-                self.blocks.emit, self.blocks.temp, node.lineno)
-            if lowered is None:  # evaluated as far as the model goes, then the path is dropped
-                return self.stdlib.dropped(f"math.{self.module.from_math[name]}() with these arguments", node)
+            function = self.module.from_math[name]
+            args = [self.blocks.stable(self.expr(a), node.lineno) for a in node.args]
+            lowered = None if node.keywords else mathmod.lower_call(function, args, self.blocks.emit,
+                                                                    self.blocks.temp, node.lineno)
+            if lowered is None:  # evaluated as far as the model goes, then run concretely or dropped
+                return self.stdlib.concrete(f"math.{function}", args, f"math.{function}() with these arguments",
+                                            node)
             return lowered
         if name in STEP_CALLS and name not in self.functions:  # a loop's own step, in code the frontend writes
             walked = self.expr(node.args[0])
@@ -984,11 +986,12 @@ class ExpressionLowerer:
 
     def method_call(self, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:
         if is_math(func.value, self.module.imported, self.local_names):
-            lowered = None if node.keywords else mathmod.lower_call(
-                func.attr, [self.blocks.stable(self.expr(a), node.lineno) for a in node.args],
-                self.blocks.emit, self.blocks.temp, node.lineno)
-            if lowered is None:  # evaluated as far as the model goes, then the path is dropped
-                return self.stdlib.dropped(f"math.{func.attr}() with these arguments", node)
+            operands = [self.blocks.stable(self.expr(a), node.lineno) for a in node.args]
+            lowered = None if node.keywords else mathmod.lower_call(func.attr, operands, self.blocks.emit,
+                                                                    self.blocks.temp, node.lineno)
+            if lowered is None:  # evaluated as far as the model goes, then run concretely or dropped
+                return self.stdlib.concrete(f"math.{func.attr}", operands,
+                                            f"math.{func.attr}() with these arguments", node)
             return lowered
         if (foreign := self.stdlib.call(node)) is not None:
             return foreign

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pathcraft.frontend.packages import import_name
+from pathcraft.ir import pure_calls
 from pathcraft.ir.builtin_names import LIST_PROTOCOL, function_predicate
 from pathcraft.ir.nodes import Call, CallMethod, Const, Expr, ListOp, NewList, Predicate, Raise, Rule, Text, Var
 
@@ -150,9 +151,15 @@ def foreign_imports(module: ModuleSource) -> ForeignImports:
 
 
 def foreign_predicates() -> dict[str, Predicate]:
-    """`$foreign(message)`: a call the model has no summary of; the path ends, dropped and named."""
+    """`$foreign(message)`: a call the model has no summary of; the path ends, dropped and named.
+    `$concrete<n>(message, function, a0, ...)`: the same, unless concolic mode
+    runs the allow-listed function on concrete values (`ir/pure_calls.py`)."""
     rule = Rule(1, None, (Raise(UNSUPPORTED, None, 0, message_var="message"),))
-    return {FOREIGN: Predicate(FOREIGN, FOREIGN, ("message",), (rule,), builtin=True)}
+    out = {FOREIGN: Predicate(FOREIGN, FOREIGN, ("message",), (rule,), builtin=True)}
+    for count, name in pure_calls.PREDICATES.items():
+        params = ("message", "function", *(f"a{i}" for i in range(count)))
+        out[name] = Predicate(name, name, params, (rule,), builtin=True)
+    return out
 
 
 class Stdlib:
@@ -222,12 +229,16 @@ class Stdlib:
             tmp = lowerer.blocks.temp()
             lowerer.blocks.emit(Call(tmp, function_predicate(prelude), tuple(args), node.lineno))
             return Var(tmp)
+        evaluated = []
         for arg in [*node.args, *(k.value for k in node.keywords)]:  # evaluated first, as Python does
             if isinstance(arg, (ast.Starred, ast.Lambda, ast.GeneratorExp)) or arg in [k.value for k in node.keywords
                                                                                       if k.arg is None]:
                 break
-            lowerer.blocks.stable(lowerer.expr(arg), node.lineno)
-        return self.dropped(f"call of {module}.{name}() (the library function is not modelled)", node)
+            evaluated.append(lowerer.blocks.stable(lowerer.expr(arg), node.lineno))
+        message = f"call of {module}.{name}() (the library function is not modelled)"
+        if len(evaluated) == len(node.args) and not node.keywords:  # `import math as m; m.log(x)`
+            return self.concrete(f"{module}.{name}", evaluated, message, node)
+        return self.dropped(message, node)
 
     def consumed(self) -> dict[int, bool]:
         """The calls of this function that one consumer walks once, right
@@ -253,6 +264,18 @@ class Stdlib:
         made = blocks.temp()
         blocks.emit(ListOp("deque", made, Var(items), (), node.lineno))
         return Var(made)
+
+    def concrete(self, function: str, args: list[Expr], message: str, node: ast.Call) -> Expr:
+        """A call of an allow-listed library function the model has no
+        summary of (`ir/pure_calls.py`), arguments already evaluated: run on
+        concrete values in concolic mode, else a dropped path."""
+        arity = pure_calls.ARITIES.get(function)
+        if arity is None or node.keywords or not arity[0] <= len(args) <= arity[1]:
+            return self.dropped(message, node)
+        tmp = self.lowerer.blocks.temp()
+        self.lowerer.blocks.emit(Call(tmp, pure_calls.PREDICATES[len(args)],
+                                      (Const(Text(message)), Const(Text(function)), *args), node.lineno))
+        return Var(tmp)
 
     def dropped(self, message: str, node: ast.expr) -> Expr:
         tmp = self.lowerer.blocks.temp()
