@@ -13,14 +13,17 @@ ways:
   where it abandoned no path (pure overhead there);
 * BP+MCD1, BP+MCD2: Max-CallDepth 1 and 2 (`--max-call-depth N`, no
   Look-Ahead, as 004 Table 5 measures it alone);
+* BP+LA+SF: Look-Ahead and Solve-First (`--solve-first`): at each choice
+  point the alternatives are run to their end on the values that solved
+  them, without the solver, before the search goes deeper (004 §5);
 * guided: one trace generator per item (paper 001, `--item-search guided`).
 
 Each run's tests are measured as the peer benchmark measures a tool
 (`bench/peer_tools`: coverage.py's branch coverage of the function's own
 lines, tests run in a fresh folder). Columns: tests written (passing),
 completed paths (explored to the end), paths Look-Ahead abandoned, branch
-queries the solver chain answered, the search's seconds (`--stats`), and
-branch coverage. Prints markdown; `--json` keeps the records.
+queries the solver chain answered, solver calls (the queries that reached
+Z3), the search's seconds (`--stats`), and branch coverage. Prints markdown; `--json` keeps the records.
 
     python bench/prune.py
     python bench/prune.py --targets lcm,linked --budget 20
@@ -52,10 +55,11 @@ MODES = {
     "BP+LA": "--item-search paths",
     "BP+MCD1": "--item-search paths --no-look-ahead --max-call-depth 1",
     "BP+MCD2": "--item-search paths --no-look-ahead --max-call-depth 2",
+    "BP+LA+SF": "--item-search paths --solve-first",
     "guided": "--item-search guided",
 }
 STATS = {"paths": "completed paths", "cut": "look ahead cut", "depth_cut": "call depth cut",
-         "queries": "branch queries", "seconds": "seconds"}
+         "queries": "branch queries", "z3": "z3 calls", "seconds": "seconds"}
 
 
 def targets(patterns: list[str]) -> list[Any]:
@@ -96,18 +100,20 @@ def table(records: list[dict[str, Any]], modes: list[str]) -> str:
     by: dict[str, dict[str, dict[str, Any]]] = {}
     for rec in records:
         by.setdefault(rec["target"], {})[rec["mode"]] = rec
-    head = ["target"] + [f"{m} {col}" for m in modes for col in ("N", "P", "Q", "T s", "CC %")]
+    head = ["target"] + [f"{m} {col}" for m in modes for col in ("N", "P", "Q", "Z", "T s", "CC %")]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for tid, per in by.items():
         row = [f"`{tid}`"]
         for m in modes:
             rec = per.get(m)
-            row += ["–"] * 5 if rec is None else [
+            row += ["–"] * 6 if rec is None else [
                 str(rec["passed"]), str(int(rec["paths"])) + (f" (−{int(rec['cut'])})" if rec["cut"] else ""),
-                str(int(rec["queries"])), f"{rec['seconds']:.2f}" + ("*" if rec.get("stopped") else ""),
+                str(int(rec["queries"])), str(int(rec.get("z3", 0))),
+                f"{rec['seconds']:.2f}" + ("*" if rec.get("stopped") else ""),
                 f"{rec['coverage']:.0f}"]
         lines.append("| " + " | ".join(row) + " |")
     lines += ["", "N tests passing, P completed paths (paths Look-Ahead abandoned), Q branch queries, "
+              "Z solver calls (queries that reached Z3), "
               "T the search's seconds (* stopped by the budget or the path cap), CC branch coverage of the "
               "function's lines.", ""]
     lines += summary(by, modes)
@@ -119,8 +125,9 @@ def summary(by: dict[str, dict[str, dict[str, Any]]], modes: list[str]) -> list[
     more than 50 paths (004 measures its gains there) and no run was
     stopped by the budget (its time says nothing then)."""
     big = [t for t, per in by.items() if "BP" in per and per["BP"]["paths"] > 50 and not per["BP"].get("stopped")]
-    out = ["| mode | targets | tests | paths | queries | time s | mean CC % | on BP > 50 paths, none stopped: time s "
-           "| mean time vs BP | coverage lost vs BP |", "|---|---|---|---|---|---|---|---|---|---|"]
+    out = ["| mode | targets | tests | paths | queries | solver calls | time s | mean CC % "
+           "| on BP > 50 paths, none stopped: time s | mean time vs BP | coverage lost vs BP |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
     for m in modes:
         recs = [per[m] for per in by.values() if m in per]
         if not recs:
@@ -133,16 +140,38 @@ def summary(by: dict[str, dict[str, dict[str, Any]]], modes: list[str]) -> list[
         lost = sum(1 for per in by.values() if m in per and "BP" in per
                    and per[m]["coverage"] < per["BP"]["coverage"])
         out.append(f"| {m} | {n} | {sum(r['passed'] for r in recs)} | {int(sum(r['paths'] for r in recs))} "
-                   f"| {int(sum(r['queries'] for r in recs))} | {sum(r['seconds'] for r in recs):.2f} "
+                   f"| {int(sum(r['queries'] for r in recs))} | {int(sum(r.get('z3', 0) for r in recs))} "
+                   f"| {sum(r['seconds'] for r in recs):.2f} "
                    f"| {sum(r['coverage'] for r in recs) / n:.1f} "
                    f"| {sum(r['seconds'] for r, _ in big_recs):.2f} ({len(big_recs)} targets) "
                    f"| {'–' if ratio is None else f'{ratio:.2f}'} | {lost} |")
+    out += solve_first(by)
     overhead = [(per["BP+LA"]["seconds"], per["BP"]["seconds"]) for per in by.values()
                 if "BP" in per and "BP+LA" in per and not per["BP+LA"]["cut"] and per["BP"]["seconds"] >= 0.05]
     if overhead:  # 004 Table 3: the look-ahead computed and consulted, but abandoning nothing
         out += ["", f"Look-Ahead overhead where it abandoned no path (BP ≥ 0.05 s, {len(overhead)} targets): "
                 f"BP+LA took {sum(a for a, _ in overhead):.2f} s against BP's {sum(b for _, b in overhead):.2f} s "
                 f"({sum(a for a, _ in overhead) / max(sum(b for _, b in overhead), 1e-6):.2f}x)."]
+    return out
+
+
+def solve_first(by: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
+    """004 §5's claim: Solve-First reaches the final coverage with fewer
+    solver calls; compared with BP and BP+LA where neither run was stopped."""
+    out: list[str] = []
+    for base in ("BP", "BP+LA"):
+        pairs = [(per["BP+LA+SF"], per[base]) for per in by.values() if base in per and "BP+LA+SF" in per
+                 and not per[base].get("stopped") and not per["BP+LA+SF"].get("stopped")]
+        if not pairs:
+            continue
+        fewer = sum(1 for sf, b in pairs if sf["z3"] < b["z3"])
+        more = sum(1 for sf, b in pairs if sf["z3"] > b["z3"])
+        same_cov = sum(1 for sf, b in pairs if sf["coverage"] >= b["coverage"])
+        out += ["", f"BP+LA+SF against {base} ({len(pairs)} targets, neither stopped): solver calls "
+                f"{int(sum(sf['z3'] for sf, _ in pairs))} against {int(sum(b['z3'] for _, b in pairs))} "
+                f"(fewer on {fewer}, more on {more}); branch queries {int(sum(sf['queries'] for sf, _ in pairs))} "
+                f"against {int(sum(b['queries'] for _, b in pairs))}; coverage at least {base}'s on "
+                f"{same_cov} of {len(pairs)}."]
     return out
 
 

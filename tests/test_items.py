@@ -5,7 +5,8 @@ The oracle is the standard search: every path under the same termination
 criterion, with no objective. The items its tests reach are exactly the
 items an item-coverage run must reach (it explores the same tree and only
 drops paths that add nothing), with Look-Ahead or without (004, Property
-1: Look-Ahead never loses coverage). Tests also replay on the real code.
+1: Look-Ahead never loses coverage), and with Solve-First (Property 4:
+the same covering power). Tests also replay on the real code.
 """
 
 from __future__ import annotations
@@ -67,17 +68,18 @@ TARGETS = [
 
 @pytest.mark.parametrize("criterion", ["branches", "statements"])
 @pytest.mark.parametrize(("path", "qualname"), TARGETS, ids=[q for _, q in TARGETS])
-def test_same_items_as_every_path_with_or_without_look_ahead(path: Path, qualname: str, criterion: str) -> None:
+def test_same_items_as_every_path_with_look_ahead_and_solve_first(path: Path, qualname: str, criterion: str) -> None:
     every = run(path, qualname, "loop-2")
     program = translate(str(path), [qualname]).program
     items = objective(program, qualname, criterion, unit=True)
     oracle = {item for item, test in report(items, every.cases).items() if test is not None}
-    for look_ahead in (False, True):
-        found = run(path, qualname, f"{criterion},loop-2", item_search="paths", look_ahead=look_ahead)
-        assert reached(found) == oracle, (look_ahead, found.stats["points"])
+    for look_ahead, solve_first in ((False, False), (True, False), (True, True)):
+        found = run(path, qualname, f"{criterion},loop-2", item_search="paths", look_ahead=look_ahead,
+                    solve_first=solve_first)
+        assert reached(found) == oracle, (look_ahead, solve_first, found.stats["points"])
         assert len(found.cases) <= len(oracle)  # each test reaches an item no earlier one did
         assert found.stopped is None
-    assert replay_mismatches(path, qualname, found.cases) == []
+        assert replay_mismatches(path, qualname, found.cases) == []
 
 
 def test_max_call_depth_runs_deep_calls_for_their_first_answer() -> None:
@@ -145,3 +147,36 @@ def test_no_test_is_redundant_and_the_written_ones_are_the_kept_ones(path: Path,
     for i, mine in enumerate(reached_each):
         others = set().union(*(r for j, r in enumerate(reached_each) if j != i))
         assert mine - others, f"{found.cases[i].name} reaches nothing the others do not"
+
+
+def test_solve_first_runs_alternatives_without_the_solver_and_look_ahead_skips_them() -> None:
+    plain = run(ITEMS, "pick", "branches,loop-3", item_search="paths")
+    first = run(ITEMS, "pick", "branches,loop-3", item_search="paths", solve_first=True)
+    assert reached(first) == reached(plain) == set(plain.stats["points"])
+    assert first.stats["concrete_runs"] >= 1 and first.stats["concrete_kept"] >= 1
+    assert first.stats["branch_queries"] < plain.stats["branch_queries"]
+    assert replay_mismatches(ITEMS, "pick", first.cases) == []
+
+
+def test_the_model_brancher_never_asks_the_solver() -> None:
+    from pathcraft.engine.branch import ModelBrancher
+    from pathcraft.engine.state import EngineStats
+    from pathcraft.solver import terms as T
+
+    class NoSolver:
+        def check(self, query: object) -> object:
+            raise AssertionError("a concrete run asked the solver")
+
+    brancher = ModelBrancher(NoSolver(), EngineStats())  # type: ignore[arg-type]
+    x = T.Sym("x", T.INT)
+    assert brancher.narrow(None, {"x": 3}, T.gt(x, 2)) is not None
+    assert brancher.narrow(None, {"x": 3}, T.lt(x, 2)) is None
+    assert brancher.narrow(None, {}, T.eq(x, 0)) is not None  # a free symbol takes its default, 0
+
+
+def test_solve_first_needs_the_paths_item_search(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathcraft.cli import main
+
+    assert main(["gen", f"{ITEMS}::pick", "--solve-first"]) == 2
+    _out, err = capsys.readouterr()
+    assert err.startswith("pathcraft: solve_first helps the paths item search") and "Traceback" not in err

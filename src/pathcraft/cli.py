@@ -205,6 +205,12 @@ def gen(
                                                    help="--concolic: concrete runs per call and path, each "
                                                    "with other argument values "
                                                    f"\\[default: {DEFAULTS.concolic_samples}]."),
+    solve_first: bool | None = typer.Option(None, "--solve-first/--no-solve-first",
+                                               help="--item-search paths: at each choice point, run every "
+                                               "alternative to its end on the values that solved it (no "
+                                               "solver) before going deeper, so Look-Ahead can skip those "
+                                               "whose items that run covered (paper 004's Solve-First) "
+                                               "\\[default: no-solve-first]."),
     resource_driven: bool = typer.Option(False, "--resource-driven",
                                          help="With --policy worst:steps or worst:calls[:NAME]: try the traces "
                                          "of the refined abstraction from the most to the least expensive "
@@ -226,7 +232,7 @@ def gen(
             "refine": refine, "resource_driven": True if resource_driven else None,
             "item_search": item_search.value if item_search else None, "look_ahead": look_ahead,
             "unit": unit, "max_call_depth": max_call_depth, "concolic": concolic,
-            "concolic_samples": concolic_samples,
+            "concolic_samples": concolic_samples, "solve_first": solve_first,
         })
         options = settings.generate_options()
         path, name = parse_target(target)
@@ -458,7 +464,8 @@ def _print_stats(runs: list[FunctionRun], elapsed: float) -> None:
     table.add_column("statistic")
     for run in runs:
         table.add_column(run.qualname, justify="right")
-    keys = ["tests", "paths", "completed_paths", "look_ahead_cut", "call_depth_cut",
+    keys = ["tests", "paths", "completed_paths", "look_ahead_cut", "call_depth_cut", "concrete_runs",
+            "concrete_kept",
             "abstraction_traces", "generated_traces", "infeasible_traces", "gave_way_after",
             "exception_paths_filtered", "pruned_paths",
             "unknown_paths",

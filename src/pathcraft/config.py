@@ -63,6 +63,7 @@ class Settings:
     # allow-listed library calls the model lacks run on concrete values (engine/concretize.py)
     concolic: bool = False
     concolic_samples: int = 3
+    solve_first: bool = False  # item search: alternatives run on their model's values first (004 §5)
 
     def generate_options(self) -> GenerateOptions:
         """Parse and check every setting (bad ones raise PathcraftError)."""
@@ -104,6 +105,9 @@ class Settings:
         if self.max_call_depth is not None and not (by_items and self.item_search == "paths" and self.unit):
             raise PathcraftError("max_call_depth prunes the paths item search in unit mode: give it with "
                                  "criterion statements or branches and item_search paths")
+        if self.solve_first and not (by_items and self.item_search == "paths"):
+            raise PathcraftError("solve_first helps the paths item search: give it with criterion statements "
+                                 "or branches and item_search paths")
         engine = EngineOptions(
             criterion=parse_criterion(bounds),
             search=self.search,
@@ -113,6 +117,7 @@ class Settings:
             max_list_length=self.max_list_length,
             size_model=parse_size_model(self.size_model),
             concolic=self.concolic_samples if self.concolic else 0,
+            solve_first=self.solve_first,
         )
         return GenerateOptions(
             engine=engine,
@@ -142,7 +147,7 @@ FILE_KEYS: dict[str, tuple[type, ...]] = {
     "invariants": (list,),
     "objects": (str,), "setup_calls": (int,), "refine": (bool,), "resource_driven": (bool,),
     "item_search": (str,), "look_ahead": (bool,), "unit": (bool,), "max_call_depth": (int,),
-    "concolic": (bool,), "concolic_samples": (int,),
+    "concolic": (bool,), "concolic_samples": (int,), "solve_first": (bool,),
 }
 # settings whose command-line and file values add up instead of overriding
 _CUMULATIVE = ("assume", "policy", "invariants")

@@ -327,6 +327,10 @@ def generate(
     streaming = engine.arrives_in_order() and not selections and options.select is None and options.cover is None
     target = plan.driver if plan else qualname
     items: ItemCoverage | None = None
+    if engine.options.solve_first and not (options.select in ("statements", "branches")
+                                           and options.item_search == "paths" and options.cover is None):
+        # its concrete runs only help the search that keeps paths by their items
+        engine = engine.sibling(replace(engine.options, solve_first=False))
     found: Iterator[SymbolicPath]
     by_items = options.select in ("statements", "branches") and options.item_search == "paths"
     points = parse_points(options.cover, program) if options.cover is not None else \
@@ -401,6 +405,8 @@ def generate(
         if items is not None:
             run.stats.update(completed_paths=items.completed, look_ahead_cut=items.look_ahead_cut,
                              call_depth_cut=items.depth_cut)
+            if engine.options.solve_first:
+                run.stats.update(concrete_runs=engine.stats.concrete_runs, concrete_kept=engine.stats.concrete_kept)
         if items is not None:  # an item search writes its tests once the redundant ones are known
             run.cases = renumbered(without_redundant(points, run.cases), f"test_{qualname.replace('.', '_')}_")
             if on_case is not None:

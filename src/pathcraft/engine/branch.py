@@ -14,7 +14,7 @@ from pathcraft.engine.control import SearchControl
 from pathcraft.engine.state import EngineStats, State
 from pathcraft.solver.chain import SAT, UNKNOWN, Query, SolverChain
 from pathcraft.solver.path import PathNode, extend
-from pathcraft.solver.terms import Model, Term
+from pathcraft.solver.terms import Model, Term, evaluate
 
 Narrowed = tuple[PathNode | None, Model]
 
@@ -71,3 +71,23 @@ class Brancher:
     def feasible(self, state: State, condition: Term) -> bool:
         """Is `condition` possible on `state`'s path? (The path is not extended.)"""
         return self.narrow(state.store, state.model, condition) is not None
+
+
+class ModelBrancher(Brancher):
+    """A brancher that follows the state's model and never solves: a
+    condition the model satisfies extends the path, any other is not
+    taken. Running a state with it is a concrete run on the model's values
+    (a symbol the model leaves free takes its default, 0, everywhere alike,
+    so the path stays satisfiable). Solve-First's concrete runs use it."""
+
+    def narrow(self, store: PathNode | None, model: Model, condition: Term,
+               origin: str = "program") -> Narrowed | None:
+        if condition is True:
+            return store, model
+        if condition is False:
+            return None
+        try:
+            holds = bool(evaluate(condition, model))
+        except (ArithmeticError, ValueError):
+            return None
+        return (extend(store, condition, origin), model) if holds else None

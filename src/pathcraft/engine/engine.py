@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from pathcraft.cost.models import Costs
 from pathcraft.engine import cache, dicts, generators, namedtuples, objeq, objorder
-from pathcraft.engine.branch import Brancher
+from pathcraft.engine.branch import Brancher, ModelBrancher
 from pathcraft.engine.concretize import Concretizer
 from pathcraft.engine.control import SearchControl, Verdict
 from pathcraft.engine.evaluate import Evaluator, Raised, is_ref
@@ -177,6 +177,8 @@ class Engine:
         heap = HeapExecutor(self.program, self.heap_model, evaluator, brancher, controls, self.options.size_model)
         run = Run(self.program, info, self.heap_model, evaluator, heap, brancher, controls, self.stats,
                   Concretizer(brancher, self.stats, self.options.concolic) if self.options.concolic else None)
+        if self.options.solve_first:
+            run.concrete = self._concrete_run(info)
         started = time.perf_counter()
         try:
             try:
@@ -187,6 +189,20 @@ class Engine:
             yield from run.paths(bindings)
         finally:
             self.stats.seconds += time.perf_counter() - started
+
+    def _concrete_run(self, info: FunctionInfo) -> Run:
+        """A run that follows each state's model (Solve-First's concrete
+        runs): the termination criteria and the time budget, nothing else;
+        its steps are not counted with the search's."""
+        options = replace(self.options, controls=(), max_paths=None, cost_bounds=(), solve_first=False)
+        stats = EngineStats()
+        brancher = ModelBrancher(self.solver, stats)
+        controls = build_controls(options, brancher)
+        brancher.controls = controls
+        evaluator = Evaluator(self.program, self.heap_model)
+        heap = HeapExecutor(self.program, self.heap_model, evaluator, brancher, controls, self.options.size_model)
+        concretizer = Concretizer(brancher, stats, 1) if self.options.concolic else None
+        return Run(self.program, info, self.heap_model, evaluator, heap, brancher, controls, stats, concretizer)
 
     def _bindings(self, info: FunctionInfo, run: Run) -> list[tuple[Heap, dict[str, Value]]]:
         if self.options.concrete is not None:
@@ -203,6 +219,7 @@ class Run:
                  concretizer: Concretizer | None = None) -> None:
         self.program = program
         self.concretizer = concretizer  # concolic mode: allow-listed calls run on concrete values
+        self.concrete: Run | None = None  # Solve-First: runs alternatives on their model's values
         self.function = function
         self.heap_model = heap_model
         self.evaluator = evaluator
@@ -250,7 +267,15 @@ class Run:
             if isinstance(item, State):
                 # completed paths wait in the searcher like open states, so a
                 # depth-first searcher hands them out in depth-first order
-                searcher.add(self.advance(item))
+                successors = self.advance(item)
+                searcher.add(successors)
+                if self.concrete is not None and len(successors) > 1:
+                    for ran in self._solve_first(successors[1:]):
+                        self.stats.paths += 1
+                        self.stats.concrete_kept += 1
+                        yield ran
+                        if self.controls.stop_reason() is not None:
+                            break
                 continue
             verdict = self.controls.finished(item)
             if verdict is Verdict.DROP:
@@ -260,6 +285,34 @@ class Run:
             if verdict is Verdict.STOP:
                 self.stats.stopped = self.controls.stop_reason() or "stopped by a search control"
                 return
+
+    def _solve_first(self, alternatives: Sequence[State | SymbolicPath]) -> Iterator[SymbolicPath]:
+        """Solve-First (004 §5): the alternatives the depth-first search will
+        come back to were solved when they were made (each carries a model);
+        each is now run to its end on those values, without the solver, and
+        the path offered to the controls. An item search keeps it if it
+        covers a new item, and Look-Ahead may then skip the alternative."""
+        assert self.concrete is not None
+        for alternative in alternatives:
+            if not isinstance(alternative, State):
+                continue
+            self.stats.concrete_runs += 1
+            ran = self.concrete.run_to_end(alternative)
+            if ran is not None and self.controls.finished(ran) is not Verdict.DROP:
+                yield ran
+
+    def run_to_end(self, state: State, budget: int = 2000) -> SymbolicPath | None:
+        """The first path from `state` (depth-first, at most `budget` steps):
+        with the model brancher, the one its model's values take."""
+        todo: list[State | SymbolicPath] = [state]
+        for _ in range(budget):
+            if not todo:
+                return None
+            item = todo.pop()
+            if isinstance(item, SymbolicPath):
+                return item
+            todo.extend(reversed(self.advance(item)))
+        return None
 
     def initial_bindings(self) -> list[tuple[Heap, dict[str, Value]]]:
         """Inputs: a symbol per int/bool parameter; each reference parameter

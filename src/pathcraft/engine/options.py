@@ -35,6 +35,11 @@ class EngineOptions:
     # run allow-listed library calls the model lacks on the model's values
     # (engine/concretize.py): up to this many samples per call; 0 drops them
     concolic: int = 0
+    # Solve-First (004 §5): at a choice point, each alternative the search
+    # will come back to is first run to its end on its model's values (no
+    # solver), and that path offered to the controls (an item search keeps
+    # it if it covers something new, so Look-Ahead may skip the alternative)
+    solve_first: bool = False
     assumptions: Assumptions | None = None  # heap assumptions on the inputs
     controls: tuple[SearchControl, ...] = ()  # extra search controls, after the built-in ones
 

@@ -155,6 +155,8 @@ class EngineStats:
     unknown: int = 0
     unsupported: int = 0
     concretized: int = 0  # calls run on concrete values (concolic mode, engine/concretize.py)
+    concrete_runs: int = 0  # Solve-First: alternatives run to their end on their model's values
+    concrete_kept: int = 0  # those runs whose path a search control kept
     seconds: float = 0.0
     stopped: str | None = None
     notes: list[str] = field(default_factory=list)
