@@ -273,6 +273,7 @@ class Stdlib:
         if arity is None or node.keywords or not arity[0] <= len(args) <= arity[1]:
             return self.dropped(message, node)
         tmp = self.lowerer.blocks.temp()
+        message = f"{message}; --concolic runs it on concrete values"
         self.lowerer.blocks.emit(Call(tmp, pure_calls.PREDICATES[len(args)],
                                       (Const(Text(message)), Const(Text(function)), *args), node.lineno))
         return Var(tmp)
