@@ -74,6 +74,12 @@ class SearchControl:
         """Why the search should end now (checked between steps), if it should."""
         return None
 
+    def for_concrete_runs(self) -> SearchControl | None:
+        """What of this control a concrete run (Solve-First's, on a state's
+        model values) should also obey, if anything: such a run's paths are
+        offered to this control's `finished` by the main search."""
+        return None
+
 
 class ControlStack(SearchControl):
     """Controls applied in order; the first that prunes wins."""

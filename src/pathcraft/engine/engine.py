@@ -194,7 +194,8 @@ class Engine:
         """A run that follows each state's model (Solve-First's concrete
         runs): the termination criteria and the time budget, nothing else;
         its steps are not counted with the search's."""
-        options = replace(self.options, controls=(), max_paths=None, cost_bounds=(), solve_first=False)
+        obeyed = tuple(c for c in (control.for_concrete_runs() for control in self.options.controls) if c)
+        options = replace(self.options, controls=obeyed, max_paths=None, cost_bounds=(), solve_first=False)
         stats = EngineStats()
         brancher = ModelBrancher(self.solver, stats)
         controls = build_controls(options, brancher)

@@ -92,6 +92,17 @@ class ItemCoverage(SearchControl):
             if cut is None:
                 return None
             state = cut
+        looked = self.look_ahead(state, entry)
+        if looked is None:
+            self.look_ahead_cut += 1
+        return looked
+
+    def for_concrete_runs(self) -> SearchControl | None:
+        return _LookAheadOnly(self) if self.reach is not None else None
+
+    def look_ahead(self, state: State, entry: Entry) -> State | None:
+        """`state`, unless it has covered nothing new and can reach no
+        uncovered item from `entry` (then None)."""
         if self.reach is None or not self.pending:
             return state
         if self.reach.may_reach(self.pending, entry.pred, state.stack):
@@ -102,7 +113,6 @@ class ItemCoverage(SearchControl):
         done = self._prefix_items(state) & self.pending
         if done:
             return state.with_ext(self.name, frozenset(done))
-        self.look_ahead_cut += 1
         return None
 
     def _prefix_items(self, state: State) -> set[Point]:
@@ -174,6 +184,19 @@ class ItemCoverage(SearchControl):
         if self.max_tests is not None and self.kept >= self.max_tests:
             return "path limit reached"
         return None
+
+
+class _LookAheadOnly(SearchControl):
+    """Look-Ahead for Solve-First's concrete runs: a run that can reach
+    nothing uncovered is not worth finishing (not counted as a cut)."""
+
+    name = ItemCoverage.name  # reads and writes the same claims in `state.ext`
+
+    def __init__(self, items: ItemCoverage) -> None:
+        self.items = items
+
+    def enter(self, state: State, entry: Entry) -> State | None:
+        return self.items.look_ahead(state, entry)
 
 
 def _activations(stack: Stack | None) -> int:
