@@ -34,7 +34,8 @@ COUNTS = ("modules", "files", "tests", "passed", "failed", "errors", "not collec
           "functions with a telling test", "... that passes", "crashes")
 
 
-def sweep(out: Path, timeout: float, limit: int | None = None, folder: Path | None = None) -> dict[str, int]:
+def sweep(out: Path, timeout: float, limit: int | None = None, folder: Path | None = None,
+          options: tuple[str, ...] = ()) -> dict[str, int]:
     """Generate and run tests for each top-level standard-library module
     (or each module under `folder`); the counts (problems are also named on
     stderr)."""
@@ -48,20 +49,22 @@ def sweep(out: Path, timeout: float, limit: int | None = None, folder: Path | No
     out.mkdir(parents=True, exist_ok=True)
     counts = dict.fromkeys(COUNTS, 0)
     for module in modules:
-        for key, value in sweep_module(module, out, timeout, folder).items():
+        for key, value in sweep_module(module, out, timeout, folder, options).items():
             counts[key] += value
     return counts
 
 
-def sweep_module(module: Path, out: Path, timeout: float, folder: Path | None) -> dict[str, int]:
-    """Generate the tests of one module as a user would (`pathcraft gen`),
-    run them with pytest, and count (problems are named on stderr)."""
+def sweep_module(module: Path, out: Path, timeout: float, folder: Path | None,
+                 options: tuple[str, ...] = ()) -> dict[str, int]:
+    """Generate the tests of one module as a user would (`pathcraft gen`,
+    with `options` added), run them with pytest, and count (problems are
+    named on stderr)."""
     counts = dict.fromkeys(COUNTS, 0)
     counts["modules"] = 1
     relative = module.stem if folder is None else "__".join(module.relative_to(folder).with_suffix("").parts)
     target = out / f"test_{relative}.py"
     gen = subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(module), "-o", str(target),
-                          "--timeout", str(timeout)], capture_output=True, text=True, timeout=3600)
+                          "--timeout", str(timeout), *options], capture_output=True, text=True, timeout=3600)
     if "Traceback (most recent call last)" in gen.stderr or "internal error" in gen.stderr:
         counts["crashes"] += 1
         print(f"crash: {module.name}: {gen.stderr.strip().splitlines()[-1]}", file=sys.stderr)
@@ -105,13 +108,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds per function [5]")
     parser.add_argument("--limit", type=int, help="only the first N modules")
     parser.add_argument("--folder", type=Path, help="sweep the modules under this folder instead")
+    parser.add_argument("--gen-option", action="append", default=[],
+                        help="an option for `pathcraft gen` (repeatable), e.g. --gen-option=--concolic")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    counts = sweep(args.out, args.timeout, args.limit, args.folder)
+    counts = sweep(args.out, args.timeout, args.limit, args.folder, tuple(args.gen_option))
     elapsed = time.perf_counter() - started
     version = ".".join(map(str, sys.version_info[:3]))
     what = "standard library" if args.folder is None else str(args.folder)
-    print(f"sweep of {what} under Python {version} ({args.timeout:g} s per function)\n")
+    extra = f", {' '.join(args.gen_option)}" if args.gen_option else ""
+    print(f"sweep of {what} under Python {version} ({args.timeout:g} s per function{extra})\n")
     print("| " + " | ".join(counts) + " | time s |")
     print("|" + "---|" * (len(counts) + 1))
     print("| " + " | ".join(str(v) for v in counts.values()) + f" | {elapsed:.0f} |")
