@@ -100,10 +100,15 @@ def test_max_call_depth_may_lose_coverage_and_says_so(tmp_path: Path) -> None:
     missed = {item for item, test in lcm.stats["points"].items() if test is None}
     assert "22" in missed  # `return -1` needs gcd's second answer (a = b = 0)
     out = subprocess.run([sys.executable, "-m", "pathcraft", "gen", f"{SHARED_EXAMPLES / 'lcm.py'}::lcm",
-                          "-c", "branches", "--item-search", "paths", "--max-call-depth", "0",
+                          "-c", "branches", "--item-search", "paths", "--max-call-depth", "0", "--no-solve-first",
                           "-o", str(tmp_path / "t.py")], capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert "Max-CallDepth cut" in out.stderr and "22" in out.stderr
+    # Solve-First's concrete runs follow the model through gcd, whatever the depth: they reach it
+    first = run(SHARED_EXAMPLES / "lcm.py", "lcm", "branches,loop-2", item_search="paths", max_call_depth=0,
+                solve_first=True)
+    assert reached(first) > reached(lcm) and "22" in reached(first)
+    assert replay_mismatches(SHARED_EXAMPLES / "lcm.py", "lcm", first.cases) == []
 
 
 def test_outside_unit_mode_the_callees_items_count_too() -> None:
@@ -174,9 +179,8 @@ def test_the_model_brancher_never_asks_the_solver() -> None:
     assert brancher.narrow(None, {}, T.eq(x, 0)) is not None  # a free symbol takes its default, 0
 
 
-def test_solve_first_needs_the_paths_item_search(capsys: pytest.CaptureFixture[str]) -> None:
-    from pathcraft.cli import main
-
-    assert main(["gen", f"{ITEMS}::pick", "--solve-first"]) == 2
-    _out, err = capsys.readouterr()
-    assert err.startswith("pathcraft: solve_first helps the paths item search") and "Traceback" not in err
+def test_solve_first_leaves_the_all_paths_search_alone() -> None:
+    every = run(ITEMS, "pick", "loop-2")
+    asked = run(ITEMS, "pick", "loop-2", solve_first=True)
+    assert [str(c.trace) for c in asked.cases] == [str(c.trace) for c in every.cases]
+    assert "concrete_runs" not in asked.stats

@@ -210,7 +210,7 @@ def gen(
                                                "alternative to its end on the values that solved it (no "
                                                "solver) before going deeper, so Look-Ahead can skip those "
                                                "whose items that run covered (paper 004's Solve-First) "
-                                               "\\[default: no-solve-first]."),
+                                               "\\[default: solve-first]."),
     resource_driven: bool = typer.Option(False, "--resource-driven",
                                          help="With --policy worst:steps or worst:calls[:NAME]: try the traces "
                                          "of the refined abstraction from the most to the least expensive "
