@@ -112,3 +112,13 @@ def test_the_config_file_turns_it_on(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["gen", f"{FIXTURE}::capped_growth"]) == 2
     _out, err = capsys.readouterr()
     assert "concolic_samples must be at least 1" in err
+
+
+def test_paths_without_a_concrete_call_are_all_kept() -> None:
+    """Paths that differ only in the heap model's choices (which item an
+    index reads) share a trace term: concolic mode merges samples of one
+    call, never those."""
+    symbolic = run("item_at")
+    concolic = run("item_at", concolic=3)
+    assert len({str(c.trace) for c in symbolic.cases}) < len(symbolic.cases)  # the case this test is about
+    assert [c.inputs for c in concolic.cases] == [c.inputs for c in symbolic.cases]

@@ -16,6 +16,7 @@ from typing import Any
 from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition
 from pathcraft.engine.construction import ConstructionControl
 from pathcraft.engine.engine import Engine
+from pathcraft.engine.concretize import CONCRETIZED
 from pathcraft.engine.criteria import Criteria, CriterionSpec
 from pathcraft.engine.guide import TraceGuide
 from pathcraft.engine.items import COMPLETE, ItemCoverage, objective
@@ -362,17 +363,19 @@ def generate(
                                 options.exceptions, run.stats)
     else:
         found = engine.explore(target)
-    traces: set[tuple[str, str]] = set()  # concolic mode: the paths' traces so far
+    # concolic mode: samples of a concrete call are no choice of the search, so two
+    # that went on to make the same choices took the same path: one test
+    sampled: set[tuple[tuple[int, ...], str]] = set()
     repeats = 0
     try:
         for path in found:
             before = len(run.cases)
-            if engine.options.concolic:  # two samples of a concrete call that took the same path: one test
-                key = (str(path.trace), path.outcome.kind)
-                if key in traces:
+            if path.ext.get(CONCRETIZED):
+                key = (tuple(path.choices), path.outcome.kind)
+                if key in sampled:
                     repeats += 1
                     continue
-                traces.add(key)
+                sampled.add(key)
             if not options.exceptions and path.outcome.kind == "raise":
                 filtered += 1
                 continue
