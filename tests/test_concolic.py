@@ -122,3 +122,12 @@ def test_paths_without_a_concrete_call_are_all_kept() -> None:
     concolic = run("item_at", concolic=3)
     assert len({str(c.trace) for c in symbolic.cases}) < len(symbolic.cases)  # the case this test is about
     assert [c.inputs for c in concolic.cases] == [c.inputs for c in symbolic.cases]
+
+
+def test_calls_whose_time_grows_with_their_arguments_run_on_small_ones(tmp_path: Path) -> None:
+    module = tmp_path / "huge.py"
+    module.write_text("import math\n\n\ndef f(n: int) -> int:\n    if n > 1_000_000_000:\n"
+                      "        return math.comb(n, n // 2) % 7\n    return 0\n")
+    found = run("f", module, concolic=3)
+    assert any("over 10000" in note for note in found.notes)
+    assert [dict(c.inputs)["n"] <= 10**9 for c in found.cases] == [True]

@@ -11,7 +11,7 @@ exception it raised, continues the path as a constant.
 
 Fixing the arguments gives up the other values they could take, so a path
 is sampled up to `samples` times: each further sample asks the solver for
-arguments distinct from the earlier ones on the same path. What follows
+other arguments on the same path, larger ones first where the path allows. What follows
 the call then sees different results (a loop bound, a branch on the
 result), which is how concolic mode covers code past an unmodelled call.
 The engine never calls anything else: no code of the analysed program runs.
@@ -74,6 +74,9 @@ class Concretizer:
                     fixed = self._fix(fixed, t, v)
             if fixed is None:
                 break
+            bound = pure_calls.BOUNDED.get(name)
+            if bound is not None and any(abs(v) > bound for v in values if isinstance(v, int)):
+                raise Unsupported(f"{name}() on ints over {bound} (it could run for long)")
             fixed = fixed.with_ext(CONCRETIZED, (*_calls(fixed), (name, tuple(values))))
             self.stats.concretized += 1
             try:

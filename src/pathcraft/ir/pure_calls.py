@@ -9,7 +9,8 @@ the values of the path's model, runs the real function on them and goes on
 with its result (the path is then *concretized*: its test states exactly
 those values). Only functions that are pure, total on numbers (or raise),
 quick, and return an int, float or bool are listed: running them can
-change nothing and cannot hang.
+change nothing, and the two whose time grows with their arguments run only
+on small ones (`BOUNDED`), so a call cannot hang.
 
 The frontend reads the names and arities; the engine reads the callables.
 """
@@ -42,6 +43,10 @@ MAX_ARGS = max(most for _least, most in _MATH.values())
 # `$concrete<n>(message, function, a0, ..., a<n-1>)`: one predicate per arity
 PREDICATES = MappingProxyType({n: function_predicate(f"concrete{n}") for n in range(MAX_ARGS + 1)})
 PREDICATE_NAMES = frozenset(PREDICATES.values())
+
+# functions whose time grows with their arguments (`comb(10**9, 5 * 10**8)` runs for
+# minutes): run only on ints up to this size, so a call stays quick
+BOUNDED = MappingProxyType({"math.comb": 10_000, "math.perm": 10_000})
 
 # exceptions these functions raise on some numbers (a domain error, an
 # overflow, a negative count); the test asserts the type alone
