@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "src"))
 
-from guided import _stderr, stat  # noqa: E402
+from guided import _stderr, bench_parser, stat  # noqa: E402
 from peer_tools.adapters import AdapterOptions, pathcraft_variant  # noqa: E402
 from peer_tools.targets import Target, filter_targets, make_target  # noqa: E402
 from peers import run_one, suite_dir  # noqa: E402
@@ -138,13 +138,7 @@ def table(records: list[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--targets", action="append", default=[], help="keep targets whose id contains this")
-    p.add_argument("--budget", type=float, default=20.0, help="seconds per (mode, target) [20]")
-    p.add_argument("--grace", type=float, default=40.0)
-    p.add_argument("--test-timeout", type=float, default=10.0)
-    p.add_argument("--work", default="/tmp/pathcraft-concolic", help="folder for the generated tests")
-    p.add_argument("--json", type=Path, default=None, help="also write the records here")
+    p = bench_parser(__doc__, "/tmp/pathcraft-concolic")
     p.add_argument("--list", action="store_true", help="only list the targets")
     args = p.parse_args(argv)
     args.targets = [t for item in args.targets for t in item.split(",") if t]

@@ -137,15 +137,20 @@ def table(records: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def bench_parser(description: str | None, work: str) -> argparse.ArgumentParser:
+    """The options every peer-harness benchmark of pathcraft modes takes."""
+    p = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--targets", action="append", default=[], help="keep targets whose id contains this")
     p.add_argument("--budget", type=float, default=20.0, help="seconds per (mode, target) [20]")
     p.add_argument("--grace", type=float, default=40.0)
     p.add_argument("--test-timeout", type=float, default=10.0)
-    p.add_argument("--work", default="/tmp/pathcraft-guided", help="folder for the generated tests")
+    p.add_argument("--work", default=work, help="folder for the generated tests")
     p.add_argument("--json", type=Path, default=None, help="also write the records here")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = bench_parser(__doc__, "/tmp/pathcraft-guided").parse_args(argv)
     args.targets = [t for item in args.targets for t in item.split(",") if t]
     records = run(args)
     if args.json is not None:
