@@ -190,3 +190,26 @@ def test_a_symbol_only_compared_with_constants_sits_on_the_edge(tmp_path: Path) 
     assert all(r["d"] not in (0, 1, -1) for r in ratios)
     for name in ("sign", "mean", "ratio"):
         assert replay_mismatches(source, name, generate(program, name, GenerateOptions()).cases) == []
+
+
+LATEST_EDGE = '''
+def root(num: int) -> int:
+    if num < 0:
+        raise ValueError("negative")
+    if num < 2:
+        return num
+    return num // 2
+'''
+
+
+def test_a_test_sits_on_the_edge_of_the_branch_that_made_its_path(tmp_path: Path) -> None:
+    """`0 <= num < 2`: the path's own branch is `num < 2`, so its test takes
+    num = 1 (where `num < 1` would answer otherwise), not 0, the edge of
+    the earlier `num < 0` that the raising path's test sits on."""
+    source = tmp_path / "latest.py"
+    source.write_text(LATEST_EDGE)
+    cases = generate(translate(str(source), ["root"]).program, "root", GenerateOptions()).cases
+    small = [dict(c.inputs)["num"] for c in cases if c.kind == "return" and "num < 2" in c.constraints]
+    raised = [dict(c.inputs)["num"] for c in cases if c.kind == "raise"]
+    assert small == [1] and raised == [-1]
+    assert replay_mismatches(source, "root", cases) == []

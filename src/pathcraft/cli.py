@@ -211,6 +211,12 @@ def gen(
                                                "solver) before going deeper, so Look-Ahead can skip those "
                                                "whose items that run covered (paper 004's Solve-First) "
                                                "\\[default: solve-first]."),
+    long_probes: int | None = typer.Option(None, "--long-probes", min=0,
+                                           help="All-paths search: add up to N tests whose paths run "
+                                           "longer inputs than the loop bound reaches (lists of 2K+2 "
+                                           "items, larger ints), found by running the model on fixed "
+                                           "inputs; 0 turns them off "
+                                           f"\\[default: {DEFAULTS.long_probes}]."),
     resource_driven: bool = typer.Option(False, "--resource-driven",
                                          help="With --policy worst:steps or worst:calls[:NAME]: try the traces "
                                          "of the refined abstraction from the most to the least expensive "
@@ -233,6 +239,7 @@ def gen(
             "item_search": item_search.value if item_search else None, "look_ahead": look_ahead,
             "unit": unit, "max_call_depth": max_call_depth, "concolic": concolic,
             "concolic_samples": concolic_samples, "solve_first": solve_first,
+            "long_probes": long_probes,
         })
         options = settings.generate_options()
         path, name = parse_target(target)
@@ -268,13 +275,7 @@ def gen(
     writer: PytestWriter | JsonWriter
     try:
         if settings.format == "pytest":
-            writer = PytestWriter(stream, program.module, path, runnable, criterion_label,
-                                  frozenset(program.exception_bases), frozenset(program.classes),
-                                  frozenset(q for q in runnable if not program.takes_keywords(q)),
-                                  floats=any(t.kind == "float" for q in runnable
-                                             for t in program.functions[q].param_types),
-                                  string_inputs=_string_inputs(program, runnable),
-                                  cached=program.cached_functions(), homes=tuple(program.class_homes.values()))
+            writer = _pytest_writer(stream, program, path, runnable, criterion_label)
         else:
             writer = JsonWriter(stream, target, criterion_label)
         runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(program, runnable, options, writer)
@@ -469,7 +470,7 @@ def _print_stats(runs: list[FunctionRun], elapsed: float) -> None:
             "abstraction_traces", "generated_traces", "infeasible_traces", "gave_way_after",
             "exception_paths_filtered", "pruned_paths",
             "unknown_paths",
-            "unsupported_paths", "concretized_calls", "concolic_repeats", "policy_filtered",
+            "unsupported_paths", "concretized_calls", "concolic_repeats", "probe_tests", "policy_filtered",
             "derivation_steps", "branch_queries", "answered_without_z3", "z3_calls", "z3_seconds",
             "seconds"]
     for key in keys:
@@ -509,6 +510,18 @@ def _string_inputs(program: Program, functions: list[str]) -> bool:
     return any(t.kind == "str" or t.elem is not None and t.elem.kind == "str" for t in types + fields)
 
 
+def _pytest_writer(out: TextIO, program: Program, path: str, functions: list[str], label: str) -> PytestWriter:
+    """The pytest writer for `functions` of `program` (criterion `label`)."""
+    known = [q for q in functions if q in program.functions]
+    return PytestWriter(out, program.module, path, functions, label,
+                        frozenset(program.exception_bases), frozenset(program.classes),
+                        frozenset(q for q in functions if not program.takes_keywords(q)),
+                        floats=any(t.kind == "float" for q in known for t in program.functions[q].param_types),
+                        string_inputs=_string_inputs(program, functions),
+                        cached=program.cached_functions(), homes=tuple(program.class_homes.values()),
+                        defaults={q: dict(program.functions[q].defaults) for q in known})
+
+
 def _verify(path: str, out_format: str, test_file: str | None, cases: list[TestCase],
             program: Program) -> VerifyReport:
     if out_format == "json" or test_file is None:
@@ -517,11 +530,7 @@ def _verify(path: str, out_format: str, test_file: str | None, cases: list[TestC
         with tempfile.TemporaryDirectory(prefix="pathcraft-") as tmp:
             temp_file = Path(tmp) / f"test_{module.replace('.', '_')}_pathcraft.py"
             with open(temp_file, "w", encoding="utf-8") as fh:
-                writer = PytestWriter(fh, module, path, functions, "", frozenset(program.exception_bases),
-                                      frozenset(program.classes),
-                                      frozenset(q for q in functions if not program.takes_keywords(q)),
-                                      string_inputs=_string_inputs(program, functions),
-                                      cached=program.cached_functions(), homes=tuple(program.class_homes.values()))
+                writer = _pytest_writer(fh, program, path, functions, "")
                 for case in cases:
                     writer.add(case)
                 writer.close()

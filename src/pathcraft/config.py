@@ -66,6 +66,8 @@ class Settings:
     # item search "paths": alternatives run on their model's values first (004 §5); the default
     # since bench/prune.py measured it (same coverage, fewer solver calls, less time)
     solve_first: bool = True
+    # extra tests from runs on longer inputs than the loop bound reaches (engine/probes.py)
+    long_probes: int = 3
 
     def generate_options(self) -> GenerateOptions:
         """Parse and check every setting (bad ones raise PathcraftError)."""
@@ -84,7 +86,8 @@ class Settings:
                                       ("solver_timeout_ms", self.solver_timeout_ms, 1),
                                       ("setup_calls", self.setup_calls, 0),
                                       ("max_call_depth", self.max_call_depth, 0),
-                                      ("concolic_samples", self.concolic_samples, 1)):
+                                      ("concolic_samples", self.concolic_samples, 1),
+                                      ("long_probes", self.long_probes, 0)):
             if value is None:
                 continue
             if least is None and not value > 0:
@@ -135,6 +138,7 @@ class Settings:
             look_ahead=self.look_ahead,
             unit=self.unit,
             max_call_depth=self.max_call_depth,
+            long_probes=self.long_probes,
         )
 
 
@@ -147,6 +151,7 @@ FILE_KEYS: dict[str, tuple[type, ...]] = {
     "objects": (str,), "setup_calls": (int,), "refine": (bool,), "resource_driven": (bool,),
     "item_search": (str,), "look_ahead": (bool,), "unit": (bool,), "max_call_depth": (int,),
     "concolic": (bool,), "concolic_samples": (int,), "solve_first": (bool,),
+    "long_probes": (int,),
 }
 # settings whose command-line and file values add up instead of overriding
 _CUMULATIVE = ("assume", "policy", "invariants")

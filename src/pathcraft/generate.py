@@ -17,7 +17,8 @@ from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_conditio
 from pathcraft.engine.construction import ConstructionControl
 from pathcraft.engine.engine import Engine
 from pathcraft.engine.concretize import CONCRETIZED
-from pathcraft.engine.criteria import Criteria, CriterionSpec
+from pathcraft.engine import probes
+from pathcraft.engine.criteria import Criteria, Criterion, CriterionSpec
 from pathcraft.engine.guide import TraceGuide
 from pathcraft.engine.items import COMPLETE, ItemCoverage, objective
 from pathcraft.engine.points import (
@@ -36,7 +37,7 @@ from pathcraft.errors import PathcraftError, TargetError, Unsupported
 from pathcraft.frontend.invariants import Checked, invariants_for, unwrap, verdict, wrap
 from pathcraft.ir.driver import SETUP_RAISED_PREDICATE
 from pathcraft.files import source_problem
-from pathcraft.ir.nodes import Program
+from pathcraft.ir.nodes import FunctionInfo, Program
 from pathcraft.ir.pattern import check_names, parse_pattern, pattern_of
 from pathcraft.ir.trace import TraceTerm
 from pathcraft.solver import terms as T
@@ -83,6 +84,9 @@ class GenerateOptions:
     look_ahead: bool = True  # "paths": abandon paths that can reach no uncovered item
     unit: bool = True  # items are the function's own, not its callees' (004 §2)
     max_call_depth: int | None = None  # "paths": no backtracking more than N calls below the function
+    # all paths: up to this many more tests from runs on longer inputs than
+    # the loop bound reaches, each taking a path no other test takes (engine/probes.py)
+    long_probes: int = 0
 
     @classmethod
     def of(cls, **settings: Any) -> GenerateOptions:
@@ -182,6 +186,14 @@ def _target_term(trace: TraceTerm, entry: str) -> TraceTerm:
     return trace
 
 
+# the loop bound of a probe's run (engine/probes.py): its inputs' size bounds it first
+PROBE_LOOPS = 32
+
+
+def _parts(criterion: CriterionSpec) -> tuple[Criterion, ...]:
+    return criterion.parts if isinstance(criterion, Criteria) else (criterion,)
+
+
 def loop_bound(criterion: CriterionSpec) -> int:
     """The K of the loop-K part of a criterion (a guided criterion's trace
     generator bounds the local loops with it)."""
@@ -272,10 +284,13 @@ def generate(
     models = CanonicalModels((2, SMALL), solver.timeout_ms, solver.rlimit)
 
     def canonical(path: SymbolicPath, inputs: list[Sym]) -> Any:
-        return models.model(path.store, inputs)
+        return models.model(path.store, inputs, distinct_items=bool(path.ext.get(probes.PROBED)))
 
-    def emit(path: SymbolicPath, note: str | None = None) -> None:
-        """Write the test of `path` (or drop it, counted, if it cannot be stated)."""
+    told: dict[tuple[int, ...], set[bool]] = {}  # the bools the tests of a path assert it returns
+
+    def emit(path: SymbolicPath, note: str | None = None, probed: str | None = None) -> bool:
+        """Write the test of `path` (or drop it, counted, if it cannot be stated);
+        was it written?"""
         kind = "_constructed" if plan else ""
         name = f"test_{qualname.replace('.', '_')}{kind}_{len(run.cases) + 1}"
         reserved = (module_alias(program.module), "pytest", "result",
@@ -294,7 +309,7 @@ def generate(
                 case = concretize(path, name, canonical, cost_names, note, reserved=reserved)
         except Unsupported as problem:  # a value the test cannot state exactly: dropped, counted
             engine.stats.note_unsupported(problem)
-            return
+            return False
         named = _classes_named(case)
         hidden = sorted(named & program.hidden_classes - program.class_spellings.keys() - program.class_homes.keys())
         spelled = {c: program.class_spellings[c] for c in sorted(named & program.class_spellings.keys())}
@@ -308,8 +323,10 @@ def generate(
         if hidden:  # the test would name it as an attribute of the tested module, which has none
             engine.stats.note_unsupported(Unsupported(f"a test naming class {hidden[0]} of another module, "
                                                       "which the tested module does not import"))
-            return
+            return False
         case = replace(case, name=f"{name}_{outcome_words(case)}")
+        if probed is not None:
+            case = replace(case, extra={**case.extra, "probe": probed})
         binding = program.functions[qualname].binding
         if binding:  # a static or class method is called on the class; a property read
             case = replace(case, extra={**case.extra, "binding": binding})
@@ -319,8 +336,11 @@ def generate(
             case = replace(case, extra={**case.extra, "invariants": list(checked.invariants),
                                         **({"invariant": broken} if broken else {})})
         run.cases.append(case)
+        if isinstance(case.value, bool) and case.kind == "return":
+            told.setdefault(tuple(path.choices), set()).add(case.value)
         if on_case is not None and items is None:
             on_case(case)
+        return True
 
     # Tests are named and written in depth-first order whatever order the
     # searcher finds paths in: streamed when they arrive in that order,
@@ -333,6 +353,7 @@ def generate(
         # its concrete runs only help the search that keeps paths by their items
         engine = engine.sibling(replace(engine.options, solve_first=False))
     found: Iterator[SymbolicPath]
+    probing = False  # long probes follow the plain all-paths search only
     by_items = options.select in ("statements", "branches") and options.item_search == "paths"
     points = parse_points(options.cover, program) if options.cover is not None else \
         objective(program, qualname, options.select, options.unit) if by_items and options.select else \
@@ -363,12 +384,16 @@ def generate(
                                 options.exceptions, run.stats)
     else:
         found = engine.explore(target)
+        probing = plan is None and guide is None and not options.policies \
+            and any(p.kind == "loop" for p in _parts(engine.options.criterion))
     # concolic mode: samples of a concrete call are no choice of the search, so two
     # that went on to make the same choices took the same path: one test
     sampled: set[tuple[tuple[int, ...], str]] = set()
     repeats = 0
+    taken: set[tuple[int, ...]] = set()  # the choices of every path found
     try:
         for path in found:
+            taken.add(tuple(path.choices))
             before = len(run.cases)
             if path.ext.get(CONCRETIZED):
                 key = (tuple(path.choices), path.outcome.kind)
@@ -391,6 +416,9 @@ def generate(
         held.sort(key=lambda p: p.choices)
         for path, note in _select(engine, held, selections):
             emit(path, note)
+        if probing and options.long_probes and not engine.stats.stopped:
+            run.stats["probe_tests"] = _probe_tests(engine, program.functions[qualname], target,
+                                                    options, taken, told, emit)
     except KeyboardInterrupt:
         run.stopped = "interrupted"
         if not selections:
@@ -402,6 +430,7 @@ def generate(
             engine.stats.stopped = None  # the objective met: the run ended, it was not cut short
         run.stopped = run.stopped or engine.stats.stopped
         run.stats = {**engine_stats(engine, filtered), **run.stats}
+        run.stats["tests"] += run.stats.get("probe_tests", 0)
         if engine.options.concolic:
             run.stats["tests"] -= repeats
             run.stats["concolic_repeats"] = repeats
@@ -422,6 +451,33 @@ def generate(
             run.stats["setup_raised"] = watch.setup_raised
         run.notes = [*run.notes, *engine.stats.notes]
     return run
+
+
+def _probe_tests(engine: Engine, info: FunctionInfo, target: str, options: GenerateOptions,
+                 taken: set[tuple[int, ...]], told: dict[tuple[int, ...], set[bool]],
+                 emit: Callable[..., bool]) -> int:
+    """Long probes (engine/probes.py) after the all-paths search: each path
+    no test took (`taken`, by choices), or the other bool answer of a path
+    whose tests assert one (`told`), is emitted, up to `--long-probes`.
+    The number of tests written."""
+    bound = loop_bound(engine.options.criterion)
+    added = 0
+    for path in engine.probes(target, probes.seeds(info, bound), PROBE_LOOPS):
+        if not options.exceptions and path.outcome.kind == "raise":
+            continue
+        why = f"a longer input than loop-{bound} reaches (--long-probes)"
+        if tuple(path.choices) in taken:
+            # a path that returns a comparison (`return n < 2**k`) is one path for both
+            # answers: the probe may show the answer its test does not assert
+            pinned = probes.other_answer(path, told.get(tuple(path.choices), set()))
+            if pinned is None:
+                continue
+            path, why = pinned, "the other answer of the path of another test (--long-probes)"
+        taken.add(tuple(path.choices))
+        added += emit(replace(path, ext={**path.ext, probes.PROBED: True}), probed=why)
+        if added >= options.long_probes:
+            break
+    return added
 
 
 def renumbered(cases: list[TestCase], prefix: str) -> list[TestCase]:

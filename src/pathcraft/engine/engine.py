@@ -31,6 +31,7 @@ from pathcraft.engine.concretize import Concretizer
 from pathcraft.engine.control import SearchControl, Verdict
 from pathcraft.engine.evaluate import Evaluator, Raised, is_ref
 from pathcraft.engine.heapstep import Effect, HeapExecutor, concrete_bindings
+from pathcraft.engine.criteria import Criterion
 from pathcraft.engine.options import EngineOptions, build_controls
 from pathcraft.engine.search import make_searcher
 from pathcraft.engine.state import (
@@ -108,7 +109,7 @@ from pathcraft.ir.values import ExcValue
 from pathcraft.solver import floats
 from pathcraft.solver import terms as T
 from pathcraft.solver.chain import SolverChain
-from pathcraft.solver.terms import Sym, Term
+from pathcraft.solver.terms import Model, Sym, Term
 
 Successors = list[State | SymbolicPath]
 
@@ -190,12 +191,33 @@ class Engine:
         finally:
             self.stats.seconds += time.perf_counter() - started
 
-    def _concrete_run(self, info: FunctionInfo) -> Run:
+    def probes(self, qualname: str, seeds: Sequence[Model], loops: int) -> Iterator[SymbolicPath]:
+        """The path each of `seeds` (values of the inputs) takes, its loops
+        bounded by `loops` iterations instead of the criteria (long probes,
+        engine/probes.py); seeds that take no path within the bound or
+        `PROBE_STEPS` steps are skipped (a step budget, not a clock: the
+        same probes find the same paths on any machine). No seed starts
+        after the run's deadline."""
+        info = self.program.functions[qualname]
+        run = self._concrete_run(info, replace(self.options, criterion=Criterion("loop", loops), controls=()))
+        try:
+            bindings = run.initial_bindings()
+        except Unsupported:
+            return
+        for seed in seeds:
+            if self.options.deadline is not None and time.monotonic() > self.options.deadline:
+                return
+            found = run.probe(bindings, seed)
+            if found is not None:
+                yield found
+
+    def _concrete_run(self, info: FunctionInfo, base: EngineOptions | None = None) -> Run:
         """A run that follows each state's model (Solve-First's concrete
         runs): the termination criteria and the time budget, nothing else;
         its steps are not counted with the search's."""
-        obeyed = tuple(c for c in (control.for_concrete_runs() for control in self.options.controls) if c)
-        options = replace(self.options, controls=obeyed, max_paths=None, cost_bounds=(), solve_first=False)
+        base = base or self.options
+        obeyed = tuple(c for c in (control.for_concrete_runs() for control in base.controls) if c)
+        options = replace(base, controls=obeyed, max_paths=None, cost_bounds=(), solve_first=False)
         stats = EngineStats()
         brancher = ModelBrancher(self.solver, stats)
         controls = build_controls(options, brancher)
@@ -210,6 +232,9 @@ class Engine:
             inputs, snapshot = self.options.concrete
             return [concrete_bindings(info, inputs, snapshot)]  # type: ignore[arg-type]  # snapshot descriptions
         return run.initial_bindings()
+
+
+PROBE_STEPS = 5000  # choice points a probe's run may pass (engine/probes.py)
 
 
 class Run:
@@ -238,27 +263,7 @@ class Run:
     def paths(self, bindings: Sequence[tuple[Heap, Mapping[str, Value]]]) -> Iterator[SymbolicPath]:
         offered = self.controls.searcher()
         searcher = offered if offered is not None else make_searcher("dfs")
-        info = self.function
-        starts: Successors = []
-        entry = self.program.predicate(info.entry)
-        for index, (heap, env) in enumerate(bindings):
-            if entry.wrapper:  # the wrapper's call of the function is the call
-                fresh = State(None, None, {}, None, 0, heap, Costs())
-            else:
-                fresh = State(None, None, {}, EventNode(("call", info.qualname), None), 0, heap,
-                              Costs().call(info.qualname))
-            if len(bindings) > 1:
-                fresh = fresh.chose(index)
-            root = self.brancher.settle(fresh)
-            if root is None:
-                continue
-            if info.generator:  # its test takes every item: `list(f(...))`, run as the prelude's loop
-                made, addr = generators.new(replace(root, events=None, costs=Costs()), entry, dict(env))
-                consume = self.program.predicate(method_predicate("generator", LIST_PROTOCOL))
-                starts.extend(self.enter(made, consume, {consume.params[0]: addr}, False, {}))
-                continue
-            starts.extend(self.enter(root, entry, env, False, {}))
-        searcher.add(starts)
+        searcher.add(self.starts(bindings))
         while len(searcher):
             reason = self.controls.stop_reason()
             if reason is not None:
@@ -286,6 +291,41 @@ class Run:
             if verdict is Verdict.STOP:
                 self.stats.stopped = self.controls.stop_reason() or "stopped by a search control"
                 return
+
+    def starts(self, bindings: Sequence[tuple[Heap, Mapping[str, Value]]], model: Model | None = None) -> Successors:
+        """The states entering the function, one per binding of its inputs
+        and first choice; `model`: the values they start from (a probe's)."""
+        info = self.function
+        starts: Successors = []
+        entry = self.program.predicate(info.entry)
+        for index, (heap, env) in enumerate(bindings):
+            if entry.wrapper:  # the wrapper's call of the function is the call
+                fresh = State(None, None, model or {}, None, 0, heap, Costs())
+            else:
+                fresh = State(None, None, model or {}, EventNode(("call", info.qualname), None), 0, heap,
+                              Costs().call(info.qualname))
+            if len(bindings) > 1:
+                fresh = fresh.chose(index)
+            root = self.brancher.settle(fresh)
+            if root is None:
+                continue
+            if info.generator:  # its test takes every item: `list(f(...))`, run as the prelude's loop
+                made, addr = generators.new(replace(root, events=None, costs=Costs()), entry, dict(env))
+                consume = self.program.predicate(method_predicate("generator", LIST_PROTOCOL))
+                starts.extend(self.enter(made, consume, {consume.params[0]: addr}, False, {}))
+                continue
+            starts.extend(self.enter(root, entry, env, False, {}))
+        return starts
+
+    def probe(self, bindings: Sequence[tuple[Heap, Mapping[str, Value]]], seed: Model) -> SymbolicPath | None:
+        """The path the input values `seed` take, run with the model
+        brancher (engine/probes.py); None if they take none within the
+        criteria and the step budget."""
+        for start in self.starts(bindings, seed):
+            ran = start if isinstance(start, SymbolicPath) else self.run_to_end(start, budget=PROBE_STEPS)
+            if ran is not None:
+                return ran
+        return None
 
     def _solve_first(self, alternatives: Sequence[State | SymbolicPath]) -> Iterator[SymbolicPath]:
         """Solve-First (004 §5): the alternatives the depth-first search will

@@ -40,12 +40,14 @@ class CanonicalModels:
         self._session: Z3Session | None = None  # a fresh Z3 context costs ~15 ms: only when needed
         self._floats: dict[Term, bool] = {}  # does a constraint involve floats? (`floatsearch.involves_float`)
 
-    def model(self, store: PathNode | None, inputs: Iterable[Sym]) -> Model | None:
+    def model(self, store: PathNode | None, inputs: Iterable[Sym], distinct_items: bool = False) -> Model | None:
         """A model of the path constraints `store`: the first assignment of
         small values in a fixed order, if the bounded search finds one, else
         Z3's, covering `inputs` and every symbol of the path, with every int
         in [-b, b] for the first bound `b` that allows one (then unbounded);
-        None if Z3 finds none in its limits."""
+        None if Z3 finds none in its limits. `distinct_items`: first try
+        the items of each int list pairwise different (a long probe's
+        lists: a sort shows its work on `[3, 1, 2]`, not on `[0, 0, 0]`)."""
         inputs = list(inputs)
         found = _smallest([node.constraint for node in nodes(store)], self._floats)
         if found is not None:
@@ -53,17 +55,46 @@ class CanonicalModels:
         wanted = sorted(set(path_symbols(store, [])) | set(inputs), key=lambda s: (s.name, s.sort))
         if self._session is None:
             self._session = Z3Session(self.timeout_ms, self.rlimit)
-        # (int box, strings: "telling" words, "word"s, "phrase"s, or any)
-        tiers: list[tuple[int | None, str]] = [(bound, "word") for bound in (*self.bounds, None)]
+        # (int box, strings: "telling" words, "word"s, "phrase"s, or any; int lists' items all different)
+        tiers: list[tuple[int | None, str, bool]] = [(bound, "word", False) for bound in (*self.bounds, None)]
         if self.bounds and any(s.sort == STR for s in wanted):
-            tiers[0:0] = [(self.bounds[0], "telling")]
-            tiers[-1:-1] = [(self.bounds[-1], "phrase")]
-        for bound, strings in tiers:
-            extra = [*within(wanted, bound), *_readable(wanted, bound, strings)] if bound is not None else []
+            tiers[0:0] = [(self.bounds[0], "telling", False)]
+            tiers[-1:-1] = [(self.bounds[-1], "phrase", False)]
+        if distinct_items and self.bounds and any(s.sort == ARR_INT for s in wanted):
+            tiers[0:0] = [(self.bounds[-1], "word", True)]
+        for bound, strings, distinct in tiers:
+            extra = [*within(wanted, bound), *_items_within(wanted, bound), *_readable(wanted, bound, strings),
+                     *(_items_distinct(wanted) if distinct else ())] if bound is not None else []
             verdict, model = self._session.check(store, extra, wanted)
             if verdict == "sat" and model is not None:
                 return _telling(model, store, inputs)
         return None
+
+
+def _items_within(wanted: Iterable[Sym], bound: int) -> list[Term]:
+    """The first `_LIST_ITEMS` items of each input int list in the box too:
+    a path through a long list asks for items in some order, and Z3 picks
+    `[15525, 15526, ...]` for them unless told otherwise."""
+    out: list[Term] = []
+    for sym in wanted:
+        if sym.sort == ARR_INT:
+            for i in range(_LIST_ITEMS):
+                item = apply("select", sym, i)
+                out += [apply("ge", item, -bound), apply("le", item, bound)]
+    return out
+
+
+def _items_distinct(wanted: Iterable[Sym]) -> list[Term]:
+    """The first `_LIST_ITEMS` items of each input int list pairwise
+    different, those within the list's length."""
+    out: list[Term] = []
+    for sym in wanted:
+        if sym.sort == ARR_INT:
+            length = Sym(f"len({sym.name})", INT)  # the length symbol's convention (heap/lazy.py)
+            for i, j in itertools.combinations(range(_LIST_ITEMS), 2):
+                different = apply("ne", apply("select", sym, i), apply("select", sym, j))
+                out.append(apply("or", apply("le", length, j), different))
+    return out
 
 
 def _readable(wanted: Iterable[Sym], bound: int, kind: str) -> list[Term]:
@@ -222,10 +253,12 @@ def _edges(constraints: list[Term]) -> dict[Sym, tuple[int, ...]]:
     test on the boundary tells `>=` from `>`, and `0` from `1`, as a value
     in the middle of the range cannot. A symbol that also takes part in
     arithmetic keeps the small telling values (an edge there makes `gcd`
-    1 and `x * y` 0)."""
+    1 and `x * y` 0). The latest comparison's edges come first: the branch
+    that made this path is the one its test should sit on the edge of (an
+    earlier one is the latest of the path that branched the other way)."""
     found: dict[Sym, list[int]] = {}
     mixed: set[Sym] = set()
-    for constraint in constraints:
+    for constraint in reversed(constraints):
         simple = isinstance(constraint, App) and constraint.op in (*_ORDERINGS, "eq", "ne") \
             and len(constraint.args) == 2 and any(isinstance(a, Sym) for a in constraint.args) \
             and any(isinstance(a, int) and not isinstance(a, bool) for a in constraint.args)

@@ -16,21 +16,29 @@ from pathcraft.solver.intervals import Bounds, decide
 from pathcraft.solver.terms import App, Sym, Term, show
 
 
-def simplify(t: Term, bounds: Bounds) -> Term:
+def simplify(t: Term, bounds: Bounds, memo: dict[int, Term] | None = None) -> Term:
     """`t` under `bounds`: pinned inputs replaced by their value, decided
     conditionals by their branch, every node rebuilt (and so folded) by its
-    constructor."""
+    constructor. A shared subterm is simplified once per call (`memo`, by
+    identity: a long run's array is a chain of stores sharing its prefix)."""
     if isinstance(t, Sym):
         lo, hi = bounds.get(t.name, (None, None))
         return lo if lo is not None and lo == hi and t.sort == "int" else t
     if not isinstance(t, App):
         return t
-    args = tuple([simplify(a, bounds) for a in t.args])  # a list, not a generator: see terms.value_of
-    if t.op == "ite":
-        truth = decide(args[0], bounds)
-        if truth is not None:
-            return args[1] if truth else args[2]
-    return T.apply(t.op, *args)
+    if memo is None:
+        memo = {}
+    known = memo.get(id(t))
+    if known is not None:
+        return known
+    args = tuple([simplify(a, bounds, memo) for a in t.args])  # a list, not a generator: see terms.value_of
+    out: Term
+    if t.op == "ite" and (truth := decide(args[0], bounds)) is not None:
+        out = args[1] if truth else args[2]
+    else:
+        out = T.apply(t.op, *args)
+    memo[id(t)] = out
+    return out
 
 
 def linear(t: Term) -> tuple[int, dict[Term, int]]:

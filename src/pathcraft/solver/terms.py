@@ -493,10 +493,12 @@ def apply(op: str, *args: Term) -> Term:
 # -------------------------------------------------------------- evaluation
 
 
-def value_of(t: Term, model: Model) -> Value:
+def value_of(t: Term, model: Model, memo: dict[int, Value] | None = None) -> Value:
     """The value of `t` (an array term too) when each symbol takes its value
     in `model` (0 / False / an all-0 or all-False array for symbols the
-    model leaves free)."""
+    model leaves free). Subterms are shared (a long run's array is a chain
+    of stores over stores): each is evaluated once per call, in `memo`
+    (keyed by identity: the terms live as long as the call)."""
     if isinstance(t, (bool, int, float, str)):
         return t
     if isinstance(t, Sym):
@@ -504,17 +506,23 @@ def value_of(t: Term, model: Model) -> Value:
         if found is not None:
             return found
         return _default(t.sort)
+    if memo is None:
+        memo = {}
+    known = memo.get(id(t))
+    if known is not None:
+        return known
     spec = _ops.OPS[t.op]
-    if spec.lazy:  # `ite` evaluates only the branch it takes: subterms are shared, so both could be exponential
-        value = spec.py(*(partial(value_of, a, model) for a in t.args))
+    if spec.lazy:  # `ite` evaluates only the branch it takes
+        value = spec.py(*(partial(value_of, a, model, memo) for a in t.args))
     else:
         # a list, not a generator: a generator's frames are run from C, and
         # Python 3.12 bounds C recursion (a term 1000 operators deep) whatever
         # the recursion limit
-        value = spec.py(*[value_of(a, model) for a in t.args])
+        value = spec.py(*[value_of(a, model, memo) for a in t.args])
     if t.sort in (INT, BOOL, FLOAT):  # a scalar comes out as its node's sort, whatever the model holds
         assert not isinstance(value, (ArrayValue, str))
-        return bool(value) if t.sort == BOOL else (float(value) if t.sort == FLOAT else int(value))
+        value = bool(value) if t.sort == BOOL else (float(value) if t.sort == FLOAT else int(value))
+    memo[id(t)] = value
     return value
 
 

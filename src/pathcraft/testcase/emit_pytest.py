@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from pathcraft import __version__
+from pathcraft.ir.nodes import Text
 from pathcraft.solver.fpsem import float_literal
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.records import NamedValue
@@ -28,8 +29,49 @@ FLOAT_INPUTS = ("Float inputs are short numbers (2.0, 0.5, 1.5 ...) or values bu
                 "nan, inf and -0.0 appear only where a path needs one.")
 
 
+# a comment longer than this is cut (a path through a long input can
+# print megabytes of constraint); `--format json` keeps the whole text
+COMMENT_LINES = 12
+
+
+def fold(line: str) -> list[str]:
+    """`line`, or, when it is longer than `LINE_LIMIT` and ends with a
+    bracketed literal of numbers (`assert result == [0, 1, 4, ...]`, a
+    long probe's), the literal's items over several lines inside its
+    brackets. Lines with a string in them are left alone (a break inside
+    a string would change it)."""
+    if len(line) <= LINE_LIMIT or "'" in line or '"' in line or line.lstrip().startswith("#"):
+        return [line]
+    closing = line[-1]
+    opening = {"]": "[", ")": "(", "}": "{"}.get(closing)
+    if opening is None:
+        return [line]
+    depth, start = 0, -1
+    for i in range(len(line) - 1, -1, -1):  # the bracket that the last one closes
+        if line[i] == closing:
+            depth += 1
+        elif line[i] == opening:
+            depth -= 1
+            if depth == 0:
+                start = i
+                break
+    if start < 0:
+        return [line]
+    indent = len(line) - len(line.lstrip())
+    inner = textwrap.wrap(line[start + 1:-1], LINE_LIMIT - indent - 4, break_long_words=False,
+                          break_on_hyphens=False)
+    return [line[:start + 1], *(" " * (indent + 4) + part for part in inner), " " * indent + closing]
+
+
 def _comment(label: str, text: str) -> list[str]:
-    lines = textwrap.wrap(text, WIDTH - 6 - len(label), break_long_words=False, break_on_hyphens=False)
+    width = WIDTH - 6 - len(label)
+    cut = len(text) > COMMENT_LINES * width
+    if cut:  # wrap only what is shown: wrapping megabytes takes seconds
+        text = text[:COMMENT_LINES * width]
+    # a "word" wider than a line (`])])])...` closing a deep trace) is broken too
+    lines = textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False)
+    if cut or len(lines) > COMMENT_LINES:
+        lines = lines[:COMMENT_LINES - 1] + [f"... (cut; `--format json` gives the whole {label[:-1]})"]
     out = []
     for i, line in enumerate(lines or [""]):
         out.append(f"    # {label if i == 0 else ' ' * len(label)} {line}".rstrip())
@@ -46,13 +88,16 @@ class PytestWriter:
                  criterion: str, user_exceptions: frozenset[str] = frozenset(),
                  classes: frozenset[str] = frozenset(), positional: frozenset[str] = frozenset(),
                  floats: bool = False, string_inputs: bool = False, cached: tuple[str, ...] = (),
-                 homes: tuple[str, ...] = ()) -> None:
+                 homes: tuple[str, ...] = (),
+                 defaults: Mapping[str, Mapping[str, object]] | None = None) -> None:
         """`positional`: functions to call with positional arguments only;
         `floats`: some function takes a float (the header says how they are chosen);
         `string_inputs`: some input is a str (the header says which);
         `cached`: functions under `functools.cache`, emptied before each test;
-        `homes`: other modules whose classes the tests may name (frontend/siblings.py)."""
+        `homes`: other modules whose classes the tests may name (frontend/siblings.py);
+        `defaults`: each function's parameters with a constant default (left out of a call when equal)."""
         self.out = out
+        self.defaults = defaults or {}
         self.positional = positional
         self.module = module
         self.alias = module_alias(module)
@@ -92,13 +137,15 @@ class PytestWriter:
             lines += _comment("costs:", ", ".join(f"{k}={v}" for k, v in case.costs.items()))
         if case.extra.get("note"):
             lines += _comment("policy:", str(case.extra["note"]))
+        if case.extra.get("probe"):
+            lines += _comment("probe:", str(case.extra["probe"]))
         broken = case.extra.get("invariant")
         if broken:
             names = " and ".join(f"{q}()" for q in case.extra["invariants"])
             lines += _comment("invariant:", f"{names} {'is false' if broken == 'broken' else 'raises'} "
                                             "after the call: the method breaks it")
         body: list[str] = []
-        call = call_text(case, self.alias, case.qualname in self.positional)
+        call = call_text(case, self.alias, case.qualname in self.positional, self.defaults.get(case.qualname))
         checks = heap_checks(case, self.alias)
         if case.kind == "raise":
             arguments = [case.exc_type or "Exception"]
@@ -130,7 +177,7 @@ class PytestWriter:
             lines += [f"    {line}" for line in construction_lines(case, self.alias, body)]
         if any("collections.deque" in line for line in lines[start:] + body):  # a deque built or checked
             lines.insert(start, "    import collections")
-        text = "\n".join(lines + body) + "\n"
+        text = "\n".join(folded for line in lines + body for folded in fold(line)) + "\n"
         self.count += 1  # next to the write, so that an interruption finds both done or neither
         self.out.write(text)
         self.out.flush()
@@ -205,13 +252,18 @@ def _import_line(module: str, package: str, name: str, alias: str) -> str:
     return f"from {package} import {name}" if package else f"import {module}"
 
 
-def call_text(case: TestCase, alias: str, positional: bool = False) -> str:
+def call_text(case: TestCase, alias: str, positional: bool = False,
+              defaults: Mapping[str, object] | None = None) -> str:
     """The call, with keyword arguments (readable next to the path comment)
     unless `positional`: a C accelerator that replaces the function when
-    the module is imported (`from _heapq import *`) takes none."""
+    the module is imported (`from _heapq import *`) takes none. An argument
+    equal to its parameter's constant default (`defaults`) is left out (the
+    trailing ones only, when positional): the call reads as a user writes
+    it, and the test checks the default too."""
     inputs = list(case.inputs)
 
     def arguments(pairs: list[tuple[str, Any]]) -> str:
+        pairs = _without_defaults(pairs, defaults or {}, positional)
         return ", ".join(render(v) if positional else f"{k}={render(v)}" for k, v in pairs)
 
     binding = case.extra.get("binding")  # frontend/decorators.py
@@ -225,6 +277,24 @@ def call_text(case: TestCase, alias: str, positional: bool = False) -> str:
     if case.extra.get("consumed") == "list":  # a generator function: the items it yields
         return f"list({call})"
     return call
+
+
+def _without_defaults(pairs: list[tuple[str, Any]], defaults: Mapping[str, object],
+                      positional: bool) -> list[tuple[str, Any]]:
+    def is_default(name: str, value: object) -> bool:
+        if name not in defaults:
+            return False
+        default = defaults[name]
+        default = default.value if isinstance(default, Text) else default
+        # same type and repr: 0 is not False, 0.0 is not -0.0, and nan is nan
+        return type(value) is type(default) and repr(value) == repr(default)
+
+    if not positional:
+        return [(k, v) for k, v in pairs if not is_default(k, v)]
+    kept = list(pairs)
+    while kept and is_default(*kept[-1]):
+        kept.pop()
+    return kept
 
 
 def homed(home: str, spelling: str) -> str:
