@@ -504,6 +504,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="only write the markdown of this mutation-*.json again (next to it) and print it")
     p.add_argument("--merge", type=Path, default=None,
                    help="keep the targets of this earlier mutation-*.json that are not run now")
+    p.add_argument("--pathcraft-extra", action="append", default=[],
+                   help="also measure pathcraft with these options, e.g. '--criterion loop-3' (repeatable; "
+                        "a column of its own)")
     p.add_argument("--reuse-work", type=Path, default=None,
                    help="take each tool's tests from this kept folder (of --keep-work here or in peers.py) "
                         "instead of generating them")
@@ -533,7 +536,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cosmic-ray unavailable: {reason}", file=sys.stderr)
         return 1
     names = [n.strip() for n in args.tools.split(",") if n.strip()]
-    tools = build_tools(names, options, {}, [])
+    tools = build_tools(names, options, {}, args.pathcraft_extra)
     versions = {"cosmic-ray": cr.version}
     unavailable: dict[str, str] = {}
     ready: list[ToolAdapter] = []
