@@ -197,8 +197,7 @@ def _parts(criterion: CriterionSpec) -> tuple[Criterion, ...]:
 def loop_bound(criterion: CriterionSpec) -> int:
     """The K of the loop-K part of a criterion (a guided criterion's trace
     generator bounds the local loops with it)."""
-    parts = criterion.parts if isinstance(criterion, Criteria) else (criterion,)
-    for part in parts:
+    for part in _parts(criterion):
         if part.kind == "loop":
             return part.k
     raise PathcraftError(f"a selection criterion needs loop-K as its termination criterion, not '{criterion}'")
@@ -371,9 +370,7 @@ def generate(
         streaming = True
     elif points:
         criterion = engine.options.criterion
-        k = loop_bound(criterion) if any(p.kind == "loop" for p in
-                                         (criterion.parts if isinstance(criterion, Criteria) else (criterion,))) \
-            else None
+        k = loop_bound(criterion) if any(p.kind == "loop" for p in _parts(criterion)) else None
         found = covering(engine, program, qualname, target, points, k, run.stats)
     elif options.select in ("statements", "branches"):  # nothing to choose between: one path shows it all
         found = itertools.islice(engine.explore(target), 1)

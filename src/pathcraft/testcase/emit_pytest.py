@@ -36,9 +36,8 @@ COMMENT_LINES = 12
 
 def fold(line: str) -> list[str]:
     """`line`, or, when it is longer than `LINE_LIMIT` and ends with a
-    bracketed literal of numbers (`assert result == [0, 1, 4, ...]`, a
-    long probe's), the literal's items over several lines inside its
-    brackets. Lines with a string in them are left alone (a break inside
+    bracketed expression (`assert result == [0, 1, 4, ...]`, a long
+    probe's), what is inside the brackets over several lines. Lines with a string in them are left alone (a break inside
     a string would change it)."""
     if len(line) <= LINE_LIMIT or "'" in line or '"' in line or line.lstrip().startswith("#"):
         return [line]
