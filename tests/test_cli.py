@@ -229,7 +229,7 @@ def test_module_target_skips_unsupported_function(capsys: pytest.CaptureFixture[
     """`good` has two paths (x > 0, x <= 0); `bad` is reported and skipped."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "mixed.py").write_text(MODULE)
-    code, _, err = cli(capsys, "gen", "mixed.py", "-o", "test_mixed.py")
+    code, _, err = cli(capsys, "gen", "mixed.py", "--edge-tests", "0", "-o", "test_mixed.py")
     assert code == 0
     line, summary = err.strip().splitlines()
     assert line.startswith("mixed.py:8:12: unsupported operator '@'") and "bad" in line
@@ -339,7 +339,8 @@ def test_module_inside_a_package_is_imported_by_its_dotted_name(
         "    return side * side\n"
     )
     out_file = tmp_path / "test_area.py"
-    code, _, err = cli(capsys, "gen", f"{package / 'area.py'}::square", "-o", str(out_file), "--verify")
+    code, _, err = cli(capsys, "gen", f"{package / 'area.py'}::square", "-o", str(out_file),
+                       "--verify", "--edge-tests", "0")
     assert code == 0, err
     text = out_file.read_text()
     assert "from shapes import area" in text and "area.ShapeError" in text and "area.square(" in text
@@ -476,7 +477,7 @@ def test_broken_pipe_is_not_an_error() -> None:
 def test_a_summary_line_after_writing_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     source = tmp_path / "mod.py"
     source.write_text(MODULE)
-    code, _, err = cli(capsys, "gen", str(source), "-o", str(tmp_path / "test_mod.py"))
+    code, _, err = cli(capsys, "gen", str(source), "--edge-tests", "0", "-o", str(tmp_path / "test_mod.py"))
     lines = err.strip().splitlines()
     assert code == 0
     assert re.fullmatch(r"pathcraft: wrote 2 tests for 1 function to .*test_mod\.py \(1 skipped\) in [\d.]+ s",
@@ -621,7 +622,7 @@ def test_an_output_fifo_someone_reads_gets_the_tests(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "out.py")
     reader = os.open(tmp_path / "out.py", os.O_RDONLY | os.O_NONBLOCK)  # the other end, open before pathcraft's
     try:
-        result = run_module("gen", "mod.py::good", "-o", "out.py", cwd=tmp_path)
+        result = run_module("gen", "mod.py::good", "--edge-tests", "0", "-o", "out.py", cwd=tmp_path)
         assert result.returncode == 0, result.stderr
         assert os.read(reader, 1 << 16).decode().count("\ndef test_good_") == 2
     finally:
@@ -726,13 +727,14 @@ def test_a_1000_branch_elif(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     beside it still gets its tests; what is written passes."""
     (tmp_path / "ladder.py").write_text(_ladder(1000))
     out_file = tmp_path / "test_ladder.py"
-    code, _, err = cli(capsys, "gen", str(tmp_path / "ladder.py"), "-o", str(out_file), "--max-paths", "40")
+    code, _, err = cli(capsys, "gen", str(tmp_path / "ladder.py"), "-o", str(out_file),
+                       "--max-paths", "40", "--edge-tests", "0")
     first, summary = _clean(err)
     assert code == 0
     assert first.startswith("pathcraft: ladder: path limit reached; kept 40 tests;")
     assert re.match(r"pathcraft: wrote 42 tests for 2 functions to .* in [\d.]+ s$", summary)
     assert _pytest_passes(out_file) == 42
-    code, out, err = cli(capsys, "gen", f"{tmp_path / 'ladder.py'}::ladder", "--max-paths", "3")
+    code, out, err = cli(capsys, "gen", f"{tmp_path / 'ladder.py'}::ladder", "--edge-tests", "0", "--max-paths", "3")
     assert code == 0 and out.count("\ndef test_ladder_") == 3 and len(_clean(err)) == 1
 
 
@@ -741,7 +743,7 @@ def test_the_last_branch_of_a_1000_branch_elif(capsys: pytest.CaptureFixture[str
     the second path runs through all 1000 branches to `return -1`."""
     (tmp_path / "deepest.py").write_text(_ladder(1000, first="x >= 0"))
     out_file = tmp_path / "test_deepest.py"
-    code, _, err = cli(capsys, "gen", f"{tmp_path / 'deepest.py'}::ladder", "-o", str(out_file))
+    code, _, err = cli(capsys, "gen", f"{tmp_path / 'deepest.py'}::ladder", "--edge-tests", "0", "-o", str(out_file))
     assert code == 0 and len(_clean(err)) == 1
     text = out_file.read_text()
     assert "def test_ladder_2_returns_minus_1()" in text and text.count("\ndef test_") == 2
@@ -751,7 +753,8 @@ def test_the_last_branch_of_a_1000_branch_elif(capsys: pytest.CaptureFixture[str
 def test_loops_run_a_hundred_times(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     (tmp_path / "loops.py").write_text(LOOPS)
     out_file = tmp_path / "test_loops.py"
-    code, _, err = cli(capsys, "gen", str(tmp_path / "loops.py"), "-o", str(out_file), "--criterion", "loop-100",
+    code, _, err = cli(capsys, "gen", str(tmp_path / "loops.py"), "-o", str(out_file),
+                       "--criterion", "loop-100", "--edge-tests", "0",
                        "--max-paths", "40")
     lines = _clean(err)
     assert code == 0 and len(lines) == 3  # the path limit, for count and for walk, then the summary
@@ -766,12 +769,12 @@ def test_a_300_deep_call_chain(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     whole chain."""
     (tmp_path / "chain.py").write_text(_chain(300))
     out_file = tmp_path / "test_chain.py"
-    code, _, err = cli(capsys, "gen", str(tmp_path / "chain.py"), "-o", str(out_file))
+    code, _, err = cli(capsys, "gen", str(tmp_path / "chain.py"), "--edge-tests", "0", "-o", str(out_file))
     (summary,) = _clean(err)
     assert code == 0 and summary.startswith("pathcraft: wrote 602 tests for 301 functions")
     assert re.search(r"assert chain\.f0\(x=[1-9]\d*\) == 300", out_file.read_text())  # the x > 0 path
     assert _pytest_passes(out_file) == 602
-    code, out, err = cli(capsys, "gen", f"{tmp_path / 'chain.py'}::f0")
+    code, out, err = cli(capsys, "gen", f"{tmp_path / 'chain.py'}::f0", "--edge-tests", "0")
     assert code == 0 and out.count("\ndef test_f0_") == 2 and _clean(err) == []
 
 
@@ -793,7 +796,8 @@ def test_deep_terms(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     pathcraft's recursive walks, fine on its deep stack."""
     (tmp_path / "deep.py").write_text(DEEP_TERMS)
     out_file = tmp_path / "test_deep.py"
-    code, _, err = cli(capsys, "gen", str(tmp_path / "deep.py"), "-o", str(out_file), "--criterion", "loop-400",
+    code, _, err = cli(capsys, "gen", str(tmp_path / "deep.py"), "-o", str(out_file),
+                       "--criterion", "loop-400", "--edge-tests", "0",
                        "--max-paths", "4")
     assert code == 0 and _clean(err)[-1].startswith("pathcraft: wrote 7 tests for 3 functions")
     found = re.search(r"assert deep\.total\(x=(-?\d+)\) == (-?\d+)", out_file.read_text())
@@ -801,7 +805,7 @@ def test_deep_terms(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert _pytest_passes(out_file) == 7
     (tmp_path / "doubling.py").write_text(_chain(300, step="f{next}(x) * 2 + x"))
     out_file = tmp_path / "test_doubling.py"
-    code, _, err = cli(capsys, "gen", f"{tmp_path / 'doubling.py'}::f0", "-o", str(out_file))
+    code, _, err = cli(capsys, "gen", f"{tmp_path / 'doubling.py'}::f0", "--edge-tests", "0", "-o", str(out_file))
     assert code == 0 and len(_clean(err)) == 1
     assert _pytest_passes(out_file) == 2
 
@@ -822,10 +826,11 @@ def test_past_the_recursion_limit_a_function_is_skipped_with_a_reason(
     code, _, err = cli(capsys, "gen", "deep.py::total")
     (line,) = _clean(err)
     assert code == 2 and re.fullmatch(translation, line), line
-    code, out, err = cli(capsys, "gen", "deep.py::grow", "--criterion", "loop-1000", "--max-paths", "4")
+    code, out, err = cli(capsys, "gen", "deep.py::grow", "--criterion", "loop-1000", "--max-paths",
+                         "4", "--edge-tests", "0")
     (line,) = _clean(err)
     assert code == 2 and re.fullmatch(search, line), line
-    code, _, err = cli(capsys, "gen", "deep.py", "-o", "test_deep.py", "--criterion", "loop-1000",
+    code, _, err = cli(capsys, "gen", "deep.py", "--edge-tests", "0", "-o", "test_deep.py", "--criterion", "loop-1000",
                        "--max-paths", "4")
     first, second, summary = _clean(err)
     assert code == 0

@@ -217,6 +217,12 @@ def gen(
                                            "items, larger ints), found by running the model on fixed "
                                            "inputs; 0 turns them off "
                                            f"\\[default: {DEFAULTS.long_probes}]."),
+    edge_tests: int | None = typer.Option(None, "--edge-tests", min=0,
+                                          help="All-paths search: add up to N tests that put an int "
+                                          "parameter at or beside a constant a path compares it with "
+                                          "(x = c - 1, c, c + 1 for x < c) where no test has that value; "
+                                          "0 turns them off "
+                                          f"\\[default: {DEFAULTS.edge_tests}]."),
     resource_driven: bool = typer.Option(False, "--resource-driven",
                                          help="With --policy worst:steps or worst:calls[:NAME]: try the traces "
                                          "of the refined abstraction from the most to the least expensive "
@@ -239,7 +245,7 @@ def gen(
             "item_search": item_search.value if item_search else None, "look_ahead": look_ahead,
             "unit": unit, "max_call_depth": max_call_depth, "concolic": concolic,
             "concolic_samples": concolic_samples, "solve_first": solve_first,
-            "long_probes": long_probes,
+            "long_probes": long_probes, "edge_tests": edge_tests,
         })
         options = settings.generate_options()
         path, name = parse_target(target)

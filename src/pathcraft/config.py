@@ -68,6 +68,8 @@ class Settings:
     solve_first: bool = True
     # extra tests from runs on longer inputs than the loop bound reaches (engine/probes.py)
     long_probes: int = 3
+    # extra tests at and beside the constants int parameters are compared with (solver/boundaries.py)
+    edge_tests: int = 3
 
     def generate_options(self) -> GenerateOptions:
         """Parse and check every setting (bad ones raise PathcraftError)."""
@@ -87,7 +89,8 @@ class Settings:
                                       ("setup_calls", self.setup_calls, 0),
                                       ("max_call_depth", self.max_call_depth, 0),
                                       ("concolic_samples", self.concolic_samples, 1),
-                                      ("long_probes", self.long_probes, 0)):
+                                      ("long_probes", self.long_probes, 0),
+                                      ("edge_tests", self.edge_tests, 0)):
             if value is None:
                 continue
             if least is None and not value > 0:
@@ -139,6 +142,7 @@ class Settings:
             unit=self.unit,
             max_call_depth=self.max_call_depth,
             long_probes=self.long_probes,
+            edge_tests=self.edge_tests,
         )
 
 
@@ -151,7 +155,7 @@ FILE_KEYS: dict[str, tuple[type, ...]] = {
     "objects": (str,), "setup_calls": (int,), "refine": (bool,), "resource_driven": (bool,),
     "item_search": (str,), "look_ahead": (bool,), "unit": (bool,), "max_call_depth": (int,),
     "concolic": (bool,), "concolic_samples": (int,), "solve_first": (bool,),
-    "long_probes": (int,),
+    "long_probes": (int,), "edge_tests": (int,),
 }
 # settings whose command-line and file values add up instead of overriding
 _CUMULATIVE = ("assume", "policy", "invariants")

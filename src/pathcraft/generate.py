@@ -41,13 +41,14 @@ from pathcraft.ir.nodes import FunctionInfo, Program
 from pathcraft.ir.pattern import check_names, parse_pattern, pattern_of
 from pathcraft.ir.trace import TraceTerm
 from pathcraft.solver import terms as T
+from pathcraft.solver.boundaries import boundary_values
 from pathcraft.solver.canonical import CanonicalModels
-from pathcraft.solver.path import bounds_of
+from pathcraft.solver.path import bounds_of, extend, nodes
 from pathcraft.solver.simplify import normalize
 from pathcraft.solver.terms import Sym, evaluate, is_const
 from pathcraft.testcase.constructed import concretize_constructed, target_trace
 from pathcraft.testcase.emit_pytest import homed, module_alias
-from pathcraft.testcase.model import SMALL, TestCase, concretize
+from pathcraft.testcase.model import SMALL, TestCase, input_symbols, concretize
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,9 @@ class GenerateOptions:
     # all paths: up to this many more tests from runs on longer inputs than
     # the loop bound reaches, each taking a path no other test takes (engine/probes.py)
     long_probes: int = 0
+    # all paths: up to this many more tests, each on a tested path with an int
+    # parameter at or beside a comparison's constant no test has (solver/boundaries.py)
+    edge_tests: int = 0
 
     @classmethod
     def of(cls, **settings: Any) -> GenerateOptions:
@@ -287,7 +291,11 @@ def generate(
 
     told: dict[tuple[int, ...], set[bool]] = {}  # the bools the tests of a path assert it returns
 
-    def emit(path: SymbolicPath, note: str | None = None, probed: str | None = None) -> bool:
+    emitted: list[SymbolicPath] = []  # the paths of the tests written, in order
+    covered: set[tuple[str, Any]] = set()  # (parameter, value) of every test written
+
+    def emit(path: SymbolicPath, note: str | None = None, probed: str | None = None,
+             edge: str | None = None) -> bool:
         """Write the test of `path` (or drop it, counted, if it cannot be stated);
         was it written?"""
         kind = "_constructed" if plan else ""
@@ -326,6 +334,8 @@ def generate(
         case = replace(case, name=f"{name}_{outcome_words(case)}")
         if probed is not None:
             case = replace(case, extra={**case.extra, "probe": probed})
+        if edge is not None:
+            case = replace(case, extra={**case.extra, "edge": edge})
         binding = program.functions[qualname].binding
         if binding:  # a static or class method is called on the class; a property read
             case = replace(case, extra={**case.extra, "binding": binding})
@@ -335,6 +345,8 @@ def generate(
             case = replace(case, extra={**case.extra, "invariants": list(checked.invariants),
                                         **({"invariant": broken} if broken else {})})
         run.cases.append(case)
+        emitted.append(path)
+        covered.update((name, _exact(value)) for name, value in case.inputs)
         if isinstance(case.value, bool) and case.kind == "return":
             told.setdefault(tuple(path.choices), set()).add(case.value)
         if on_case is not None and items is None:
@@ -352,7 +364,8 @@ def generate(
         # its concrete runs only help the search that keeps paths by their items
         engine = engine.sibling(replace(engine.options, solve_first=False))
     found: Iterator[SymbolicPath]
-    probing = False  # long probes follow the plain all-paths search only
+    plain = False  # long probes and edge tests follow the plain all-paths search only
+    probing = False
     by_items = options.select in ("statements", "branches") and options.item_search == "paths"
     points = parse_points(options.cover, program) if options.cover is not None else \
         objective(program, qualname, options.select, options.unit) if by_items and options.select else \
@@ -381,8 +394,8 @@ def generate(
                                 options.exceptions, run.stats)
     else:
         found = engine.explore(target)
-        probing = plan is None and guide is None and not options.policies \
-            and any(p.kind == "loop" for p in _parts(engine.options.criterion))
+        plain = plan is None and guide is None and not options.policies
+        probing = plain and any(p.kind == "loop" for p in _parts(engine.options.criterion))
     # concolic mode: samples of a concrete call are no choice of the search, so two
     # that went on to make the same choices took the same path: one test
     sampled: set[tuple[tuple[int, ...], str]] = set()
@@ -416,6 +429,8 @@ def generate(
         if probing and options.long_probes and not engine.stats.stopped:
             run.stats["probe_tests"] = _probe_tests(engine, program.functions[qualname], target,
                                                     options, taken, told, emit)
+        if plain and options.edge_tests and not engine.stats.stopped:
+            run.stats["edge_tests"] = _edge_tests(models, emitted, covered, options.edge_tests, emit)
     except KeyboardInterrupt:
         run.stopped = "interrupted"
         if not selections:
@@ -427,7 +442,7 @@ def generate(
             engine.stats.stopped = None  # the objective met: the run ended, it was not cut short
         run.stopped = run.stopped or engine.stats.stopped
         run.stats = {**engine_stats(engine, filtered), **run.stats}
-        run.stats["tests"] += run.stats.get("probe_tests", 0)
+        run.stats["tests"] += run.stats.get("probe_tests", 0) + run.stats.get("edge_tests", 0)
         if engine.options.concolic:
             run.stats["tests"] -= repeats
             run.stats["concolic_repeats"] = repeats
@@ -475,6 +490,37 @@ def _probe_tests(engine: Engine, info: FunctionInfo, target: str, options: Gener
         if added >= options.long_probes:
             break
     return added
+
+
+def _edge_tests(models: CanonicalModels, emitted: list[SymbolicPath], covered: set[tuple[str, Any]],
+                limit: int, emit: Callable[..., bool]) -> int:
+    """Edge tests (solver/boundaries.py): for each comparison of an int
+    parameter with a constant on the paths tested, in test order, the
+    values at and beside the constant that no test has yet, each tested on
+    the first of those paths it fits (the path's constraint with the
+    parameter pinned to it), up to `limit`. The number of tests written."""
+    added = 0
+    tried: set[tuple[str, int]] = set()
+    for path in list(emitted):
+        constraints = [node.constraint for node in nodes(path.store)]
+        for edge in boundary_values(constraints, path.inputs):
+            key = (edge.parameter.name, edge.value)
+            if key in covered or key in tried:
+                continue
+            pinned = replace(path, store=extend(path.store, T.apply("eq", edge.parameter, edge.value)))
+            if models.model(pinned.store, input_symbols(pinned)) is None:
+                continue  # not on this path: a later one may take it
+            tried.add(key)
+            added += emit(pinned, edge=f"{edge.describe()} (--edge-tests)")
+            if added >= limit:
+                return added
+    return added
+
+
+def _exact(value: Any) -> Any:
+    """A test input as a key of `covered`: an int, or its type and repr
+    (`True` is not `1`; lists and objects are never the same value)."""
+    return value if type(value) is int else (type(value).__name__, repr(value))
 
 
 def renumbered(cases: list[TestCase], prefix: str) -> list[TestCase]:

@@ -43,8 +43,10 @@ from pathcraft.solver.terms import Model
 
 PROBED = "probe"  # key of `SymbolicPath.ext`: a probe found the path (its test's list items differ)
 MAX_SEEDS = 24  # runs per function, at most: each is one concrete run
-# ints the solver's edge and small values (solver/canonical.py) never reach
-_INTS_ALONE = (7, 13, 25, 36, 100)
+# ints the solver's edge and small values (solver/canonical.py) never reach; 1024 (a
+# square, a power of two) early, past CPython's cache of small ints (-5..256), where
+# `x is y` and `x == y` differ on computed values
+_INTS_ALONE = (7, 1024, 13, 25, 36, 100)
 
 
 def list_shapes(length: int) -> tuple[tuple[int, ...], ...]:

@@ -138,6 +138,8 @@ class PytestWriter:
             lines += _comment("policy:", str(case.extra["note"]))
         if case.extra.get("probe"):
             lines += _comment("probe:", str(case.extra["probe"]))
+        if case.extra.get("edge"):
+            lines += _comment("edge:", str(case.extra["edge"]))
         broken = case.extra.get("invariant")
         if broken:
             names = " and ".join(f"{q}()" for q in case.extra["invariants"])

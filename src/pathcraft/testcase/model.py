@@ -107,7 +107,7 @@ class TestCase:
 CanonicalModel = Callable[[SymbolicPath, list[Sym]], "Mapping[str, Any] | None"]
 
 
-def _input_symbols(path: SymbolicPath) -> list[Sym]:
+def input_symbols(path: SymbolicPath) -> list[Sym]:
     """The parameters' symbols and those the input heap holds (fields of
     input objects, contents of input lists), in name order."""
     from pathcraft.heap.cells import DictCell, ListCell, ObjectCell
@@ -135,7 +135,7 @@ def concretize(path: SymbolicPath, name: str, canonical: CanonicalModel | None =
     evaluated from the symbolic result, never by running the code."""
     model: Mapping[str, Any] = path.model
     if canonical is not None:
-        fresh = canonical(path, _input_symbols(path))
+        fresh = canonical(path, input_symbols(path))
         if fresh is not None:
             model = fresh
     from pathcraft.heap.cells import Addr

@@ -1,0 +1,102 @@
+"""Edge tests (`--edge-tests`, solver/boundaries.py): tests that put an int
+parameter at or beside a constant a path compares it with, where no test
+has that value.
+
+Oracles: the real code (every test replays with its value and its path)
+and slipped programs (`<=` for `<`, `==` for `>=`) that agree with the
+right one on every input a path-per-test suite gives: only an edge test
+tells them apart.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+from oracle import replay_mismatches
+
+from pathcraft.frontend import translate
+from pathcraft.generate import FunctionRun, GenerateOptions, generate
+from pathcraft.solver import terms as T
+from pathcraft.solver.boundaries import boundary_values
+
+FIXTURE = Path(__file__).parent / "fixtures" / "edges.py"
+
+
+def run(qualname: str, **options: Any) -> FunctionRun:
+    result = translate(str(FIXTURE), [qualname])
+    assert not result.errors, result.errors
+    return generate(result.program, qualname, GenerateOptions.of(**options))
+
+
+def fixture_module() -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location("edges_fixture", FIXTURE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def edged(found: FunctionRun) -> list[Any]:
+    return [c for c in found.cases if c.extra.get("edge")]
+
+
+def outcome(function: Any, args: dict[str, Any]) -> Any:
+    try:
+        return ("return", function(**args))
+    except Exception as error:  # noqa: BLE001  # the outcome to compare, whatever it is
+        return ("raise", type(error).__name__)
+
+
+@pytest.mark.parametrize("qualname, slipped", [("floor_root", "floor_root_slipped"),
+                                               ("magnitude", "magnitude_slipped")])
+def test_only_the_edge_tests_tell_a_slipped_comparison_apart(qualname: str, slipped: str) -> None:
+    module = fixture_module()
+    right, wrong = getattr(module, qualname), getattr(module, slipped)
+    found = run(qualname, edge_tests=3)
+    assert edged(found) and found.stats["edge_tests"] == len(edged(found))
+    assert found.stats["tests"] == len(found.cases)
+
+    def tells(case: Any) -> bool:
+        args = dict(case.inputs)
+        return bool(outcome(right, args) != outcome(wrong, args))
+
+    assert not any(tells(c) for c in found.cases if not c.extra.get("edge"))
+    assert any(tells(c) for c in edged(found))
+    assert replay_mismatches(FIXTURE, qualname, found.cases) == []
+
+
+def test_edge_tests_add_only_values_no_test_has_and_keep_the_other_tests() -> None:
+    plain = run("grade")
+    found = run("grade", edge_tests=10)
+    assert [c.trace for c in found.cases if not c.extra.get("edge")] == [c.trace for c in plain.cases]
+    values = [dict(c.inputs)["score"] for c in found.cases]
+    assert len(set(values)) == len(values)  # an edge value is added once, and only if no test has it
+    # `score` is compared with 90 and 50 alone: those edges are the ones added
+    assert {dict(c.inputs)["score"] for c in edged(found)} <= {49, 50, 51, 89, 90, 91}
+    assert replay_mismatches(FIXTURE, "grade", found.cases) == []
+
+
+def test_the_limit_holds_and_zero_turns_edge_tests_off() -> None:
+    assert len(edged(run("grade", edge_tests=1))) == 1
+    found = run("grade", edge_tests=0)
+    assert edged(found) == [] and "edge_tests" not in found.stats
+
+
+def test_a_parameter_no_comparison_names_gets_no_edge_test() -> None:
+    assert edged(run("uncompared", edge_tests=3)) == []
+
+
+def test_boundary_values_of_comparisons_with_constants() -> None:
+    x, y = T.Sym("x", T.INT), T.Sym("y", T.INT)
+    constraints = [T.apply("lt", x, 5), T.apply("not", T.apply("ge", 0, x)), T.apply("le", x, y),
+                   T.apply("lt", y, 7)]
+    found = boundary_values(constraints, [x])
+    assert [(b.parameter.name, b.value, b.offset) for b in found] == \
+        [("x", 5, 0), ("x", 4, -1), ("x", 6, 1), ("x", 0, 0), ("x", -1, -1), ("x", 1, 1)]
+    assert found[0].describe() == "x = 5, on the edge of x < 5"
+    assert found[1].describe() == "x = 4, next to the edge of x < 5"
+    assert found[3].describe() == "x = 0, on the edge of x > 0"  # not 0 >= x
