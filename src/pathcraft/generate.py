@@ -15,9 +15,10 @@ from typing import Any
 
 from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition
 from pathcraft.engine.construction import ConstructionControl
+from pathcraft.engine.control import SolverWorkLimit
 from pathcraft.engine.engine import Engine
 from pathcraft.engine.concretize import CONCRETIZED
-from pathcraft.engine import probes
+from pathcraft.engine import deeper, probes
 from pathcraft.engine.criteria import Criteria, Criterion, CriterionSpec
 from pathcraft.engine.guide import TraceGuide
 from pathcraft.engine.items import COMPLETE, ItemCoverage, objective
@@ -32,7 +33,7 @@ from pathcraft.engine.points import (
 from pathcraft.engine.resourcedriven import DrivenPlan, observable, resource_driven, whole_run_gap
 from pathcraft.engine.tracegen import LocalScope, LocalTraces
 from pathcraft.engine.options import EngineOptions
-from pathcraft.engine.state import SymbolicPath
+from pathcraft.engine.state import EngineStats, SymbolicPath
 from pathcraft.errors import PathcraftError, TargetError, Unsupported
 from pathcraft.frontend.invariants import Checked, invariants_for, unwrap, verdict, wrap
 from pathcraft.ir.driver import SETUP_RAISED_PREDICATE
@@ -427,8 +428,12 @@ def generate(
         for path, note in _select(engine, held, selections):
             emit(path, note)
         if probing and options.long_probes and not engine.stats.stopped:
-            run.stats["probe_tests"] = _probe_tests(engine, program.functions[qualname], target,
-                                                    options, taken, told, emit)
+            info = program.functions[qualname]
+            if probes.seeds(info, loop_bound(engine.options.criterion)):
+                run.stats["probe_tests"] = _probe_tests(engine, info, target, options, taken, told, emit)
+            elif engine.stats.pruned:  # no input to probe with (objects): a search one loop deeper
+                run.stats["probe_tests"] = _deeper_tests(engine, program, target, options.long_probes,
+                                                         emitted, emit)
         if plain and options.edge_tests and not engine.stats.stopped:
             run.stats["edge_tests"] = _edge_tests(models, emitted, covered, options.edge_tests, emit)
     except KeyboardInterrupt:
@@ -488,6 +493,35 @@ def _probe_tests(engine: Engine, info: FunctionInfo, target: str, options: Gener
         taken.add(tuple(path.choices))
         added += emit(replace(path, ext={**path.ext, probes.PROBED: True}), probed=why)
         if added >= options.long_probes:
+            break
+    return added
+
+
+def _deeper_tests(engine: Engine, program: Program, target: str, limit: int,
+                  emitted: list[SymbolicPath], emit: Callable[..., bool]) -> int:
+    """Long probes for a function with object inputs (engine/deeper.py):
+    the paths of a search one loop deeper whose own decisions no test
+    makes, in the order it finds them, up to `limit`. The number of
+    tests written."""
+    entries = [info.entry for info in program.functions.values()]
+    seen = {deeper.own_signature(path.trace, entries) for path in emitted}
+    criterion = deeper.one_deeper(engine.options.criterion)
+    cap = deeper.PATHS_PER_PATH * engine.stats.paths + deeper.PATHS_FLOOR
+    engines: list[Engine] = []  # the search's own, once made: the budget counts its solver's work
+    budget = SolverWorkLimit(lambda: engines[0].solver.z3_work if engines else 0, deeper.SOLVER_WORK)
+    search = engine.sibling(replace(engine.options, criterion=criterion, max_paths=cap, search="dfs",
+                                    controls=engine.options.controls + (budget,)), stats=EngineStats())
+    engines.append(search)
+    added = 0
+    for path in search.explore(target):
+        signature = deeper.own_signature(path.trace, entries)
+        if signature in seen:
+            continue
+        seen.add(signature)
+        added += emit(replace(path, ext={**path.ext, probes.PROBED: True}),
+                      probed=f"its own decisions take one more loop iteration than {engine.options.criterion} "
+                             "allows (--long-probes)")
+        if added >= limit:
             break
     return added
 

@@ -175,6 +175,25 @@ class PathLimit(SearchControl):
         return "path limit reached" if self.reached else None
 
 
+class SolverWorkLimit(SearchControl):
+    """Stop once `work()` (Z3's deterministic resource count) has grown by
+    `budget` since the first question: a limit that, unlike a clock, stops
+    a search at the same path on any machine."""
+
+    name = "solver-work"
+
+    def __init__(self, work: Callable[[], int], budget: int) -> None:
+        self.work = work
+        self.budget = budget
+        self.start: int | None = None
+
+    def stop_reason(self) -> str | None:
+        spent = self.work()
+        if self.start is None:
+            self.start = spent
+        return "solver budget reached" if spent - self.start > self.budget else None
+
+
 class Deadline(SearchControl):
     """Stop when the time budget (a `time.monotonic()` value) is spent."""
 

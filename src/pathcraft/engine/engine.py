@@ -146,9 +146,9 @@ class Engine:
         self.stats = EngineStats()
         self.brancher = Brancher(self.solver, self.stats)
 
-    def sibling(self, options: EngineOptions) -> Engine:
+    def sibling(self, options: EngineOptions, stats: EngineStats | None = None) -> Engine:
         """An engine for another search of the same program under `options`,
-        sharing this one's statistics, with a solver and a heap model of its
+        sharing this one's statistics (or keeping `stats`), with a solver and a heap model of its
         own: the guided schemes run one search per trace and leave each at
         its first path, which can leave an incremental solver session
         mid-search. Its solver is listed in `solvers` for the counts."""
@@ -159,8 +159,8 @@ class Engine:
         other.solvers = [other.solver]
         self.solvers.append(other.solver)
         other.heap_model = make_heap_model(options.heap, self.program, options.max_list_length, options.assumptions)
-        other.stats = self.stats
-        other.brancher = Brancher(other.solver, self.stats)
+        other.stats = self.stats if stats is None else stats
+        other.brancher = Brancher(other.solver, other.stats)
         return other
 
     def arrives_in_order(self) -> bool:

@@ -294,5 +294,10 @@ class SolverChain:
         return self.z3.session.calls
 
     @property
+    def z3_work(self) -> int:
+        """Z3's deterministic resource count spent so far (z3backend.Z3Session.work)."""
+        return self.z3.session.work
+
+    @property
     def z3_seconds(self) -> float:
         return self.z3.session.seconds

@@ -128,6 +128,14 @@ class Z3Translator:
         return z3.And(expr, *defined) if defined else expr
 
 
+def _rlimit_count(solver: z3.Solver) -> int:
+    """The solver's cumulative 'rlimit count' statistic (0 if Z3 gives none)."""
+    try:
+        return int(solver.statistics().get_key_value("rlimit count"))
+    except z3.Z3Exception:
+        return 0
+
+
 class Z3Session:
     """One incremental Z3 solver whose scopes follow the current path."""
 
@@ -141,6 +149,10 @@ class Z3Session:
         self._stack: list[PathNode] = []
         self.calls = 0
         self.seconds = 0.0
+        # Z3's deterministic resource count spent by this session's checks: a
+        # budget in it stops a search at the same point on any machine
+        self.work = 0
+        self._counted = 0  # the incremental solver's own (cumulative) count so far
 
     def _sync(self, path: PathNode | None) -> None:
         wanted = nodes(path)
@@ -190,6 +202,12 @@ class Z3Session:
         result = solver.check()
         self.seconds += time.perf_counter() - started
         self.calls += 1
+        count = _rlimit_count(solver)
+        if solver is self.solver:
+            self.work += count - self._counted
+            self._counted = count
+        else:
+            self.work += count
         if result == z3.sat:
             return "sat", self._model(solver.model(), wanted)
         if result == z3.unsat:
