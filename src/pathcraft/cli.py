@@ -215,7 +215,8 @@ def gen(
                                            help="All-paths search: add up to N tests whose paths run "
                                            "longer inputs than the loop bound reaches (lists of 2K+2 "
                                            "items, larger ints), found by running the model on fixed "
-                                           "inputs; 0 turns them off "
+                                           "inputs, or for object inputs by a search one loop deeper; "
+                                           "0 turns them off "
                                            f"\\[default: {DEFAULTS.long_probes}]."),
     edge_tests: int | None = typer.Option(None, "--edge-tests", min=0,
                                           help="All-paths search: add up to N tests that put an int "
