@@ -10,13 +10,11 @@ tells them apart.
 
 from __future__ import annotations
 
-import importlib.util
-import types
 from pathlib import Path
 from typing import Any
 
 import pytest
-from oracle import replay_mismatches
+from oracle import load_module, replay_mismatches
 
 from pathcraft.frontend import translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate
@@ -30,14 +28,6 @@ def run(qualname: str, **options: Any) -> FunctionRun:
     result = translate(str(FIXTURE), [qualname])
     assert not result.errors, result.errors
     return generate(result.program, qualname, GenerateOptions.of(**options))
-
-
-def fixture_module() -> types.ModuleType:
-    spec = importlib.util.spec_from_file_location("edges_fixture", FIXTURE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def edged(found: FunctionRun) -> list[Any]:
@@ -54,7 +44,7 @@ def outcome(function: Any, args: dict[str, Any]) -> Any:
 @pytest.mark.parametrize("qualname, slipped", [("floor_root", "floor_root_slipped"),
                                                ("magnitude", "magnitude_slipped")])
 def test_only_the_edge_tests_tell_a_slipped_comparison_apart(qualname: str, slipped: str) -> None:
-    module = fixture_module()
+    module = load_module(FIXTURE)
     right, wrong = getattr(module, qualname), getattr(module, slipped)
     found = run(qualname, edge_tests=3)
     assert edged(found) and found.stats["edge_tests"] == len(edged(found))
