@@ -167,3 +167,31 @@ def test_a_long_literal_is_folded_inside_its_brackets() -> None:
                 {"result": [i * i for i in range(40)]}) is True
     quoted = "    assert result == ['" + "', '".join("word" for _ in range(40)) + "']"
     assert fold(quoted) == [quoted]  # a break inside a string would change it
+
+
+def test_a_probe_through_float_remainder_ends_and_keeps_its_own_values() -> None:
+    """Z3 5.4 runs past its timeout and rlimit inside `fp.rem` (a probe of
+    radix_sort hung for minutes): the query is answered unknown unasked,
+    and the probe's test keeps the values the probe ran on."""
+    found = run("last_digits", long_probes=3)
+    added = probed(found)
+    assert added, "the 6-item probe takes a path the loop-2 search does not"
+    assert all(len(items_of(c)) > 2 for c in added)
+    assert replay_mismatches(FIXTURE, "last_digits", found.cases) == []
+
+
+def items_of(case: Any) -> list[int]:
+    return list(case.heap_in["values"]["list"])
+
+
+def test_z3_is_not_asked_what_it_cannot_be_stopped_in() -> None:
+    from pathcraft.solver.path import extend
+    from pathcraft.solver.z3backend import Z3Session
+
+    x = T.Sym("x", T.FLOAT)
+    store = extend(None, T.App("fgt", (T.App("fmod", (x, 10.0), T.FLOAT), 3.5), T.BOOL))
+    session = Z3Session(timeout_ms=1000, rlimit=100_000)
+    assert session.check(store, [], [x]) == ("unknown", None)
+    assert (session.refused, session.calls) == (1, 0)
+    plain = extend(None, T.App("fgt", (x, 3.5), T.BOOL))
+    assert session.check(plain, [], [x])[0] == "sat"
