@@ -90,3 +90,52 @@ def test_boundary_values_of_comparisons_with_constants() -> None:
     assert found[0].describe() == "x = 5, on the edge of x < 5"
     assert found[1].describe() == "x = 4, next to the edge of x < 5"
     assert found[3].describe() == "x = 0, on the edge of x > 0"  # not 0 >= x
+
+
+def test_a_bool_stands_in_for_an_int_returned_as_given() -> None:
+    """`magnitude(False) is False`; the version that computes `-a` on 0
+    returns the int 0, equal on every int: only the bool test tells them
+    apart (and it asserts identity, which equality would miss)."""
+    module = load_module(FIXTURE)
+    right, wrong = module.magnitude, module.magnitude_computed
+    found = run("magnitude", edge_tests=3)
+    bools = [c for c in found.cases if any(type(v) is bool for _, v in c.inputs)]
+    assert len(bools) == 1 and bools[0].value is False and "a bool" in bools[0].extra["edge"]
+    for case in found.cases:
+        args = dict(case.inputs)
+        if case is bools[0]:
+            assert right(**args) is case.value and wrong(**args) is not case.value
+        else:
+            assert right(**args) == wrong(**args) == case.value and type(wrong(**args)) is type(case.value)
+    assert replay_mismatches(FIXTURE, "magnitude", found.cases) == []
+
+
+def test_no_bool_where_the_function_tells_a_bool_from_its_int() -> None:
+    found = run("described", edge_tests=3)
+    assert not [c for c in found.cases if any(type(v) is bool for _, v in c.inputs)]
+
+
+@pytest.mark.parametrize("body, safe", [
+    ("return a", True),
+    ("if a >= 0 and a != 3:\n        return a\n    return -a + 2 * a - a // 2 + a % 3 + a ** 2", True),
+    ("return not a", True),
+    ("return str(a)", False),
+    ("return f'{a}'", False),
+    ("return '%s' % a", False),
+    ("return a is 0", False),
+    ("return a & 1", False),
+    ("return g(a)", False),
+    ("a = a + 1\n    return a", False),
+    ("return (lambda: a)()", False),
+    ("return [a for _ in range(2)]", False),
+    ("b = [a]\n    return b", False),
+])
+def test_which_uses_let_a_bool_stand_in_for_an_int(body: str, safe: bool) -> None:
+    import ast
+
+    from pathcraft.frontend.boolsafe import bool_safe_ints
+    from pathcraft.ir.types import INT
+
+    fn = ast.parse(f"def f(a: int) -> int:\n    {body}\n").body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    assert bool_safe_ints(fn, ["a"], [INT]) == (("a",) if safe else ())

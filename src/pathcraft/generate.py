@@ -296,7 +296,7 @@ def generate(
     covered: set[tuple[str, Any]] = set()  # (parameter, value) of every test written
 
     def emit(path: SymbolicPath, note: str | None = None, probed: str | None = None,
-             edge: str | None = None) -> bool:
+             edge: str | None = None, as_bool: str | None = None) -> bool:
         """Write the test of `path` (or drop it, counted, if it cannot be stated);
         was it written?"""
         kind = "_constructed" if plan else ""
@@ -332,6 +332,9 @@ def generate(
             engine.stats.note_unsupported(Unsupported(f"a test naming class {hidden[0]} of another module, "
                                                       "which the tested module does not import"))
             return False
+        if as_bool is not None:  # the parameter's 0 or 1 passed as False or True: returned as given
+            case = replace(case, inputs=tuple((p, bool(v) if p == as_bool else v) for p, v in case.inputs),
+                           value=bool(case.value))
         case = replace(case, name=f"{name}_{outcome_words(case)}")
         if probed is not None:
             case = replace(case, extra={**case.extra, "probe": probed})
@@ -436,6 +439,8 @@ def generate(
                                                          emitted, emit)
         if plain and options.edge_tests and not engine.stats.stopped:
             run.stats["edge_tests"] = _edge_tests(models, emitted, covered, options.edge_tests, emit)
+            run.stats["edge_tests"] += _bool_tests(program.functions[qualname], models, emitted,
+                                                   options.edge_tests - run.stats["edge_tests"], emit)
     except KeyboardInterrupt:
         run.stopped = "interrupted"
         if not selections:
@@ -548,6 +553,37 @@ def _edge_tests(models: CanonicalModels, emitted: list[SymbolicPath], covered: s
             added += emit(pinned, edge=f"{edge.describe()} (--edge-tests)")
             if added >= limit:
                 return added
+    return added
+
+
+def _bool_tests(info: FunctionInfo, models: CanonicalModels, emitted: list[SymbolicPath], limit: int,
+                emit: Callable[..., bool]) -> int:
+    """Edge tests of the int type itself: for each int parameter a bool may
+    stand in for (frontend/boolsafe.py), one test passing `False` (or
+    `True`) on the first tested path that returns the parameter as given
+    and admits 0 (or 1). Its result is the bool, `is`-identical: a version
+    that computes an equal int instead (`-a` for `a`) fails it. Cached
+    functions share results between `0` and `False`, generators return
+    nothing: none for them."""
+    if info.cached or info.generator:
+        return 0
+    added = 0
+    for parameter in info.bool_safe:
+        if added >= limit:
+            break
+        for path in list(emitted):
+            symbol = dict(path.roots).get(parameter)
+            if not isinstance(symbol, T.Sym) or path.outcome.kind != "return" or path.outcome.value != symbol:
+                continue
+            for value in (False, True):
+                pinned = replace(path, store=extend(path.store, T.apply("eq", symbol, int(value))))
+                if models.model(pinned.store, input_symbols(pinned)) is not None:
+                    break
+            else:
+                continue
+            added += emit(pinned, edge=f"{parameter} = {value}, a bool (an int) returned as given (--edge-tests)",
+                          as_bool=parameter)
+            break
     return added
 
 

@@ -321,6 +321,8 @@ class FunctionInfo:
     # int parameters the function checks with `isinstance(p, ...)`: besides ints, the engine tries a
     # float for each, so the check's other branch (a TypeError guard, most often) gets its test
     probes: tuple[str, ...] = ()
+    # int parameters a bool may stand in for with the same outcome (frontend/boolsafe.py)
+    bool_safe: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
