@@ -3,9 +3,9 @@ parameter at or beside a constant a path compares it with, where no test
 has that value.
 
 Oracles: the real code (every test replays with its value and its path)
-and slipped programs (`<=` for `<`, `==` for `>=`) that agree with the
-right one on every input a path-per-test suite gives: only an edge test
-tells them apart.
+and slipped programs (`<=` for `<`, `==` for `>=`, a search from the
+other end) that agree with the right one on every input a path-per-test
+suite gives: only an edge test tells them apart.
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ def outcome(function: Any, args: dict[str, Any]) -> Any:
 
 
 @pytest.mark.parametrize("qualname, slipped", [("floor_root", "floor_root_slipped"),
-                                               ("magnitude", "magnitude_slipped")])
+                                               ("magnitude", "magnitude_slipped"),
+                                               ("first_index", "first_index_slipped")])
 def test_only_the_edge_tests_tell_a_slipped_comparison_apart(qualname: str, slipped: str) -> None:
     module = load_module(FIXTURE)
     right, wrong = getattr(module, qualname), getattr(module, slipped)
@@ -50,9 +51,12 @@ def test_only_the_edge_tests_tell_a_slipped_comparison_apart(qualname: str, slip
     assert edged(found) and found.stats["edge_tests"] == len(edged(found))
     assert found.stats["tests"] == len(found.cases)
 
+    def arguments(case: Any) -> dict[str, Any]:  # a list input afresh for each call
+        return {name: list(case.heap_in[name]["list"]) if isinstance(value, dict) else value
+                for name, value in case.inputs}
+
     def tells(case: Any) -> bool:
-        args = dict(case.inputs)
-        return bool(outcome(right, args) != outcome(wrong, args))
+        return bool(outcome(right, arguments(case)) != outcome(wrong, arguments(case)))
 
     assert not any(tells(c) for c in found.cases if not c.extra.get("edge"))
     assert any(tells(c) for c in edged(found))
@@ -139,3 +143,13 @@ def test_which_uses_let_a_bool_stand_in_for_an_int(body: str, safe: bool) -> Non
     fn = ast.parse(f"def f(a: int) -> int:\n    {body}\n").body[0]
     assert isinstance(fn, ast.FunctionDef)
     assert bool_safe_ints(fn, ["a"], [INT]) == (("a",) if safe else ())
+
+
+def test_a_twin_test_has_two_equal_items_where_the_path_finds_one() -> None:
+    found = run("first_index", edge_tests=3)
+    twins = [c for c in edged(found) if "twin" in c.extra["edge"]]
+    assert twins
+    for case in twins:
+        items, item = case.heap_in["items"]["list"], dict(case.inputs)["item"]
+        assert list(items).count(item) >= 2, case
+    assert replay_mismatches(FIXTURE, "first_index", found.cases) == []

@@ -222,7 +222,8 @@ def gen(
                                           help="All-paths search: add up to N tests that put an int "
                                           "parameter at or beside a constant a path compares it with "
                                           "(x = c - 1, c, c + 1 for x < c) where no test has that value, or pass "
-                                          "a bool for an int returned as given; "
+                                          "a bool for an int returned as given, or give a found list item an "
+                                          "equal neighbour; "
                                           "0 turns them off "
                                           f"\\[default: {DEFAULTS.edge_tests}]."),
     resource_driven: bool = typer.Option(False, "--resource-driven",

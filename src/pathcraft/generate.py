@@ -42,7 +42,7 @@ from pathcraft.ir.nodes import FunctionInfo, Program
 from pathcraft.ir.pattern import check_names, parse_pattern, pattern_of
 from pathcraft.ir.trace import TraceTerm
 from pathcraft.solver import terms as T
-from pathcraft.solver.boundaries import boundary_values
+from pathcraft.solver.boundaries import boundary_values, item_twins
 from pathcraft.solver.canonical import CanonicalModels
 from pathcraft.solver.path import bounds_of, extend, nodes
 from pathcraft.solver.simplify import normalize
@@ -441,6 +441,8 @@ def generate(
             run.stats["edge_tests"] = _edge_tests(models, emitted, covered, options.edge_tests, emit)
             run.stats["edge_tests"] += _bool_tests(program.functions[qualname], models, emitted,
                                                    options.edge_tests - run.stats["edge_tests"], emit)
+            run.stats["edge_tests"] += _twin_tests(models, emitted, options.edge_tests - run.stats["edge_tests"],
+                                                   emit)
     except KeyboardInterrupt:
         run.stopped = "interrupted"
         if not selections:
@@ -583,6 +585,40 @@ def _bool_tests(info: FunctionInfo, models: CanonicalModels, emitted: list[Symbo
                 continue
             added += emit(pinned, edge=f"{parameter} = {value}, a bool (an int) returned as given (--edge-tests)",
                           as_bool=parameter)
+            break
+    return added
+
+
+def _twin_tests(models: CanonicalModels, emitted: list[SymbolicPath], limit: int,
+                emit: Callable[..., bool]) -> int:
+    """Edge tests of list items (solver/boundaries.py `item_twins`): on a
+    tested path that finds `items[k] == x`, a neighbour equal to `x` too,
+    where the path admits it and its test does not have it already: one
+    per path, the probes' paths first (the longest lists, where a search
+    has most places to look from), then the others in test order."""
+    added = 0
+    tried: set[tuple[str, int]] = set()
+    ordered = [p for p in emitted if p.ext.get(probes.PROBED)] + [p for p in emitted if not p.ext.get(probes.PROBED)]
+    for path in ordered:
+        if added >= limit:
+            break
+        constraints = [node.constraint for node in nodes(path.store)]
+        inputs = input_symbols(path)
+        arrays = [s for s in inputs if s.sort == T.ARR_INT]
+        if not arrays or not any(isinstance(c, T.App) and c.op == "eq" for c in constraints):
+            continue
+        probed = bool(path.ext.get(probes.PROBED))
+        tested = models.model(path.store, inputs, distinct_items=probed)
+        if tested is None:
+            continue
+        for twin in item_twins(constraints, arrays, tested):
+            if (twin.array.name, twin.index) in tried or T.evaluate(twin.pinned(), tested) is True:
+                continue  # the path's own test has the twin
+            pinned = replace(path, store=extend(path.store, twin.pinned()))
+            if models.model(pinned.store, inputs, distinct_items=probed) is None:
+                continue
+            tried.add((twin.array.name, twin.index))
+            added += emit(pinned, edge=f"{twin.describe()} (--edge-tests)")
             break
     return added
 

@@ -84,8 +84,9 @@ def seeds(info: FunctionInfo, loop_bound: int) -> list[Model]:
             return []
     if not choices:
         return []
-    # with a list: an item in its right half, one in its left half, one below all, one above all
-    ints = (length * 3 // 4, 2, 0, length + 1) if has_list else _INTS_ALONE
+    # with a list: the item at three quarters of the ascending list (a search goes right, then finds
+    # it), one in its left half, one below all, one above all
+    ints = (length * 3 // 4 + 1, 2, 0, length + 1) if has_list else _INTS_ALONE
     for i, (name, kind) in enumerate(zip(info.params, info.param_types)):
         if kind.kind == "int":
             choices[i] = [{name: v} for v in ints]

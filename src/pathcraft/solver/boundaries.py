@@ -15,14 +15,23 @@ from `<=`, `==`, `!=`, `>` and `>=`); this module lists them for the
 comparisons of a path between an int parameter and a constant. Which of
 them a path can take, and whether a test already has it, is the caller's
 question (generate.py's edge tests).
+
+Items have an edge too: a path that finds `items[k] == x` in a sorted
+list is tested with its items all different, so no test tells which of
+two equal items the function takes (`left | (right - left) // 2` for
+`left + (right - left) // 2` in a binary search picks another midpoint
+only then). `item_twins` lists, for each such equality, the neighbours
+`items[k - 1]` and `items[k + 1]` as candidates to equal `x` as well.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
+from pathcraft.solver import terms as T
 from pathcraft.solver.terms import INT, App, Sym, Term
 
 
@@ -59,6 +68,55 @@ def boundary_values(constraints: Iterable[Term], inputs: Iterable[Sym]) -> list[
             if (sym, bound + offset) not in seen:
                 seen.add((sym, bound + offset))
                 out.append(Boundary(sym, bound + offset, offset, op, bound))
+    return out
+
+
+@dataclass(frozen=True)
+class Twin:
+    """`array[index] == matched`, beside the item `array[found]` (at
+    position `found` in the model the twin is made from) that the path
+    compares equal to `matched`."""
+
+    array: Sym
+    index: int
+    found: int
+    position: Term  # the found item's index as the path computes it
+    matched: Term
+
+    def pinned(self) -> Term:
+        """The twin, within the list, its neighbour where the model has it."""
+        length = Sym(f"len({self.array.name})", INT)  # the length symbol's convention (heap/lazy.py)
+        return T.and_(T.and_(T.eq(self.position, self.found), T.gt(length, self.index)),
+                      T.eq(T.select(self.array, self.index), self.matched))
+
+    def describe(self) -> str:
+        name = self.array.name
+        return f"{name}[{self.index}] == {name}[{self.found}] == {T.show(self.matched)}, " \
+            "a twin of the item the path finds"
+
+
+def item_twins(constraints: Iterable[Term], arrays: Iterable[Sym], model: Mapping[str, Any]) -> list[Twin]:
+    """For each `array[k] == x` of an input int list (`arrays`), in the
+    order the constraints make them, with `k` the found item's position
+    in `model`: `array[k - 1] == x` (if `k > 0`) and `array[k + 1] == x`,
+    each `(array, index)` once."""
+    wanted = set(arrays)
+    seen: set[tuple[Sym, int]] = set()
+    out: list[Twin] = []
+    for constraint in constraints:
+        if not (isinstance(constraint, App) and constraint.op == "eq" and len(constraint.args) == 2):
+            continue
+        for item, matched in (constraint.args, constraint.args[::-1]):
+            if not (isinstance(item, App) and item.op == "select" and item.args[0] in wanted):
+                continue
+            array, position = item.args
+            found = T.evaluate(position, model)
+            if not isinstance(array, Sym) or type(found) is not int:
+                continue
+            for index in (found - 1, found + 1):
+                if index >= 0 and (array, index) not in seen:
+                    seen.add((array, index))
+                    out.append(Twin(array, index, found, position, matched))
     return out
 
 
