@@ -572,3 +572,18 @@ def test_renaming_preserves_values() -> None:
         renamed = T.rename_apart(term, "_c")
         for env in _models(rng, 3):
             assert T.evaluate(renamed, {k + "_c": v for k, v in env.items()}) == T.evaluate(term, env)
+
+
+def test_show_writes_a_shared_term_in_bounded_text() -> None:
+    """A term that shares its subterms (a loop run many times builds one)
+    is small, its text as a tree is not: 2**60 operators here. `show`
+    writes the first `SHOWN_NODES` and cuts the rest, as `...`."""
+    from pathcraft.solver.terms import SHOWN_NODES, App, show
+
+    term: T.Term = T.Sym("x", T.INT)
+    for _ in range(60):
+        term = App("add", (term, term), T.INT)
+    text = show(term)
+    assert "..." in text and text.count("+") <= SHOWN_NODES
+    small = App("add", (T.Sym("x", T.INT), 1), T.INT)
+    assert show(small) == "x + 1"

@@ -583,10 +583,24 @@ def evaluate(t: Term, model: Model) -> int | bool | float:
 # ----------------------------------------------------------------- printing
 
 
+SHOWN_NODES = 2000  # operators written out at most; the rest of a larger term is `...`
+
+
 def show(t: Term, parent: float = 0) -> str:
     """Python-syntax rendering, for comments in generated tests. `parent`
     is the precedence of the context: parenthesise what binds looser (and
-    comparisons inside comparisons, which Python would chain)."""
+    comparisons inside comparisons, which Python would chain). Terms share
+    subterms, and a loop run many times (a long probe of a quicksort)
+    builds one whose text, a tree, is exponentially larger than the term:
+    past `SHOWN_NODES` operators the rest is written `...`."""
+    return _show(t, parent, [SHOWN_NODES])
+
+
+def _show(t: Term, parent: float, budget: list[int]) -> str:
+    if isinstance(t, App):
+        if budget[0] <= 0:
+            return "..."
+        budget[0] -= 1
     if isinstance(t, float):
         return float_literal(t)
     if isinstance(t, (bool, int, str)):
@@ -596,17 +610,18 @@ def show(t: Term, parent: float = 0) -> str:
     spec = _ops.OPS[t.op]
     prec, args = spec.precedence, t.args
     if spec.notation in ("infix", "compare"):
-        text = f"{show(args[0], prec)} {spec.text} {show(args[1], prec + 1)}"
+        text = f"{_show(args[0], prec, budget)} {spec.text} {_show(args[1], prec + 1, budget)}"
     elif spec.notation == "prefix":
-        text = spec.text + show(args[0], prec)
+        text = spec.text + _show(args[0], prec, budget)
     elif spec.notation == "ite":
-        text = f"{show(args[1], prec + 1)} if {show(args[0], prec + 1)} else {show(args[2], prec + 1)}"
+        then, test, other = (_show(args[i], prec + 1, budget) for i in (1, 0, 2))
+        text = f"{then} if {test} else {other}"
     elif spec.notation == "index":
-        text = f"{show(args[0], prec)}[{show(args[1])}]"
+        text = f"{_show(args[0], prec, budget)}[{_show(args[1], 0, budget)}]"
     elif spec.notation == "fill":
-        text = f"[{show(args[0])}, ...]"
+        text = f"[{_show(args[0], 0, budget)}, ...]"
     else:  # "call"
-        text = f"{spec.text}({', '.join(show(a) for a in args)})"
+        text = f"{spec.text}({', '.join(_show(a, 0, budget) for a in args)})"
     return f"({text})" if prec < parent or (prec == parent and spec.notation == "compare") else text
 
 
