@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition
+from pathcraft.edgetests import edge_tests
 from pathcraft.engine.construction import ConstructionControl
 from pathcraft.engine.control import SolverWorkLimit
 from pathcraft.engine.engine import Engine
@@ -42,14 +43,13 @@ from pathcraft.ir.nodes import FunctionInfo, Program
 from pathcraft.ir.pattern import check_names, parse_pattern, pattern_of
 from pathcraft.ir.trace import TraceTerm
 from pathcraft.solver import terms as T
-from pathcraft.solver.boundaries import boundary_values, item_twins
 from pathcraft.solver.canonical import CanonicalModels
-from pathcraft.solver.path import bounds_of, extend, nodes
+from pathcraft.solver.path import bounds_of
 from pathcraft.solver.simplify import normalize
 from pathcraft.solver.terms import Sym, evaluate, is_const
 from pathcraft.testcase.constructed import concretize_constructed, target_trace
 from pathcraft.testcase.emit_pytest import homed, module_alias
-from pathcraft.testcase.model import SMALL, TestCase, input_symbols, concretize
+from pathcraft.testcase.model import SMALL, TestCase, concretize
 
 
 @dataclass(frozen=True)
@@ -438,11 +438,8 @@ def generate(
                 run.stats["probe_tests"] = _deeper_tests(engine, program, target, options.long_probes,
                                                          emitted, emit)
         if plain and options.edge_tests and not engine.stats.stopped:
-            run.stats["edge_tests"] = _edge_tests(models, emitted, covered, options.edge_tests, emit)
-            run.stats["edge_tests"] += _bool_tests(program.functions[qualname], models, emitted,
-                                                   options.edge_tests - run.stats["edge_tests"], emit)
-            run.stats["edge_tests"] += _twin_tests(models, emitted, options.edge_tests - run.stats["edge_tests"],
-                                                   emit)
+            run.stats["edge_tests"] = edge_tests(program.functions[qualname], models, emitted, covered,
+                                                 options.edge_tests, emit)
     except KeyboardInterrupt:
         run.stopped = "interrupted"
         if not selections:
@@ -529,96 +526,6 @@ def _deeper_tests(engine: Engine, program: Program, target: str, limit: int,
                       probed=f"its own decisions take one more loop iteration than {engine.options.criterion} "
                              "allows (--long-probes)")
         if added >= limit:
-            break
-    return added
-
-
-def _edge_tests(models: CanonicalModels, emitted: list[SymbolicPath], covered: set[tuple[str, Any]],
-                limit: int, emit: Callable[..., bool]) -> int:
-    """Edge tests (solver/boundaries.py): for each comparison of an int
-    parameter with a constant on the paths tested, in test order, the
-    values at and beside the constant that no test has yet, each tested on
-    the first of those paths it fits (the path's constraint with the
-    parameter pinned to it), up to `limit`. The number of tests written."""
-    added = 0
-    tried: set[tuple[str, int]] = set()
-    for path in list(emitted):
-        constraints = [node.constraint for node in nodes(path.store)]
-        for edge in boundary_values(constraints, path.inputs):
-            key = (edge.parameter.name, edge.value)
-            if key in covered or key in tried:
-                continue
-            pinned = replace(path, store=extend(path.store, T.apply("eq", edge.parameter, edge.value)))
-            if models.model(pinned.store, input_symbols(pinned)) is None:
-                continue  # not on this path: a later one may take it
-            tried.add(key)
-            added += emit(pinned, edge=f"{edge.describe()} (--edge-tests)")
-            if added >= limit:
-                return added
-    return added
-
-
-def _bool_tests(info: FunctionInfo, models: CanonicalModels, emitted: list[SymbolicPath], limit: int,
-                emit: Callable[..., bool]) -> int:
-    """Edge tests of the int type itself: for each int parameter a bool may
-    stand in for (frontend/boolsafe.py), one test passing `False` (or
-    `True`) on the first tested path that returns the parameter as given
-    and admits 0 (or 1). Its result is the bool, `is`-identical: a version
-    that computes an equal int instead (`-a` for `a`) fails it. Cached
-    functions share results between `0` and `False`, generators return
-    nothing: none for them."""
-    if info.cached or info.generator:
-        return 0
-    added = 0
-    for parameter in info.bool_safe:
-        if added >= limit:
-            break
-        for path in list(emitted):
-            symbol = dict(path.roots).get(parameter)
-            if not isinstance(symbol, T.Sym) or path.outcome.kind != "return" or path.outcome.value != symbol:
-                continue
-            for value in (False, True):
-                pinned = replace(path, store=extend(path.store, T.apply("eq", symbol, int(value))))
-                if models.model(pinned.store, input_symbols(pinned)) is not None:
-                    break
-            else:
-                continue
-            added += emit(pinned, edge=f"{parameter} = {value}, a bool (an int) returned as given (--edge-tests)",
-                          as_bool=parameter)
-            break
-    return added
-
-
-def _twin_tests(models: CanonicalModels, emitted: list[SymbolicPath], limit: int,
-                emit: Callable[..., bool]) -> int:
-    """Edge tests of list items (solver/boundaries.py `item_twins`): on a
-    tested path that finds `items[k] == x`, a neighbour equal to `x` too,
-    where the path admits it and its test does not have it already: one
-    per path, the probes' paths first (the longest lists, where a search
-    has most places to look from), then the others in test order."""
-    added = 0
-    tried: set[tuple[str, int]] = set()
-    ordered = [p for p in emitted if p.ext.get(probes.PROBED)] + [p for p in emitted if not p.ext.get(probes.PROBED)]
-    for path in ordered:
-        if added >= limit:
-            break
-        constraints = [node.constraint for node in nodes(path.store)]
-        inputs = input_symbols(path)
-        arrays = [s for s in inputs if s.sort == T.ARR_INT]
-        if not arrays or not any(isinstance(c, T.App) and c.op == "eq" for c in constraints):
-            continue
-        probed = bool(path.ext.get(probes.PROBED))
-        tested = models.model(path.store, inputs, distinct_items=probed)
-        if tested is None:
-            continue
-        for twin in item_twins(constraints, arrays, tested):
-            if (twin.array.name, twin.index) in tried or T.evaluate(twin.pinned(), tested) is True:
-                continue  # the path's own test has the twin
-            pinned = replace(path, store=extend(path.store, twin.pinned()))
-            if models.model(pinned.store, inputs, distinct_items=probed) is None:
-                continue
-            tried.add((twin.array.name, twin.index))
-            added += emit(pinned, edge=f"{twin.describe()} (--edge-tests)")
             break
     return added
 
