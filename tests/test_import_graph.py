@@ -18,7 +18,7 @@ LAYERS = {
     "frontend": 3,
     "engine": 4,
     "testcase": 5,
-    "generate": 6,
+    "generate": 6, "edgetests": 6,
     "config": 7, "cli": 7, "__main__": 7,
 }
 

@@ -44,11 +44,11 @@ def edge_tests(info: FunctionInfo, models: CanonicalModels, emitted: list[Symbol
 
 def _int_edges(models: CanonicalModels, emitted: list[SymbolicPath], covered: set[tuple[str, Any]],
                limit: int, emit: Callable[..., bool]) -> int:
-    """For each comparison of an int
-    parameter with a constant on the paths tested, in test order, the
-    values at and beside the constant that no test has yet, each tested on
-    the first of those paths it fits (the path's constraint with the
-    parameter pinned to it), up to `limit`. The number of tests written."""
+    """For each comparison of an int parameter with a constant on the paths
+    tested, in test order, the values at and beside the constant that no
+    test has yet, each tested on the first of those paths it fits (the
+    path's constraint with the parameter pinned to it), up to `limit`. The
+    number of tests written."""
     added = 0
     tried: set[tuple[str, int]] = set()
     for path in list(emitted):
@@ -71,20 +71,22 @@ def _bool_tests(info: FunctionInfo, models: CanonicalModels, emitted: list[Symbo
                 emit: Callable[..., bool]) -> int:
     """Edge tests of the int type itself: for each int parameter a bool may
     stand in for (frontend/boolsafe.py), one test passing `False` (or
-    `True`) on the first tested path that returns the parameter as given
-    and admits 0 (or 1). Its result is the bool, `is`-identical: a version
+    `True`) on the first tested path that returns the parameter from a
+    `return p` line and admits 0 (or 1). Its result is the bool, `is`-identical: a version
     that computes an equal int instead (`-a` for `a`) fails it. Cached
     functions share results between `0` and `False`, generators return
     nothing: none for them."""
     if info.cached or info.generator:
         return 0
     added = 0
-    for parameter in info.bool_safe:
+    for parameter in dict.fromkeys(p for p, _ in info.bool_returns):
         if added >= limit:
             break
+        lines = {line for p, line in info.bool_returns if p == parameter}
         for path in list(emitted):
             symbol = dict(path.roots).get(parameter)
-            if not isinstance(symbol, T.Sym) or path.outcome.kind != "return" or path.outcome.value != symbol:
+            if not isinstance(symbol, T.Sym) or path.outcome.kind != "return" or path.outcome.value != symbol \
+                    or _return_line(path) not in lines:
                 continue
             for value in (False, True):
                 pinned = replace(path, store=extend(path.store, T.apply("eq", symbol, int(value))))
@@ -96,6 +98,14 @@ def _bool_tests(info: FunctionInfo, models: CanonicalModels, emitted: list[Symbo
                           as_bool=parameter)
             break
     return added
+
+
+def _return_line(path: SymbolicPath) -> int | None:
+    """The line the tested function returns from on `path` (its last line
+    event before its return event)."""
+    function = path.events[-1][1] if path.events and path.events[-1][0] == "return" else None
+    lines = [e[2] for e in path.events if e[0] == "line" and e[1] == function and len(e) == 3]
+    return lines[-1] if lines else None
 
 
 def _twin_tests(models: CanonicalModels, emitted: list[SymbolicPath], limit: int,

@@ -45,6 +45,21 @@ def bool_safe_ints(fn: ast.FunctionDef | ast.AsyncFunctionDef, names: list[str],
     return tuple(n for n in candidates if n not in unsafe)
 
 
+def returned_as_given(fn: ast.FunctionDef | ast.AsyncFunctionDef,
+                      params: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """`(p, line)` for each `return p` statement of `fn` (not in a nested
+    scope) returning one of `params` itself. The engine's terms fold `+p`,
+    `p ** 1` and the like to `p`, so a path's result term tells not
+    whether the object is the one passed: the line it returns from does."""
+    parents: dict[ast.AST, ast.AST] = {}
+    for node in ast.walk(fn):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+    return tuple((node.value.id, node.lineno) for node in ast.walk(fn)
+                 if isinstance(node, ast.Return) and isinstance(node.value, ast.Name)
+                 and node.value.id in params and not _nested(node, parents, fn))
+
+
 def _safe_use(name: ast.Name, parents: dict[ast.AST, ast.AST], fn: ast.AST) -> bool:
     if not isinstance(name.ctx, ast.Load) or _nested(name, parents, fn):
         return False

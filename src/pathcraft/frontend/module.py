@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
 from pathcraft.files import read_source
 from pathcraft.frontend.aliases import module_aliases
-from pathcraft.frontend.boolsafe import bool_safe_ints
+from pathcraft.frontend.boolsafe import bool_safe_ints, returned_as_given
 from pathcraft.frontend.decorators import read_decorators
 from pathcraft.frontend import mathmod, nested
 from pathcraft.frontend.folding import fold_module_constants
@@ -881,7 +881,7 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         inferred=tuple(inferred_names),
         generator=generator,
         probes=probes,
-        bool_safe=bool_safe_ints(fn, names, types),
+        bool_returns=returned_as_given(fn, bool_safe_ints(fn, names, types)),
         binding="static" if binding == "class" else binding,
         cached=decorations.cached,
         cache_limit=decorations.cache_limit,

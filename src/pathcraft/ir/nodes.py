@@ -321,8 +321,9 @@ class FunctionInfo:
     # int parameters the function checks with `isinstance(p, ...)`: besides ints, the engine tries a
     # float for each, so the check's other branch (a TypeError guard, most often) gets its test
     probes: tuple[str, ...] = ()
-    # int parameters a bool may stand in for with the same outcome (frontend/boolsafe.py)
-    bool_safe: tuple[str, ...] = ()
+    # (p, line) of each `return p` of an int parameter p a bool may stand in for with the same
+    # outcome (frontend/boolsafe.py): a path that returns from that line returns the bool itself
+    bool_returns: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
