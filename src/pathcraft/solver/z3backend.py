@@ -10,7 +10,7 @@ an rlimit; `unknown` is an answer like the others.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 import z3
@@ -119,23 +119,11 @@ class Z3Translator:
         """Does `t` hold an operator that defines auxiliary Booleans? (Read
         from the term: translating it here would create Z3's terms in
         another order, and Z3's answers depend on that order.)"""
-        if not isinstance(t, App):
-            return False
-        found = self._has_bits.get(t)
-        if found is None:  # memoised: terms share subterms
-            found = t.op in BIT_OPERATORS or any(self.uses_bits(a) for a in t.args)
-            self._has_bits[t] = found
-        return found
+        return _holds(t, BIT_OPERATORS, self._has_bits)
 
     def unbounded(self, t: Term) -> bool:
         """Does `t` hold an operator Z3 cannot be stopped in (`UNBOUNDED_IN_Z3`)?"""
-        if not isinstance(t, App):
-            return False
-        found = self._unbounded.get(t)
-        if found is None:
-            found = t.op in UNBOUNDED_IN_Z3 or any(self.unbounded(a) for a in t.args)
-            self._unbounded[t] = found
-        return found
+        return _holds(t, UNBOUNDED_IN_Z3, self._unbounded)
 
     def definitions(self, t: Term) -> list[z3.BoolRef]:
         """The definitions of the auxiliary Booleans `t`'s expression uses."""
@@ -145,6 +133,17 @@ class Z3Translator:
     def asserted(self, t: Term) -> z3.ExprRef:
         expr, defined = self(t), self.definitions(t)
         return z3.And(expr, *defined) if defined else expr
+
+
+def _holds(t: Term, operators: Collection[str], memo: dict[Term, bool]) -> bool:
+    """Does `t` hold one of `operators`? Memoised in `memo`: terms share subterms."""
+    if not isinstance(t, App):
+        return False
+    found = memo.get(t)
+    if found is None:
+        found = t.op in operators or any(_holds(a, operators, memo) for a in t.args)
+        memo[t] = found
+    return found
 
 
 def _rlimit_count(solver: z3.Solver) -> int:
