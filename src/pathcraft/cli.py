@@ -71,6 +71,12 @@ class ItemSearch(str, Enum):
     paths = "paths"
 
 
+class Compose(str, Enum):
+    off = "off"
+    on_demand = "on-demand"
+    bottom_up = "bottom-up"
+
+
 class HeapKind(str, Enum):
     symbolic = "symbolic"
     lazy = "lazy"
@@ -226,6 +232,19 @@ def gen(
                                           "equal neighbour; "
                                           "0 turns them off "
                                           f"\\[default: {DEFAULTS.edge_tests}]."),
+    compose: Compose | None = typer.Option(None, "--compose",
+                                           help="Answer calls with the callee's summary (its paths from the "
+                                           "most general context, paper 002) instead of running its code at "
+                                           "every call: on-demand makes a summary at the first call, "
+                                           "bottom-up makes the callees' summaries first, leaves of the call "
+                                           "graph first; the tests are the same, only the time differs. "
+                                           "Loop-K criteria only; a call a summary cannot stand for exactly "
+                                           "(objects, a callee on the stack) runs the callee "
+                                           f"\\[default: {DEFAULTS.compose}]."),
+    summaries: str | None = typer.Option(None, "--summaries", metavar="DIR",
+                                         help="With --compose: keep summaries in DIR (JSON, keyed by the "
+                                         "code they depend on) and reuse them in later runs; '' keeps none "
+                                         f"\\[default: {DEFAULTS.summaries}]."),
     resource_driven: bool = typer.Option(False, "--resource-driven",
                                          help="With --policy worst:steps or worst:calls[:NAME]: try the traces "
                                          "of the refined abstraction from the most to the least expensive "
@@ -249,6 +268,7 @@ def gen(
             "unit": unit, "max_call_depth": max_call_depth, "concolic": concolic,
             "concolic_samples": concolic_samples, "solve_first": solve_first,
             "long_probes": long_probes, "edge_tests": edge_tests,
+            "compose": compose.value if compose else None, "summaries": summaries,
         })
         options = settings.generate_options()
         path, name = parse_target(target)
@@ -383,6 +403,8 @@ def _run(program: Program, runnable: list[str], options: GenerateOptions,
                           f"{names} false or raising (each test says so)", markup=False)
             for note in run.notes:
                 err.print(f"pathcraft: {qualname}: some paths dropped: unsupported {note}", markup=False)
+            for warning in run.warnings:
+                err.print(f"pathcraft: {warning}", markup=False)
             _print_points(qualname, run, options)
     except KeyboardInterrupt:
         interrupted = True

@@ -20,6 +20,7 @@ from pathcraft.cost.policy import parse_policy
 from pathcraft.engine.criteria import parse_criterion
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.search import SEARCHERS
+from pathcraft.engine.summaries import MODES as COMPOSE_MODES, compositional
 from pathcraft.errors import PathcraftError
 from pathcraft.generate import SELECTIONS, GenerateOptions
 from pathcraft.heap.base import HEAP_MODELS
@@ -70,6 +71,9 @@ class Settings:
     long_probes: int = 3
     # extra tests at and beside the constants int parameters are compared with (solver/boundaries.py)
     edge_tests: int = 3
+    # calls answered by the callee's summary (engine/summaries.py): off, on-demand or bottom-up
+    compose: str = _ENGINE.compose
+    summaries: str = ".pathcraft/summaries"  # where composition keeps summaries across runs ("" for nowhere)
 
     def generate_options(self) -> GenerateOptions:
         """Parse and check every setting (bad ones raise PathcraftError)."""
@@ -81,6 +85,8 @@ class Settings:
             raise PathcraftError(f"unknown format '{self.format}' ({' or '.join(FORMATS)})")
         if self.item_search not in ITEM_SEARCHES:
             raise PathcraftError(f"unknown item search '{self.item_search}' ({' or '.join(ITEM_SEARCHES)})")
+        if self.compose not in COMPOSE_MODES:
+            raise PathcraftError(f"unknown compose mode '{self.compose}' ({', '.join(COMPOSE_MODES)})")
         if self.objects not in OBJECTS:
             raise PathcraftError(f"unknown objects mode '{self.objects}' ({' or '.join(OBJECTS)})")
         for setting, value, least in (("timeout", self.timeout, None), ("max_paths", self.max_paths, 1),
@@ -109,6 +115,10 @@ class Settings:
         if selections and not any(p.startswith("loop-") for p in bounds.split(",")):
             raise PathcraftError(f"bad criterion '{self.criterion}': {selections[0]} bounds the loops of its "
                                  "traces with loop-K (add loop-K, e.g. 'all-local-paths,loop-2')")
+        if self.compose != "off" and not compositional(parse_criterion(bounds)):
+            raise PathcraftError(f"compose {self.compose} needs loop-K criteria: block-K, depth-K and calls-K "
+                                 "count along the whole path, so a callee's summary would not say what they "
+                                 "say inside it (give --compose off)")
         by_items = bool(selections) and selections[0] in ("statements", "branches")
         if self.max_call_depth is not None and not (by_items and self.item_search == "paths" and self.unit):
             raise PathcraftError("max_call_depth prunes the paths item search in unit mode: give it with "
@@ -123,6 +133,8 @@ class Settings:
             size_model=parse_size_model(self.size_model),
             concolic=self.concolic_samples if self.concolic else 0,
             solve_first=self.solve_first,
+            compose=self.compose,
+            summary_store=self.summaries or None,
         )
         return GenerateOptions(
             engine=engine,
@@ -155,7 +167,7 @@ FILE_KEYS: dict[str, tuple[type, ...]] = {
     "objects": (str,), "setup_calls": (int,), "refine": (bool,), "resource_driven": (bool,),
     "item_search": (str,), "look_ahead": (bool,), "unit": (bool,), "max_call_depth": (int,),
     "concolic": (bool,), "concolic_samples": (int,), "solve_first": (bool,),
-    "long_probes": (int,), "edge_tests": (int,),
+    "long_probes": (int,), "edge_tests": (int,), "compose": (str,), "summaries": (str,),
 }
 # settings whose command-line and file values add up instead of overriding
 _CUMULATIVE = ("assume", "policy", "invariants")

@@ -112,6 +112,7 @@ class FunctionRun:
     stopped: str | None = None
     notes: list[str] = field(default_factory=list)
     policy_filtered: int = 0
+    warnings: list[str] = field(default_factory=list)  # what went wrong around the search (a bad store file)
 
 
 def parse_target(text: str) -> tuple[str, str | None]:
@@ -241,6 +242,13 @@ def engine_stats(engine: Engine, filtered: int) -> dict[str, Any]:
         "z3_calls": sum(chain.z3_calls for chain in chains),
         "z3_seconds": round(sum(chain.z3_seconds for chain in chains), 4),
         "seconds": round(engine.stats.seconds, 4),
+        **({} if engine.summaries is None else {
+            "summaries_computed": engine.summaries.stats.computed,
+            "summaries_refused": engine.summaries.stats.refused,
+            "summaries_reused": engine.summaries.stats.reused,
+            "calls_composed": engine.summaries.stats.composed,
+            "calls_inlined": engine.summaries.stats.inlined,
+        }),
     }
 
 
@@ -471,6 +479,8 @@ def generate(
         if watch is not None:
             run.stats["setup_raised"] = watch.setup_raised
         run.notes = [*run.notes, *engine.stats.notes]
+        if engine.summaries is not None:
+            run.warnings = [*run.warnings, *engine.summaries.stats.problems]
     return run
 
 

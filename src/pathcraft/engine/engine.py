@@ -21,6 +21,7 @@ from explicit collaborators: the evaluator, the heap executor, the brancher
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import replace
 
@@ -47,6 +48,8 @@ from pathcraft.engine.state import (
     step,
 )
 from pathcraft.engine.strings import Mismatch, percent_format
+from pathcraft.engine.summaries import Summaries, composable, compositional
+from pathcraft.engine.summarystore import SummaryStore
 from pathcraft.engine.values import UNDEFINED, Value, value_kind
 from pathcraft.errors import Unsupported
 from pathcraft.frontend.bitops import BIT_PREDICATES
@@ -145,6 +148,7 @@ class Engine:
                                                      self.options.assumptions)
         self.stats = EngineStats()
         self.brancher = Brancher(self.solver, self.stats)
+        self.summaries: Summaries | None = None  # made by the first search that composes
 
     def sibling(self, options: EngineOptions, stats: EngineStats | None = None) -> Engine:
         """An engine for another search of the same program under `options`,
@@ -161,6 +165,7 @@ class Engine:
         other.heap_model = make_heap_model(options.heap, self.program, options.max_list_length, options.assumptions)
         other.stats = self.stats if stats is None else stats
         other.brancher = Brancher(other.solver, other.stats)
+        other.summaries = None
         return other
 
     def arrives_in_order(self) -> bool:
@@ -180,8 +185,11 @@ class Engine:
                   Concretizer(brancher, self.stats, self.options.concolic) if self.options.concolic else None)
         if self.options.solve_first:
             run.concrete = self._concrete_run(info)
+        run.summaries = self._summaries()
         started = time.perf_counter()
         try:
+            if run.summaries is not None and self.options.compose == "bottom-up":
+                run.summaries.bottom_up(info.qualname)
             try:
                 bindings = self._bindings(info, run)
             except Unsupported as unsupported:  # an input the model cannot build: no path at all
@@ -190,6 +198,38 @@ class Engine:
             yield from run.paths(bindings)
         finally:
             self.stats.seconds += time.perf_counter() - started
+
+    def _summaries(self) -> Summaries | None:
+        """The summaries a search may compose calls with, if its options
+        allow composition (engine/summaries.py); kept for the next search."""
+        options = self.options
+        if options.compose == "off" or not compositional(options.criterion) or options.controls \
+                or options.cost_bounds or options.concolic or options.solve_first or options.concrete is not None:
+            return None
+        if self.summaries is None:
+            store = SummaryStore(Path(options.summary_store)) if options.summary_store else None
+            self.summaries = Summaries(self, store)
+        return self.summaries
+
+    def subtree(self, callee: Predicate, env: Mapping[str, Value], stats: EngineStats,
+                summaries: Summaries) -> Iterator[SymbolicPath]:
+        """The paths of `callee` entered with `env` on an empty stack and
+        heap: a summary's cases. Searched under the criteria and the
+        deadline only, with a solver and `stats` of its own; its own calls
+        are composed with `summaries`."""
+        options = replace(self.options, controls=(), cost_bounds=(), max_paths=None, solve_first=False, concolic=0)
+        solver = SolverChain(options.solver)
+        self.solvers.append(solver)
+        brancher = Brancher(solver, stats)
+        controls = build_controls(options, brancher)
+        brancher.controls = controls
+        evaluator = Evaluator(self.program, self.heap_model)
+        heap = HeapExecutor(self.program, self.heap_model, evaluator, brancher, controls, options.size_model)
+        anchor = next(iter(self.program.functions.values()))  # a run needs a function; its paths are not tests
+        run = Run(self.program, anchor, self.heap_model, evaluator, heap, brancher, controls, stats)
+        run.summaries = summaries
+        starts: Successors = list(run.enter(State(None, None, {}, None, 0, Heap(), Costs()), callee, env, False, {}))
+        yield from run.search(starts)
 
     def probes(self, qualname: str, seeds: Sequence[Model], loops: int) -> Iterator[SymbolicPath]:
         """The path each of `seeds` (values of the inputs) takes, its loops
@@ -253,6 +293,7 @@ class Run:
         self.brancher = brancher
         self.controls = controls
         self.stats = stats
+        self.summaries: Summaries | None = None  # composition of calls (engine/summaries.py)
         self.inputs = tuple(
             Sym(p, _SORT_OF_KIND[t.kind])
             for p, t in zip(function.params, function.param_types) if t.kind in _SORT_OF_KIND
@@ -261,9 +302,13 @@ class Run:
     # -------------------------------------------------------------- driving
 
     def paths(self, bindings: Sequence[tuple[Heap, Mapping[str, Value]]]) -> Iterator[SymbolicPath]:
+        return self.search(self.starts(bindings))
+
+    def search(self, starts: Successors) -> Iterator[SymbolicPath]:
+        """The paths below `starts`, in the order the searcher hands them out."""
         offered = self.controls.searcher()
         searcher = offered if offered is not None else make_searcher("dfs")
-        searcher.add(self.starts(bindings))
+        searcher.add(starts)
         while len(searcher):
             reason = self.controls.stop_reason()
             if reason is not None:
@@ -573,6 +618,10 @@ class Run:
             cached = self.program.functions.get(callee.function) if callee.is_entry else None
             if cached is not None and cached.cached and cached.entry == callee.name:
                 return self.cached_call(state, frame, instr, cached, args)
+            if self.summaries is not None and composable(callee):
+                composed = self.summaries.compose(self, state, frame, instr.target, callee, args)
+                if composed is not None:
+                    return composed
             return list(self.invoke(state, callee.name, dict(zip(callee.params, args))))
         if isinstance(instr, Goto):
             callee = self.program.predicate(instr.block)

@@ -42,6 +42,11 @@ class EngineOptions:
     solve_first: bool = False
     assumptions: Assumptions | None = None  # heap assumptions on the inputs
     controls: tuple[SearchControl, ...] = ()  # extra search controls, after the built-in ones
+    # calls answered by the callee's summary (engine/summaries.py): "off",
+    # "on-demand" (a summary made at the first call) or "bottom-up" (the
+    # callees' summaries made first, leaves of the call graph first)
+    compose: str = "off"
+    summary_store: str | None = None  # a folder: summaries kept across runs (engine/summarystore.py)
 
 
 def build_controls(options: EngineOptions, brancher: Brancher) -> ControlStack:

@@ -1,0 +1,224 @@
+"""A persistent store of summaries: one JSON file per summary, never pickle.
+
+A file is named by the hash of everything the summary depends on: the
+pathcraft version, the criterion, the heap model and list bound, the
+callee, its argument sorts, and the code of every predicate its run can
+enter (its own blocks, the functions it calls, transitively, and the
+builtins). Editing the callee or anything it calls gives another name, so a
+stale summary is never found; the key is stored in the file too and checked
+on load. A file that cannot be read back (truncated, edited, another store
+version) is reported in one line and the summary computed again.
+
+Terms share subterms, and traces nest as deep as calls do: both are
+written as flat tables (each node after its children), so neither the
+file nor the reader grows with the nesting.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from pathcraft import __version__
+from pathcraft.cost.models import Costs
+from pathcraft.engine.state import Outcome
+from pathcraft.ir.nodes import Call, Goto, Program
+from pathcraft.ir.trace import TraceTerm
+from pathcraft.ir.values import ExcValue
+from pathcraft.solver.terms import App, Sym, Term
+
+STORE_VERSION = 1
+
+
+class BadStoreFile(Exception):
+    """A store file that does not hold the summary its name promises."""
+
+
+def code_hash(program: Program, predicate: str) -> str:
+    """The hash of the code `predicate`'s run can enter: the predicates
+    reachable by calls, jumps and handlers, and every builtin (a builtin
+    can be entered by name from the evaluator)."""
+    seen: set[str] = set()
+    todo = [predicate]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in program.predicates:
+            continue
+        seen.add(name)
+        pred = program.predicates[name]
+        if pred.handler is not None:
+            todo.append(pred.handler)
+        for rule in pred.rules:
+            for instr in rule.body:
+                if isinstance(instr, Call):
+                    todo.append(instr.predicate)
+                elif isinstance(instr, Goto):
+                    todo.append(instr.block)
+    seen |= {name for name, pred in program.predicates.items() if pred.builtin}
+    digest = hashlib.sha256()
+    for name in sorted(seen):
+        digest.update(repr(program.predicates[name]).encode())
+    return digest.hexdigest()
+
+
+class SummaryStore:
+    """Summaries on disk under `root`, as `<key hash>.json`."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def key(self, program: Program, predicate: str, sorts: tuple[str, ...], setting: str) -> dict[str, Any]:
+        return {"store": STORE_VERSION, "pathcraft": __version__, "setting": setting, "predicate": predicate,
+                "sorts": list(sorts), "code": code_hash(program, predicate)}
+
+    def _file(self, key: dict[str, Any]) -> Path:
+        name = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:32]
+        return self.root / f"{name}.json"
+
+    def load(self, key: dict[str, Any]) -> dict[str, Any] | None:
+        """The stored summary document for `key`; None if there is none.
+        Raises BadStoreFile for a file that is there but unusable."""
+        file = self._file(key)
+        try:
+            text = file.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise BadStoreFile(f"{file}: cannot be read ({exc.strerror})") from None
+        try:
+            document = json.loads(text)
+        except ValueError:
+            raise BadStoreFile(f"{file}: not valid JSON (truncated?)") from None
+        if not isinstance(document, dict) or document.get("key") != key:
+            raise BadStoreFile(f"{file}: written by another version or for another summary")
+        return document
+
+    def save(self, key: dict[str, Any], body: dict[str, Any]) -> None:
+        """Write atomically (a reader never sees half a file); a store that
+        cannot be written is no error, only no reuse."""
+        file = self._file(key)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            partial = file.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(json.dumps({"key": key, **body}, separators=(",", ":")), encoding="utf-8")
+            os.replace(partial, file)
+        except OSError:
+            pass
+
+
+# ------------------------------------------------------------- encoding
+
+
+class TermTable:
+    """Terms as a flat table: each node once, after its arguments."""
+
+    def __init__(self) -> None:
+        self.rows: list[Any] = []
+        self._index: dict[object, int] = {}
+
+    def add(self, t: Term) -> int:
+        todo: list[tuple[Term, bool]] = [(t, False)]
+        while todo:
+            term, ready = todo.pop()
+            if _node_key(term) in self._index:
+                continue
+            if isinstance(term, App) and not ready:
+                todo.append((term, True))
+                todo.extend((a, False) for a in reversed(term.args) if _node_key(a) not in self._index)
+                continue
+            self._index[_node_key(term)] = len(self.rows)
+            self.rows.append(_encode_leaf(term) if not isinstance(term, App) else
+                             ["a", term.op, term.sort, [self._index[_node_key(a)] for a in term.args]])
+        return self._index[_node_key(t)]
+
+
+def _node_key(t: Term) -> object:
+    return (type(t).__name__, t) if not isinstance(t, float) else ("float", t.hex())
+
+
+def _encode_leaf(t: Term) -> list[Any]:
+    if isinstance(t, Sym):
+        return ["s", t.name, t.sort]
+    if isinstance(t, bool):
+        return ["b", t]
+    if isinstance(t, int):
+        return ["i", str(t)]
+    if isinstance(t, float):
+        return ["f", t.hex()]
+    if isinstance(t, str):
+        return ["t", t]
+    raise TypeError(f"not a term: {t!r}")
+
+
+def decode_terms(rows: Iterable[Any]) -> list[Term]:
+    out: list[Term] = []
+    for row in rows:
+        tag = row[0]
+        if tag == "a":
+            out.append(App(row[1], tuple(out[i] for i in row[3]), row[2]))
+        elif tag == "s":
+            out.append(Sym(row[1], row[2]))
+        elif tag == "b":
+            out.append(bool(row[1]))
+        elif tag == "i":
+            out.append(int(row[1]))
+        elif tag == "f":
+            out.append(float.fromhex(row[1]))
+        elif tag == "t":
+            out.append(str(row[1]))
+        else:
+            raise ValueError(f"unknown term row {tag!r}")
+    return out
+
+
+def encode_trace(trace: TraceTerm, rows: list[Any]) -> int:
+    """Append `trace`'s nodes to `rows` (children first); its index."""
+    index: dict[int, int] = {}
+    todo: list[tuple[TraceTerm, bool]] = [(trace, False)]
+    while todo:
+        term, ready = todo.pop()
+        if not ready:
+            todo.append((term, True))
+            todo.extend((c, False) for c in reversed(term.children))
+            continue
+        index[id(term)] = len(rows)
+        rows.append([term.predicate, term.rule, [index[id(c)] for c in term.children], term.raised])
+    return index[id(trace)]
+
+
+def decode_traces(rows: Iterable[Any]) -> list[TraceTerm]:
+    out: list[TraceTerm] = []
+    for predicate, rule, children, raised in rows:
+        out.append(TraceTerm(str(predicate), int(rule), tuple(out[i] for i in children), bool(raised)))
+    return out
+
+
+def encode_outcome(outcome: Outcome, terms: TermTable) -> list[Any]:
+    value = outcome.value
+    if value is None:
+        return [outcome.kind, "none"]
+    if isinstance(value, ExcValue):
+        return [outcome.kind, "exc", value.type, value.message]
+    return [outcome.kind, "term", terms.add(value)]  # type: ignore[arg-type]  # a scalar term
+
+
+def decode_outcome(row: list[Any], terms: list[Term]) -> Outcome:
+    kind, what = row[0], row[1]
+    if what == "none":
+        return Outcome(kind, None)
+    if what == "exc":
+        return Outcome(kind, ExcValue(row[2], row[3]))
+    return Outcome(kind, terms[row[2]])
+
+
+def encode_costs(costs: Costs, terms: TermTable) -> list[Any]:
+    return [terms.add(costs.steps), terms.add(costs.memory),
+            [[name, terms.add(n)] for name, n in sorted(costs.calls.items())]]
+
+
+def decode_costs(row: list[Any], terms: list[Term]) -> Costs:
+    return Costs(terms[row[0]], terms[row[1]], {name: terms[i] for name, i in row[2]})

@@ -1,0 +1,161 @@
+"""Composition with summaries (engine/summaries.py, paper 002): the same
+tests as running every callee's code, checked path by path and against the
+real code; the summary store (engine/summarystore.py) reused across runs
+and never trusted when its files are bad."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oracle import replay_mismatches
+
+from pathcraft.config import Settings
+from pathcraft.engine.criteria import parse_criterion
+from pathcraft.errors import PathcraftError
+from pathcraft.frontend import translate
+from pathcraft.generate import FunctionRun, GenerateOptions, generate
+from pathcraft.testcase.model import TestCase
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+COMPOSE = FIXTURES / "compose.py"
+# modules whose functions call others with int or bool arguments, and some that do not
+MODULES = [COMPOSE, FIXTURES / "papers" / "rational.py", FIXTURES / "papers" / "lcm.py",
+           FIXTURES / "papers" / "arraypower.py", ROOT / "examples" / "arith.py", FIXTURES / "edges.py",
+           FIXTURES / "control.py"]
+
+
+def run(path: Path, qualname: str, compose: str, store: Path | None = None) -> FunctionRun:
+    result = translate(str(path), [qualname])
+    options = GenerateOptions.of(criterion=parse_criterion("loop-2"), timeout=60, compose=compose,
+                                 summary_store=str(store) if store else None, long_probes=3, edge_tests=3)
+    return generate(result.program, qualname, options)
+
+
+def paths(cases: list[TestCase]) -> list[tuple[object, ...]]:
+    """What identifies a test's path, and its outcome (inputs may differ:
+    any input on the path will do)."""
+    return [(c.trace, c.path, c.kind, c.exc_type, c.steps) for c in cases]
+
+
+def functions(path: Path) -> list[str]:
+    result = translate(str(path))
+    return [q for q in result.targets if q in result.program.functions]
+
+
+CASES = [(path, q) for path in MODULES for q in functions(path)]
+
+
+@pytest.mark.parametrize(("path", "qualname"), CASES, ids=[f"{p.stem}::{q}" for p, q in CASES])
+def test_composition_finds_the_same_paths(path: Path, qualname: str) -> None:
+    plain = run(path, qualname, "off")
+    for mode in ("on-demand", "bottom-up"):
+        composed = run(path, qualname, mode)
+        assert paths(composed.cases) == paths(plain.cases), mode
+        assert replay_mismatches(path, qualname, composed.cases) == []
+
+
+@pytest.mark.parametrize(("qualname", "least"), [("walk", 2), ("both_signs", 2), ("fact_sum", 2),
+                                                 ("parity_word", 1), ("safe_clamp", 1), ("use_flag", 2)])
+def test_calls_are_composed(qualname: str, least: int) -> None:
+    """Not a vacuous equality: the calls were answered by summaries."""
+    assert run(COMPOSE, qualname, "on-demand").stats["calls_composed"] >= least
+
+
+def test_what_cannot_be_summarized_is_run() -> None:
+    """A list argument, and recursive calls inside a summarized function,
+    run the callee's code (the recursive ones are inside the summary)."""
+    assert run(COMPOSE, "list_user", "on-demand").stats["calls_composed"] == 1  # sign(x), not first_item
+    fact = run(COMPOSE, "fact", "on-demand").stats
+    assert fact["calls_composed"] == 0 and fact["calls_inlined"] > 0 and fact["summaries_computed"] == 0
+
+
+def test_bottom_up_summarizes_the_callees_first() -> None:
+    stats = run(COMPOSE, "walk", "bottom-up").stats
+    assert stats["summaries_computed"] >= 3  # sign, step_toward, clamp
+
+
+def test_composition_is_off_by_default() -> None:
+    assert "calls_composed" not in run(COMPOSE, "walk", "off").stats
+
+
+def test_non_compositional_criteria_are_refused() -> None:
+    for criterion in ("block-2", "depth-40", "loop-2,calls-3"):
+        with pytest.raises(PathcraftError, match="needs loop-K"):
+            Settings(criterion=criterion, compose="on-demand").generate_options()
+    with pytest.raises(PathcraftError, match="unknown compose mode"):
+        Settings(compose="sideways").generate_options()
+    assert Settings(criterion="loop-1", compose="bottom-up").generate_options().engine.compose == "bottom-up"
+
+
+# ------------------------------------------------------------------ store
+
+
+def test_a_warm_store_runs_no_callee(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    cold = run(COMPOSE, "walk", "on-demand", store)
+    assert cold.stats["summaries_computed"] >= 2 and cold.stats["summaries_reused"] == 0
+    files = sorted(store.glob("*.json"))
+    assert files and all(json.loads(f.read_text())["key"]["predicate"] for f in files)
+    warm = run(COMPOSE, "walk", "on-demand", store)
+    assert warm.stats["summaries_computed"] == 0 and warm.stats["summaries_reused"] >= 2
+    assert paths(warm.cases) == paths(cold.cases)
+    assert [c.inputs for c in warm.cases] == [c.inputs for c in cold.cases]
+
+
+@pytest.mark.parametrize("damage", ["truncated", "other version", "not a summary"])
+def test_a_bad_store_file_is_reported_and_recomputed(tmp_path: Path, damage: str) -> None:
+    store = tmp_path / "store"
+    cold = run(COMPOSE, "walk", "on-demand", store)
+    for file in store.glob("*.json"):
+        text = file.read_text()
+        if damage == "truncated":
+            file.write_text(text[: len(text) // 2])
+        elif damage == "other version":
+            document = json.loads(text)
+            document["key"]["store"] = 0
+            file.write_text(json.dumps(document))
+        else:
+            document = json.loads(text)
+            document["cases"] = [{"constraints": "?"}]
+            file.write_text(json.dumps(document))
+    again = run(COMPOSE, "walk", "on-demand", store)
+    assert paths(again.cases) == paths(cold.cases)
+    assert again.stats["summaries_computed"] == cold.stats["summaries_computed"]
+    assert again.warnings and all(w.startswith("summary store: ") and "computed again" in w
+                                  and "\n" not in w for w in again.warnings)
+    third = run(COMPOSE, "walk", "on-demand", store)  # the recomputed summaries were written back
+    assert third.stats["summaries_computed"] == 0 and not third.warnings
+
+
+def test_an_edited_callee_is_summarized_again(tmp_path: Path) -> None:
+    module = tmp_path / "chain.py"
+    shutil.copy(COMPOSE, module)
+    store = tmp_path / "store"
+    run(module, "walk", "on-demand", store)
+    module.write_text(COMPOSE.read_text().replace("if x < 0:\n        return -1", "if x < -1:\n        return -1"))
+    edited = run(module, "walk", "on-demand", store)
+    assert edited.stats["summaries_computed"] >= 1  # sign changed: its summary and step_toward's
+    assert paths(edited.cases) == paths(run(module, "walk", "off").cases)
+    assert replay_mismatches(module, "walk", edited.cases) == []
+
+
+def test_the_command_line_composes_and_keeps_a_store(tmp_path: Path) -> None:
+    out = tmp_path / "test_chain.py"
+    command = [sys.executable, "-m", "pathcraft", "gen", f"{COMPOSE}::walk", "--compose", "bottom-up",
+               "--summaries", str(tmp_path / "s"), "-o", str(out)]
+    first = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert list((tmp_path / "s").glob("*.json"))
+    plain = tmp_path / "test_plain.py"
+    subprocess.run([*command[:5], "-o", str(plain)], capture_output=True, text=True, cwd=tmp_path, check=True)
+    assert out.read_text().count("def test_") == plain.read_text().count("def test_")
+    bad = subprocess.run([*command[:-2], "--criterion", "block-2", "-o", str(out)], capture_output=True,
+                         text=True, cwd=tmp_path)
+    assert bad.returncode == 2 and "needs loop-K" in bad.stderr and "Traceback" not in bad.stderr
