@@ -36,9 +36,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-import weakref
-
-import networkx
 
 from pathcraft.cost.models import Costs
 from pathcraft.engine.criteria import Criterion, CriterionSpec
@@ -49,12 +46,15 @@ from pathcraft.ir.nodes import Call, Predicate, Program
 from pathcraft.ir.trace import Event, TraceTerm
 from pathcraft.ir.values import ExcValue
 from pathcraft.engine.summarystore import (BadStoreFile, SummaryStore, TermTable, decode_costs, decode_outcome,
-                                           decode_terms, decode_traces, encode_costs, encode_outcome, encode_trace)
+                                           decode_terms, decode_traces, encode_costs, encode_outcome, encode_trace,
+                                           per_program)
 from pathcraft.solver import terms as T
-from pathcraft.solver.path import extend, nodes
+from pathcraft.solver.path import nodes
 from pathcraft.solver.terms import Sym, Term
 
 if TYPE_CHECKING:
+    import networkx
+
     from pathcraft.engine.engine import Engine, Run, Successors
 
 SummaryKey = tuple[str, tuple[str, ...]]  # the callee's predicate, its arguments' sorts
@@ -76,11 +76,31 @@ class Case:
     functions: frozenset[str]  # the functions the case activates (the callee's own included)
 
 
+@dataclass
+class Branches:
+    """The cases as the tree the callee's run explored: a case's
+    constraints are a path from the root, and cases that share a prefix
+    share its nodes, so composing checks each guard once, as the run did."""
+
+    children: dict[tuple[Term, str], Branches] = field(default_factory=dict)
+    cases: list[int] = field(default_factory=list)  # the cases whose constraints end here
+
+
 @dataclass(frozen=True)
 class Summary:
     predicate: str
     params: tuple[Sym, ...]
     cases: tuple[Case, ...]
+    tree: Branches = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        root = Branches()
+        for index, case in enumerate(self.cases):
+            node = root
+            for constraint in case.constraints:
+                node = node.children.setdefault(constraint, Branches())
+            node.cases.append(index)
+        object.__setattr__(self, "tree", root)
 
 
 @dataclass
@@ -117,7 +137,8 @@ class Summaries:
         self.store = store
         options = engine.options
         self.setting = f"{options.criterion};{options.heap};{options.max_list_length}"
-        self.known = _shared(engine.program, self.setting)  # every search of this program shares them
+        known: dict[SummaryKey, Summary | None] = per_program(engine.program, f"summaries {self.setting}", dict)
+        self.known = known  # every search of this program in this process shares them
         self.active: set[SummaryKey] = set()  # being computed (a recursive call inlines)
         self.unfinished: set[SummaryKey] = set()  # runs the deadline cut: not kept past this search
         self.stats = SummaryStats()
@@ -213,8 +234,10 @@ class Summaries:
         first, each entry from the most general context (its parameters'
         declared types); a function whose parameters are not all ints and
         bools is left to on-demand composition at its calls."""
+        import networkx  # only bottom-up needs it: not imported by every run
+
         program = self.engine.program
-        graph = call_graph(program)
+        graph = per_program(program, "call graph", lambda: call_graph(program))
         if function not in graph:
             return
         below = networkx.descendants(graph, function)
@@ -261,13 +284,28 @@ class Summaries:
             state = replace(state, costs=state.costs.call(callee.function))
         self.stats.composed += 1
         mapping: Mapping[Sym, Term] = dict(zip(summary.params, args))  # type: ignore[arg-type]
+        reached: list[tuple[int, State]] = []
+        todo: list[tuple[Branches, State]] = [(summary.tree, state)]
+        while todo:  # the callee's tree again, its guards checked as its run checks them, its code not run
+            node, at = todo.pop()
+            reached.extend((index, at) for index in node.cases)
+            for (condition, origin), child in reversed(node.children.items()):
+                narrowed = run.brancher.constrain(at, T.substitute(condition, mapping), origin)
+                if narrowed is not None:
+                    todo.append((child, narrowed))
         out: Successors = []
-        for case in summary.cases:
-            composed = self._apply(run, state, frame, case, mapping)
-            if composed is None:
-                continue
+        for index, at in sorted(reached, key=lambda reach: reach[0]):  # the callee's paths in its own order
+            case = summary.cases[index]
+            events = at.events
+            for event in case.events:
+                events = EventNode(event, events)
+            choices = at.choices
+            for choice in case.choices:
+                choices = ChoiceNode(choice, choices)
             parent = replace(frame, children=frame.children + (case.trace,))
-            composed = replace(composed, stack=Stack(parent, composed.stack.rest if composed.stack else None))
+            assert at.stack is not None
+            composed = replace(at, stack=Stack(parent, at.stack.rest), events=events, choices=choices,
+                               steps=at.steps + case.steps, costs=at.costs.plus(case.costs.substitute(mapping)))
             if case.outcome.kind == "raise":
                 assert isinstance(case.outcome.value, ExcValue)
                 out.extend(run.throw(composed, case.outcome.value))
@@ -278,47 +316,8 @@ class Summaries:
             out.append(step(composed, parent, env=parent.env if target is None else {**parent.env, target: value}))
         return out
 
-    def _apply(self, run: Run, state: State, frame: Frame, case: Case, mapping: Mapping[Sym, Term]) -> State | None:
-        """`state` extended by one case: its constraints (checked together),
-        events, choices, steps and costs; None if the case is incompatible."""
-        constraints = [(T.substitute(c, mapping), origin) for c, origin in case.constraints]
-        condition: Term = True
-        for c, _ in constraints:
-            condition = T.and_(condition, c)
-        narrowed = run.brancher.narrow(state.store, state.model, condition)
-        if narrowed is None:
-            run.controls.infeasible(state, condition)
-            return None
-        _, model = narrowed
-        store = state.store
-        for c, origin in constraints:
-            if c is not True:
-                store = extend(store, c, origin)
-        events = state.events
-        for event in case.events:
-            events = EventNode(event, events)
-        choices = state.choices
-        for index in case.choices:
-            choices = ChoiceNode(index, choices)
-        extended = replace(state, store=store, model=model, events=events, choices=choices,
-                           steps=state.steps + case.steps, costs=state.costs.plus(case.costs.substitute(mapping)))
-        return run.controls.feasible(extended, condition)
-
 
 _PARAM_SORTS = {"int": T.INT, "bool": T.BOOL}
-_SHARED: dict[int, tuple[weakref.ref[Program], dict[str, dict[SummaryKey, Summary | None]]]] = {}
-
-
-def _shared(program: Program, setting: str) -> dict[SummaryKey, Summary | None]:
-    """The summaries made for `program` under `setting` by any search in
-    this process (the functions of a module share their callees'); they go
-    when the program does."""
-    entry = _SHARED.get(id(program))
-    if entry is None or entry[0]() is not program:
-        key = id(program)
-        entry = (weakref.ref(program, lambda _: _SHARED.pop(key, None)), {})
-        _SHARED[key] = entry
-    return entry[1].setdefault(setting, {})
 
 
 def encode_summary(summary: Summary | None, refused: str | None) -> dict[str, Any]:
@@ -367,6 +366,8 @@ def decode_summary(document: dict[str, Any]) -> Summary | None:
 def call_graph(program: Program) -> networkx.DiGraph:
     """Functions, and an edge from each to every function its code calls
     directly (the calls composition can answer)."""
+    import networkx
+
     graph = networkx.DiGraph()
     for pred in program.predicates.values():
         graph.add_node(pred.function)

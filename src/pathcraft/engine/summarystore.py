@@ -19,9 +19,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable
+import weakref
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pathcraft import __version__
 from pathcraft.cost.models import Costs
@@ -32,6 +33,7 @@ from pathcraft.ir.values import ExcValue
 from pathcraft.solver.terms import App, Sym, Term
 
 STORE_VERSION = 1
+T = TypeVar("T")
 
 
 class BadStoreFile(Exception):
@@ -58,11 +60,37 @@ def code_hash(program: Program, predicate: str) -> str:
                     todo.append(instr.predicate)
                 elif isinstance(instr, Goto):
                     todo.append(instr.block)
-    seen |= {name for name, pred in program.predicates.items() if pred.builtin}
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(_builtins_hash(program).encode())
     for name in sorted(seen):
-        digest.update(repr(program.predicates[name]).encode())
+        if not program.predicates[name].builtin:
+            digest.update(repr(program.predicates[name]).encode())
     return digest.hexdigest()
+
+
+_PER_PROGRAM: dict[int, tuple[weakref.ref[Program], dict[str, Any]]] = {}
+
+
+def per_program(program: Program, name: str, make: Callable[[], T]) -> T:
+    """`make()`, once per program and name in this process (the functions
+    of a module share it); dropped when the program is."""
+    entry = _PER_PROGRAM.get(id(program))
+    if entry is None or entry[0]() is not program:
+        key = id(program)
+        entry = (weakref.ref(program, lambda _: _PER_PROGRAM.pop(key, None)), {})
+        _PER_PROGRAM[key] = entry
+    if name not in entry[1]:
+        entry[1][name] = make()
+    return entry[1][name]  # type: ignore[no-any-return]  # what make() gave
+
+
+def _builtins_hash(program: Program) -> str:
+    """The hash of the program's builtins (the prelude)."""
+    def make() -> str:
+        digest = hashlib.sha256()
+        for name in sorted(n for n, pred in program.predicates.items() if pred.builtin):
+            digest.update(repr(program.predicates[name]).encode())
+        return digest.hexdigest()
+    return per_program(program, "builtins hash", make)
 
 
 class SummaryStore:
