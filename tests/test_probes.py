@@ -195,3 +195,27 @@ def test_z3_is_not_asked_what_it_cannot_be_stopped_in() -> None:
     assert (session.refused, session.calls) == (1, 0)
     plain = extend(None, T.App("fgt", (x, 3.5), T.BOOL))
     assert session.check(plain, [], [x])[0] == "sat"
+
+
+def test_a_probe_without_choices_stops_at_its_rule_budget() -> None:
+    """thealgorithms' recursive_lucas_number ran for over 15 minutes under
+    --timeout 5: the probe on 36 made no choice, so the choice budget never
+    counted. Without any time budget, each probe now stops at
+    `PROBE_RULES` rule applications; the search's own tests stay."""
+    import signal
+
+    from pathcraft.engine.engine import PROBE_RULES
+
+    def hung(signum: int, frame: object) -> None:
+        raise TimeoutError("the probes of lucas ran for more than 300 s")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(300)
+    try:
+        found = run("lucas", long_probes=3)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert found.cases and replay_mismatches(FIXTURE, "lucas", found.cases) == []
+    assert all(c.steps <= PROBE_RULES for c in probed(found))
+    assert any(c.inputs == (("n", 7),) for c in probed(found)), "a probe within the budget still runs"

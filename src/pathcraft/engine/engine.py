@@ -32,7 +32,7 @@ from pathcraft.engine.concretize import Concretizer
 from pathcraft.engine.control import SearchControl, Verdict
 from pathcraft.engine.evaluate import Evaluator, Raised, is_ref
 from pathcraft.engine.heapstep import Effect, HeapExecutor, concrete_bindings
-from pathcraft.engine.criteria import Criterion
+from pathcraft.engine.criteria import Criteria, Criterion
 from pathcraft.engine.options import EngineOptions, build_controls
 from pathcraft.engine.search import make_searcher
 from pathcraft.engine.state import (
@@ -234,12 +234,16 @@ class Engine:
     def probes(self, qualname: str, seeds: Sequence[Model], loops: int) -> Iterator[SymbolicPath]:
         """The path each of `seeds` (values of the inputs) takes, its loops
         bounded by `loops` iterations instead of the criteria (long probes,
-        engine/probes.py); seeds that take no path within the bound or
-        `PROBE_STEPS` steps are skipped (a step budget, not a clock: the
-        same probes find the same paths on any machine). No seed starts
+        engine/probes.py); seeds that take no path within the bound,
+        `PROBE_STEPS` choice points and `PROBE_RULES` rule applications are
+        skipped (budgets, not a clock: the same probes find the same paths
+        on any machine). The rules bound a run without choices: a probe
+        follows its values, so a double recursion on 36 (`lucas(n - 1) +
+        lucas(n - 2)`, 30 million calls) is one choice point. No seed starts
         after the run's deadline."""
         info = self.program.functions[qualname]
-        run = self._concrete_run(info, replace(self.options, criterion=Criterion("loop", loops), controls=()))
+        bounds = Criteria((Criterion("loop", loops), Criterion("depth", PROBE_RULES)))
+        run = self._concrete_run(info, replace(self.options, criterion=bounds, controls=()))
         try:
             bindings = run.initial_bindings()
         except Unsupported:
@@ -275,6 +279,7 @@ class Engine:
 
 
 PROBE_STEPS = 5000  # choice points a probe's run may pass (engine/probes.py)
+PROBE_RULES = 20000  # rule applications a probe's run may make
 
 
 class Run:
