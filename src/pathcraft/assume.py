@@ -29,6 +29,17 @@ def invariant(method: F) -> F:
     return method
 
 
+def summary_of(function: str) -> Callable[[F], F]:
+    """Mark a model as the native summary of the library function
+    `function` ("module.name"), for a file given with --native-summaries
+    (see pathcraft/frontend/natives.py)."""
+    def mark(fn: F) -> F:
+        fn.__pathcraft_summary_of__ = function  # type: ignore[attr-defined]  # a marker attribute on any function
+        return fn
+
+    return mark
+
+
 def assume(*assumptions: str) -> Callable[[F], F]:
     def mark(fn: F) -> F:
         fn.__pathcraft_assumptions__ = assumptions  # type: ignore[attr-defined]  # a marker attribute on any function

@@ -245,6 +245,11 @@ def gen(
                                          help="With --compose: keep summaries in DIR (JSON, keyed by the "
                                          "code they depend on) and reuse them in later runs; '' keeps none "
                                          f"\\[default: {DEFAULTS.summaries}]."),
+    native_summaries: list[str] | None = typer.Option(None, "--native-summaries", metavar="FILE",
+                                                      help="A file of models of library functions pathcraft "
+                                                      "cannot read (C code, other packages), each marked "
+                                                      "@summary_of(\"module.function\"); repeatable, and added "
+                                                      "to native_summaries in [tool.pathcraft]."),
     resource_driven: bool = typer.Option(False, "--resource-driven",
                                          help="With --policy worst:steps or worst:calls[:NAME]: try the traces "
                                          "of the refined abstraction from the most to the least expensive "
@@ -269,6 +274,7 @@ def gen(
             "concolic_samples": concolic_samples, "solve_first": solve_first,
             "long_probes": long_probes, "edge_tests": edge_tests,
             "compose": compose.value if compose else None, "summaries": summaries,
+            "native_summaries": tuple(native_summaries or ()),
         })
         options = settings.generate_options()
         path, name = parse_target(target)
@@ -286,7 +292,7 @@ def gen(
             parse_pattern(trace)  # a syntax error is reported before anything is translated
         _check_output(output, path, do_verify)
         result = translate(path, [name] if name else None, options.invariants, objects=options.objects,
-                           setup_calls=options.setup_calls)
+                           setup_calls=options.setup_calls, natives=settings.native_summaries)
         runnable = _runnable(result, name, options)
         if trace is not None and runnable:
             trace_guide(result.program, runnable[0], trace)  # names checked before any search

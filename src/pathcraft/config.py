@@ -74,6 +74,8 @@ class Settings:
     # calls answered by the callee's summary (engine/summaries.py): off, on-demand or bottom-up
     compose: str = _ENGINE.compose
     summaries: str = ".pathcraft/summaries"  # where composition keeps summaries across runs ("" for nowhere)
+    # files of models of library functions pathcraft cannot read (frontend/natives.py)
+    native_summaries: tuple[str, ...] = ()
 
     def generate_options(self) -> GenerateOptions:
         """Parse and check every setting (bad ones raise PathcraftError)."""
@@ -168,9 +170,10 @@ FILE_KEYS: dict[str, tuple[type, ...]] = {
     "item_search": (str,), "look_ahead": (bool,), "unit": (bool,), "max_call_depth": (int,),
     "concolic": (bool,), "concolic_samples": (int,), "solve_first": (bool,),
     "long_probes": (int,), "edge_tests": (int,), "compose": (str,), "summaries": (str,),
+    "native_summaries": (list,),
 }
 # settings whose command-line and file values add up instead of overriding
-_CUMULATIVE = ("assume", "policy", "invariants")
+_CUMULATIVE = ("assume", "policy", "invariants", "native_summaries")
 
 
 @dataclass(frozen=True)
@@ -205,6 +208,11 @@ def load_config(start: Path | None = None) -> FileConfig:
         allowed = FILE_KEYS[key]
         if not isinstance(value, allowed) or (bool not in allowed and isinstance(value, bool)):
             raise PathcraftError(f"{path}: setting '{key}' in [tool.pathcraft] has the wrong type")
+    natives = section.get("native_summaries")
+    if natives is not None:
+        if not all(isinstance(n, str) for n in natives):
+            raise PathcraftError(f"{path}: setting 'native_summaries' in [tool.pathcraft] is a list of file names")
+        section = {**section, "native_summaries": [str(path.parent / n) for n in natives]}  # beside pyproject.toml
     return FileConfig(str(path), dict(section))
 
 

@@ -18,6 +18,7 @@ from pathcraft.frontend.prelude import prelude_predicates
 from pathcraft.frontend.intformat import format_predicates
 from pathcraft.frontend.powers import power_predicates
 from pathcraft.frontend.strbuiltins import str_predicates
+from pathcraft.frontend.natives import load_natives
 from pathcraft.frontend.stdlib import foreign_predicates
 from pathcraft.frontend.module import NO_DEFAULT, ModuleSource, function_info, load_module, property_setters
 from pathcraft.ir.driver import DriverPlan
@@ -323,14 +324,17 @@ class Frontend:
 
 
 def translate(path: str, names: list[str] | None = None, invariants: tuple[str, ...] = (), *,
-              objects: str = "free", setup_calls: int = 2) -> TranslationResult:
+              objects: str = "free", setup_calls: int = 2, natives: tuple[str, ...] = ()) -> TranslationResult:
     """Translate the named functions of a module (all of them when None),
     and the class invariants (`@invariant` methods and `invariants`) the
     tests of its methods check; with `objects="constructed"`, also a
     construction driver (at most `setup_calls` setup calls) for each method
-    that translated."""
+    that translated; `natives`: files of native summaries (frontend/natives.py)."""
     module = load_module(path)
+    if natives:
+        module.natives = load_natives(natives)
     frontend = Frontend(module)
+    frontend.predicates.update(module.natives.predicates)
     targets = names if names is not None else frontend.all_targets()
     for name in targets:
         frontend.translate(name)

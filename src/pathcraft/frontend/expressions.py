@@ -687,6 +687,9 @@ class ExpressionLowerer:
             return self.construct(self.class_alias[name], node)
         if name in self.module.class_infos or name in self.module.class_errors:
             return self.construct(name, node)
+        if self.module.natives.entries and name not in self.local_names and name not in self.functions \
+                and (native := self.stdlib.native_call(node)) is not None:
+            return native
         if name in self.module.from_math and name not in self.local_names and name not in self.functions:
             function = self.module.from_math[name]
             args = [self.blocks.stable(self.expr(a), node.lineno) for a in node.args]
@@ -985,6 +988,8 @@ class ExpressionLowerer:
         return Unary(ISINSTANCE_OP + ",".join(sorted(wanted)), self.expr(subject))
 
     def method_call(self, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:
+        if self.module.natives.entries and (native := self.stdlib.native_call(node)) is not None:
+            return native
         if is_math(func.value, self.module.imported, self.local_names):
             operands = [self.blocks.stable(self.expr(a), node.lineno) for a in node.args]
             lowered = None if node.keywords else mathmod.lower_call(func.attr, operands, self.blocks.emit,

@@ -129,15 +129,22 @@ def _is_stdlib(dotted: str, folders: tuple[Path, ...]) -> bool:
 
 
 def foreign_imports(module: ModuleSource) -> ForeignImports:
+    """The module's imports of the standard library, and of the library
+    modules a native summary (frontend/natives.py) stands for a function of."""
     out = ForeignImports()
     folders = (Path(module.path).parent, import_name(Path(module.path))[1])
+    natives = module.natives.modules()
+
+    def library(dotted: str) -> bool:
+        return _is_stdlib(dotted, folders) or dotted in natives
+
     for node in module.tree.body:
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if _is_stdlib(alias.name, folders):
+                if library(alias.name):
                     local = alias.asname or alias.name.split(".")[0]
                     out.modules[local] = alias.name if alias.asname else alias.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and _is_stdlib(node.module, folders):
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and library(node.module):
             for alias in node.names:
                 if alias.name != "*":
                     out.names[alias.asname or alias.name] = (node.module, alias.name)
@@ -197,6 +204,23 @@ class Stdlib:
         if module == "string" and name in STRING_CONSTANTS:
             return Const(Text(STRING_CONSTANTS[name]))
         return self.dropped(f"{module}.{name} read as a value (the library is not modelled)", node)
+
+    def native_call(self, node: ast.Call) -> Expr | None:
+        """A call of a library function a native summary models (the
+        user's, frontend/natives.py): a call of the model; None if none
+        does."""
+        origin = self.origin(node.func)
+        entry = None if origin is None else self.lowerer.module.natives.entries.get(f"{origin[0]}.{origin[1]}")
+        if entry is None:
+            return None
+        predicate, arity = entry
+        if node.keywords or len(node.args) != arity or any(isinstance(a, ast.Starred) for a in node.args):
+            return self.dropped(f"call of {origin[0]}.{origin[1]}() with other arguments than the {arity} "  # type: ignore[index]  # origin found above
+                                "positional ones its native summary takes", node)
+        args = [self.lowerer.blocks.stable(self.lowerer.expr(a), node.lineno) for a in node.args]
+        tmp = self.lowerer.blocks.temp()
+        self.lowerer.blocks.emit(Call(tmp, predicate, tuple(args), node.lineno))
+        return Var(tmp)
 
     def call(self, node: ast.Call) -> Expr | None:
         """A call of a library function: its summary, or a dropped path once

@@ -62,11 +62,11 @@ def prelude_predicates() -> dict[str, Predicate]:
             entry, public = signatures[pred.function].entry, _public_name(pred.function)
             rename[pred.name] = public if pred.name == entry else public + ":" + pred.name[len(entry) + 1:]
         for pred in lowered.values():
-            out[rename[pred.name]] = _silent(pred, rename, _public_name(pred.function))
+            out[rename[pred.name]] = silent_copy(pred, rename, _public_name(pred.function))
     return out
 
 
-def _silent(pred: Predicate, rename: dict[str, str], function: str) -> Predicate:
+def silent_copy(pred: Predicate, rename: dict[str, str], function: str) -> Predicate:
     """`pred` renamed into the prelude's namespace, without line marks."""
     rules = []
     for rule in pred.rules:
