@@ -19,7 +19,7 @@ LAYERS = {
     "engine": 4,
     "testcase": 5,
     "generate": 6, "edgetests": 6,
-    "config": 7, "cli": 7, "__main__": 7,
+    "config": 7, "batch": 7, "cli": 7, "__main__": 7,
 }
 
 

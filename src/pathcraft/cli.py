@@ -7,11 +7,12 @@ be analysed), 130 interrupted (the tests found so far are kept).
 from __future__ import annotations
 
 import io
+import json
 import os
 import sys
 import tempfile
 import time
-from dataclasses import replace
+from dataclasses import asdict, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any, TextIO
@@ -22,7 +23,8 @@ from rich.status import Status
 from rich.table import Table
 
 from pathcraft import __version__
-from pathcraft.config import Settings, load_config, settings_from
+from pathcraft.batch import NOTHING_TO_TEST, ModuleOutcome, report_json, run_package
+from pathcraft.config import Settings, load_config, settings_from, settings_read
 from pathcraft.depth import run_deep, too_deep
 from pathcraft.errors import PathcraftError
 from pathcraft.files import open_for_writing, output_problem
@@ -250,6 +252,24 @@ def gen(
                                                       "cannot read (C code, other packages), each marked "
                                                       "@summary_of(\"module.function\"); repeatable, and added "
                                                       "to native_summaries in [tool.pathcraft]."),
+    jobs: int | None = typer.Option(None, "--jobs", "-j", min=1,
+                                    help="A package TARGET: modules generated this many at a time, each in a "
+                                    "process of its own \\[default: the number of cores]."),
+    incremental: bool = typer.Option(True, "--incremental/--no-incremental",
+                                     help="A package TARGET: run again only the modules whose code, imported "
+                                     "project modules or settings changed since the last run into the same "
+                                     "folder (a manifest beside the tests)."),
+    exclude: list[str] | None = typer.Option(None, "--exclude", metavar="PATTERN",
+                                             help="A package TARGET: skip the files and folders this pattern "
+                                             "(relative to the package, fnmatch) matches; repeatable, added to "
+                                             "exclude in [tool.pathcraft]."),
+    report: Path | None = typer.Option(None, "--report", metavar="FILE",
+                                       help="Also write a JSON summary here: functions, tests, skipped "
+                                       "functions and why, time (for a package: per module)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q",
+                               help="A package TARGET: no progress line per module, only the summary."),
+    settings_json: Path | None = typer.Option(None, "--settings-json", hidden=True,
+                                              help="Settings as a package run passes them to each module."),
     resource_driven: bool = typer.Option(False, "--resource-driven",
                                          help="With --policy worst:steps or worst:calls[:NAME]: try the traces "
                                          "of the refined abstraction from the most to the least expensive "
@@ -274,9 +294,12 @@ def gen(
             "concolic_samples": concolic_samples, "solve_first": solve_first,
             "long_probes": long_probes, "edge_tests": edge_tests,
             "compose": compose.value if compose else None, "summaries": summaries,
-            "native_summaries": tuple(native_summaries or ()),
-        })
+            "native_summaries": tuple(native_summaries or ()), "exclude": tuple(exclude or ()),
+        }) if settings_json is None else settings_read(settings_json)
         options = settings.generate_options()
+        if Path(target).is_dir():
+            _package(Path(target), output, settings, jobs, incremental, report, quiet)
+            return
         path, name = parse_target(target)
         if options.objects == "constructed" and (trace is not None or cover is not None or options.select):
             raise PathcraftError("--trace, --cover and the selection criteria work on free objects only "
@@ -299,7 +322,7 @@ def gen(
         if cover is not None and runnable:
             parse_points(cover, result.program)  # points checked before any search
         if not runnable and not result.errors:
-            raise PathcraftError(f"{path}: no functions or methods to test")
+            raise PathcraftError(f"{path}: {NOTHING_TO_TEST}")
         stream, test_file, keep_open = _open_output(output, do_verify and settings.format == "pytest")
     except PathcraftError as exc:
         raise fail(exc)
@@ -335,13 +358,70 @@ def gen(
         _print_stats(runs, elapsed)
     if options.costs:
         _print_costs(all_cases, list(options.costs))
+    if report is not None:
+        _write_report(report, path, result, runs, all_cases, skipped_on_the_way, elapsed)
     if do_verify:
-        report = _verify(path, settings.format, test_file, all_cases, program)
-        _print_report(report, program.functions)
-        if not report.ok:
+        checked = _verify(path, settings.format, test_file, all_cases, program)
+        _print_report(checked, program.functions)
+        if not checked.ok:
             raise typer.Exit(1)
     if (result.errors or skipped_on_the_way) and name:
         raise typer.Exit(2)
+
+
+def _write_report(report: Path, path: str, result: TranslationResult, runs: list[FunctionRun],
+                  cases: list[TestCase], skipped_on_the_way: list[str], elapsed: float) -> None:
+    """The JSON summary of one module's run (`--report`)."""
+    skipped = {q: str(e) for q, e in result.errors.items() if q in result.targets}
+    skipped.update({q: "too deep" for q in skipped_on_the_way})
+    document = {"module": path, "functions": len(runs), "tests": len(cases), "seconds": round(elapsed, 2),
+                "per function": {r.qualname: {"tests": len(r.cases), "stopped": r.stopped} for r in runs},
+                "skipped": skipped}
+    try:
+        report.write_text(json.dumps(document, indent=1), encoding="utf-8")
+    except OSError as exc:
+        raise fail(f"{report}: cannot write the report ({exc.strerror})") from None
+
+
+def _package(root: Path, output: Path | None, settings: Settings, jobs: int | None, incremental: bool,
+             report: Path | None, quiet: bool) -> None:
+    """A package TARGET (pathcraft/batch.py): a test file per module under
+    `output`, a table at the end, a JSON report on request."""
+    if output is None:
+        raise fail(f"{root} is a package: give the folder for its tests with -o")
+    if output.exists() and not output.is_dir():
+        raise fail(f"{output}: a package's tests go in a folder, and this is a file")
+    if not output.parent.is_dir():
+        raise fail(f"{output}: folder '{output.parent}' does not exist")
+    workers = jobs or os.cpu_count() or 1
+
+    def progress(outcome: ModuleOutcome, index: int, total: int) -> None:
+        if not quiet:
+            what = f"{outcome.tests} tests" if outcome.status != "failed" else f"failed: {outcome.message}"
+            _error(f"pathcraft: [{index}/{total}] {outcome.module}: {what} ({outcome.seconds:.1f} s)")
+
+    started = time.perf_counter()
+    outcomes = run_package(root.resolve(), output, asdict(settings), workers, incremental, settings.exclude,
+                           progress)
+    elapsed = time.perf_counter() - started
+    table = Table(title=None, box=None, show_edge=False, pad_edge=False)
+    for column in ("module", "status", "functions", "tests", "skipped", "seconds"):
+        table.add_column(column, justify="left" if column in ("module", "status") else "right")
+    for o in outcomes:
+        table.add_row(o.module, o.status, str(o.functions), str(o.tests), str(len(o.skipped)), f"{o.seconds:.1f}")
+    err.print(table)
+    summary = report_json(root, outcomes, elapsed)
+    err.print(f"pathcraft: {summary['modules']} modules ({summary['unchanged modules']} unchanged, "
+              f"{summary['failed modules']} failed), {summary['tests']} tests for {summary['functions']} "
+              f"functions ({summary['skipped functions']} skipped) in {output} in {elapsed:.1f} s "
+              f"with {workers} job{'s' if workers != 1 else ''}", markup=False, soft_wrap=True)
+    if report is not None:
+        try:
+            report.write_text(json.dumps(summary, indent=1), encoding="utf-8")
+        except OSError as exc:
+            raise fail(f"{report}: cannot write the report ({exc.strerror})") from None
+    if summary["failed modules"]:
+        raise typer.Exit(1)
 
 
 def _runnable(result: TranslationResult, name: str | None, options: GenerateOptions) -> list[str]:

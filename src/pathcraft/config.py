@@ -9,6 +9,7 @@ structured options a run uses.
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -76,6 +77,7 @@ class Settings:
     summaries: str = ".pathcraft/summaries"  # where composition keeps summaries across runs ("" for nowhere)
     # files of models of library functions pathcraft cannot read (frontend/natives.py)
     native_summaries: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()  # a package target: files and folders not to test (fnmatch, from its root)
 
     def generate_options(self) -> GenerateOptions:
         """Parse and check every setting (bad ones raise PathcraftError)."""
@@ -170,10 +172,10 @@ FILE_KEYS: dict[str, tuple[type, ...]] = {
     "item_search": (str,), "look_ahead": (bool,), "unit": (bool,), "max_call_depth": (int,),
     "concolic": (bool,), "concolic_samples": (int,), "solve_first": (bool,),
     "long_probes": (int,), "edge_tests": (int,), "compose": (str,), "summaries": (str,),
-    "native_summaries": (list,),
+    "native_summaries": (list,), "exclude": (list,),
 }
 # settings whose command-line and file values add up instead of overriding
-_CUMULATIVE = ("assume", "policy", "invariants", "native_summaries")
+_CUMULATIVE = ("assume", "policy", "invariants", "native_summaries", "exclude")
 
 
 @dataclass(frozen=True)
@@ -214,6 +216,17 @@ def load_config(start: Path | None = None) -> FileConfig:
             raise PathcraftError(f"{path}: setting 'native_summaries' in [tool.pathcraft] is a list of file names")
         section = {**section, "native_summaries": [str(path.parent / n) for n in natives]}  # beside pyproject.toml
     return FileConfig(str(path), dict(section))
+
+
+def settings_read(path: Path) -> Settings:
+    """Settings as a package run hands them to each module's process
+    (`dataclasses.asdict` as JSON): already layered and checked."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+        return Settings(**values)
+    except (OSError, ValueError, TypeError) as exc:
+        raise PathcraftError(f"{path}: not the settings of a package run ({exc})") from None
 
 
 def settings_from(file: FileConfig, cli: Mapping[str, Any]) -> Settings:

@@ -1,0 +1,105 @@
+"""Package runs (pathcraft/batch.py): a test file per module under a
+mirrored tree, the same files with one job or two, a second run that
+regenerates only what changed, and the generated suite passing."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "pkg_batch"
+
+
+def gen(package: Path, out: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(package), "-o", str(out), "--timeout", "20",
+                           "--report", str(out.parent / f"{out.name}.json"), *options],
+                          capture_output=True, text=True, cwd=package.parent)
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*.py"))}
+
+
+@pytest.fixture()
+def package(tmp_path: Path) -> Path:
+    copy = tmp_path / "pkg_batch"
+    shutil.copytree(FIXTURE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "tests").mkdir()
+    (copy / "tests" / "test_mine.py").write_text("def test_mine() -> None:\n    pass\n")  # the user's own tests
+    return copy
+
+
+def report(out: Path) -> dict[str, object]:
+    return json.loads((out.parent / f"{out.name}.json").read_text())  # type: ignore[no-any-return]
+
+
+def test_a_package_gets_a_mirrored_tree_that_passes(package: Path, tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    done = gen(package, out, "--exclude", "skipped_*", "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    assert sorted(files(out)) == ["sub/test_sub__arith.py", "sub/test_sub__uses.py", "test_arith.py"]
+    summary = report(out)
+    per_module = {m["module"]: m for m in summary["per module"]}  # type: ignore[union-attr, index]
+    assert set(per_module) == {"pkg_batch/__init__.py", "pkg_batch/arith.py", "pkg_batch/constants.py",
+                               "pkg_batch/sub/__init__.py", "pkg_batch/sub/arith.py", "pkg_batch/sub/uses.py"}
+    assert per_module["pkg_batch/constants.py"]["status"] == "no tests"
+    assert per_module["pkg_batch/arith.py"]["functions"] == 2 and summary["failed modules"] == 0
+    assert "6 modules" in done.stderr and "with 2 jobs" in done.stderr
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
+                         capture_output=True, text=True, cwd=tmp_path,
+                         env={**os.environ, "PYTHONPATH": str(package.parent)})
+    assert ran.returncode == 0 and "failed" not in ran.stdout, ran.stdout
+
+
+def test_two_jobs_write_the_files_one_job_writes(package: Path, tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert gen(package, one, "--jobs", "1", "-q").returncode == 0
+    assert gen(package, two, "--jobs", "2", "-q").returncode == 0
+    assert files(one) == files(two) and files(one)
+
+
+def test_a_second_run_regenerates_only_what_changed(package: Path, tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    assert gen(package, out, "-q").returncode == 0
+    before = files(out)
+    again = gen(package, out, "-q")
+    assert again.returncode == 0 and report(out)["unchanged modules"] == 7 and files(out) == before
+    arith = package / "arith.py"
+    arith.write_text(arith.read_text().replace("return -1\n", "return -2\n"))
+    edited = gen(package, out, "-q")
+    statuses = {m["module"]: m["status"] for m in report(out)["per module"]}  # type: ignore[union-attr, index]
+    assert statuses["pkg_batch/arith.py"] == "written" and statuses["pkg_batch/sub/uses.py"] == "written"
+    assert statuses["pkg_batch/sub/arith.py"] == "unchanged"  # imports nothing that changed
+    assert edited.returncode == 0 and files(out)["test_arith.py"] != before["test_arith.py"]
+    (out / "sub" / "test_sub__arith.py").unlink()  # a test file gone: its module runs again
+    gen(package, out, "-q")
+    assert "sub/test_sub__arith.py" in files(out)
+    assert gen(package, out, "-q", "--no-incremental").returncode == 0
+    assert report(out)["unchanged modules"] == 0
+
+
+def test_a_broken_module_fails_alone(package: Path, tmp_path: Path) -> None:
+    (package / "broken.py").write_text("def f(:\n")
+    out = tmp_path / "generated"
+    done = gen(package, out, "-q")
+    assert done.returncode == 1
+    per_module = {m["module"]: m for m in report(out)["per module"]}  # type: ignore[union-attr, index]
+    assert per_module["pkg_batch/broken.py"]["status"] == "failed"
+    assert "syntax error" in per_module["pkg_batch/broken.py"]["message"]
+    assert "test_arith.py" in files(out)
+
+
+@pytest.mark.parametrize("where", ["missing", "a file"])
+def test_the_output_must_be_a_folder(package: Path, tmp_path: Path, where: str) -> None:
+    command = [sys.executable, "-m", "pathcraft", "gen", str(package)]
+    if where == "a file":
+        (tmp_path / "x.py").write_text("")
+        command += ["-o", str(tmp_path / "x.py")]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.startswith("pathcraft: ") and "Traceback" not in done.stderr
