@@ -297,7 +297,7 @@ def gen(
             "native_summaries": tuple(native_summaries or ()), "exclude": tuple(exclude or ()),
         }) if settings_json is None else settings_read(settings_json)
         options = settings.generate_options()
-        if Path(target).is_dir():
+        if Path(target).is_dir() and (Path(target) / "__init__.py").is_file():
             _package(Path(target), output, settings, jobs, incremental, report, quiet)
             return
         path, name = parse_target(target)

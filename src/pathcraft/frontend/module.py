@@ -32,6 +32,7 @@ from pathcraft.frontend.names import module_level as _module_level
 from pathcraft.frontend.packages import module_name
 from pathcraft.frontend.fields import (UNKNOWN, ForeignWrite, Typer, Unknown, foreign_assignments,
                                       infer_attributes, join_types)
+from pathcraft.frontend.nativetable import Natives
 from pathcraft.frontend.namedtuples import NamedTupleInfo, namedtuple_info, namedtuple_literal
 from pathcraft.frontend.optional import optional_scalar
 from pathcraft.frontend.untyped import call_arguments, infer_class, passed_to, structural_class
@@ -42,7 +43,6 @@ from pathcraft.ir.types import INT, NONE, Type
 
 if TYPE_CHECKING:
     from pathcraft.frontend.imports import Linker
-    from pathcraft.frontend.natives import Natives
 
 
 class _NoDefault(Enum):
@@ -93,12 +93,6 @@ def literal_value(node: ast.expr, from_math: dict[str, str] | None = None,
     return NO_DEFAULT
 
 
-def _no_natives() -> Natives:
-    from pathcraft.frontend.natives import Natives  # it lowers models, so it imports this module
-
-    return Natives()
-
-
 @dataclass
 class ModuleSource:
     """A parsed module and the facts the lowerer needs from its top level."""
@@ -121,7 +115,7 @@ class ModuleSource:
     replaced_at_import: set[str] = field(default_factory=set)  # see Program.replaced_at_import
     star_import: ast.ImportFrom | None = None  # `from _x import *`: any name may be replaced
     deleted: dict[str, ast.Delete] = field(default_factory=dict)  # `del name` when the module is imported
-    natives: Natives = field(default_factory=lambda: _no_natives())  # the user's native summaries
+    natives: Natives = field(default_factory=Natives)  # the user's native summaries (frontend/natives.py)
     _foreign: dict[str, list[ForeignWrite]] | None = None
     attribute_types: dict[tuple[str, bool], dict[str, Type]] = field(default_factory=dict)
     typing_classes: list[tuple[str, bool]] = field(default_factory=list)  # `_attribute_types` at work, outermost first

@@ -30,29 +30,17 @@ in `[tool.pathcraft]`.
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 
 from pathcraft.errors import PathcraftError, at
 from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.module import function_info, load_module
+from pathcraft.frontend.nativetable import Natives
 from pathcraft.frontend.prelude import silent_copy
 from pathcraft.ir.builtin_names import function_predicate
 from pathcraft.ir.nodes import Predicate
 
 DECORATOR = "summary_of"
-
-
-@dataclass(frozen=True)
-class Natives:
-    """The models of some summary files: library name -> (predicate, arity)."""
-
-    entries: Mapping[str, tuple[str, int]] = field(default_factory=dict)
-    predicates: Mapping[str, Predicate] = field(default_factory=dict)
-
-    def modules(self) -> frozenset[str]:
-        """The library modules some model stands for a function of."""
-        return frozenset(name.rpartition(".")[0] for name in self.entries)
 
 
 def _target(fn: ast.FunctionDef, path: str) -> str | None:
