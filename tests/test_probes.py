@@ -219,3 +219,14 @@ def test_a_probe_without_choices_stops_at_its_rule_budget() -> None:
     assert found.cases and replay_mismatches(FIXTURE, "lucas", found.cases) == []
     assert all(c.steps <= PROBE_RULES for c in probed(found))
     assert any(c.inputs == (("n", 7),) for c in probed(found)), "a probe within the budget still runs"
+
+
+def test_a_value_too_long_for_a_literal_drops_its_test_and_says_so() -> None:
+    """thealgorithms' sylvester() crashed the writer ('Exceeds the limit
+    (4300 digits) for integer string conversion'): such a test is dropped
+    and counted; the others are written and pass."""
+    found = run("big_square", long_probes=3)
+    assert any("more than 4300 digits" in note for note in found.notes)
+    assert any(c.inputs == (("n", 7),) for c in probed(found)), "10**128 is still written"
+    assert not any(c.inputs == (("n", 13),) for c in found.cases)
+    assert replay_mismatches(FIXTURE, "big_square", found.cases) == []

@@ -8,6 +8,7 @@ budget never loses what was already found.
 from __future__ import annotations
 
 import itertools
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -326,6 +327,10 @@ def generate(
         except Unsupported as problem:  # a value the test cannot state exactly: dropped, counted
             engine.stats.note_unsupported(problem)
             return False
+        if _has_huge_int(case):  # Python reads no such literal (int_max_str_digits): dropped, counted
+            engine.stats.note_unsupported(Unsupported(f"a test with an int of more than {_INT_DIGITS} digits "
+                                                      "(Python refuses a literal that long)"))
+            return False
         named = _classes_named(case)
         hidden = sorted(named & program.hidden_classes - program.class_spellings.keys() - program.class_homes.keys())
         spelled = {c: program.class_spellings[c] for c in sorted(named & program.class_spellings.keys())}
@@ -538,6 +543,26 @@ def _deeper_tests(engine: Engine, program: Program, target: str, limit: int,
         if added >= limit:
             break
     return added
+
+
+_INT_DIGITS = sys.get_int_max_str_digits() or 4300  # Python's limit on an int literal's digits
+
+
+def _has_huge_int(case: TestCase) -> bool:
+    """Does the test state an int too long to write as a literal? (Read off
+    its bit length: converting it to text is what fails.)"""
+    bits = _INT_DIGITS * 3  # fewer than _INT_DIGITS decimal digits
+    todo: list[Any] = [case.inputs, case.value, case.heap_in, case.heap_final, case.cost_values]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, int) and not isinstance(value, bool):
+            if value.bit_length() > bits:
+                return True
+        elif isinstance(value, dict):
+            todo.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            todo.extend(value)
+    return False
 
 
 def _exact(value: Any) -> Any:
