@@ -25,10 +25,9 @@ from pathcraft.testcase.model import TestCase
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 COMPOSE = FIXTURES / "compose.py"
-# modules whose functions call others with int or bool arguments, and some that do not
+# modules whose functions call others with int or bool arguments (and objects: arraypower, rational)
 MODULES = [COMPOSE, FIXTURES / "papers" / "rational.py", FIXTURES / "papers" / "lcm.py",
-           FIXTURES / "papers" / "arraypower.py", ROOT / "examples" / "arith.py", FIXTURES / "edges.py",
-           FIXTURES / "control.py"]
+           FIXTURES / "papers" / "arraypower.py", ROOT / "examples" / "arith.py"]
 
 
 def run(path: Path, qualname: str, compose: str, store: Path | None = None) -> FunctionRun:
