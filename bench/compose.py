@@ -53,6 +53,8 @@ TARGETS: list[tuple[str, Path]] = [
     ("max_heap", THEALGORITHMS / "data_structures" / "heap" / "max_heap.py"),
     ("priority_queue_using_list", THEALGORITHMS / "data_structures" / "queues" / "priority_queue_using_list.py"),
     ("binary_search", THEALGORITHMS / "searches" / "binary_search.py"),
+    ("josephus_problem", THEALGORITHMS / "maths" / "josephus_problem.py"),
+    ("count_number_of_one_bits", THEALGORITHMS / "bit_manipulation" / "count_number_of_one_bits.py"),
     ("heap_sort", THEALGORITHMS / "sorts" / "heap_sort.py"),
 ]
 
@@ -96,13 +98,23 @@ def one(module: Path, compose: str, store: str | None, timeout: float) -> dict[s
 
 
 def call_depth(program: Any) -> int:
-    """The longest chain of calls among the module's own functions (a
-    recursive cycle counts once)."""
+    """The longest chain of calls among the module's own functions and
+    methods (a method call counts as a call of every method of that name;
+    a recursive cycle counts once)."""
     import networkx
 
     from pathcraft.engine.summaries import call_graph
+    from pathcraft.ir.nodes import CallMethod
 
-    graph = call_graph(program).subgraph(program.functions)
+    graph = call_graph(program)
+    for pred in program.predicates.values():
+        for rule in pred.rules:
+            for instr in rule.body:
+                if isinstance(instr, CallMethod):
+                    for function in program.functions:
+                        if function.endswith("." + instr.method):
+                            graph.add_edge(pred.function, function)
+    graph = graph.subgraph(program.functions)
     dag = networkx.condensation(graph)
     return int(networkx.dag_longest_path_length(dag)) + 1 if dag.number_of_nodes() else 0
 

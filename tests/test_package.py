@@ -84,6 +84,16 @@ def test_a_second_run_regenerates_only_what_changed(package: Path, tmp_path: Pat
     assert report(out)["unchanged modules"] == 0
 
 
+def test_a_module_whose_functions_are_all_refused_is_no_failure(package: Path, tmp_path: Path) -> None:
+    (package / "untyped.py").write_text("def f(x):\n    return x.y\n")
+    out = tmp_path / "generated"
+    assert gen(package, out, "-q").returncode == 0
+    untyped = {m["module"]: m for m in report(out)["per module"]}["pkg_batch/untyped.py"]  # type: ignore[union-attr, index]
+    assert untyped["status"] == "no tests" and "f" in untyped["skipped"]
+    gen(package, out, "-q")
+    assert report(out)["unchanged modules"] == 8  # not run again either
+
+
 def test_a_broken_module_fails_alone(package: Path, tmp_path: Path) -> None:
     (package / "broken.py").write_text("def f(:\n")
     out = tmp_path / "generated"

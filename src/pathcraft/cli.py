@@ -327,6 +327,8 @@ def gen(
     except PathcraftError as exc:
         raise fail(exc)
     if not runnable:
+        if report is not None:  # every function refused: the report says why (a package run lists them)
+            _write_report(report, path, result, [], [], [], 0.0)
         raise typer.Exit(2)
     program = result.program
     criterion_label = ",".join(filter(None, (options.select, str(options.engine.criterion))))
