@@ -379,6 +379,10 @@ def _write_report(report: Path, path: str, result: TranslationResult, runs: list
     document = {"module": path, "functions": len(runs), "tests": len(cases), "seconds": round(elapsed, 2),
                 "per function": {r.qualname: {"tests": len(r.cases), "stopped": r.stopped} for r in runs},
                 "skipped": skipped}
+    _write_json(report, document)
+
+
+def _write_json(report: Path, document: dict[str, Any]) -> None:
     try:
         report.write_text(json.dumps(document, indent=1), encoding="utf-8")
     except OSError as exc:
@@ -418,10 +422,7 @@ def _package(root: Path, output: Path | None, settings: Settings, jobs: int | No
               f"functions ({summary['skipped functions']} skipped) in {output} in {elapsed:.1f} s "
               f"with {workers} job{'s' if workers != 1 else ''}", markup=False, soft_wrap=True)
     if report is not None:
-        try:
-            report.write_text(json.dumps(summary, indent=1), encoding="utf-8")
-        except OSError as exc:
-            raise fail(f"{report}: cannot write the report ({exc.strerror})") from None
+        _write_json(report, summary)
     if summary["failed modules"]:
         raise typer.Exit(1)
 

@@ -220,13 +220,8 @@ class Engine:
         options = replace(self.options, controls=(), cost_bounds=(), max_paths=None, solve_first=False, concolic=0)
         solver = SolverChain(options.solver)
         self.solvers.append(solver)
-        brancher = Brancher(solver, stats)
-        controls = build_controls(options, brancher)
-        brancher.controls = controls
-        evaluator = Evaluator(self.program, self.heap_model)
-        heap = HeapExecutor(self.program, self.heap_model, evaluator, brancher, controls, options.size_model)
         anchor = next(iter(self.program.functions.values()))  # a run needs a function; its paths are not tests
-        run = Run(self.program, anchor, self.heap_model, evaluator, heap, brancher, controls, stats)
+        run = self._assembled(anchor, options, Brancher(solver, stats), stats)
         run.summaries = summaries
         starts: Successors = list(run.enter(State(None, None, {}, None, 0, Heap(), Costs()), callee, env, False, {}))
         yield from run.search(starts)
@@ -264,12 +259,18 @@ class Engine:
         options = replace(base, controls=obeyed, max_paths=None, cost_bounds=(), solve_first=False)
         stats = EngineStats()
         brancher = ModelBrancher(self.solver, stats)
+        run = self._assembled(info, options, brancher, stats)
+        run.concretizer = Concretizer(brancher, stats, 1) if self.options.concolic else None
+        return run
+
+    def _assembled(self, info: FunctionInfo, options: EngineOptions, brancher: Brancher,
+                   stats: EngineStats) -> Run:
+        """A run of `info` under `options`' controls, deciding with `brancher`."""
         controls = build_controls(options, brancher)
         brancher.controls = controls
         evaluator = Evaluator(self.program, self.heap_model)
         heap = HeapExecutor(self.program, self.heap_model, evaluator, brancher, controls, self.options.size_model)
-        concretizer = Concretizer(brancher, stats, 1) if self.options.concolic else None
-        return Run(self.program, info, self.heap_model, evaluator, heap, brancher, controls, stats, concretizer)
+        return Run(self.program, info, self.heap_model, evaluator, heap, brancher, controls, stats)
 
     def _bindings(self, info: FunctionInfo, run: Run) -> list[tuple[Heap, dict[str, Value]]]:
         if self.options.concrete is not None:
@@ -805,17 +806,21 @@ class Run:
     def invoke(self, state: State, predicate: str, env: dict[str, Value]) -> list[State]:
         """Enter a function or builtin predicate from a non-tail call site."""
         callee = self.program.predicate(predicate)
-        events = state.events
-        if not callee.builtin:
-            admitted = self.controls.call(state, callee)
-            if admitted is None:
-                self.stats.pruned += 1
-                return []
-            state = admitted
-            if not callee.foreign:  # another file's code: no event of the tested file
-                events = EventNode(("call", callee.function), events)
-            state = replace(state, costs=state.costs.call(callee.function))
-        return self.enter(replace(state, events=events), callee, env, False, {})
+        called = self.calling(state, callee)
+        return [] if called is None else self.enter(called, callee, env, False, {})
+
+    def calling(self, state: State, callee: Predicate) -> State | None:
+        """`state` at a call of `callee`, before its entry: the controls
+        admit the call (None: pruned), its event and cost are recorded
+        (builtins have none; another file's code has no event)."""
+        if callee.builtin:
+            return state
+        admitted = self.controls.call(state, callee)
+        if admitted is None:
+            self.stats.pruned += 1
+            return None
+        events = admitted.events if callee.foreign else EventNode(("call", callee.function), admitted.events)
+        return replace(admitted, events=events, costs=admitted.costs.call(callee.function))
 
     def check_method(self, state: State, frame: Frame, instr: CheckMethod) -> Successors:
         """`obj.method` before the arguments: AttributeError if it is not

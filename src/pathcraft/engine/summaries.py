@@ -92,6 +92,7 @@ class Summary:
     params: tuple[Sym, ...]
     cases: tuple[Case, ...]
     tree: Branches = field(init=False, repr=False, compare=False)
+    functions: frozenset[str] = field(init=False, repr=False, compare=False)  # those any case activates
 
     def __post_init__(self) -> None:
         root = Branches()
@@ -101,6 +102,7 @@ class Summary:
                 node = node.children.setdefault(constraint, Branches())
             node.cases.append(index)
         object.__setattr__(self, "tree", root)
+        object.__setattr__(self, "functions", frozenset().union(*(case.functions for case in self.cases)))
 
 
 @dataclass
@@ -270,18 +272,13 @@ class Summaries:
         summary = self.summary(callee, sorts)
         if summary is None:
             return None
-        if any(case.functions & on_stack for case in summary.cases):
+        if summary.functions & on_stack:
             self.stats.inlined += 1
             return None
-        if not callee.builtin:  # what `Run.invoke` does before entering the callee
-            admitted = run.controls.call(state, callee)
-            if admitted is None:
-                run.stats.pruned += 1
-                return []
-            state = admitted
-            if not callee.foreign:
-                state = replace(state, events=EventNode(("call", callee.function), state.events))
-            state = replace(state, costs=state.costs.call(callee.function))
+        called = run.calling(state, callee)  # what running the callee does before its entry
+        if called is None:
+            return []
+        state = called
         self.stats.composed += 1
         mapping: Mapping[Sym, Term] = dict(zip(summary.params, args))  # type: ignore[arg-type]
         reached: list[tuple[int, State]] = []
@@ -391,12 +388,11 @@ def _walk(trace: TraceTerm) -> Iterator[TraceTerm]:
         todo.extend(term.children)
 
 
-def _activated(program: object, trace: TraceTerm) -> frozenset[str]:
+def _activated(program: Program, trace: TraceTerm) -> frozenset[str]:
     """The functions whose entry the trace shows (each entry is a call)."""
-    predicate = program.predicate  # type: ignore[attr-defined]
     out = set()
     for term in _walk(trace):
-        pred = predicate(term.predicate)
+        pred = program.predicate(term.predicate)
         if pred.is_entry:
             out.add(pred.function)
     return frozenset(out)

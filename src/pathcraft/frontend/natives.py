@@ -33,10 +33,9 @@ import ast
 from collections.abc import Sequence
 
 from pathcraft.errors import PathcraftError, at
-from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.module import function_info, load_module
 from pathcraft.frontend.nativetable import Natives
-from pathcraft.frontend.prelude import silent_copy
+from pathcraft.frontend.prelude import silent_predicates
 from pathcraft.ir.builtin_names import function_predicate
 from pathcraft.ir.nodes import Predicate
 
@@ -77,20 +76,9 @@ def load_natives(files: Sequence[str]) -> Natives:
             fn.decorator_list = []  # read above; lowered as a plain function
         if not targets:
             raise PathcraftError(f"{file}: no function is marked @{DECORATOR}(\"module.function\")")
-        signatures = {name: function_info(module, fn, name) for name, fn in module.functions.items()}
-        lowered: dict[str, Predicate] = {}
-        for name, fn in module.functions.items():
-            lowered.update(FunctionLowerer(module, fn, signatures[name], signatures, None).lower())
         public = {name: function_predicate(f"native{index}.{targets.get(name, name)}")
                   for name in module.functions}
-        rename = {}
-        for pred in lowered.values():  # blocks keep their suffix: `$native0.fastlib.gcd:loop3`
-            entry = signatures[pred.function].entry
-            head = public[pred.function]
-            rename[pred.name] = head if pred.name == entry else head + ":" + pred.name[len(entry) + 1:]
-        for pred in lowered.values():
-            silent = silent_copy(pred, rename, public[pred.function])
-            predicates[silent.name] = silent
+        predicates.update(silent_predicates(module, public.__getitem__))  # `$native0.fastlib.gcd:loop3`
         for name, target in targets.items():
-            entries[target] = (public[name], len(signatures[name].params))
+            entries[target] = (public[name], len(function_info(module, module.functions[name], name).params))
     return Natives(entries, predicates)

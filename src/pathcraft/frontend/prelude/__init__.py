@@ -25,12 +25,13 @@ prelude's own lines never reach a trace, coverage or a test.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 from pathcraft.frontend.lower import FunctionLowerer
-from pathcraft.frontend.module import function_info, load_module
+from pathcraft.frontend.module import ModuleSource, function_info, load_module
 from pathcraft.ir.builtin_names import function_predicate, method_predicate
 from pathcraft.ir.nodes import Call, Goto, Mark, Predicate, Raise
 
@@ -53,20 +54,26 @@ def prelude_predicates() -> dict[str, Predicate]:
     out: dict[str, Predicate] = {}
     for module_name in MODULES:
         module = load_module(str(Path(__file__).with_name(f"{module_name}.py")))
-        signatures = {name: function_info(module, fn, name) for name, fn in module.functions.items()}
-        lowered: dict[str, Predicate] = {}
-        for name, fn in module.functions.items():
-            lowered.update(FunctionLowerer(module, fn, signatures[name], signatures, None).lower())
-        rename = {}
-        for pred in lowered.values():  # blocks are named after their entry: `$list.index:loop4`
-            entry, public = signatures[pred.function].entry, _public_name(pred.function)
-            rename[pred.name] = public if pred.name == entry else public + ":" + pred.name[len(entry) + 1:]
-        for pred in lowered.values():
-            out[rename[pred.name]] = silent_copy(pred, rename, _public_name(pred.function))
+        out.update(silent_predicates(module, _public_name))
     return out
 
 
-def silent_copy(pred: Predicate, rename: dict[str, str], function: str) -> Predicate:
+def silent_predicates(module: ModuleSource, public: Callable[[str], str]) -> dict[str, Predicate]:
+    """Every function of `module` lowered, renamed to `public(name)` (its
+    blocks after it: `$list.index:loop4`) and silent: models of code the
+    analysed module calls (the prelude, the user's native summaries)."""
+    signatures = {name: function_info(module, fn, name) for name, fn in module.functions.items()}
+    lowered: dict[str, Predicate] = {}
+    for name, fn in module.functions.items():
+        lowered.update(FunctionLowerer(module, fn, signatures[name], signatures, None).lower())
+    rename = {}
+    for pred in lowered.values():
+        entry, head = signatures[pred.function].entry, public(pred.function)
+        rename[pred.name] = head if pred.name == entry else head + ":" + pred.name[len(entry) + 1:]
+    return {rename[pred.name]: _silent(pred, rename, public(pred.function)) for pred in lowered.values()}
+
+
+def _silent(pred: Predicate, rename: dict[str, str], function: str) -> Predicate:
     """`pred` renamed into the prelude's namespace, without line marks."""
     rules = []
     for rule in pred.rules:
