@@ -50,7 +50,7 @@ def test_a_package_gets_a_mirrored_tree_that_passes(package: Path, tmp_path: Pat
                                "pkg_batch/sub/__init__.py", "pkg_batch/sub/arith.py", "pkg_batch/sub/uses.py"}
     assert per_module["pkg_batch/constants.py"]["status"] == "no tests"
     assert per_module["pkg_batch/arith.py"]["functions"] == 2 and summary["failed modules"] == 0
-    assert "6 modules" in done.stderr and "with 2 jobs" in done.stderr
+    assert "6 modules" in done.stderr and "on 2 workers" in done.stderr
     ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
                          capture_output=True, text=True, cwd=tmp_path,
                          env={**os.environ, "PYTHONPATH": str(package.parent)})

@@ -1,14 +1,15 @@
-"""Package runs: every module of a package, on several cores, again only
-where something changed (issue: whole packages, many cores).
+"""Package runs: every module of a package, on several cores or machines,
+again only where something changed (issue: whole packages, many cores).
 
 `pathcraft gen src/mypkg -o tests/generated/` walks the package (folders
 with an `__init__.py`, tests and `exclude` patterns skipped) and writes one
-test file per module under a mirrored tree. Each module is one work item:
-a `pathcraft gen MODULE -o FILE` process of its own, given the run's
-settings as JSON, so nothing but a path and plain settings crosses a
-process boundary, a module that crashes or hangs its process costs only
-itself, and the file a module gets is the one `--jobs 1` writes. Items run
-`jobs` at a time.
+test file per module under a mirrored tree. The work items
+(pathcraft/workitem.py) are a plan per module (translate it: its functions
+and its file's header) and then each of its functions; they run on a pool
+of local worker processes (pathcraft/pool.py) or on a Dask cluster
+(pathcraft/cluster.py). A module's file grows as its functions come back,
+in their order, so it is the file `pathcraft gen MODULE` writes whatever
+the number of workers, and an interrupted run keeps every test received.
 
 A manifest beside the tests (`.pathcraft-manifest.json`) keeps, per
 module, the hash of its source, of the project modules it imports
@@ -23,21 +24,16 @@ import fnmatch
 import hashlib
 import json
 import os
-import subprocess
-import sys
-import tempfile
-import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pathcraft import __version__
 from pathcraft.frontend.packages import resolve
 
 MANIFEST = ".pathcraft-manifest.json"
-NOTHING_TO_TEST = "no functions or methods to test"  # what `gen` says of a module without any
 _SKIPPED_FOLDERS = {"tests", "test", "__pycache__", "build", "dist"}
 
 
@@ -47,12 +43,13 @@ class ModuleOutcome:
 
     module: str  # relative to the package's parent
     output: str
-    status: str  # "written", "unchanged", "no tests", "failed"
+    status: str  # "written", "unchanged", "no tests", "failed", "interrupted"
     tests: int = 0
     functions: int = 0
     skipped: dict[str, str] = field(default_factory=dict)  # function -> why
-    seconds: float = 0.0
+    seconds: float = 0.0  # the work of its items (on several workers, more than the wall clock)
     message: str = ""
+    failed: dict[str, str] = field(default_factory=dict)  # function -> why it has no result (hung, crashed)
 
 
 def package_modules(root: Path, exclude: Sequence[str] = ()) -> list[Path]:
@@ -140,75 +137,179 @@ def _save_manifest(out: Path, entries: dict[str, tuple[str, int, int]]) -> None:
     os.replace(partial, out / MANIFEST)
 
 
-def run_module(module: Path, output: Path, settings_file: Path, name: str) -> ModuleOutcome:
-    """One work item: `pathcraft gen MODULE -o OUTPUT` in a process of its own."""
-    output.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as scratch:
-        report = Path(scratch) / "report.json"
-        started = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(module), "-o", str(output),
-                               "--settings-json", str(settings_file), "--report", str(report)],
-                              capture_output=True, text=True)
-        seconds = round(time.perf_counter() - started, 2)
-        try:
-            summary: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            summary = {}
-    last = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}"
-    if not summary:
-        if output.exists() and output.stat().st_size == 0:
-            output.unlink()
-        if last.endswith(NOTHING_TO_TEST):  # an `__init__.py` or a module of constants: nothing wrong
-            return ModuleOutcome(name, "", "no tests", seconds=seconds)
-        return ModuleOutcome(name, str(output), "failed", seconds=seconds, message=last.removeprefix("pathcraft: "))
-    tests = int(summary.get("tests", 0))
-    status = "written" if tests else "no tests"
-    if not tests and output.exists():
-        output.unlink()  # no file for a module without tests
-    return ModuleOutcome(name, str(output) if tests else "", status, tests, int(summary.get("functions", 0)),
-                         dict(summary.get("skipped", {})), seconds)
+class Progress:
+    """What a package run tells as it goes (the command line draws it);
+    this one says nothing."""
+
+    def items_added(self, count: int) -> None:
+        """`count` more work items are queued (a module's plan came back)."""
+
+    def item_started(self, module: str, qualname: str | None, worker: int) -> None:
+        """A local worker (its pid) took an item (`qualname` None: the plan)."""
+
+    def item_done(self, module: str, qualname: str | None, tests: int) -> None:
+        """An item came back with `tests` tests."""
+
+    def module_done(self, outcome: ModuleOutcome, index: int, total: int) -> None:
+        """A module's file is complete (or it failed)."""
 
 
-def run_package(root: Path, out: Path, settings: dict[str, Any], jobs: int, incremental: bool,
-                exclude: Sequence[str] = (), progress: Callable[[ModuleOutcome, int, int], None] | None = None
-                ) -> list[ModuleOutcome]:
-    """Every module of the package at `root` into `out`, `jobs` at a time;
-    the outcomes sorted by module. An interruption keeps the files written
-    and the manifest of the modules done."""
+class Pool(Protocol):
+    def submit(self, item: dict[str, Any], priority: tuple[Any, ...] = ()) -> Future[dict[str, Any]]: ...
+
+    def shutdown(self) -> None: ...
+
+
+@dataclass
+class _ModuleRun:
+    """A module of the run: its plan, the results of its functions, and how
+    much of its file is written (functions in order, as they complete)."""
+
+    name: str
+    source: Path
+    output: Path
+    index: int
+    functions: list[str] = field(default_factory=list)
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    written: int = 0
+    tests: int = 0
+    skipped: dict[str, str] = field(default_factory=dict)
+    failed: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+    started: bool = False
+
+    def item(self, settings: dict[str, Any], qualname: str | None) -> dict[str, Any]:
+        if qualname is None:
+            return {"kind": "plan", "source": str(self.source), "settings": settings, "module": self.name}
+        return {"kind": "function", "source": str(self.source), "qualname": qualname, "settings": settings,
+                "module": self.name}
+
+    def begin(self, header: str) -> None:
+        self.output.parent.mkdir(parents=True, exist_ok=True)
+        self.output.write_text(header, encoding="utf-8")
+        self.started = True
+
+    def take(self, qualname: str, result: dict[str, Any]) -> None:
+        self.results[qualname] = result
+        self.seconds += float(result.get("seconds", 0.0))
+        if result.get("error"):
+            self.failed[qualname] = str(result["error"])
+        elif result.get("skipped"):
+            self.skipped[qualname] = str(result["skipped"])
+        self._append(self._ready())
+
+    def _ready(self) -> list[str]:
+        """The functions now next in order with their results in."""
+        ready = []
+        while self.written < len(self.functions) and self.functions[self.written] in self.results:
+            ready.append(self.functions[self.written])
+            self.written += 1
+        return ready
+
+    def _append(self, functions: list[str]) -> None:
+        texts = [text for q in functions for text in self.results[q].get("tests", [])]
+        if texts:
+            with open(self.output, "a", encoding="utf-8") as out:
+                out.write("".join(texts))
+            self.tests += len(texts)
+
+    @property
+    def complete(self) -> bool:
+        return self.written == len(self.functions)
+
+    def keep_what_came(self) -> None:
+        """An interrupted run: the tests of every function that came back,
+        in order (those of a function still running are not there)."""
+        if self.started and not self.complete:
+            self._append([q for q in self.functions[self.written:] if q in self.results])
+            self.written = len(self.functions)
+
+    def outcome(self) -> ModuleOutcome:
+        if self.tests == 0 and self.output.exists():
+            self.output.unlink()  # no file for a module without tests
+        functions = sum(1 for q in self.functions if q not in self.skipped and q not in self.failed)
+        status = "failed" if self.failed else "written" if self.tests else "no tests"
+        message = "; ".join(f"{q}: {why}" if q else why for q, why in self.failed.items())
+        return ModuleOutcome(self.name, str(self.output) if self.tests else "", status, self.tests, functions,
+                             self.skipped, round(self.seconds, 2), message, self.failed)
+
+
+@dataclass(frozen=True)
+class PackageRun:
+    outcomes: list[ModuleOutcome]  # sorted by module
+    interrupted: bool  # by Ctrl-C: the modules not finished are "interrupted", with the tests that came back
+    retried: int  # items run again after their worker died
+
+
+def run_package(root: Path, out: Path, settings: dict[str, Any], pool: Pool, incremental: bool,
+                exclude: Sequence[str] = (), progress: Progress | None = None) -> PackageRun:
+    """Every module of the package at `root` into `out`, its plan and then
+    each function a work item on `pool`. Ctrl-C keeps the files written
+    (with every function that came back) and the manifest of the modules
+    done; the pool is shut down at the end."""
+    told = progress or Progress()
     modules = package_modules(root, exclude)
     out.mkdir(parents=True, exist_ok=True)
     text = json.dumps(settings, sort_keys=True)
     manifest = _load_manifest(out) if incremental else {}
-    hashes = {str(m.relative_to(root.parent).as_posix()): module_hash(m, text) for m in modules}
     outcomes: list[ModuleOutcome] = []
-    todo: list[tuple[Path, Path, str]] = []
+    todo: list[_ModuleRun] = []
     kept: dict[str, tuple[str, int, int]] = {}
+    hashes: dict[str, str] = {}
     for module in modules:
         name = module.relative_to(root.parent).as_posix()
+        hashes[name] = module_hash(module, text)
         output = test_file_for(module, root, out)
         last = manifest.get(name)
         if last is not None and last[0] == hashes[name] and (last[1] == 0 or output.exists()):
             outcomes.append(ModuleOutcome(name, str(output) if last[1] else "", "unchanged", last[1], last[2]))
             kept[name] = last
         else:
-            todo.append((module, output, name))
-    with tempfile.TemporaryDirectory() as scratch:
-        settings_file = Path(scratch) / "settings.json"
-        settings_file.write_text(text, encoding="utf-8")
-        pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-        try:
-            futures = [pool.submit(run_module, module, output, settings_file, name) for module, output, name in todo]
-            for index, future in enumerate(futures, 1):
-                outcome = future.result()
-                outcomes.append(outcome)
-                if outcome.status != "failed":
-                    kept[outcome.module] = (hashes[outcome.module], outcome.tests, outcome.functions)
-                if progress is not None:
-                    progress(outcome, index, len(futures))
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-            _save_manifest(out, kept)
-    return sorted(outcomes, key=lambda o: o.module)
+            todo.append(_ModuleRun(name, module, output, len(todo)))
+    pending: dict[Future[dict[str, Any]], tuple[_ModuleRun, str | None]] = {}
+    interrupted = False
+
+    def finish(run: _ModuleRun) -> None:
+        outcome = run.outcome()
+        outcomes.append(outcome)
+        if outcome.status != "failed":
+            kept[outcome.module] = (hashes[outcome.module], outcome.tests, outcome.functions)
+        told.module_done(outcome, sum(o.status != "unchanged" for o in outcomes), len(todo))
+
+    try:
+        for run in todo:
+            pending[pool.submit(run.item(settings, None), (run.index, 0, 0))] = (run, None)
+        told.items_added(len(todo))
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=lambda f: pending[f][0].index):
+                run, qualname = pending.pop(future)
+                result = future.result()
+                told.item_done(run.name, qualname, len(result.get("tests", [])))
+                if qualname is not None:
+                    run.take(qualname, result)
+                elif result.get("error") or result.get("nothing"):
+                    run.failed = {} if result.get("nothing") else {"": str(result["error"])}
+                else:
+                    run.functions = list(result["functions"])
+                    run.skipped = dict(result["skipped"])
+                    run.begin(result["header"])
+                    for position, function in enumerate(run.functions, 1):
+                        pending[pool.submit(run.item(settings, function), (run.index, 1, position))] = (run, function)
+                    told.items_added(len(run.functions))
+                if run.complete and (qualname is not None or not run.functions):
+                    finish(run)
+    except KeyboardInterrupt:
+        interrupted = True
+        finished = {o.module for o in outcomes}
+        for run in todo:
+            if run.name not in finished:
+                run.keep_what_came()
+                outcomes.append(replace(run.outcome(), status="interrupted"))
+    finally:
+        pool.shutdown()
+        _save_manifest(out, kept)
+    return PackageRun(sorted(outcomes, key=lambda o: o.module), interrupted, getattr(pool, "retried", 0))
 
 
 def report_json(root: Path, outcomes: list[ModuleOutcome], seconds: float) -> dict[str, Any]:
@@ -218,6 +319,7 @@ def report_json(root: Path, outcomes: list[ModuleOutcome], seconds: float) -> di
         "functions": sum(o.functions for o in outcomes),
         "skipped functions": sum(len(o.skipped) for o in outcomes),
         "failed modules": sum(o.status == "failed" for o in outcomes),
+        "failed functions": sum(len(o.failed) for o in outcomes),
         "unchanged modules": sum(o.status == "unchanged" for o in outcomes),
         "per module": [asdict(o) for o in outcomes],
     }

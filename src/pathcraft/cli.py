@@ -12,7 +12,7 @@ import os
 import sys
 import tempfile
 import time
-from dataclasses import asdict, replace
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import Any, TextIO
@@ -23,15 +23,17 @@ from rich.status import Status
 from rich.table import Table
 
 from pathcraft import __version__
-from pathcraft.batch import NOTHING_TO_TEST, ModuleOutcome, report_json, run_package
-from pathcraft.config import Settings, load_config, settings_from, settings_read
+from pathcraft.batch import Pool, report_json, run_package
+from pathcraft.cluster import DaskPool
+from pathcraft.pool import WorkerPool
+from pathcraft.progress import PackageDisplay
+from pathcraft.config import Settings, load_config, settings_from
 from pathcraft.depth import run_deep, too_deep
 from pathcraft.errors import PathcraftError
 from pathcraft.files import open_for_writing, output_problem
 from pathcraft.frontend import TranslationResult, translate
 from pathcraft.engine.points import parse_points
 from pathcraft.generate import FunctionRun, GenerateOptions, generate, parse_target, trace_guide
-from pathcraft.heap.assumptions import parse_assumptions
 from pathcraft.ir.nodes import Program
 from pathcraft.ir.pattern import parse_pattern
 from pathcraft.engine.tracegen import refined_text
@@ -40,6 +42,8 @@ from pathcraft.testcase.emit_json import JsonWriter
 from pathcraft.testcase.emit_pytest import PytestWriter
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.verify import VerifyReport, verify
+from pathcraft.workitem import (NOTHING_TO_TEST, criterion_label, function_messages, pytest_writer,
+                                runnable_targets, settings_dict)
 
 app = typer.Typer(
     name="pathcraft",
@@ -253,8 +257,8 @@ def gen(
                                                       "@summary_of(\"module.function\"); repeatable, and added "
                                                       "to native_summaries in [tool.pathcraft]."),
     jobs: int | None = typer.Option(None, "--jobs", "-j", min=1,
-                                    help="A package TARGET: modules generated this many at a time, each in a "
-                                    "process of its own \\[default: the number of cores]."),
+                                    help="A package TARGET: this many worker processes, each taking one "
+                                    "function (or a module's plan) at a time \\[default: the number of cores]."),
     incremental: bool = typer.Option(True, "--incremental/--no-incremental",
                                      help="A package TARGET: run again only the modules whose code, imported "
                                      "project modules or settings changed since the last run into the same "
@@ -268,8 +272,14 @@ def gen(
                                        "functions and why, time (for a package: per module)."),
     quiet: bool = typer.Option(False, "--quiet", "-q",
                                help="A package TARGET: no progress line per module, only the summary."),
-    settings_json: Path | None = typer.Option(None, "--settings-json", hidden=True,
-                                              help="Settings as a package run passes them to each module."),
+    scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS",
+                                         help="A package TARGET: run the work items on the Dask cluster whose "
+                                         "scheduler is at ADDRESS (tcp://host:8786), or on a LocalCluster "
+                                         "of --jobs workers started here with 'local'."),
+    item_timeout: float | None = typer.Option(None, "--item-timeout", metavar="SECONDS", min=1,
+                                              help="A package TARGET: a function still running after this "
+                                              "long stops its local worker and is reported as failed; the run "
+                                              r"goes on \[default: four times --timeout, plus a minute]."),
     resource_driven: bool = typer.Option(False, "--resource-driven",
                                          help="With --policy worst:steps or worst:calls[:NAME]: try the traces "
                                          "of the refined abstraction from the most to the least expensive "
@@ -295,10 +305,10 @@ def gen(
             "long_probes": long_probes, "edge_tests": edge_tests,
             "compose": compose.value if compose else None, "summaries": summaries,
             "native_summaries": tuple(native_summaries or ()), "exclude": tuple(exclude or ()),
-        }) if settings_json is None else settings_read(settings_json)
+        })
         options = settings.generate_options()
         if Path(target).is_dir() and (Path(target) / "__init__.py").is_file():
-            _package(Path(target), output, settings, jobs, incremental, report, quiet)
+            _package(Path(target), output, settings, jobs, incremental, report, quiet, scheduler, item_timeout)
             return
         path, name = parse_target(target)
         if options.objects == "constructed" and (trace is not None or cover is not None or options.select):
@@ -331,13 +341,13 @@ def gen(
             _write_report(report, path, result, [], [], [], 0.0)
         raise typer.Exit(2)
     program = result.program
-    criterion_label = ",".join(filter(None, (options.select, str(options.engine.criterion))))
+    label = criterion_label(options)
     writer: PytestWriter | JsonWriter
     try:
         if settings.format == "pytest":
-            writer = _pytest_writer(stream, program, path, runnable, criterion_label)
+            writer = pytest_writer(stream, program, path, runnable, label)
         else:
-            writer = JsonWriter(stream, target, criterion_label)
+            writer = JsonWriter(stream, target, label)
         runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(program, runnable, options, writer)
     except BrokenPipeError:
         # the reader went away (`pathcraft gen m.py | head`): not an error;
@@ -390,39 +400,57 @@ def _write_json(report: Path, document: dict[str, Any]) -> None:
 
 
 def _package(root: Path, output: Path | None, settings: Settings, jobs: int | None, incremental: bool,
-             report: Path | None, quiet: bool) -> None:
+             report: Path | None, quiet: bool, scheduler: str | None, item_timeout: float | None) -> None:
     """A package TARGET (pathcraft/batch.py): a test file per module under
-    `output`, a table at the end, a JSON report on request."""
+    `output`, progress as it goes, a table at the end, a JSON report on
+    request."""
     if output is None:
         raise fail(f"{root} is a package: give the folder for its tests with -o")
     if output.exists() and not output.is_dir():
         raise fail(f"{output}: a package's tests go in a folder, and this is a file")
     if not output.parent.is_dir():
         raise fail(f"{output}: folder '{output.parent}' does not exist")
+    if settings.format != "pytest":
+        raise fail("a package run writes pytest files; --format json works on one module")
     workers = jobs or os.cpu_count() or 1
-
-    def progress(outcome: ModuleOutcome, index: int, total: int) -> None:
-        if not quiet:
-            what = f"{outcome.tests} tests" if outcome.status != "failed" else f"failed: {outcome.message}"
-            _error(f"pathcraft: [{index}/{total}] {outcome.module}: {what} ({outcome.seconds:.1f} s)")
-
+    if item_timeout is None and settings.timeout is not None:
+        item_timeout = 4 * settings.timeout + 60
+    display = PackageDisplay(err, quiet)
+    pool: Pool
+    try:
+        if scheduler is None:
+            pool = WorkerPool(workers, item_timeout, on_start=display.started_by_pool)
+        else:
+            pool = DaskPool(scheduler, workers)
+    except PathcraftError as exc:
+        raise fail(exc) from None
     started = time.perf_counter()
-    outcomes = run_package(root.resolve(), output, asdict(settings), workers, incremental, settings.exclude,
-                           progress)
+    with display:
+        done = run_package(root.resolve(), output, settings_dict(settings), pool, incremental, settings.exclude,
+                           display)
     elapsed = time.perf_counter() - started
+    outcomes = done.outcomes
     table = Table(title=None, box=None, show_edge=False, pad_edge=False)
     for column in ("module", "status", "functions", "tests", "skipped", "seconds"):
         table.add_column(column, justify="left" if column in ("module", "status") else "right")
     for o in outcomes:
         table.add_row(o.module, o.status, str(o.functions), str(o.tests), str(len(o.skipped)), f"{o.seconds:.1f}")
     err.print(table)
+    for o in outcomes:
+        for function, why in o.failed.items():
+            err.print(f"pathcraft: {o.module}: {function + ': ' if function else ''}{why}", markup=False)
     summary = report_json(root, outcomes, elapsed)
+    where = f"a Dask cluster ({scheduler})" if scheduler else f"{workers} worker{'s' if workers != 1 else ''}"
     err.print(f"pathcraft: {summary['modules']} modules ({summary['unchanged modules']} unchanged, "
               f"{summary['failed modules']} failed), {summary['tests']} tests for {summary['functions']} "
               f"functions ({summary['skipped functions']} skipped) in {output} in {elapsed:.1f} s "
-              f"with {workers} job{'s' if workers != 1 else ''}", markup=False, soft_wrap=True)
+              f"on {where}" + (f"; {done.retried} items retried after their worker died" if done.retried else ""),
+              markup=False, soft_wrap=True)
     if report is not None:
         _write_json(report, summary)
+    if done.interrupted:
+        err.print(f"pathcraft: interrupted; kept {summary['tests']} tests", markup=False)
+        raise typer.Exit(130)
     if summary["failed modules"]:
         raise typer.Exit(1)
 
@@ -430,28 +458,9 @@ def _package(root: Path, output: Path | None, settings: Settings, jobs: int | No
 def _runnable(result: TranslationResult, name: str | None, options: GenerateOptions) -> list[str]:
     """The targets that translated; says what was inferred or skipped, and
     checks every heap assumption before any search starts."""
-    program = result.program
-    runnable = [t for t in result.targets if t in program.functions]
-    for qualname in runnable:
-        inferred = program.functions[qualname].inferred
-        if inferred:
-            _error(f"pathcraft: {qualname}: types inferred from use: {', '.join(inferred)}")
-    for qualname in runnable:
-        info = program.functions[qualname]
-        parse_assumptions(list(options.assume) + list(info.assumptions), info.params)
-    counted = [c.partition(":")[2] for c in (*options.costs, *(p.cost for p in options.policies))
-               if c.startswith("calls:")]
-    known = set(program.functions) | set(result.targets)
-    for function in counted:
-        if function not in known:
-            raise PathcraftError(f"calls:{function} counts calls of '{function}', which is no function or "
-                                 f"method of {program.path}")
-    for qualname, error in result.errors.items():
-        if qualname in result.targets:
-            _error(f"{error}" + ("" if name else f"  (skipped {qualname})"))
-    for qualname, why in result.free_objects.items():
-        if qualname in runnable:
-            _error(f"pathcraft: {qualname}: objects built freely: {why}")
+    runnable, said = runnable_targets(result, name, options)
+    for line in said:
+        _error(line)
     return runnable
 
 
@@ -480,20 +489,8 @@ def _run(program: Program, runnable: list[str], options: GenerateOptions,
                 skipped.append(qualname)
                 continue
             runs.append(run)
-            if run.stopped and run.stopped != "interrupted":
-                advice = "; a larger --max-paths or --timeout, or a smaller --criterion (loop-1), changes that" \
-                    if run.stopped in ("path limit reached", "time budget reached") else ""
-                err.print(f"pathcraft: {qualname}: {run.stopped}; kept {len(run.cases)} tests{advice}",
-                          markup=False)
-            broken = sum(1 for case in run.cases if case.extra.get("invariant"))
-            if broken:
-                names = ", ".join(run.cases[0].extra.get("invariants", ()))
-                err.print(f"pathcraft: {qualname}: {broken} of {len(run.cases)} tests leave the invariant "
-                          f"{names} false or raising (each test says so)", markup=False)
-            for note in run.notes:
-                err.print(f"pathcraft: {qualname}: some paths dropped: unsupported {note}", markup=False)
-            for warning in run.warnings:
-                err.print(f"pathcraft: {warning}", markup=False)
+            for line in function_messages(run):
+                err.print(line, markup=False)
             _print_points(qualname, run, options)
     except KeyboardInterrupt:
         interrupted = True
@@ -620,28 +617,6 @@ def _print_costs(cases: list[TestCase], names: list[str]) -> None:
     err.print(table)
 
 
-def _string_inputs(program: Program, functions: list[str]) -> bool:
-    """Does a parameter of these functions, or a field of a class they take,
-    hold a str (or a list of str)?"""
-    types = [t for q in functions if q in program.functions for t in program.functions[q].param_types]
-    classes = {t.cls if t.kind == "obj" else t.elem.cls if t.elem is not None else None for t in types}
-    fields = [t for cls in sorted(c for c in classes if c in program.classes)
-              for klass in program.mro(cls) for _, t in program.classes[klass].fields]
-    return any(t.kind == "str" or t.elem is not None and t.elem.kind == "str" for t in types + fields)
-
-
-def _pytest_writer(out: TextIO, program: Program, path: str, functions: list[str], label: str) -> PytestWriter:
-    """The pytest writer for `functions` of `program` (criterion `label`)."""
-    known = [q for q in functions if q in program.functions]
-    return PytestWriter(out, program.module, path, functions, label,
-                        frozenset(program.exception_bases), frozenset(program.classes),
-                        frozenset(q for q in functions if not program.takes_keywords(q)),
-                        floats=any(t.kind == "float" for q in known for t in program.functions[q].param_types),
-                        string_inputs=_string_inputs(program, functions),
-                        cached=program.cached_functions(), homes=tuple(program.class_homes.values()),
-                        defaults={q: dict(program.functions[q].defaults) for q in known})
-
-
 def _verify(path: str, out_format: str, test_file: str | None, cases: list[TestCase],
             program: Program) -> VerifyReport:
     if out_format == "json" or test_file is None:
@@ -650,7 +625,7 @@ def _verify(path: str, out_format: str, test_file: str | None, cases: list[TestC
         with tempfile.TemporaryDirectory(prefix="pathcraft-") as tmp:
             temp_file = Path(tmp) / f"test_{module.replace('.', '_')}_pathcraft.py"
             with open(temp_file, "w", encoding="utf-8") as fh:
-                writer = _pytest_writer(fh, program, path, functions, "")
+                writer = pytest_writer(fh, program, path, functions, "")
                 for case in cases:
                     writer.add(case)
                 writer.close()

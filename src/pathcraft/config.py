@@ -9,7 +9,6 @@ structured options a run uses.
 
 from __future__ import annotations
 
-import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -218,15 +217,11 @@ def load_config(start: Path | None = None) -> FileConfig:
     return FileConfig(str(path), dict(section))
 
 
-def settings_read(path: Path) -> Settings:
-    """Settings as a package run hands them to each module's process
-    (`dataclasses.asdict` as JSON): already layered and checked."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
-        return Settings(**values)
-    except (OSError, ValueError, TypeError) as exc:
-        raise PathcraftError(f"{path}: not the settings of a package run ({exc})") from None
+def settings_of(data: Mapping[str, Any]) -> Settings:
+    """Settings back from their JSON form (lists were tuples); TypeError
+    for a key that is no setting."""
+    values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+    return Settings(**values)
 
 
 def settings_from(file: FileConfig, cli: Mapping[str, Any]) -> Settings:

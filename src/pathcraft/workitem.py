@@ -1,0 +1,215 @@
+"""Work items: the units a package run hands to its workers (issue: whole
+packages, many cores, many machines).
+
+An item is a plain dict and so is its result, so the same item runs on a
+local worker process (pathcraft/pool.py, JSON lines over a pipe) or on a
+Dask cluster (pathcraft/cluster.py) and nothing but the source's path, the
+settings and test text crosses a process or a machine:
+
+* `plan` (a module): translate it; its functions, the header of its test
+  file, and the functions refused with why;
+* `function` (one function of a module): its tests, each as the text the
+  module's pytest writer gives it, and what the command line would say of
+  it. A module's file is its plan's header followed by its functions'
+  tests in order, which is the file `pathcraft gen MODULE` writes.
+
+Also home to the pieces the command line shares with the workers: the
+pytest writer for a module and which of its targets can run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import time
+from collections.abc import Mapping
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, TextIO
+
+from pathcraft.config import Settings, settings_of
+from pathcraft.depth import too_deep
+from pathcraft.errors import PathcraftError
+from pathcraft.frontend import TranslationResult, translate
+from pathcraft.generate import FunctionRun, GenerateOptions, generate
+from pathcraft.heap.assumptions import parse_assumptions
+from pathcraft.ir.nodes import Program
+from pathcraft.testcase.emit_pytest import PytestWriter
+from pathcraft.testcase.model import TestCase
+
+NOTHING_TO_TEST = "no functions or methods to test"  # what `gen` says of a module without any
+
+
+def string_inputs(program: Program, functions: list[str]) -> bool:
+    """Does a parameter of these functions, or a field of a class they take,
+    hold a str (or a list of str)?"""
+    types = [t for q in functions if q in program.functions for t in program.functions[q].param_types]
+    classes = {t.cls if t.kind == "obj" else t.elem.cls if t.elem is not None else None for t in types}
+    fields = [t for cls in sorted(c for c in classes if c in program.classes)
+              for klass in program.mro(cls) for _, t in program.classes[klass].fields]
+    return any(t.kind == "str" or t.elem is not None and t.elem.kind == "str" for t in types + fields)
+
+
+def pytest_writer(out: TextIO, program: Program, path: str, functions: list[str], label: str) -> PytestWriter:
+    """The pytest writer for `functions` of `program` (criterion `label`)."""
+    known = [q for q in functions if q in program.functions]
+    return PytestWriter(out, program.module, path, functions, label,
+                        frozenset(program.exception_bases), frozenset(program.classes),
+                        frozenset(q for q in functions if not program.takes_keywords(q)),
+                        floats=any(t.kind == "float" for q in known for t in program.functions[q].param_types),
+                        string_inputs=string_inputs(program, functions),
+                        cached=program.cached_functions(), homes=tuple(program.class_homes.values()),
+                        defaults={q: dict(program.functions[q].defaults) for q in known})
+
+
+def criterion_label(options: GenerateOptions) -> str:
+    return ",".join(filter(None, (options.select, str(options.engine.criterion))))
+
+
+def runnable_targets(result: TranslationResult, name: str | None,
+                     options: GenerateOptions) -> tuple[list[str], list[str]]:
+    """The targets that translated, and what to say first (types inferred,
+    functions skipped, objects built freely); checks every heap assumption
+    and counted call before any search starts (PathcraftError)."""
+    program = result.program
+    runnable = [t for t in result.targets if t in program.functions]
+    said: list[str] = []
+    for qualname in runnable:
+        inferred = program.functions[qualname].inferred
+        if inferred:
+            said.append(f"pathcraft: {qualname}: types inferred from use: {', '.join(inferred)}")
+    for qualname in runnable:
+        info = program.functions[qualname]
+        parse_assumptions(list(options.assume) + list(info.assumptions), info.params)
+    counted = [c.partition(":")[2] for c in (*options.costs, *(p.cost for p in options.policies))
+               if c.startswith("calls:")]
+    known = set(program.functions) | set(result.targets)
+    for function in counted:
+        if function not in known:
+            raise PathcraftError(f"calls:{function} counts calls of '{function}', which is no function or "
+                                 f"method of {program.path}")
+    for qualname, error in result.errors.items():
+        if qualname in result.targets:
+            said.append(f"{error}" + ("" if name else f"  (skipped {qualname})"))
+    for qualname, why in result.free_objects.items():
+        if qualname in runnable:
+            said.append(f"pathcraft: {qualname}: objects built freely: {why}")
+    return runnable, said
+
+
+def function_messages(run: FunctionRun) -> list[str]:
+    """What the command line says of a function after its search."""
+    said: list[str] = []
+    qualname = run.qualname
+    if run.stopped and run.stopped != "interrupted":
+        advice = "; a larger --max-paths or --timeout, or a smaller --criterion (loop-1), changes that" \
+            if run.stopped in ("path limit reached", "time budget reached") else ""
+        said.append(f"pathcraft: {qualname}: {run.stopped}; kept {len(run.cases)} tests{advice}")
+    broken = sum(1 for case in run.cases if case.extra.get("invariant"))
+    if broken:
+        names = ", ".join(run.cases[0].extra.get("invariants", ()))
+        said.append(f"pathcraft: {qualname}: {broken} of {len(run.cases)} tests leave the invariant "
+                    f"{names} false or raising (each test says so)")
+    said += [f"pathcraft: {qualname}: some paths dropped: unsupported {note}" for note in run.notes]
+    said += [f"pathcraft: {warning}" for warning in run.warnings]
+    return said
+
+
+class _Translated:
+    """A module translated under some settings, kept by a worker for the
+    module's other items."""
+
+    def __init__(self, source: str, settings: Settings) -> None:
+        self.options = settings.generate_options()
+        self.result = translate(source, None, self.options.invariants, objects=self.options.objects,
+                                setup_calls=self.options.setup_calls, natives=settings.native_summaries)
+        self.runnable, self.said = runnable_targets(self.result, None, self.options)
+
+    def writer(self, source: str, out: TextIO) -> PytestWriter:
+        return pytest_writer(out, self.result.program, source, self.runnable, criterion_label(self.options))
+
+
+_translated: dict[tuple[str, str, str], _Translated] = {}  # (source, its hash, settings) -> translation
+
+
+def _translation(source: str, settings: Mapping[str, Any]) -> _Translated:
+    text = json.dumps(settings, sort_keys=True)
+    digest = hashlib.sha256(Path(source).read_bytes()).hexdigest()
+    key = (source, digest, text)
+    if key not in _translated:
+        _translated.clear()  # one module at a time: a worker's items come module by module
+        _translated[key] = _Translated(source, settings_of(settings))
+    return _translated[key]
+
+
+def plan_module(source: str, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """A `plan` item: the module's functions, its test file's header, and
+    the functions refused (with why)."""
+    try:
+        found = _translation(source, settings)
+    except PathcraftError as exc:
+        return {"error": str(exc)}
+    if not found.runnable and not found.result.errors:
+        return {"nothing": True, "functions": [], "header": "", "skipped": {}, "messages": found.said}
+    header = io.StringIO()
+    found.writer(source, header)
+    skipped = {q: str(e) for q, e in found.result.errors.items() if q in found.result.targets}
+    return {"functions": found.runnable, "header": header.getvalue(), "skipped": skipped,
+            "messages": found.said}
+
+
+def run_function(source: str, qualname: str, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """A `function` item: the text of each test of `qualname`, in order."""
+    started = time.perf_counter()
+    try:
+        found = _translation(source, settings)
+    except PathcraftError as exc:
+        return {"qualname": qualname, "tests": [], "error": str(exc), "messages": []}
+    buffer = io.StringIO()
+    writer = found.writer(source, buffer)
+    mark = buffer.tell()
+    texts: list[str] = []
+
+    def on_case(case: TestCase) -> None:
+        nonlocal mark
+        writer.add(case)
+        texts.append(buffer.getvalue()[mark:])
+        mark = buffer.tell()
+
+    try:
+        run = generate(found.result.program, qualname, found.options, on_case)
+    except PathcraftError as exc:
+        return {"qualname": qualname, "tests": texts, "error": None, "skipped": str(exc),
+                "messages": [f"pathcraft: {qualname}: {exc}"], "seconds": time.perf_counter() - started}
+    except RecursionError as exc:
+        kept = f" (the {len(texts)} tests found before are kept)" if texts else ""
+        return {"qualname": qualname, "tests": texts, "error": None, "skipped": "too deep",
+                "messages": [f"pathcraft: {qualname}: {too_deep(exc)}; skipped{kept}"],
+                "seconds": time.perf_counter() - started}
+    return {"qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": run.stopped,
+            "messages": function_messages(run), "seconds": round(time.perf_counter() - started, 3)}
+
+
+def handle(item: Mapping[str, Any]) -> dict[str, Any]:
+    """Run one item (a dict) and give its result (a dict)."""
+    if item["kind"] == "plan":
+        return plan_module(item["source"], item["settings"])
+    if item["kind"] == "function":
+        return run_function(item["source"], item["qualname"], item["settings"])
+    raise ValueError(f"unknown work item kind {item['kind']!r}")
+
+
+def settings_dict(settings: Settings) -> dict[str, Any]:
+    """Settings as items carry them (JSON-safe)."""
+    data: dict[str, Any] = json.loads(json.dumps(asdict(settings)))
+    return data
+
+
+def run_json(text: str) -> str:
+    """One item as JSON text in, its result as JSON text out: what a Dask
+    worker runs (pathcraft/cluster.py), with the deep stack a search needs."""
+    from pathcraft.depth import run_deep
+
+    item = json.loads(text)
+    return json.dumps(run_deep(lambda: handle(item)))
