@@ -45,6 +45,7 @@ class _Worker:
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                         encoding="utf-8", bufsize=1)
         self.lines: queue.Queue[str | None] = queue.Queue()
+        self.ready = False  # its first line says it has started (its start is no item's time)
         threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True).start()
 
     def _read(self, stream: IO[str] | None) -> None:
@@ -56,6 +57,10 @@ class _Worker:
     def ask(self, item: Item, timeout: float | None) -> Result | str:
         """The item's result, or why there is none ("died", "hung")."""
         assert self.process.stdin is not None
+        if not self.ready:
+            if self.lines.get() is None:
+                return "died"
+            self.ready = True
         try:
             self.process.stdin.write(json.dumps(item) + "\n")
             self.process.stdin.flush()

@@ -16,6 +16,8 @@ def serve(items: Any, results: Any) -> None:
     from pathcraft.depth import run_deep
     from pathcraft.workitem import handle
 
+    results.write('{"ready": true}\n')  # started and imported: an item's time counts from here
+    results.flush()
     for line in items:
         item = json.loads(line)
         try:

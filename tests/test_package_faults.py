@@ -1,0 +1,137 @@
+"""Faults in package runs (pathcraft/batch.py, pool.py, cluster.py): a
+worker killed mid-item (the item runs again and the files are those of an
+undisturbed run), a function that outlives its item budget (reported, the
+run goes on), Ctrl-C (the tests that came back are in the files, which are
+valid Python), and the same on a Dask LocalCluster."""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pathcraft.batch import run_package
+from pathcraft.config import Settings
+from pathcraft.pool import WorkerPool
+from pathcraft.workitem import settings_dict
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "pkg_faults"
+SETTINGS = settings_dict(Settings(timeout=120))  # the searches end on their own, well inside the budget
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*.py"))}
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    copy = tmp_path_factory.mktemp("faults") / "pkg_faults"
+    shutil.copytree(FIXTURE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
+@pytest.fixture(scope="module")
+def undisturbed(package: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """The files of a run with one worker and no fault."""
+    out = tmp_path_factory.mktemp("undisturbed") / "out"
+    done = run_package(package, out, SETTINGS, WorkerPool(1), incremental=False)
+    assert not done.interrupted and all(o.status != "failed" for o in done.outcomes)
+    return files(out)
+
+
+def test_a_package_file_is_the_file_one_module_run_writes(package: Path, undisturbed: dict[str, bytes],
+                                                          tmp_path: Path) -> None:
+    single = tmp_path / "single.py"
+    done = subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(package / "branchy.py"), "-o", str(single),
+                           "--timeout", "120"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert single.read_bytes() == undisturbed["test_branchy.py"]
+
+
+class KillOnce:
+    """Kills the worker that takes `branchy` a moment after it took it (the
+    item is then in flight), once."""
+
+    def __init__(self) -> None:
+        self.killed: list[int] = []
+
+    def __call__(self, item: dict[str, Any], pid: int) -> None:
+        if item.get("qualname") == "branchy" and not self.killed:
+            self.killed.append(pid)
+            threading.Timer(0.5, os.kill, (pid, signal.SIGKILL)).start()
+
+
+def test_a_worker_killed_mid_item_is_replaced_and_the_item_retried(package: Path, undisturbed: dict[str, bytes],
+                                                                  tmp_path: Path) -> None:
+    killer = KillOnce()
+    out = tmp_path / "out"
+    done = run_package(package, out, SETTINGS, WorkerPool(2, on_start=killer), incremental=False)
+    assert killer.killed and done.retried == 1
+    assert all(o.status != "failed" for o in done.outcomes)
+    assert files(out) == undisturbed
+
+
+def test_a_function_past_its_item_budget_is_reported_and_the_run_goes_on(package: Path,
+                                                                          undisturbed: dict[str, bytes],
+                                                                          tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    done = run_package(package, out, SETTINGS, WorkerPool(1, item_timeout=1), incremental=False)
+    by_module = {o.module: o for o in done.outcomes}
+    branchy = by_module["pkg_faults/branchy.py"]
+    assert branchy.status == "failed" and list(branchy.failed) == ["branchy"]
+    assert "did not finish within 1 s" in branchy.failed["branchy"]
+    assert by_module["pkg_faults/other.py"].status == "written"  # the run went on
+    assert files(out)["test_other.py"] == undisturbed["test_other.py"]
+    kept = (out / "test_branchy.py").read_text()
+    assert "def test_quick_1" in kept and "def test_after_1" in kept and "def test_branchy_" not in kept
+    ast.parse(kept)
+
+
+def test_ctrl_c_keeps_the_tests_that_came_back_in_valid_files(package: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run = subprocess.Popen([sys.executable, "-m", "pathcraft", "gen", str(package), "-o", str(out), "--jobs", "1",
+                            "--timeout", "120", "-q", "--no-incremental"], stderr=subprocess.PIPE, text=True)
+    written = out / "test_branchy.py"
+    deadline = time.monotonic() + 120
+    while not (written.exists() and "def test_quick_" in written.read_text()):  # quick is in, branchy running
+        assert run.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    run.send_signal(signal.SIGINT)
+    _, stderr = run.communicate(timeout=60)
+    assert run.returncode == 130, stderr
+    assert "interrupted; kept" in stderr and "Traceback" not in stderr
+    kept = written.read_text()
+    ast.parse(kept)
+    assert "def test_quick_2" in kept
+
+
+@pytest.fixture(scope="module")
+def dask_pool() -> Any:
+    pytest.importorskip("distributed")
+    from pathcraft.cluster import DaskPool
+
+    return DaskPool("local", 2)
+
+
+def test_a_dask_cluster_writes_the_same_files_and_survives_a_lost_worker(package: Path,
+                                                                        undisturbed: dict[str, bytes],
+                                                                        dask_pool: Any, tmp_path: Path) -> None:
+    pids = list(dask_pool.worker_pids().values())
+    assert len(pids) == 2
+    out = tmp_path / "out"
+    # a worker killed once the run is under way: its items run again on the other one
+    killer = threading.Timer(1.0, os.kill, (pids[0], signal.SIGKILL))
+    killer.start()
+    done = run_package(package, out, SETTINGS, dask_pool, incremental=False)
+    killer.join()
+    assert all(o.status != "failed" for o in done.outcomes), [o.message for o in done.outcomes]
+    assert files(out) == undisturbed
