@@ -32,6 +32,7 @@ from typing import Any, Protocol
 
 from pathcraft import __version__
 from pathcraft.frontend.packages import resolve
+from pathcraft.workitem import merged_split
 
 MANIFEST = ".pathcraft-manifest.json"
 _SKIPPED_FOLDERS = {"tests", "test", "__pycache__", "build", "dist"}
@@ -178,11 +179,13 @@ class _ModuleRun:
     seconds: float = 0.0
     started: bool = False
 
-    def item(self, settings: dict[str, Any], qualname: str | None) -> dict[str, Any]:
+    def item(self, settings: dict[str, Any], qualname: str | None, **part: Any) -> dict[str, Any]:
+        """The plan (`qualname` None), a function, or a part of a function's
+        split search (`frontier=D` or `prefix=[...]`)."""
         if qualname is None:
             return {"kind": "plan", "source": str(self.source), "settings": settings, "module": self.name}
         return {"kind": "function", "source": str(self.source), "qualname": qualname, "settings": settings,
-                "module": self.name}
+                "module": self.name, **part}
 
     def begin(self, header: str) -> None:
         self.output.parent.mkdir(parents=True, exist_ok=True)
@@ -266,8 +269,11 @@ def run_package(root: Path, out: Path, settings: dict[str, Any], pool: Pool, inc
             kept[name] = last
         else:
             todo.append(_ModuleRun(name, module, output, len(todo)))
-    pending: dict[Future[dict[str, Any]], tuple[_ModuleRun, str | None]] = {}
+    pending: dict[Future[dict[str, Any]], tuple[_ModuleRun, str | None, int]] = {}  # -> (module, function, part)
     interrupted = False
+    depth = int(settings.get("split_depth") or 0)
+    parts: dict[tuple[str, str], list[dict[str, Any]]] = {}  # a split function's results so far (frontier first)
+    waiting: dict[tuple[str, str], int] = {}  # how many of its parts are still out
 
     def finish(run: _ModuleRun) -> None:
         outcome = run.outcome()
@@ -276,28 +282,55 @@ def run_package(root: Path, out: Path, settings: dict[str, Any], pool: Pool, inc
             kept[outcome.module] = (hashes[outcome.module], outcome.tests, outcome.functions)
         told.module_done(outcome, sum(o.status != "unchanged" for o in outcomes), len(todo))
 
+    def submit(run: _ModuleRun, qualname: str | None, rank: tuple[Any, ...], **part: Any) -> None:
+        pending[pool.submit(run.item(settings, qualname, **part), (run.index, *rank))] = (run, qualname, len(part))
+
+    def planned(run: _ModuleRun, result: dict[str, Any]) -> None:
+        run.functions = list(result["functions"])
+        run.skipped = dict(result["skipped"])
+        run.begin(result["header"])
+        for position, function in enumerate(run.functions, 1):
+            submit(run, function, (1, position), **({"frontier": depth} if depth else {}))
+        told.items_added(len(run.functions))
+
+    def split_part(run: _ModuleRun, qualname: str, result: dict[str, Any], position: int) -> dict[str, Any] | None:
+        """A part of a split function came back: the function's result once
+        every part is in."""
+        key = (run.name, qualname)
+        if key not in parts:  # the frontier: its prefixes go out as items of their own
+            parts[key] = [result]
+            prefixes = [] if result.get("error") or result.get("skipped") else result.get("prefixes", [])
+            for prefix in prefixes:
+                submit(run, qualname, (1, position, *prefix), prefix=prefix)
+            waiting[key] = len(prefixes)
+            told.items_added(len(prefixes))
+        else:
+            parts[key].append(result)
+            waiting[key] -= 1
+        return merged_split(qualname, parts.pop(key)) if waiting[key] == 0 else None
+
     try:
         for run in todo:
-            pending[pool.submit(run.item(settings, None), (run.index, 0, 0))] = (run, None)
+            submit(run, None, (0, 0))
         told.items_added(len(todo))
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in sorted(done, key=lambda f: pending[f][0].index):
-                run, qualname = pending.pop(future)
+                run, qualname, split = pending.pop(future)
                 result = future.result()
                 told.item_done(run.name, qualname, len(result.get("tests", [])))
-                if qualname is not None:
-                    run.take(qualname, result)
-                elif result.get("error") or result.get("nothing"):
-                    run.failed = {} if result.get("nothing") else {"": str(result["error"])}
+                if qualname is None:
+                    if result.get("error"):
+                        run.failed = {"": str(result["error"])}
+                    elif not result.get("nothing"):
+                        planned(run, result)
                 else:
-                    run.functions = list(result["functions"])
-                    run.skipped = dict(result["skipped"])
-                    run.begin(result["header"])
-                    for position, function in enumerate(run.functions, 1):
-                        pending[pool.submit(run.item(settings, function), (run.index, 1, position))] = (run, function)
-                    told.items_added(len(run.functions))
-                if run.complete and (qualname is not None or not run.functions):
+                    whole = split_part(run, qualname, result, run.functions.index(qualname) + 1) if split \
+                        else result
+                    if whole is None:
+                        continue
+                    run.take(qualname, whole)
+                if run.complete:
                     finish(run)
     except KeyboardInterrupt:
         interrupted = True

@@ -276,6 +276,12 @@ def gen(
                                          help="A package TARGET: run the work items on the Dask cluster whose "
                                          "scheduler is at ADDRESS (tcp://host:8786), or on a LocalCluster "
                                          "of --jobs workers started here with 'local'."),
+    split_depth: int | None = typer.Option(None, "--split-depth", metavar="D", min=0,
+                                           help="A package TARGET: split each function's search D choices down "
+                                           "into parts (trace prefixes) that run on several workers; the same "
+                                           "paths, with inputs chosen per part, and without long probes and "
+                                           "edge tests, which need the whole search; 0: no split "
+                                           "\\[default: 0]."),
     item_timeout: float | None = typer.Option(None, "--item-timeout", metavar="SECONDS", min=1,
                                               help="A package TARGET: a function still running after this "
                                               "long stops its local worker and is reported as failed; the run "
@@ -305,6 +311,7 @@ def gen(
             "long_probes": long_probes, "edge_tests": edge_tests,
             "compose": compose.value if compose else None, "summaries": summaries,
             "native_summaries": tuple(native_summaries or ()), "exclude": tuple(exclude or ()),
+            "split_depth": split_depth,
         })
         options = settings.generate_options()
         if Path(target).is_dir() and (Path(target) / "__init__.py").is_file():

@@ -77,6 +77,8 @@ class Settings:
     # files of models of library functions pathcraft cannot read (frontend/natives.py)
     native_summaries: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()  # a package target: files and folders not to test (fnmatch, from its root)
+    # a package target: each function's search split this many choices down, the parts on several workers
+    split_depth: int = 0
 
     def generate_options(self) -> GenerateOptions:
         """Parse and check every setting (bad ones raise PathcraftError)."""
@@ -99,7 +101,8 @@ class Settings:
                                       ("max_call_depth", self.max_call_depth, 0),
                                       ("concolic_samples", self.concolic_samples, 1),
                                       ("long_probes", self.long_probes, 0),
-                                      ("edge_tests", self.edge_tests, 0)):
+                                      ("edge_tests", self.edge_tests, 0),
+                                      ("split_depth", self.split_depth, 0)):
             if value is None:
                 continue
             if least is None and not value > 0:
@@ -171,7 +174,7 @@ FILE_KEYS: dict[str, tuple[type, ...]] = {
     "item_search": (str,), "look_ahead": (bool,), "unit": (bool,), "max_call_depth": (int,),
     "concolic": (bool,), "concolic_samples": (int,), "solve_first": (bool,),
     "long_probes": (int,), "edge_tests": (int,), "compose": (str,), "summaries": (str,),
-    "native_summaries": (list,), "exclude": (list,),
+    "native_summaries": (list,), "exclude": (list,), "split_depth": (int,),
 }
 # settings whose command-line and file values add up instead of overriding
 _CUMULATIVE = ("assume", "policy", "invariants", "native_summaries", "exclude")

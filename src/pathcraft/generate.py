@@ -114,6 +114,7 @@ class FunctionRun:
     notes: list[str] = field(default_factory=list)
     policy_filtered: int = 0
     warnings: list[str] = field(default_factory=list)  # what went wrong around the search (a bad store file)
+    choices: list[tuple[int, ...]] = field(default_factory=list)  # of each test's path, as `cases`
 
 
 def parse_target(text: str) -> tuple[str, str | None]:
@@ -362,6 +363,7 @@ def generate(
             case = replace(case, extra={**case.extra, "invariants": list(checked.invariants),
                                         **({"invariant": broken} if broken else {})})
         run.cases.append(case)
+        run.choices.append(tuple(path.choices))
         emitted.append(path)
         covered.update((name, _exact(value)) for name, value in case.inputs)
         if isinstance(case.value, bool) and case.kind == "return":

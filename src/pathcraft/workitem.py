@@ -24,12 +24,13 @@ import io
 import json
 import time
 from collections.abc import Mapping
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from pathcraft.config import Settings, settings_of
 from pathcraft.depth import too_deep
+from pathcraft.engine.split import BelowPrefix, Frontier
 from pathcraft.errors import PathcraftError
 from pathcraft.frontend import TranslationResult, translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate
@@ -159,13 +160,24 @@ def plan_module(source: str, settings: Mapping[str, Any]) -> dict[str, Any]:
             "messages": found.said}
 
 
-def run_function(source: str, qualname: str, settings: Mapping[str, Any]) -> dict[str, Any]:
-    """A `function` item: the text of each test of `qualname`, in order."""
+def run_function(source: str, qualname: str, settings: Mapping[str, Any], frontier: int | None = None,
+                 prefix: list[int] | None = None) -> dict[str, Any]:
+    """A `function` item: the text of each test of `qualname`, in order.
+    With `frontier` or `prefix`, one part of its search split below trace
+    prefixes (engine/split.py): then also each test's choices, and for the
+    frontier the prefixes below it; probes and edge tests need the whole
+    search, so a split function has none."""
     started = time.perf_counter()
     try:
         found = _translation(source, settings)
     except PathcraftError as exc:
         return {"qualname": qualname, "tests": [], "error": str(exc), "messages": []}
+    options = found.options
+    control: Frontier | BelowPrefix | None = None
+    if frontier is not None or prefix is not None:
+        control = Frontier(frontier) if frontier is not None else BelowPrefix(prefix or [])
+        options = replace(options, long_probes=0, edge_tests=0,
+                          engine=replace(options.engine, controls=(*options.engine.controls, control)))
     buffer = io.StringIO()
     writer = found.writer(source, buffer)
     mark = buffer.tell()
@@ -178,7 +190,7 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any]) -> dic
         mark = buffer.tell()
 
     try:
-        run = generate(found.result.program, qualname, found.options, on_case)
+        run = generate(found.result.program, qualname, options, on_case)
     except PathcraftError as exc:
         return {"qualname": qualname, "tests": texts, "error": None, "skipped": str(exc),
                 "messages": [f"pathcraft: {qualname}: {exc}"], "seconds": time.perf_counter() - started}
@@ -187,8 +199,36 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any]) -> dic
         return {"qualname": qualname, "tests": texts, "error": None, "skipped": "too deep",
                 "messages": [f"pathcraft: {qualname}: {too_deep(exc)}; skipped{kept}"],
                 "seconds": time.perf_counter() - started}
-    return {"qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": run.stopped,
-            "messages": function_messages(run), "seconds": round(time.perf_counter() - started, 3)}
+    result: dict[str, Any] = {
+        "qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": run.stopped,
+        "messages": function_messages(run), "seconds": round(time.perf_counter() - started, 3),
+    }
+    if control is not None:
+        result["choices"] = [list(c) for c in run.choices]
+    if isinstance(control, Frontier):
+        result["prefixes"] = [list(p) for p in control.prefixes]
+    return result
+
+
+def merged_split(qualname: str, parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The result of a split function from those of its frontier and its
+    prefixes: the tests sorted by choices (the whole search's order) and
+    numbered again in that order."""
+    failed = [part for part in parts if part.get("error") or part.get("skipped")]
+    if failed:
+        return {**failed[0], "qualname": qualname, "tests": []}
+    tests = sorted(((tuple(c), text) for part in parts for c, text in zip(part["choices"], part["tests"])),
+                   key=lambda pair: pair[0])
+    stem = f"def test_{qualname.replace('.', '_')}_"
+    texts = []
+    for number, (_, text) in enumerate(tests, 1):
+        head, _, rest = text.partition(stem)
+        texts.append(f"{head}{stem}{number}{rest.lstrip('0123456789')}")  # the def line comes first
+    messages = list(dict.fromkeys(m for part in parts for m in part.get("messages", [])))
+    stopped = next((part["stopped"] for part in parts if part.get("stopped")), None)
+    return {"qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": stopped,
+            "messages": messages, "seconds": round(sum(float(part.get("seconds", 0)) for part in parts), 3),
+            "split": len(parts) - 1}
 
 
 def handle(item: Mapping[str, Any]) -> dict[str, Any]:
@@ -196,7 +236,8 @@ def handle(item: Mapping[str, Any]) -> dict[str, Any]:
     if item["kind"] == "plan":
         return plan_module(item["source"], item["settings"])
     if item["kind"] == "function":
-        return run_function(item["source"], item["qualname"], item["settings"])
+        return run_function(item["source"], item["qualname"], item["settings"], item.get("frontier"),
+                            item.get("prefix"))
     raise ValueError(f"unknown work item kind {item['kind']!r}")
 
 
