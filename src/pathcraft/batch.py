@@ -32,6 +32,7 @@ from typing import Any, Protocol
 
 from pathcraft import __version__
 from pathcraft.frontend.packages import resolve
+from pathcraft.htmlreport import FunctionReport, ModuleReport
 from pathcraft.workitem import merged_split
 
 MANIFEST = ".pathcraft-manifest.json"
@@ -178,6 +179,7 @@ class _ModuleRun:
     failed: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
     started: bool = False
+    data: bool = False  # its tests come back as data too (for the HTML report)
 
     def item(self, settings: dict[str, Any], qualname: str | None, **part: Any) -> dict[str, Any]:
         """The plan (`qualname` None), a function, or a part of a function's
@@ -185,7 +187,7 @@ class _ModuleRun:
         if qualname is None:
             return {"kind": "plan", "source": str(self.source), "settings": settings, "module": self.name}
         return {"kind": "function", "source": str(self.source), "qualname": qualname, "settings": settings,
-                "module": self.name, **part}
+                "module": self.name, "data": self.data, **part}
 
     def begin(self, header: str) -> None:
         self.output.parent.mkdir(parents=True, exist_ok=True)
@@ -227,6 +229,13 @@ class _ModuleRun:
             self._append([q for q in self.functions[self.written:] if q in self.results])
             self.written = len(self.functions)
 
+    def report(self, status: str) -> ModuleReport:
+        """What the HTML report shows of the module (its tests as data)."""
+        functions = [FunctionReport(q, list(self.results[q].get("cases", []))) for q in self.functions
+                     if q in self.results and not self.results[q].get("error")]
+        refused = {**self.skipped, **self.failed}
+        return ModuleReport(self.name, str(self.source), status, functions, refused)
+
     def outcome(self) -> ModuleOutcome:
         if self.tests == 0 and self.output.exists():
             self.output.unlink()  # no file for a module without tests
@@ -242,14 +251,16 @@ class PackageRun:
     outcomes: list[ModuleOutcome]  # sorted by module
     interrupted: bool  # by Ctrl-C: the modules not finished are "interrupted", with the tests that came back
     retried: int  # items run again after their worker died
+    reports: list[ModuleReport] = field(default_factory=list)  # with `data`: for the HTML report, by module
 
 
 def run_package(root: Path, out: Path, settings: dict[str, Any], pool: Pool, incremental: bool,
-                exclude: Sequence[str] = (), progress: Progress | None = None) -> PackageRun:
+                exclude: Sequence[str] = (), progress: Progress | None = None, data: bool = False) -> PackageRun:
     """Every module of the package at `root` into `out`, its plan and then
     each function a work item on `pool`. Ctrl-C keeps the files written
     (with every function that came back) and the manifest of the modules
-    done; the pool is shut down at the end."""
+    done; the pool is shut down at the end. `data`: also each module's
+    tests as data (`PackageRun.reports`, for the HTML report)."""
     told = progress or Progress()
     modules = package_modules(root, exclude)
     out.mkdir(parents=True, exist_ok=True)
@@ -268,7 +279,7 @@ def run_package(root: Path, out: Path, settings: dict[str, Any], pool: Pool, inc
             outcomes.append(ModuleOutcome(name, str(output) if last[1] else "", "unchanged", last[1], last[2]))
             kept[name] = last
         else:
-            todo.append(_ModuleRun(name, module, output, len(todo)))
+            todo.append(_ModuleRun(name, module, output, len(todo), data=data))
     pending: dict[Future[dict[str, Any]], tuple[_ModuleRun, str | None, int]] = {}  # -> (module, function, part)
     interrupted = False
     depth = int(settings.get("split_depth") or 0)
@@ -342,7 +353,13 @@ def run_package(root: Path, out: Path, settings: dict[str, Any], pool: Pool, inc
     finally:
         pool.shutdown()
         _save_manifest(out, kept)
-    return PackageRun(sorted(outcomes, key=lambda o: o.module), interrupted, getattr(pool, "retried", 0))
+    reports: list[ModuleReport] = []
+    if data:
+        statuses = {o.module: o.status for o in outcomes}
+        ran = {run.name: run for run in todo}
+        reports = [ran[m].report(statuses[m]) if m in ran else ModuleReport(m, str(root.parent / m), statuses[m], [])
+                   for m in sorted(statuses)]
+    return PackageRun(sorted(outcomes, key=lambda o: o.module), interrupted, getattr(pool, "retried", 0), reports)
 
 
 def report_json(root: Path, outcomes: list[ModuleOutcome], seconds: float) -> dict[str, Any]:

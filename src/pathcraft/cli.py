@@ -25,6 +25,7 @@ from rich.table import Table
 from pathcraft import __version__
 from pathcraft.batch import Pool, report_json, run_package
 from pathcraft.cluster import DaskPool
+from pathcraft.htmlreport import FunctionReport, ModuleReport, write_html
 from pathcraft.pool import WorkerPool
 from pathcraft.progress import PackageDisplay
 from pathcraft.config import Settings, load_config, settings_from
@@ -42,7 +43,7 @@ from pathcraft.testcase.emit_json import JsonWriter
 from pathcraft.testcase.emit_pytest import PytestWriter
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.verify import VerifyReport, verify
-from pathcraft.workitem import (NOTHING_TO_TEST, criterion_label, function_messages, pytest_writer,
+from pathcraft.workitem import (NOTHING_TO_TEST, case_data, criterion_label, function_messages, pytest_writer,
                                 runnable_targets, settings_dict)
 
 app = typer.Typer(
@@ -268,8 +269,9 @@ def gen(
                                              "(relative to the package, fnmatch) matches; repeatable, added to "
                                              "exclude in [tool.pathcraft]."),
     report: Path | None = typer.Option(None, "--report", metavar="FILE",
-                                       help="Also write a JSON summary here: functions, tests, skipped "
-                                       "functions and why, time (for a package: per module)."),
+                                       help="Also write a summary here: functions, tests, skipped functions "
+                                       "and why, time (for a package: per module); as JSON, or as one static "
+                                       "page for a FILE.html (source lines reached, object graphs, costs)."),
     quiet: bool = typer.Option(False, "--quiet", "-q",
                                help="A package TARGET: no progress line per module, only the summary."),
     scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS",
@@ -390,13 +392,31 @@ def gen(
 
 def _write_report(report: Path, path: str, result: TranslationResult, runs: list[FunctionRun],
                   cases: list[TestCase], skipped_on_the_way: list[str], elapsed: float) -> None:
-    """The JSON summary of one module's run (`--report`)."""
+    """The summary of one module's run (`--report`): JSON, or the HTML page
+    for a FILE.html."""
     skipped = {q: str(e) for q, e in result.errors.items() if q in result.targets}
     skipped.update({q: "too deep" for q in skipped_on_the_way})
     document = {"module": path, "functions": len(runs), "tests": len(cases), "seconds": round(elapsed, 2),
                 "per function": {r.qualname: {"tests": len(r.cases), "stopped": r.stopped} for r in runs},
                 "skipped": skipped}
-    _write_json(report, document)
+    if _is_html(report):
+        functions = [FunctionReport(r.qualname, [case_data(c) for c in r.cases]) for r in runs]
+        module = ModuleReport(path, path, "written" if cases else "no tests", functions, skipped)
+        _write_page(report, f"pathcraft: {path}", [module], document)
+    else:
+        _write_json(report, document)
+
+
+def _is_html(report: Path) -> bool:
+    return report.suffix.lower() in (".html", ".htm")
+
+
+def _write_page(report: Path, title: str, modules: list[ModuleReport], summary: dict[str, Any]) -> None:
+    facts = {k: v for k, v in summary.items() if not isinstance(v, (dict, list))}
+    try:
+        write_html(report, title, modules, facts)
+    except OSError as exc:
+        raise fail(f"{report}: cannot write the report ({exc.strerror})") from None
 
 
 def _write_json(report: Path, document: dict[str, Any]) -> None:
@@ -434,7 +454,7 @@ def _package(root: Path, output: Path | None, settings: Settings, jobs: int | No
     started = time.perf_counter()
     with display:
         done = run_package(root.resolve(), output, settings_dict(settings), pool, incremental, settings.exclude,
-                           display)
+                           display, data=report is not None and _is_html(report))
     elapsed = time.perf_counter() - started
     outcomes = done.outcomes
     table = Table(title=None, box=None, show_edge=False, pad_edge=False)
@@ -453,7 +473,9 @@ def _package(root: Path, output: Path | None, settings: Settings, jobs: int | No
               f"functions ({summary['skipped functions']} skipped) in {output} in {elapsed:.1f} s "
               f"on {where}" + (f"; {done.retried} items retried after their worker died" if done.retried else ""),
               markup=False, soft_wrap=True)
-    if report is not None:
+    if report is not None and _is_html(report):
+        _write_page(report, f"pathcraft: {root}", done.reports, summary)
+    elif report is not None:
         _write_json(report, summary)
     if done.interrupted:
         err.print(f"pathcraft: interrupted; kept {summary['tests']} tests", markup=False)

@@ -161,12 +161,13 @@ def plan_module(source: str, settings: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def run_function(source: str, qualname: str, settings: Mapping[str, Any], frontier: int | None = None,
-                 prefix: list[int] | None = None) -> dict[str, Any]:
+                 prefix: list[int] | None = None, data: bool = False) -> dict[str, Any]:
     """A `function` item: the text of each test of `qualname`, in order.
     With `frontier` or `prefix`, one part of its search split below trace
     prefixes (engine/split.py): then also each test's choices, and for the
     frontier the prefixes below it; probes and edge tests need the whole
-    search, so a split function has none."""
+    search, so a split function has none. `data`: also each test as
+    `TestCase.to_json()` with its cost values (for the HTML report)."""
     started = time.perf_counter()
     try:
         found = _translation(source, settings)
@@ -182,12 +183,15 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
     writer = found.writer(source, buffer)
     mark = buffer.tell()
     texts: list[str] = []
+    cases: list[dict[str, Any]] = []
 
     def on_case(case: TestCase) -> None:
         nonlocal mark
         writer.add(case)
         texts.append(buffer.getvalue()[mark:])
         mark = buffer.tell()
+        if data:
+            cases.append(case_data(case))
 
     try:
         run = generate(found.result.program, qualname, options, on_case)
@@ -203,11 +207,18 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
         "qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": run.stopped,
         "messages": function_messages(run), "seconds": round(time.perf_counter() - started, 3),
     }
+    if data:
+        result["cases"] = cases
     if control is not None:
         result["choices"] = [list(c) for c in run.choices]
     if isinstance(control, Frontier):
         result["prefixes"] = [list(p) for p in control.prefixes]
     return result
+
+
+def case_data(case: TestCase) -> dict[str, Any]:
+    """A test as the HTML report reads it (JSON-safe)."""
+    return {**case.to_json(), "cost_values": dict(case.cost_values)}
 
 
 def merged_split(qualname: str, parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -217,18 +228,21 @@ def merged_split(qualname: str, parts: list[dict[str, Any]]) -> dict[str, Any]:
     failed = [part for part in parts if part.get("error") or part.get("skipped")]
     if failed:
         return {**failed[0], "qualname": qualname, "tests": []}
-    tests = sorted(((tuple(c), text) for part in parts for c, text in zip(part["choices"], part["tests"])),
-                   key=lambda pair: pair[0])
-    stem = f"def test_{qualname.replace('.', '_')}_"
-    texts = []
-    for number, (_, text) in enumerate(tests, 1):
-        head, _, rest = text.partition(stem)
-        texts.append(f"{head}{stem}{number}{rest.lstrip('0123456789')}")  # the def line comes first
+    with_data = all("cases" in part for part in parts)
+    tests = sorted(((tuple(c), text, part["cases"][i] if with_data else None) for part in parts
+                    for i, (c, text) in enumerate(zip(part["choices"], part["tests"]))), key=lambda t: t[0])
+    stem = f"test_{qualname.replace('.', '_')}_"
+    texts, cases = [], []
+    for number, (_, text, case) in enumerate(tests, 1):
+        head, _, rest = text.partition(f"def {stem}")
+        texts.append(f"{head}def {stem}{number}{rest.lstrip('0123456789')}")  # the def line comes first
+        if case is not None:
+            cases.append({**case, "name": f"{stem}{number}{case['name'][len(stem):].lstrip('0123456789')}"})
     messages = list(dict.fromkeys(m for part in parts for m in part.get("messages", [])))
     stopped = next((part["stopped"] for part in parts if part.get("stopped")), None)
     return {"qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": stopped,
             "messages": messages, "seconds": round(sum(float(part.get("seconds", 0)) for part in parts), 3),
-            "split": len(parts) - 1}
+            "split": len(parts) - 1, **({"cases": cases} if with_data else {})}
 
 
 def handle(item: Mapping[str, Any]) -> dict[str, Any]:
@@ -237,7 +251,7 @@ def handle(item: Mapping[str, Any]) -> dict[str, Any]:
         return plan_module(item["source"], item["settings"])
     if item["kind"] == "function":
         return run_function(item["source"], item["qualname"], item["settings"], item.get("frontier"),
-                            item.get("prefix"))
+                            item.get("prefix"), bool(item.get("data")))
     raise ValueError(f"unknown work item kind {item['kind']!r}")
 
 
