@@ -5,7 +5,8 @@ Why not `concurrent.futures.ProcessPoolExecutor`: one worker that dies
 there breaks the whole pool, and a hung item cannot be stopped. Here a
 worker that dies mid-item (killed, out of memory) is replaced and its item
 retried (up to `retries` times); an item that outlives `item_timeout`
-stops its worker and is reported, and the run goes on. Items are taken
+stops its worker and is reported, and the run goes on; a worker left
+holding more than `RECYCLE_BYTES` after an item is replaced. Items are taken
 in priority order (a package run finishes one module before it starts the
 next), and only JSON crosses the pipe.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import queue
 import subprocess
 import sys
@@ -26,6 +28,7 @@ from typing import IO, Any
 Item = dict[str, Any]
 Result = dict[str, Any]
 OnStart = Callable[[Item, int], None]  # (item, the pid of the worker taking it)
+RECYCLE_BYTES = 2 << 30  # a worker holding more than this after an item is replaced by a fresh one
 
 
 @dataclass(order=True)
@@ -46,6 +49,7 @@ class _Worker:
                                         encoding="utf-8", bufsize=1)
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.ready = False  # its first line says it has started (its start is no item's time)
+        self.gone = False  # it ended before that line
         threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True).start()
 
     def _read(self, stream: IO[str] | None) -> None:
@@ -54,13 +58,20 @@ class _Worker:
             self.lines.put(line)
         self.lines.put(None)  # the worker is gone
 
+    def started(self) -> bool:
+        """Wait for the worker's first line (False: it died first)."""
+        if not self.ready and not self.gone:
+            if self.lines.get() is None:
+                self.gone = True
+            else:
+                self.ready = True
+        return self.ready
+
     def ask(self, item: Item, timeout: float | None) -> Result | str:
         """The item's result, or why there is none ("died", "hung")."""
         assert self.process.stdin is not None
-        if not self.ready:
-            if self.lines.get() is None:
-                return "died"
-            self.ready = True
+        if not self.started():
+            return "died"
         try:
             self.process.stdin.write(json.dumps(item) + "\n")
             self.process.stdin.flush()
@@ -74,6 +85,14 @@ class _Worker:
             return "died"
         result: Result = json.loads(line)
         return result
+
+    def resident_bytes(self) -> int:
+        """The worker's resident memory (0 where /proc does not tell)."""
+        try:
+            with open(f"/proc/{self.process.pid}/statm", encoding="ascii") as statm:
+                return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError, IndexError):
+            return 0
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -119,11 +138,14 @@ class WorkerPool:
                     if self._closing.is_set():
                         return
                     worker = self._workers[slot] = _Worker()
-            if self.on_start is not None:
+            if self.on_start is not None and worker.started():
                 self.on_start(task.item, worker.process.pid)
             answer = worker.ask(task.item, self.item_timeout)
             if isinstance(answer, dict):
                 task.future.set_result(answer)
+                if worker.resident_bytes() > RECYCLE_BYTES:  # what its searches left behind: a fresh one
+                    worker.stop()
+                    self._workers[slot] = None
                 continue
             code = worker.process.poll()
             worker.stop()

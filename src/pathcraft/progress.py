@@ -14,6 +14,7 @@ from rich.console import Console, Group
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from pathcraft.batch import ModuleOutcome, Progress
 
@@ -48,7 +49,7 @@ class PackageDisplay(Progress):
         table = Table.grid(padding=(0, 2))
         now = time.monotonic()
         for pid, (what, since) in running:
-            table.add_row(f"[dim]worker {pid}", what, f"{now - since:.0f} s")
+            table.add_row(Text(f"worker {pid}", style="dim"), Text(what), Text(f"{now - since:.0f} s"))
         return Group(self._bar, table)
 
     def started_by_pool(self, item: dict[str, Any], pid: int) -> None:
@@ -77,6 +78,7 @@ class PackageDisplay(Progress):
         what = f"{outcome.tests} tests" if outcome.status != "failed" else f"failed: {outcome.message}"
         line = f"pathcraft: [{index}/{total}] {outcome.module}: {what} ({outcome.seconds:.1f} s)"
         if self._live is not None:
+            self._live.refresh()  # the display printed below the line is drawn now, not as last drawn
             self._live.console.print(line, markup=False, highlight=False)
         else:
             self.console.print(line, markup=False, highlight=False, soft_wrap=True)
