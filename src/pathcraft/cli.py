@@ -446,7 +446,8 @@ def _package(root: Path, output: Path | None, settings: Settings, jobs: int | No
     pool: Pool
     try:
         if scheduler is None:
-            pool = WorkerPool(workers, item_timeout, on_start=display.started_by_pool)
+            pool = WorkerPool(workers, item_timeout, on_start=lambda item, pid: display.item_started(
+                str(item.get("module")), item.get("qualname"), pid))
         else:
             pool = DaskPool(scheduler, workers)
     except PathcraftError as exc:

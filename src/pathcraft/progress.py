@@ -52,11 +52,10 @@ class PackageDisplay(Progress):
             table.add_row(Text(f"worker {pid}", style="dim"), Text(what), Text(f"{now - since:.0f} s"))
         return Group(self._bar, table)
 
-    def started_by_pool(self, item: dict[str, Any], pid: int) -> None:
-        what = f"{item.get('module', '?')}::{item['qualname']}" if item.get("qualname") else \
-            f"{item.get('module', '?')} (translating)"
+    def item_started(self, module: str, qualname: str | None, worker: int) -> None:
+        what = f"{module}::{qualname}" if qualname else f"{module} (translating)"
         with self._lock:
-            self._running[pid] = (what, time.monotonic())
+            self._running[worker] = (what, time.monotonic())
 
     def items_added(self, count: int) -> None:
         total = self._bar.tasks[0].total or 0
