@@ -109,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", default="5", help="seconds per function [5]")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="jobs of the parallel run")
     parser.add_argument("--skip-package", action="store_true", help="only the split search")
+    parser.add_argument("--skip-split", action="store_true", help="only the package runs")
     parser.add_argument("--split-target", default=str(REPO.parent / "shared" / "examples" / "rational.py") + "::simp",
                         help="the function whose search is split [the examples' rational.py::simp]")
     parser.add_argument("--split-criterion", default="loop-3", help="its criterion [loop-3]")
@@ -116,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.skip_package:
         package_table(args)
+    if args.skip_split:
+        return 0
     source, _, qualname = args.split_target.partition("::")
     whole = split_search(source, qualname, args.split_criterion, 0, 1)
     one = split_search(source, qualname, args.split_criterion, args.split_depth, 1)
