@@ -15,6 +15,7 @@ prefix items on 1 and on N local workers; the same paths are checked.
 
     python bench/scale.py
     python bench/scale.py --folders searches,sorts --timeout 5 --jobs 2
+    python bench/scale.py --folders all --examples --timeout 2 --skip-split   # the whole visible corpus
     python bench/scale.py --skip-package --split-target ../shared/examples/rational.py::simp --split-criterion loop-3
 """
 
@@ -38,15 +39,23 @@ from pathcraft.workitem import merged_split, settings_dict
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpus" / "thealgorithms-python"
+EXAMPLES = REPO.parent / "shared" / "examples"
 
 
-def make_package(folders: list[str], into: Path) -> Path:
+def make_package(folders: list[str], into: Path, examples: bool) -> Path:
+    """A package of the corpus `folders` ("all": every one), and of the
+    papers' examples with `examples`."""
     package = into / "corpus_pkg"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    for folder in folders:
-        shutil.copytree(CORPUS / folder, package / folder, ignore=shutil.ignore_patterns("__pycache__"))
-        for sub in [package / folder, *(p for p in (package / folder).rglob("*") if p.is_dir())]:
+    if folders == ["all"]:
+        folders = sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and any(p.rglob("*.py")))
+    sources = [(CORPUS / folder, package / folder) for folder in folders]
+    if examples:
+        sources.append((EXAMPLES, package / "examples"))
+    for source, copy in sources:
+        shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__", "*.md", "*.txt"))
+        for sub in [copy, *(p for p in copy.rglob("*") if p.is_dir())]:
             (sub / "__init__.py").touch()
     return package
 
@@ -105,7 +114,8 @@ def files(folder: Path) -> dict[str, bytes]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--folders", default="bit_manipulation,searches,sorts,conversions",
-                        help="corpus folders that make the package")
+                        help="corpus folders that make the package ('all': every one)")
+    parser.add_argument("--examples", action="store_true", help="the papers' examples in the package too")
     parser.add_argument("--timeout", default="5", help="seconds per function [5]")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="jobs of the parallel run")
     parser.add_argument("--skip-package", action="store_true", help="only the split search")
@@ -136,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
 def package_table(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        package = make_package(args.folders.split(","), root)
+        package = make_package(args.folders.split(","), root, args.examples)
         common = ["--timeout", args.timeout, "--no-incremental"]
         one = run(package, root / "one", [*common, "--jobs", "1"])
         many = run(package, root / "many", [*common, "--jobs", str(args.jobs)])
