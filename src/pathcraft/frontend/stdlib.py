@@ -12,13 +12,19 @@ untouched, so the function still translates. `string`'s constants are
 str literals; reading any other library attribute as a value drops the
 path the same way (reading a module attribute does nothing else).
 
-Only modules of the standard library (`sys.stdlib_module_names`) are
-taken, and only when no module of the analysed tree could shadow them.
+Modules of the standard library (`sys.stdlib_module_names`) and installed
+packages outside the analysed tree (`numpy`, `requests`: found by
+`importlib.util.find_spec`, which looks and imports nothing) are taken,
+and only when no module of the analysed tree could shadow them. An
+installed package has no model, so each call of one fails only the paths
+that reach it, named in the report; a native summary
+(frontend/natives.py) can stand for it.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib.util
 import string
 import sys
 from dataclasses import dataclass, field
@@ -128,15 +134,32 @@ def _is_stdlib(dotted: str, folders: tuple[Path, ...]) -> bool:
     return not any((folder / f"{top}.py").exists() or (folder / top).is_dir() for folder in folders)
 
 
+_NOT_FOREIGN = frozenset({"pathcraft"})  # `from pathcraft.assume import invariant` is read, not called
+
+
+def _is_installed(dotted: str, folders: tuple[Path, ...]) -> bool:
+    """A package installed on this Python, not one of the analysed tree (a
+    folder or file of its name next to the module or at the import root)."""
+    top = dotted.split(".")[0]
+    if top in _NOT_FOREIGN or top in sys.stdlib_module_names or top == "__future__" \
+            or any((folder / f"{top}.py").exists() or (folder / top).is_dir() for folder in folders):
+        return False
+    try:
+        return importlib.util.find_spec(top) is not None  # looks, does not import
+    except (ImportError, ValueError):
+        return False
+
+
 def foreign_imports(module: ModuleSource) -> ForeignImports:
-    """The module's imports of the standard library, and of the library
-    modules a native summary (frontend/natives.py) stands for a function of."""
+    """The module's imports of the standard library and of installed
+    packages, and of the library modules a native summary
+    (frontend/natives.py) stands for a function of."""
     out = ForeignImports()
     folders = (Path(module.path).parent, import_name(Path(module.path))[1])
     natives = module.natives.modules()
 
     def library(dotted: str) -> bool:
-        return _is_stdlib(dotted, folders) or dotted in natives
+        return _is_stdlib(dotted, folders) or dotted in natives or _is_installed(dotted, folders)
 
     for node in module.tree.body:
         if isinstance(node, ast.Import):
