@@ -62,7 +62,7 @@ def make_package(folders: list[str], into: Path, examples: bool) -> Path:
 
 def run(package: Path, out: Path, options: list[str]) -> dict[str, float | int]:
     report = out.parent / f"{out.name}-{len(list(out.parent.glob('*.json')))}.json"
-    before = os.times()  # (bench/resource.py shadows the resource module here)
+    before = os.times()
     started = time.perf_counter()
     subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(package), "-o", str(out), "-q",
                     "--report", str(report), *options], capture_output=True, text=True, cwd=package.parent,

@@ -18,8 +18,8 @@ Two tables:
 Times are in-process wall clock of `generate` (translation left out), the
 best of `--repeat` runs. Prints markdown; `--json` keeps the records.
 
-    python bench/resource.py
-    python bench/resource.py --max-k 6 --repeat 3
+    python bench/resource_guided.py
+    python bench/resource_guided.py --max-k 6 --repeat 3
 """
 
 from __future__ import annotations
