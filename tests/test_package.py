@@ -113,3 +113,10 @@ def test_the_output_must_be_a_folder(package: Path, tmp_path: Path, where: str) 
         command += ["-o", str(tmp_path / "x.py")]
     done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.startswith("pathcraft: ") and "Traceback" not in done.stderr
+
+
+def test_package_options_on_one_module_are_refused_in_one_line(package: Path, tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(package / "arith.py"), "--jobs", "2",
+                           "--split-depth", "3"], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("pathcraft: --jobs, --split-depth: for a package target"), done.stderr

@@ -319,6 +319,12 @@ def gen(
         if Path(target).is_dir() and (Path(target) / "__init__.py").is_file():
             _package(Path(target), output, settings, jobs, incremental, report, quiet, scheduler, item_timeout)
             return
+        package_only = [flag for flag, value in (("--jobs", jobs), ("--scheduler", scheduler),
+                                                  ("--split-depth", split_depth), ("--item-timeout", item_timeout))
+                        if value is not None]
+        if package_only:
+            raise PathcraftError(f"{', '.join(package_only)}: for a package target (a folder with an "
+                                 f"__init__.py); {target} is one module")
         path, name = parse_target(target)
         if options.objects == "constructed" and (trace is not None or cover is not None or options.select):
             raise PathcraftError("--trace, --cover and the selection criteria work on free objects only "
