@@ -15,11 +15,10 @@ alone (the module handles their failure).
 from __future__ import annotations
 
 import ast
-import importlib.util
 import sys
 from pathlib import Path
 
-from pathcraft.frontend.packages import import_name, resolve
+from pathcraft.frontend.packages import import_name, installed, resolve
 
 
 def import_failure(path: str, tree: ast.Module) -> tuple[ast.stmt, str] | None:
@@ -92,11 +91,7 @@ def _missing(importer: Path, dotted: str) -> str | None:
     root = import_name(importer)[1]
     if (root / top).is_dir() or (root / f"{top}.py").is_file():
         return f"no module named {dotted} in the project"
-    try:
-        found = importlib.util.find_spec(top)  # looks, does not import
-    except (ImportError, ValueError):
-        found = None
-    return None if found is not None else f"no module named {top} is installed"
+    return None if installed(top) else f"no module named {top} is installed"
 
 
 def _annotation_naming(cls: ast.ClassDef) -> str | None:

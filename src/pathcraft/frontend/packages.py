@@ -9,6 +9,7 @@ tests load its `__init__.py` by path as that package first (`loader_lines`).
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import sys
 from pathlib import Path
@@ -24,6 +25,15 @@ def import_name(file: Path) -> tuple[str, Path]:
         parts.insert(0, folder.name)
         folder = folder.parent
     return ".".join(parts), folder
+
+
+def installed(top: str) -> bool:
+    """Is there a top-level module or package `top` on this Python's path?
+    (`find_spec` of a top-level name looks and imports nothing.)"""
+    try:
+        return importlib.util.find_spec(top) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def resolve(importer: Path, module: str | None, level: int) -> Path | None:

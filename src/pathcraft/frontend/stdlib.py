@@ -24,14 +24,13 @@ that reach it, named in the report; a native summary
 from __future__ import annotations
 
 import ast
-import importlib.util
 import string
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pathcraft.frontend.packages import import_name
+from pathcraft.frontend.packages import import_name, installed
 from pathcraft.ir import pure_calls
 from pathcraft.ir.builtin_names import LIST_PROTOCOL, function_predicate
 from pathcraft.ir.nodes import Call, CallMethod, Const, Expr, ListOp, NewList, Predicate, Raise, Rule, Text, Var
@@ -129,9 +128,13 @@ def _is_stdlib(dotted: str, folders: tuple[Path, ...]) -> bool:
     """A module of the standard library that no module of the analysed tree
     (next to the file, or at the import root the tests put first) shadows."""
     top = dotted.split(".")[0]
-    if top not in sys.stdlib_module_names or top.startswith("_"):
-        return False
-    return not any((folder / f"{top}.py").exists() or (folder / top).is_dir() for folder in folders)
+    return top in sys.stdlib_module_names and not top.startswith("_") and not _in_tree(top, folders)
+
+
+def _in_tree(top: str, folders: tuple[Path, ...]) -> bool:
+    """Is there a module or package `top` of the analysed tree in one of
+    `folders` (next to the file, or at the import root the tests put first)?"""
+    return any((folder / f"{top}.py").exists() or (folder / top).is_dir() for folder in folders)
 
 
 _NOT_FOREIGN = frozenset({"pathcraft"})  # `from pathcraft.assume import invariant` is read, not called
@@ -141,13 +144,8 @@ def _is_installed(dotted: str, folders: tuple[Path, ...]) -> bool:
     """A package installed on this Python, not one of the analysed tree (a
     folder or file of its name next to the module or at the import root)."""
     top = dotted.split(".")[0]
-    if top in _NOT_FOREIGN or top in sys.stdlib_module_names or top == "__future__" \
-            or any((folder / f"{top}.py").exists() or (folder / top).is_dir() for folder in folders):
-        return False
-    try:
-        return importlib.util.find_spec(top) is not None  # looks, does not import
-    except (ImportError, ValueError):
-        return False
+    return top not in _NOT_FOREIGN and top not in sys.stdlib_module_names and top != "__future__" \
+        and not _in_tree(top, folders) and installed(top)
 
 
 def foreign_imports(module: ModuleSource) -> ForeignImports:
