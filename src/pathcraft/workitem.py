@@ -180,16 +180,15 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
         options = replace(options, long_probes=0, edge_tests=0,
                           engine=replace(options.engine, controls=(*options.engine.controls, control)))
     buffer = io.StringIO()
-    writer = found.writer(source, buffer)
-    mark = buffer.tell()
+    writer = found.writer(source, buffer)  # the header it writes first is the plan's
     texts: list[str] = []
     cases: list[dict[str, Any]] = []
 
     def on_case(case: TestCase) -> None:
-        nonlocal mark
+        buffer.seek(0)
+        buffer.truncate()  # the buffer holds one test at a time
         writer.add(case)
-        texts.append(buffer.getvalue()[mark:])
-        mark = buffer.tell()
+        texts.append(buffer.getvalue())
         if data:
             cases.append(case_data(case))
 
