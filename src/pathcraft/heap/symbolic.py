@@ -122,7 +122,11 @@ class SymbolicHeap(LazyHeap):
 
     def _link_field(self, heap: Heap, obj: Addr, field: str, value: object) -> Heap:
         """A reference field just materialized must agree with the same
-        field of every cell that may be the same object."""
+        field of every cell that may be the same object. A scalar field
+        was materialized with its cell, which agreed then with every other
+        cell's (`_fresh_object`): nothing to add."""
+        if not (value is None or isinstance(value, Addr)):
+            return heap
         ident = heap.ids[obj.id]
         cell = heap.initial[obj.id]
         assert isinstance(cell, ObjectCell)
