@@ -30,9 +30,9 @@ MODULES = [COMPOSE, FIXTURES / "papers" / "rational.py", FIXTURES / "papers" / "
            FIXTURES / "papers" / "arraypower.py", ROOT / "examples" / "arith.py"]
 
 
-def run(path: Path, qualname: str, compose: str, store: Path | None = None) -> FunctionRun:
+def run(path: Path, qualname: str, compose: str, store: Path | None = None, heap: str = "symbolic") -> FunctionRun:
     result = translate(str(path), [qualname])
-    options = GenerateOptions.of(criterion=parse_criterion("loop-2"), timeout=60, compose=compose,
+    options = GenerateOptions.of(criterion=parse_criterion("loop-2"), timeout=60, compose=compose, heap=heap,
                                  summary_store=str(store) if store else None, long_probes=3, edge_tests=3)
     return generate(result.program, qualname, options)
 
@@ -67,6 +67,52 @@ def test_composition_finds_the_same_paths(path: Path, qualname: str) -> None:
         assert paths(composed.cases) == paths(plain.cases), mode
         assert whole(composed.cases) == whole(plain.cases), mode
         assert replay_mismatches(path, qualname, composed.cases) == []
+
+
+OBJECTS = FIXTURES / "compose_objects.py"
+HEAPS = ("symbolic", "lazy", "lazy-noalias")
+OBJECT_CASES = [(heap, q) for heap in HEAPS for q in functions(OBJECTS)]
+
+
+@pytest.mark.parametrize(("heap", "qualname"), OBJECT_CASES, ids=[f"{h}::{q}" for h, q in OBJECT_CASES])
+def test_calls_on_objects_compose_to_the_same_tests(heap: str, qualname: str) -> None:
+    """Methods on an object (its int fields in, its writes out), under
+    each heap model: an input object, one the caller made, two inputs
+    that may be one object, raising after a write, three deep."""
+    plain = run(OBJECTS, qualname, "off", heap=heap)
+    composed = run(OBJECTS, qualname, "on-demand", heap=heap)
+    assert whole(composed.cases) == whole(plain.cases)
+    assert replay_mismatches(OBJECTS, qualname, composed.cases) == []
+
+
+@pytest.mark.parametrize("heap", HEAPS)
+def test_what_a_call_on_an_object_composes(heap: str) -> None:
+    """Not vacuous: the methods that stay on their object's int fields are
+    summarized and their calls composed; those that follow a reference or
+    have a string field are run, and the report says why."""
+    for qualname in ("fill", "fresh", "pair", "chain"):
+        stats = run(OBJECTS, qualname, "on-demand", heap=heap).stats
+        assert stats["calls_composed"] >= 2 and stats["summaries_refused"] == 0, qualname
+    linked = run(OBJECTS, "linked", "on-demand", heap=heap).stats
+    assert linked["calls_composed"] == 1 and linked["summaries_refused"] == 1  # relabel, not peek_next
+    named = run(OBJECTS, "named", "on-demand", heap=heap).stats
+    assert named["calls_composed"] == 0 and named["summaries_refused"] == 1
+
+
+def test_simp_composes_simplify() -> None:
+    """002's running example: `simp` over a list of fractions, each
+    `rs[i].simplify()` answered by simplify's summary (its 5 cases at
+    loop-1 are 002 Table 1's), gcd and abs_value summarized below it."""
+    rational = FIXTURES / "papers" / "rational.py"
+    result = translate(str(rational), ["simp"])
+    options = GenerateOptions.of(criterion=parse_criterion("loop-1"), timeout=60, compose="on-demand")
+    from pathcraft.engine.engine import Engine
+    engine = Engine(result.program, options.engine)
+    list(engine.explore("simp"))
+    assert engine.summaries is not None
+    simplify = [s for (name, _), s in engine.summaries.known.items() if name == "R_simplify"]
+    assert len(simplify) == 1 and simplify[0] is not None and len(simplify[0].cases) == 5
+    assert engine.summaries.stats.composed >= 3
 
 
 @pytest.mark.parametrize(("qualname", "least"), [("walk", 2), ("both_signs", 2), ("fact_sum", 2),
@@ -115,6 +161,18 @@ def test_a_warm_store_runs_no_callee(tmp_path: Path) -> None:
     assert warm.stats["summaries_computed"] == 0 and warm.stats["summaries_reused"] >= 2
     assert paths(warm.cases) == paths(cold.cases)
     assert [c.inputs for c in warm.cases] == [c.inputs for c in cold.cases]
+
+
+def test_a_warm_store_keeps_summaries_of_calls_on_objects(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    cold = run(OBJECTS, "chain", "on-demand", store)
+    warm = run(OBJECTS, "chain", "on-demand", store)
+    assert cold.stats["summaries_computed"] >= 2 and warm.stats["summaries_computed"] == 0
+    assert warm.stats["summaries_reused"] >= 1 and whole(warm.cases) == whole(cold.cases)
+    edited = tmp_path / "objects.py"  # a field more: another class layout, another summary
+    edited.write_text(OBJECTS.read_text().replace("    limit: int\n", "    limit: int\n    spare: int\n", 1))
+    again = run(edited, "chain", "on-demand", store)
+    assert again.stats["summaries_computed"] >= 2 and whole(again.cases) == whole(run(edited, "chain", "off").cases)
 
 
 @pytest.mark.parametrize("damage", ["truncated", "other version", "not a summary"])

@@ -212,9 +212,9 @@ class Engine:
         return self.summaries
 
     def subtree(self, callee: Predicate, env: Mapping[str, Value], stats: EngineStats,
-                summaries: Summaries) -> Iterator[SymbolicPath]:
+                summaries: Summaries, heap: Heap | None = None) -> Iterator[SymbolicPath]:
         """The paths of `callee` entered with `env` on an empty stack and
-        heap: a summary's cases. Searched under the criteria and the
+        `heap` (the objects of `env`; empty by default): a summary's cases. Searched under the criteria and the
         deadline only, with a solver and `stats` of its own; its own calls
         are composed with `summaries`."""
         options = replace(self.options, controls=(), cost_bounds=(), max_paths=None, solve_first=False, concolic=0)
@@ -223,7 +223,8 @@ class Engine:
         anchor = next(iter(self.program.functions.values()))  # a run needs a function; its paths are not tests
         run = self._assembled(anchor, options, Brancher(solver, stats), stats)
         run.summaries = summaries
-        starts: Successors = list(run.enter(State(None, None, {}, None, 0, Heap(), Costs()), callee, env, False, {}))
+        start = State(None, None, {}, None, 0, heap if heap is not None else Heap(), Costs())
+        starts: Successors = list(run.enter(start, callee, env, False, {}))
         yield from run.search(starts)
 
     def probes(self, qualname: str, seeds: Sequence[Model], loops: int) -> Iterator[SymbolicPath]:
@@ -905,6 +906,12 @@ class Run:
             bound[param] = defaults[param]
         if info.generator:
             return [generators.make(state, frame, instr.target, self.program.predicate(info.entry), bound)]
+        callee = self.program.predicate(info.entry)
+        if self.summaries is not None and composable(callee):
+            composed = self.summaries.compose(self, state, frame, instr.target, callee,
+                                              [bound[p] for p in callee.params])
+            if composed is not None:
+                return composed
         return list(self.invoke(state, info.entry, bound))
 
     def object_equality(self, state: State, frame: Frame, instr: CallMethod, left: Value,

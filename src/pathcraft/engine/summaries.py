@@ -14,9 +14,14 @@ Composition is exact only where the callee's run does not depend on the
 caller's state beyond the arguments, so a summary is kept only when every
 case is closed:
 
-* the arguments are ints or bools (one symbol each, no heap);
-* no case touches the heap (no object read, made or written), keeps
-  search-control data, or leaves a symbol other than a parameter;
+* the arguments are scalars (one symbol each), and at most one object of
+  a class the program defines (002's `this`: the input heap of a case is
+  that object's fields, one symbol each, and its output heap the writes
+  to them; `ObjectParam`);
+* no case touches the heap beyond that object's own fields (no object
+  made, no reference field followed, no identity compared), keeps
+  search-control data, or leaves a symbol other than a parameter or one
+  of the object's fields;
 * the callee's run was complete: not stopped by the deadline, no path
   dropped as unsupported or unknown, at most `MAX_CASES` cases.
 
@@ -41,8 +46,10 @@ from pathcraft.cost.models import Costs
 from pathcraft.engine.criteria import Criterion, CriterionSpec
 from pathcraft.engine.state import ChoiceNode, EngineStats, EventNode, Frame, Outcome, Stack, State, step
 from pathcraft.heap.base import is_scalar
-from pathcraft.heap.cells import Heap
+from pathcraft.heap.cells import Addr, Heap, Lazy, ObjectCell
+from pathcraft.heap.symbolic import SymbolicHeap
 from pathcraft.ir.nodes import Call, Predicate, Program
+from pathcraft.ir.types import Type
 from pathcraft.ir.trace import Event, TraceTerm
 from pathcraft.ir.values import ExcValue
 from pathcraft.engine.summarystore import (BadStoreFile, SummaryStore, TermTable, decode_costs, decode_outcome,
@@ -74,6 +81,21 @@ class Case:
     steps: int
     costs: Costs
     functions: frozenset[str]  # the functions the case activates (the callee's own included)
+    # the object parameter's fields written, in the order the run wrote them
+    # (a field may be written more than once: the symbolic heap logs each write)
+    writes: tuple[tuple[str, object], ...] = ()
+
+
+@dataclass(frozen=True)
+class ObjectParam:
+    """The object a summary's function is called on (or with): its class
+    and its fields as the most general context has them, a symbol per
+    scalar field (the case's input heap is over them) and None for a
+    reference field (which no case reads)."""
+
+    index: int  # among the function's parameters
+    cls: str
+    fields: tuple[tuple[str, Sym | None], ...]
 
 
 @dataclass
@@ -89,8 +111,9 @@ class Branches:
 @dataclass(frozen=True)
 class Summary:
     predicate: str
-    params: tuple[Sym, ...]
+    params: tuple[Sym | None, ...]  # None: the object parameter
     cases: tuple[Case, ...]
+    obj: ObjectParam | None = None
     tree: Branches = field(init=False, repr=False, compare=False)
     functions: frozenset[str] = field(init=False, repr=False, compare=False)  # those any case activates
 
@@ -192,10 +215,34 @@ class Summaries:
         self.stats.refusals.setdefault(callee.name, why)
 
     def _summarize(self, callee: Predicate, sorts: tuple[str, ...]) -> Summary | None:
-        params = tuple(Sym(p, sort) for p, sort in zip(callee.params, sorts))
+        params: list[Sym | None] = []
+        env: dict[str, object] = {}
+        heap = Heap()
+        obj: ObjectParam | None = None
+        for index, (name, sort) in enumerate(zip(callee.params, sorts)):
+            if not sort.startswith("obj:"):
+                params.append(Sym(name, sort))
+                env[name] = params[-1]
+                continue
+            cls = sort.split(":")[1]
+            made = self.engine.heap_model.materialize(heap, Type("obj", cls), name)
+            if obj is not None or len(made) != 1 or not isinstance(made[0][1], Addr):
+                self._refuse(callee, "more than one object argument")
+                return None
+            heap, addr = made[0][0], made[0][1]
+            assert isinstance(addr, Addr)
+            cell = heap.cell(addr)
+            assert isinstance(cell, ObjectCell)
+            if heap.pending and any(not T.symbols(t) <= {heap.ids.get(addr.id)} for t in heap.pending):
+                self._refuse(callee, "its object has fields with constraints of their own (strings)")
+                return None
+            obj = ObjectParam(index, cls, tuple((f, v if isinstance(v, Sym) else None) for f, v in cell.fields.items()))
+            params.append(None)
+            env[name] = addr
+        start = heap
         stats = EngineStats()
         paths = []
-        for path in self.engine.subtree(callee, dict(zip(callee.params, params)), stats, self):
+        for path in self.engine.subtree(callee, env, stats, self, start):  # type: ignore[arg-type]  # refs and terms
             paths.append(path)
             if len(paths) > MAX_CASES:
                 self._refuse(callee, f"more than {MAX_CASES} paths")
@@ -204,31 +251,37 @@ class Summaries:
             self._refuse(callee, "its run was incomplete (stopped, unsupported or unknown)")
             self.stats.incomplete += 1  # not stored: another run may finish it
             return None
-        allowed = frozenset(params)
+        allowed = frozenset(p for p in params if p is not None)
+        if obj is not None:
+            allowed |= frozenset(sym for _, sym in obj.fields if sym is not None)
+        materialized = frozenset(start.pending)  # the object's identity is positive: the caller's already is
         cases = []
         program = self.engine.program
         for path in paths:
-            if not _heap_untouched(path.heap) or path.ext:
-                self._refuse(callee, "a path touches the heap")
+            writes = _object_writes(start, path.heap)
+            if writes is None or path.ext:
+                self._refuse(callee, "a path touches the heap beyond its object's fields")
                 return None
             value = path.outcome.value
             if not (value is None or isinstance(value, ExcValue) or is_scalar(value)):
                 self._refuse(callee, "a path returns an object")
                 return None
-            constraints = tuple((n.constraint, n.origin) for n in nodes(path.store))
+            constraints = tuple((n.constraint, n.origin) for n in nodes(path.store)
+                                if not (n.origin == "heap" and n.constraint in materialized))
             used: set[Sym] = set()
             for term, _ in constraints:
                 used |= T.symbols(term)
-            if is_scalar(value):
-                used |= T.symbols(value)
+            for written in (value, *(v for _, v in writes)):
+                if is_scalar(written):
+                    used |= T.symbols(written)
             for cost in (path.costs.steps, path.costs.memory, *path.costs.calls.values()):
                 used |= T.symbols(cost)
             if not used <= allowed:
                 self._refuse(callee, "a path makes a symbol of its own")
                 return None
             cases.append(Case(constraints, path.outcome, path.trace, path.events, path.choices, path.steps,
-                              path.costs, _activated(program, path.trace)))
-        return Summary(callee.name, params, tuple(cases))
+                              path.costs, _activated(program, path.trace), writes))
+        return Summary(callee.name, tuple(params), tuple(cases), obj)
 
     def bottom_up(self, function: str) -> None:
         """002 Algorithm 1: the summaries of every function `function` may
@@ -262,25 +315,35 @@ class Summaries:
         None if the summary cannot stand for the callee's run here."""
         if not args and callee.params or len(args) != len(callee.params):
             return None
-        if not all(is_scalar(a) for a in args):
+        sorts = self._sorts(state.heap, args)
+        if sorts is None:
             return None
         on_stack = _active_functions(state)
         if callee.function in on_stack:  # a recursive call: the outer call's summary holds it
             self.stats.inlined += 1
             return None
-        sorts = tuple(T.sort_of(a) for a in args)  # type: ignore[arg-type]  # scalars are terms
         summary = self.summary(callee, sorts)
         if summary is None:
             return None
         if summary.functions & on_stack:
             self.stats.inlined += 1
             return None
+        mapping: dict[Sym, Term] = {p: a for p, a in zip(summary.params, args)  # type: ignore[misc]  # scalars
+                                    if p is not None}
+        receiver: Addr | None = None
+        if summary.obj is not None:
+            arg = args[summary.obj.index]
+            assert isinstance(arg, Addr)
+            receiver = arg
+            fields = self._fields(state.heap, receiver, summary.obj)
+            if fields is None:
+                return None
+            mapping.update(fields)
         called = run.calling(state, callee)  # what running the callee does before its entry
         if called is None:
             return []
         state = called
         self.stats.composed += 1
-        mapping: Mapping[Sym, Term] = dict(zip(summary.params, args))  # type: ignore[arg-type]
         reached: list[tuple[int, State]] = []
         todo: list[tuple[Branches, State]] = [(summary.tree, state)]
         while todo:  # the callee's tree again, its guards checked as its run checks them, its code not run
@@ -301,7 +364,8 @@ class Summaries:
                 choices = ChoiceNode(choice, choices)
             parent = replace(frame, children=frame.children + (case.trace,))
             assert at.stack is not None
-            composed = replace(at, stack=Stack(parent, at.stack.rest), events=events, choices=choices,
+            heap = at.heap if receiver is None else self._written(at.heap, receiver, case.writes, mapping)
+            composed = replace(at, stack=Stack(parent, at.stack.rest), events=events, choices=choices, heap=heap,
                                steps=at.steps + case.steps, costs=at.costs.plus(case.costs.substitute(mapping)))
             if case.outcome.kind == "raise":
                 assert isinstance(case.outcome.value, ExcValue)
@@ -312,6 +376,67 @@ class Summaries:
                 value = T.substitute(value, mapping)
             out.append(step(composed, parent, env=parent.env if target is None else {**parent.env, target: value}))
         return out
+
+    def _sorts(self, heap: Heap, args: Sequence[object]) -> tuple[str, ...] | None:
+        """The arguments' sorts (a summary's key), if a summary can stand
+        for the call: scalars, and at most one object of a known class."""
+        sorts = []
+        for arg in args:
+            if is_scalar(arg):
+                sorts.append(T.sort_of(arg))
+                continue
+            cell = heap.cell(arg) if isinstance(arg, Addr) else None
+            if not isinstance(cell, ObjectCell) or cell.cls not in self.engine.program.classes \
+                    or any(sort.startswith("obj:") for sort in sorts):
+                return None
+            sorts.append(object_sort(self.engine.program, cell.cls))
+        return tuple(sorts)
+
+    def _fields(self, heap: Heap, receiver: Addr, obj: ObjectParam) -> dict[Sym, Term] | None:
+        """The object's field symbols of the summary, each put for the
+        value the callee's run would read from the caller's object (the
+        symbolic heap reads through its log of writes); None if the
+        caller's object does not have the summary's fields."""
+        cell = heap.cell(receiver)
+        assert isinstance(cell, ObjectCell)
+        if cell.fields.keys() != {name for name, _ in obj.fields}:
+            return None
+        model = self.engine.heap_model
+        out: dict[Sym, Term] = {}
+        for name, sym in obj.fields:
+            if sym is None:
+                continue
+            value = cell.fields[name]
+            if isinstance(model, SymbolicHeap) and receiver.id in heap.ids:
+                read = model.get_field(heap, receiver, name)
+                if len(read) != 1 or read[0].exc is not None or read[0].constraint is not None:
+                    return None
+                value = read[0].value
+            if isinstance(value, (Addr, Lazy)) or value is None or T.sort_of(value) != sym.sort:  # type: ignore[arg-type]
+                return None
+            out[sym] = value  # type: ignore[assignment]  # a term of the symbol's sort
+        return out
+
+    def _written(self, heap: Heap, receiver: Addr, writes: Sequence[tuple[str, object]],
+                 mapping: Mapping[Sym, Term]) -> Heap:
+        """The caller's heap after a case's writes to its object: logged
+        (with the object's identity) as the symbolic heap logs writes to
+        an input object, else written into the cell."""
+        if not writes:
+            return heap
+        values = [(name, T.substitute(v, mapping) if is_scalar(v) else v) for name, v in writes]
+        ident = heap.ids.get(receiver.id) if isinstance(self.engine.heap_model, SymbolicHeap) else None
+        if ident is not None:
+            logs = dict(heap.writes)
+            for name, value in values:
+                logs[name] = logs.get(name, ()) + ((ident, value),)
+            return replace(heap, writes=logs)
+        cell = heap.cell(receiver)
+        assert isinstance(cell, ObjectCell)
+        fields = dict(cell.fields)
+        for name, value in values:
+            fields[name] = value
+        return heap.with_cell(receiver, replace(cell, fields=fields))
 
 
 _PARAM_SORTS = {"int": T.INT, "bool": T.BOOL}
@@ -334,8 +459,13 @@ def encode_summary(summary: Summary | None, refused: str | None) -> dict[str, An
             "steps": case.steps,
             "costs": encode_costs(case.costs, terms),
             "functions": sorted(case.functions),
+            "writes": [[name, None if value is None else terms.add(value)]  # type: ignore[arg-type]  # scalars
+                       for name, value in case.writes],
         })
-    return {"predicate": summary.predicate, "params": [terms.add(p) for p in summary.params],
+    obj = summary.obj
+    return {"predicate": summary.predicate, "params": [None if p is None else terms.add(p) for p in summary.params],
+            "object": None if obj is None else [obj.index, obj.cls, [[name, None if sym is None else terms.add(sym)]
+                                                                      for name, sym in obj.fields]],
             "terms": terms.rows, "traces": traces, "cases": cases}
 
 
@@ -344,9 +474,16 @@ def decode_summary(document: dict[str, Any]) -> Summary | None:
         return None
     terms = decode_terms(document["terms"])
     traces = decode_traces(document["traces"])
-    params = tuple(terms[i] for i in document["params"])
-    if not all(isinstance(p, Sym) for p in params):
+    params = tuple(None if i is None else terms[i] for i in document["params"])
+    if not all(p is None or isinstance(p, Sym) for p in params):
         raise ValueError("a parameter is not a symbol")
+    obj = None
+    if document["object"] is not None:
+        index, cls, fields = document["object"]
+        obj = ObjectParam(int(index), str(cls), tuple((str(name), None if i is None else terms[i])
+                                                      for name, i in fields))
+        if not all(sym is None or isinstance(sym, Sym) for _, sym in obj.fields):
+            raise ValueError("a field is not a symbol")
     cases = tuple(Case(
         constraints=tuple((terms[i], str(origin)) for i, origin in case["constraints"]),
         outcome=decode_outcome(case["outcome"], terms),
@@ -356,8 +493,9 @@ def decode_summary(document: dict[str, Any]) -> Summary | None:
         steps=int(case["steps"]),
         costs=decode_costs(case["costs"], terms),
         functions=frozenset(str(f) for f in case["functions"]),
+        writes=tuple((str(name), None if i is None else terms[i]) for name, i in case["writes"]),
     ) for case in document["cases"])
-    return Summary(str(document["predicate"]), params, cases)
+    return Summary(str(document["predicate"]), params, cases, obj)
 
 
 def call_graph(program: Program) -> networkx.DiGraph:
@@ -375,9 +513,40 @@ def call_graph(program: Program) -> networkx.DiGraph:
     return graph
 
 
-def _heap_untouched(heap: Heap) -> bool:
-    return not (heap.cells or heap.initial or heap.roots or heap.resolved or heap.ids or heap.writes
-                or heap.pending) and heap.next_id == 1
+def object_sort(program: Program, cls: str) -> str:
+    """The sort of an object argument in a summary's key: its class and
+    the fields the class declares (a new field makes a new summary)."""
+    fields = ",".join(f"{name}={kind}" for klass in reversed(program.mro(cls))
+                      for name, kind in program.classes[klass].fields)
+    return f"obj:{cls}:{fields}"
+
+
+def _same(a: object, b: object) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def _object_writes(start: Heap, end: Heap) -> tuple[tuple[str, object], ...] | None:
+    """What a path did to the heap it started with (at most one object):
+    the writes to that object's fields, in order; None if it did anything
+    else (made an object, followed a reference, logged a write of a
+    reference)."""
+    if end.initial != start.initial or end.resolved != start.resolved or end.ids != start.ids \
+            or end.next_id != start.next_id or not set(end.pending) <= set(start.pending) or end.roots != start.roots \
+            or end.cells.keys() != start.cells.keys():
+        return None
+    writes: list[tuple[str, object]] = []
+    for key, cell in end.cells.items():
+        before = start.cells[key]
+        if not isinstance(cell, ObjectCell) or not isinstance(before, ObjectCell) or cell.cls != before.cls:
+            return None
+        for name, value in cell.fields.items():
+            if name not in before.fields or not _same(before.fields[name], value):
+                writes.append((name, value))
+    for name, log in end.writes.items():  # the symbolic heap's writes to input objects
+        writes.extend((name, value) for _, value in log)
+    if not all(value is None or is_scalar(value) and not isinstance(value, Lazy) for _, value in writes):
+        return None
+    return tuple(writes)
 
 
 def _walk(trace: TraceTerm) -> Iterator[TraceTerm]:

@@ -32,7 +32,7 @@ from pathcraft.ir.trace import TraceTerm
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver.terms import App, Sym, Term
 
-STORE_VERSION = 1
+STORE_VERSION = 2  # 2: summaries of calls on an object (its fields in, its writes out)
 T = TypeVar("T")
 
 
