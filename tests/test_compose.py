@@ -175,6 +175,20 @@ def test_a_warm_store_keeps_summaries_of_calls_on_objects(tmp_path: Path) -> Non
     assert again.stats["summaries_computed"] >= 2 and whole(again.cases) == whole(run(edited, "chain", "off").cases)
 
 
+def test_an_edited_method_reached_by_dispatch_is_summarized_again(tmp_path: Path) -> None:
+    """`bump_twice` reaches `bump` through `self.bump(...)` (dispatch, not
+    a direct call): editing `bump` must not leave bump_twice's stored
+    summary in use."""
+    module = tmp_path / "objects.py"
+    module.write_text(OBJECTS.read_text())
+    store = tmp_path / "store"
+    run(module, "chain", "on-demand", store)
+    module.write_text(OBJECTS.read_text().replace("self.count = self.limit\n", "self.count = self.limit - 1\n"))
+    edited = run(module, "chain", "on-demand", store)
+    assert whole(edited.cases) == whole(run(module, "chain", "off").cases)
+    assert replay_mismatches(module, "chain", edited.cases) == []
+
+
 @pytest.mark.parametrize("damage", ["truncated", "other version", "not a summary"])
 def test_a_bad_store_file_is_reported_and_recomputed(tmp_path: Path, damage: str) -> None:
     store = tmp_path / "store"

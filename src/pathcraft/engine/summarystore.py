@@ -27,12 +27,12 @@ from typing import Any, TypeVar
 from pathcraft import __version__
 from pathcraft.cost.models import Costs
 from pathcraft.engine.state import Outcome
-from pathcraft.ir.nodes import Call, Goto, Program
+from pathcraft.ir.nodes import Call, CallMethod, CheckMethod, GetField, Goto, ListOp, NewObject, Program, SetField
 from pathcraft.ir.trace import TraceTerm
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver.terms import App, Sym, Term
 
-STORE_VERSION = 2  # 2: summaries of calls on an object (its fields in, its writes out)
+STORE_VERSION = 3  # 2: summaries of calls on an object (its fields in, its writes out); 3: dispatch in the key
 T = TypeVar("T")
 
 
@@ -43,9 +43,12 @@ class BadStoreFile(Exception):
 def code_hash(program: Program, predicate: str) -> str:
     """The hash of the code `predicate`'s run can enter: the predicates
     reachable by calls, jumps and handlers, and every builtin (a builtin
-    can be entered by name from the evaluator)."""
+    can be entered by name from the evaluator). Code that works on objects
+    can enter any method by dispatch (`obj.m()`, a property read, `==`,
+    `len`, truth): then every class's declaration and methods count too."""
     seen: set[str] = set()
     todo = [predicate]
+    objects = False
     while todo:
         name = todo.pop()
         if name in seen or name not in program.predicates:
@@ -60,12 +63,20 @@ def code_hash(program: Program, predicate: str) -> str:
                     todo.append(instr.predicate)
                 elif isinstance(instr, Goto):
                     todo.append(instr.block)
+                elif not objects and isinstance(instr, _DISPATCHING):
+                    objects = True
+                    todo.extend(info.entry for info in program.functions.values() if "." in info.qualname)
     digest = hashlib.sha256(_builtins_hash(program).encode())
+    if objects:
+        digest.update(repr(sorted(program.classes.items())).encode())
     for name in sorted(seen):
         if not program.predicates[name].builtin:
             digest.update(repr(program.predicates[name]).encode())
     return digest.hexdigest()
 
+
+# instructions whose run may enter a method the code does not name
+_DISPATCHING = (CallMethod, CheckMethod, GetField, SetField, NewObject, ListOp)
 
 _PER_PROGRAM: dict[int, tuple[weakref.ref[Program], dict[str, Any]]] = {}
 
