@@ -69,6 +69,20 @@ def test_composition_finds_the_same_paths(path: Path, qualname: str) -> None:
         assert replay_mismatches(path, qualname, composed.cases) == []
 
 
+EVERY_FIXTURE = sorted([*FIXTURES.glob("*.py"), *(FIXTURES / "papers").glob("*.py"), ROOT / "examples" / "arith.py"])
+
+
+@pytest.mark.parametrize("path", EVERY_FIXTURE, ids=[p.stem for p in EVERY_FIXTURE])
+def test_every_fixture_composes_to_the_same_tests(path: Path) -> None:
+    """Every function of every fixture module: composed (calls on objects
+    included, and methods called by `len`, truth and properties, which are
+    run) or not, the same tests."""
+    for qualname in functions(path):
+        plain = run(path, qualname, "off")
+        composed = run(path, qualname, "on-demand")
+        assert whole(composed.cases) == whole(plain.cases), qualname
+
+
 OBJECTS = FIXTURES / "compose_objects.py"
 HEAPS = ("symbolic", "lazy", "lazy-noalias")
 OBJECT_CASES = [(heap, q) for heap in HEAPS for q in functions(OBJECTS)]

@@ -907,7 +907,9 @@ class Run:
         if info.generator:
             return [generators.make(state, frame, instr.target, self.program.predicate(info.entry), bound)]
         callee = self.program.predicate(info.entry)
-        if self.summaries is not None and composable(callee):
+        # composed only where the call is the instruction itself: a call made
+        # by `len(obj)`, truth or a property checks its result as it returns (`finish`)
+        if self.summaries is not None and composable(callee) and frame.rule.body[frame.pc] is instr:
             composed = self.summaries.compose(self, state, frame, instr.target, callee,
                                               [bound[p] for p in callee.params])
             if composed is not None:
