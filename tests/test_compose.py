@@ -165,10 +165,19 @@ def test_non_compositional_criteria_are_refused() -> None:
 # ------------------------------------------------------------------ store
 
 
+def callee_summaries_only(store: Path) -> None:
+    """Forget the functions' own tests (a store of callee summaries, as a
+    run of other functions leaves it)."""
+    for file in store.glob("*.json"):
+        if json.loads(file.read_text())["key"].get("kind") == "tests":
+            file.unlink()
+
+
 def test_a_warm_store_runs_no_callee(tmp_path: Path) -> None:
     store = tmp_path / "store"
     cold = run(COMPOSE, "walk", "on-demand", store)
     assert cold.stats["summaries_computed"] >= 2 and cold.stats["summaries_reused"] == 0
+    callee_summaries_only(store)
     files = sorted(store.glob("*.json"))
     assert files and all(json.loads(f.read_text())["key"]["predicate"] for f in files)
     warm = run(COMPOSE, "walk", "on-demand", store)
@@ -180,6 +189,7 @@ def test_a_warm_store_runs_no_callee(tmp_path: Path) -> None:
 def test_a_warm_store_keeps_summaries_of_calls_on_objects(tmp_path: Path) -> None:
     store = tmp_path / "store"
     cold = run(OBJECTS, "chain", "on-demand", store)
+    callee_summaries_only(store)
     warm = run(OBJECTS, "chain", "on-demand", store)
     assert cold.stats["summaries_computed"] >= 2 and warm.stats["summaries_computed"] == 0
     assert warm.stats["summaries_reused"] >= 1 and whole(warm.cases) == whole(cold.cases)
@@ -207,6 +217,7 @@ def test_an_edited_method_reached_by_dispatch_is_summarized_again(tmp_path: Path
 def test_a_bad_store_file_is_reported_and_recomputed(tmp_path: Path, damage: str) -> None:
     store = tmp_path / "store"
     cold = run(COMPOSE, "walk", "on-demand", store)
+    callee_summaries_only(store)
     for file in store.glob("*.json"):
         text = file.read_text()
         if damage == "truncated":
@@ -224,6 +235,7 @@ def test_a_bad_store_file_is_reported_and_recomputed(tmp_path: Path, damage: str
     assert again.stats["summaries_computed"] == cold.stats["summaries_computed"]
     assert again.warnings and all(w.startswith("summary store: ") and "computed again" in w
                                   and "\n" not in w for w in again.warnings)
+    callee_summaries_only(store)
     third = run(COMPOSE, "walk", "on-demand", store)  # the recomputed summaries were written back
     assert third.stats["summaries_computed"] == 0 and not third.warnings
 
@@ -238,6 +250,97 @@ def test_an_edited_callee_is_summarized_again(tmp_path: Path) -> None:
     assert edited.stats["summaries_computed"] >= 1  # sign changed: its summary and step_toward's
     assert paths(edited.cases) == paths(run(module, "walk", "off").cases)
     assert replay_mismatches(module, "walk", edited.cases) == []
+
+
+# ------------------------------------------------- a function's own tests
+
+
+def test_an_unchanged_function_reads_its_tests_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its summary is its tests (002): a warm run writes every test as the
+    cold run did, field for field, without searching at all."""
+    store = tmp_path / "store"
+    for path in (COMPOSE, OBJECTS, FIXTURES / "linked.py"):
+        for qualname in functions(path):
+            cold = run(path, qualname, "on-demand", store)
+            assert "run_reused" not in cold.stats
+    import pathcraft.generate as generating
+
+    def no_search(*args: object, **kwargs: object) -> None:
+        raise AssertionError("searched")
+
+    monkeypatch.setattr(generating, "_generate", no_search)
+    for path in (COMPOSE, OBJECTS, FIXTURES / "linked.py"):
+        for qualname in functions(path):
+            monkeypatch.undo()
+            plain = run(path, qualname, "off")
+            monkeypatch.setattr(generating, "_generate", no_search)
+            warm = run(path, qualname, "on-demand", store)
+            assert warm.stats["run_reused"] == 1 and warm.cases == plain.cases, qualname
+            assert [c.term for c in warm.cases] == [c.term for c in plain.cases]
+            assert warm.choices == plain.choices and warm.notes == plain.notes
+
+
+def test_an_edit_searches_again_the_functions_whose_code_it_touches(tmp_path: Path) -> None:
+    """Editing `clamp` touches walk and safe_clamp (its callers), not
+    both_signs or fact: their tests are read back."""
+    module = tmp_path / "chain.py"
+    module.write_text(COMPOSE.read_text())
+    store = tmp_path / "store"
+    for qualname in ("walk", "safe_clamp", "both_signs", "fact"):
+        run(module, qualname, "on-demand", store)
+    module.write_text(COMPOSE.read_text().replace("    if x > high:\n        return high",
+                                                  "    if x >= high:\n        return high"))
+    for qualname in ("walk", "safe_clamp", "both_signs", "fact"):
+        again = run(module, qualname, "on-demand", store)
+        assert ("run_reused" in again.stats) == (qualname in ("both_signs", "fact")), qualname
+        assert whole(again.cases) == whole(run(module, qualname, "off").cases)
+        assert replay_mismatches(module, qualname, again.cases) == []
+
+
+def test_a_run_cut_short_is_not_kept(tmp_path: Path) -> None:
+    result = translate(str(COMPOSE), ["walk"])
+    store = tmp_path / "store"
+    options = GenerateOptions.of(criterion=parse_criterion("loop-2"), max_paths=3, compose="on-demand",
+                                 summary_store=str(store))
+    cut = generate(result.program, "walk", options)
+    assert cut.stopped is not None
+    assert "run_reused" not in generate(result.program, "walk", options).stats
+
+
+@pytest.mark.parametrize("damage", ["truncated", "not tests"])
+def test_a_bad_file_of_tests_is_reported_and_searched_again(tmp_path: Path, damage: str) -> None:
+    store = tmp_path / "store"
+    cold = run(COMPOSE, "both_signs", "on-demand", store)
+    for file in store.glob("*.json"):
+        text = file.read_text()
+        document = json.loads(text)
+        if document["key"].get("kind") != "tests":
+            continue
+        if damage == "truncated":
+            file.write_text(text[: len(text) // 2])
+        else:
+            document["cases"] = [["?"]]
+            file.write_text(json.dumps(document))
+    again = run(COMPOSE, "both_signs", "on-demand", store)
+    assert "run_reused" not in again.stats and whole(again.cases) == whole(cold.cases)
+    assert again.warnings and all(w.startswith("summary store: ") and "\n" not in w for w in again.warnings)
+    assert run(COMPOSE, "both_signs", "on-demand", store).stats["run_reused"] == 1  # written back
+
+
+def test_values_keep_their_python_types_in_the_store() -> None:
+    from pathcraft.ir.trace import TraceTerm
+    from pathcraft.testcase.stored import decode, encode
+
+    values = [None, True, 0, -(10 ** 40), 2.5, -0.0, float("inf"), "x\u00e9", (1, (2.0, "a")), [1, [2]],
+              {"a": {"$ref": "b"}, 3: (4,)}, frozenset({1, 2}), {7}, b"\x00\xff",
+              TraceTerm("p", 1, (TraceTerm("q", 2, (), True),), False)]
+    traces: list[object] = []
+    encoded = json.loads(json.dumps([encode(v, traces) for v in values]))
+    from pathcraft.engine.summarystore import decode_traces
+    back = [decode(v, decode_traces(json.loads(json.dumps(traces)))) for v in encoded]
+    assert back == values and [type(v) for v in back] == [type(v) for v in values]
+    nan = decode(json.loads(json.dumps(encode(float("nan"), []))), [])
+    assert nan != nan
 
 
 def test_the_command_line_composes_and_keeps_a_store(tmp_path: Path) -> None:

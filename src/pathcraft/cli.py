@@ -626,7 +626,8 @@ def _print_stats(runs: list[FunctionRun], elapsed: float) -> None:
             "unsupported_paths", "concretized_calls", "concolic_repeats", "probe_tests", "policy_filtered",
             "derivation_steps", "branch_queries", "answered_without_z3", "z3_calls", "z3_seconds",
             "seconds"]
-    composition = ["summaries_computed", "summaries_reused", "summaries_refused", "calls_composed", "calls_inlined"]
+    composition = ["summaries_computed", "summaries_reused", "summaries_refused", "calls_composed", "calls_inlined",
+                   "run_reused"]
     keys += [key for key in composition if any(key in r.stats for r in runs)]  # with --compose only
     for key in keys:
         table.add_row(key.replace("_", " "), *[str(r.stats.get(key, "")) for r in runs])

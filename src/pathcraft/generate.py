@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import sys
 import time
+from pathlib import Path
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -36,6 +37,7 @@ from pathcraft.engine.resourcedriven import DrivenPlan, observable, resource_dri
 from pathcraft.engine.tracegen import LocalScope, LocalTraces
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import EngineStats, SymbolicPath
+from pathcraft.engine.summarystore import BadStoreFile, SummaryStore
 from pathcraft.errors import PathcraftError, TargetError, Unsupported
 from pathcraft.frontend.invariants import Checked, invariants_for, unwrap, verdict, wrap
 from pathcraft.ir.driver import SETUP_RAISED_PREDICATE
@@ -50,6 +52,7 @@ from pathcraft.solver.simplify import normalize
 from pathcraft.solver.terms import Sym, evaluate, is_const
 from pathcraft.testcase.constructed import concretize_constructed, target_trace
 from pathcraft.testcase.emit_pytest import homed, module_alias
+from pathcraft.testcase import stored
 from pathcraft.testcase.model import SMALL, TestCase, concretize
 
 
@@ -254,14 +257,67 @@ def engine_stats(engine: Engine, filtered: int) -> dict[str, Any]:
     }
 
 
+# the statistics of a search's work: none for a run whose tests were read back
+_NO_WORK = {"derivation_steps": 0, "branch_queries": 0, "answered_without_z3": 0, "z3_calls": 0, "z3_seconds": 0.0,
+            "seconds": 0.0, "summaries_computed": 0, "summaries_refused": 0, "summaries_reused": 0,
+            "calls_composed": 0, "calls_inlined": 0}
+
+
 def generate(
     program: Program,
     qualname: str,
     options: GenerateOptions,
     on_case: Callable[[TestCase], None] | None = None,
 ) -> FunctionRun:
+    """The tests of `qualname`, each given to `on_case` as it is written.
+    With composition and a summary store, the function's own summary (its
+    tests) is kept there and read back by a later run of the same code
+    under the same settings (testcase/stored.py)."""
     if qualname not in program.functions:
         raise PathcraftError(f"{program.path}: '{qualname}' was not translated")
+    store = key = None
+    problems: list[str] = []
+    if options.engine.compose != "off" and options.engine.summary_store:
+        store = SummaryStore(Path(options.engine.summary_store))
+        key = stored.run_key(program, qualname, options)
+    if store is not None and key is not None:
+        try:
+            document = store.load(key)
+            if document is not None:
+                cases, rest = stored.decode_cases(document)
+                stats = {**rest["stats"], **_NO_WORK, "answered_by": {}, "run_reused": 1}  # what this run did
+                kept = FunctionRun(qualname, cases, stats, None, rest["notes"], rest["policy_filtered"], [],
+                                   rest["choices"])
+                for case in cases:
+                    if on_case is not None:
+                        on_case(case)
+                return kept
+        except BadStoreFile as bad:
+            problems.append(f"summary store: {bad}; searched again")
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            problems.append(f"summary store: {store.root}: the file for {qualname}'s tests does not hold them; "
+                            "searched again")
+    started = time.monotonic()
+    run = _generate(program, qualname, options, on_case)
+    run.warnings = [*problems, *run.warnings]
+    if store is not None and key is not None and run.stopped is None and not run.stats.get("unknown_paths") \
+            and (options.timeout is None or time.monotonic() - started < options.timeout):
+        try:
+            document = stored.encode_cases(run.cases, {"stats": run.stats, "notes": run.notes,
+                                                       "policy_filtered": run.policy_filtered,
+                                                       "choices": run.choices})
+        except stored.NotStorable:
+            return run
+        store.save(key, document)
+    return run
+
+
+def _generate(
+    program: Program,
+    qualname: str,
+    options: GenerateOptions,
+    on_case: Callable[[TestCase], None] | None = None,
+) -> FunctionRun:
     deadline = None if options.timeout is None else time.monotonic() + options.timeout
     thresholds = [p for p in options.policies if isinstance(p, Threshold)]
     selections = [p for p in options.policies if not isinstance(p, Threshold)]

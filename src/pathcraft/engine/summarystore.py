@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import weakref
+from dataclasses import dataclass
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -40,8 +41,20 @@ class BadStoreFile(Exception):
     """A store file that does not hold the summary its name promises."""
 
 
+@dataclass(frozen=True)
+class Reach:
+    """The predicates a run can enter, and the hash of their code."""
+
+    names: frozenset[str]
+    digest: str
+
+
 def code_hash(program: Program, predicate: str) -> str:
-    """The hash of the code `predicate`'s run can enter: the predicates
+    return reachable(program, predicate).digest
+
+
+def reachable(program: Program, predicate: str) -> Reach:
+    """The code `predicate`'s run can enter, and its hash: the predicates
     reachable by calls, jumps and handlers, and every builtin (a builtin
     can be entered by name from the evaluator). Code that works on objects
     can enter any method by dispatch (`obj.m()`, a property read, `==`,
@@ -72,7 +85,7 @@ def code_hash(program: Program, predicate: str) -> str:
     for name in sorted(seen):
         if not program.predicates[name].builtin:
             digest.update(repr(program.predicates[name]).encode())
-    return digest.hexdigest()
+    return Reach(frozenset(seen), digest.hexdigest())
 
 
 # instructions whose run may enter a method the code does not name
