@@ -1,6 +1,9 @@
 """Compositional generation (paper 002, Table 5): the same modules with the
 callees run at every call, composed from summaries made in the run (cold
-store), and composed from the summaries a previous run stored (warm store).
+store), composed from the callee summaries a previous run stored (warm
+callees: each function under test still searched, as in 002's Table 5),
+and with the store as a previous run of the module left it (warm: each
+function's own summary, its tests, read back; testcase/stored.py).
 
 Each configuration runs every function of a module (as `pathcraft gen
 MODULE` does, long probes and edge tests included) in a fresh process, so
@@ -10,10 +13,11 @@ tests written, seconds, summaries computed and reused, calls answered by a
 summary, and whether each composed run found exactly the plain run's paths
 (trace, events, outcome, steps of every test).
 
-Composition answers calls whose arguments are ints or bools and whose
-callee never touches the heap (engine/summaries.py); a data-structure
-method called on an object is run at every call, so on those classes the
-composed runs pay only the look-up. The table says so per module.
+Composition answers calls whose arguments are scalars and at most one
+object whose scalar fields are all the callee touches (engine/summaries.py);
+a data-structure method that follows a reference is run at every call, so
+on those classes the composed runs pay only the look-up. The table says so
+per module.
 
     python bench/compose.py
     python bench/compose.py --targets compose,lcm --timeout 20 --json out.json
@@ -39,6 +43,7 @@ THEALGORITHMS = CORPUS / "thealgorithms-python"
 # whose functions call helpers, and the manifest's data-structure classes
 TARGETS: list[tuple[str, Path]] = [
     ("compose", REPO / "tests" / "fixtures" / "compose.py"),
+    ("compose_objects", REPO / "tests" / "fixtures" / "compose_objects.py"),
     ("lcm", REPO / "tests" / "fixtures" / "papers" / "lcm.py"),
     ("rational", REPO / "tests" / "fixtures" / "papers" / "rational.py"),
     ("arraypower", REPO / "tests" / "fixtures" / "papers" / "arraypower.py"),
@@ -75,7 +80,7 @@ def one(module: Path, compose: str, store: str | None, timeout: float) -> dict[s
     options = GenerateOptions.of(criterion=parse_criterion("loop-2"), timeout=timeout, compose=compose,
                                  summary_store=store, long_probes=3, edge_tests=3)
     record: dict[str, Any] = {"functions": 0, "tests": 0, "computed": 0, "reused": 0, "composed": 0,
-                              "stopped": 0, "search": 0.0, "paths": []}
+                              "read_back": 0, "stopped": 0, "search": 0.0, "paths": []}
     for qualname in result.targets:
         if qualname not in result.program.functions:
             continue
@@ -86,6 +91,7 @@ def one(module: Path, compose: str, store: str | None, timeout: float) -> dict[s
         record["computed"] += run.stats.get("summaries_computed", 0)
         record["reused"] += run.stats.get("summaries_reused", 0)
         record["composed"] += run.stats.get("calls_composed", 0)
+        record["read_back"] += run.stats.get("run_reused", 0)
         record["search"] += run.stats.get("seconds", 0.0)
         record["paths"].append([qualname, [[c.trace, list(map(list, c.path)), c.kind, c.exc_type, c.steps]
                                            for c in run.cases]])
@@ -149,11 +155,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     chosen = set(args.targets.split(",")) if args.targets else None
     records = []
-    print(f"Composed runs: --compose {args.mode}; cold: an empty store, warm: the store the cold run wrote.\n")
-    print("| module | functions | call depth | tests (plain / cold / warm) | plain s | cold s | warm s "
-          "| cold speed-up | warm speed-up | search s (plain / cold / warm) | search speed-up (cold / warm) "
-          "| summaries computed (cold) | reused (warm) | calls composed | same paths |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print(f"Composed runs: --compose {args.mode}; cold: an empty store; warm callees: the callee summaries "
+          "a cold run stored (each function searched); warm: the whole store a cold run left (tests read back).\n")
+    print("| module | functions | call depth | tests (plain / cold / warm callees / warm) | plain s | cold s "
+          "| warm callees s | warm s | cold speed-up | warm callees speed-up | warm speed-up "
+          "| search s (plain / cold / warm callees) | search speed-up (cold / warm callees) "
+          "| summaries computed (cold) | reused (warm callees) | functions read back (warm) | calls composed "
+          "| same paths |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, module in TARGETS:
         if chosen is not None and name not in chosen or not module.exists():
             continue
@@ -162,20 +171,28 @@ def main(argv: list[str] | None = None) -> int:
             plain = configuration(module, "off", None, args.timeout)
             cold = configuration(module, args.mode, store, args.timeout)
             warm = configuration(module, args.mode, store, args.timeout)
-        record = {"name": name, "module": str(module), "plain": plain, "cold": cold, "warm": warm}
+            for file in store.glob("*.json"):  # the callee summaries only
+                if json.loads(file.read_text()).get("key", {}).get("kind") == "tests":
+                    file.unlink()
+            callees = configuration(module, args.mode, store, args.timeout)
+        record = {"name": name, "module": str(module), "plain": plain, "cold": cold, "warm callees": callees,
+                  "warm": warm}
         records.append(record)
-        if "error" in plain or "error" in cold or "error" in warm:
-            print(f"| {name} | error: {plain.get('error') or cold.get('error') or warm.get('error')} "
-                  "| | | | | | | | | | | | | |")
+        runs = (plain, cold, callees, warm)
+        if any("error" in r for r in runs):
+            print(f"| {name} | error: {next(r['error'] for r in runs if 'error' in r)} "
+                  "| | | | | | | | | | | | | | | |")
             continue
-        same = "yes" if plain["paths"] == cold["paths"] == warm["paths"] else \
-            "no (a budget stopped a run)" if plain["stopped"] or cold["stopped"] or warm["stopped"] else "**no**"
+        same = "yes" if plain["paths"] == cold["paths"] == callees["paths"] == warm["paths"] else \
+            "no (a budget stopped a run)" if any(r["stopped"] for r in runs) else "**no**"
         print(f"| {name} | {plain['functions']} | {plain['depth']} | {plain['tests']} / {cold['tests']} / "
-              f"{warm['tests']} | {plain['seconds']} | {cold['seconds']} | {warm['seconds']} | "
-              f"{plain['seconds'] / cold['seconds']:.2f}× | {plain['seconds'] / warm['seconds']:.2f}× | "
-              f"{plain['search']} / {cold['search']} / {warm['search']} | "
-              f"{ratio(plain['search'], cold['search'])} / {ratio(plain['search'], warm['search'])} | "
-              f"{cold['computed']} | {warm['reused']} | {cold['composed']} | {same} |", flush=True)
+              f"{callees['tests']} / {warm['tests']} | {plain['seconds']} | {cold['seconds']} | "
+              f"{callees['seconds']} | {warm['seconds']} | {ratio(plain['seconds'], cold['seconds'])} | "
+              f"{ratio(plain['seconds'], callees['seconds'])} | {ratio(plain['seconds'], warm['seconds'])} | "
+              f"{plain['search']} / {cold['search']} / {callees['search']} | "
+              f"{ratio(plain['search'], cold['search'])} / {ratio(plain['search'], callees['search'])} | "
+              f"{cold['computed']} | {callees['reused']} | {warm['read_back']} | {cold['composed']} | {same} |",
+              flush=True)
     if args.json:
         args.json.write_text(json.dumps(records, indent=1))
     return 0
