@@ -48,7 +48,8 @@ from pathcraft.engine.state import ChoiceNode, EngineStats, EventNode, Frame, Ou
 from pathcraft.heap.base import is_scalar
 from pathcraft.heap.cells import Addr, Heap, Lazy, ObjectCell
 from pathcraft.heap.symbolic import SymbolicHeap
-from pathcraft.ir.nodes import Call, Predicate, Program
+from pathcraft.ir.nodes import (Call, CallMethod, GetField, Goto, ListOp, NewList, NewObject, Predicate, Program,
+                                RepeatList, SetField, Yield)
 from pathcraft.ir.types import Type
 from pathcraft.ir.trace import Event, TraceTerm
 from pathcraft.ir.values import ExcValue
@@ -239,25 +240,26 @@ class Summaries:
             obj = ObjectParam(index, cls, tuple((f, v if isinstance(v, Sym) else None) for f, v in cell.fields.items()))
             params.append(None)
             env[name] = addr
+            reaching = _reaches_beyond_fields(self.engine.program, callee.name)
+            if reaching is not None:  # found without a search: its run would be refused
+                self._refuse(callee, f"its code {reaching}")
+                return None
         start = heap
         stats = EngineStats()
-        paths = []
-        for path in self.engine.subtree(callee, env, stats, self, start):  # type: ignore[arg-type]  # refs and terms
-            paths.append(path)
-            if len(paths) > MAX_CASES:
-                self._refuse(callee, f"more than {MAX_CASES} paths")
-                return None
-        if stats.stopped or stats.unsupported or stats.unknown:
-            self._refuse(callee, "its run was incomplete (stopped, unsupported or unknown)")
-            self.stats.incomplete += 1  # not stored: another run may finish it
-            return None
         allowed = frozenset(p for p in params if p is not None)
         if obj is not None:
             allowed |= frozenset(sym for _, sym in obj.fields if sym is not None)
         materialized = frozenset(start.pending)  # the object's identity is positive: the caller's already is
-        cases = []
+        cases: list[Case] = []
         program = self.engine.program
-        for path in paths:
+        for path in self.engine.subtree(callee, env, stats, self, start):  # type: ignore[arg-type]  # refs and terms
+            if len(cases) == MAX_CASES:
+                self._refuse(callee, f"more than {MAX_CASES} paths")
+                return None
+            if stats.unsupported:  # as deterministic as the code: refused for good
+                self._refuse(callee, "a path is not supported")
+                return None
+            # each path checked as it comes: a search that cannot give a summary stops at its first such path
             writes = _object_writes(start, path.heap)
             if writes is None or path.ext:
                 self._refuse(callee, "a path touches the heap beyond its object's fields")
@@ -281,6 +283,13 @@ class Summaries:
                 return None
             cases.append(Case(constraints, path.outcome, path.trace, path.events, path.choices, path.steps,
                               path.costs, _activated(program, path.trace), writes))
+        if stats.unsupported:
+            self._refuse(callee, "a path is not supported")
+            return None
+        if stats.stopped or stats.unknown:
+            self._refuse(callee, "its run was incomplete (stopped, or a solver query unknown)")
+            self.stats.incomplete += 1  # not stored: another run may finish it
+            return None
         return Summary(callee.name, tuple(params), tuple(cases), obj)
 
     def bottom_up(self, function: str) -> None:
@@ -519,6 +528,42 @@ def object_sort(program: Program, cls: str) -> str:
     fields = ",".join(f"{name}={kind}" for klass in reversed(program.mro(cls))
                       for name, kind in program.classes[klass].fields)
     return f"obj:{cls}:{fields}"
+
+
+def _reaches_beyond_fields(program: Program, predicate: str) -> str | None:
+    """What in the code a call of `predicate` can run (its calls, and the
+    methods of any class its method calls may dispatch to) reaches beyond
+    the scalar fields of its object (a reference field, a new object or
+    list, a list operation, a generator), said for the report; None if
+    nothing does. Static and cautious: a summary it lets through may
+    still be refused by its paths, never the other way round."""
+    references = {name for info in program.classes.values() for name, kind in info.fields if kind.is_ref}
+    seen: set[str] = set()
+    todo = [predicate]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in program.predicates:
+            continue
+        seen.add(name)
+        pred = program.predicates[name]
+        if pred.generator:
+            return "makes a generator"
+        if pred.handler is not None:
+            todo.append(pred.handler)
+        for rule in pred.rules:
+            for instr in rule.body:
+                if isinstance(instr, Call):
+                    todo.append(instr.predicate)
+                elif isinstance(instr, Goto):
+                    todo.append(instr.block)
+                elif isinstance(instr, CallMethod):
+                    todo.extend(info.entry for info in program.functions.values()
+                                if info.qualname.rpartition(".")[2] == instr.method)
+                elif isinstance(instr, (GetField, SetField)) and instr.field in references:
+                    return f"reads or writes reference field '{instr.field}'"
+                elif isinstance(instr, (NewObject, NewList, RepeatList, ListOp, Yield)):
+                    return "makes an object or a list, or works on a list"
+    return None
 
 
 def _same(a: object, b: object) -> bool:
