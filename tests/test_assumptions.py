@@ -71,7 +71,9 @@ def test_non_sharing(heap: str) -> None:
     for i in inputs:
         assert not {id(o) for o in reachable(i["a"])} & {id(o) for o in reachable(i["b"])}
     unconstrained = built(FIXTURE, "link_both", heap, ())
-    if heap != "lazy-noalias":  # without the assumption, sharing does show up
+    # without the assumption, lazy enumerates the sharings, so some test shows one; the symbolic
+    # heap keeps sharing as a disjunct of the same path, so whether its test shares is the model's pick
+    if heap == "lazy":
         assert any({id(o) for o in reachable(i["a"])} & {id(o) for o in reachable(i["b"])}
                    for i in unconstrained)
 
