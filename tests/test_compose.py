@@ -94,9 +94,10 @@ def test_calls_on_objects_compose_to_the_same_tests(heap: str, qualname: str) ->
     each heap model: an input object, one the caller made, two inputs
     that may be one object, raising after a write, three deep."""
     plain = run(OBJECTS, qualname, "off", heap=heap)
-    composed = run(OBJECTS, qualname, "on-demand", heap=heap)
-    assert whole(composed.cases) == whole(plain.cases)
-    assert replay_mismatches(OBJECTS, qualname, composed.cases) == []
+    for mode in ("on-demand", "bottom-up"):
+        composed = run(OBJECTS, qualname, mode, heap=heap)
+        assert whole(composed.cases) == whole(plain.cases), mode
+        assert replay_mismatches(OBJECTS, qualname, composed.cases) == []
 
 
 @pytest.mark.parametrize("heap", HEAPS)
@@ -111,6 +112,13 @@ def test_what_a_call_on_an_object_composes(heap: str) -> None:
     assert linked["calls_composed"] == 1 and linked["summaries_refused"] == 1  # relabel, not peek_next
     named = run(OBJECTS, "named", "on-demand", heap=heap).stats
     assert named["calls_composed"] == 0 and named["summaries_refused"] == 1
+
+
+def test_bottom_up_summarizes_methods_first() -> None:
+    """chain -> bump_twice -> bump, reset_if_full: the methods' summaries
+    (each on a most general Counter) before chain's search."""
+    stats = run(OBJECTS, "chain", "bottom-up").stats
+    assert stats["summaries_computed"] >= 3 and stats["calls_composed"] >= 1
 
 
 def test_simp_composes_simplify() -> None:

@@ -296,8 +296,9 @@ class Summaries:
         """002 Algorithm 1: the summaries of every function `function` may
         call, strongly connected components of the call graph leaves
         first, each entry from the most general context (its parameters'
-        declared types); a function whose parameters are not all ints and
-        bools is left to on-demand composition at its calls."""
+        declared types: ints, bools, and at most one object, a method's
+        `self` most often); any other function is left to on-demand
+        composition at its calls."""
         import networkx  # only bottom-up needs it: not imported by every run
 
         program = self.engine.program
@@ -311,8 +312,11 @@ class Summaries:
                 info = program.functions.get(name)
                 if info is None or name == function:
                     continue
-                sorts = tuple(_PARAM_SORTS.get(t.kind) if not t.optional else None for t in info.param_types)
-                if None in sorts or len(sorts) != len(info.params):
+                sorts = tuple(None if t.optional else _PARAM_SORTS.get(t.kind) if t.kind != "obj" else
+                              object_sort(program, t.cls) if t.cls in program.classes else None
+                              for t in info.param_types)
+                if None in sorts or len(sorts) != len(info.params) \
+                        or sum(s.startswith("obj:") for s in sorts) > 1:  # type: ignore[union-attr]  # None excluded
                     continue
                 self.summary(program.predicate(info.entry), sorts)  # type: ignore[arg-type]  # None excluded
 
@@ -509,16 +513,23 @@ def decode_summary(document: dict[str, Any]) -> Summary | None:
 
 def call_graph(program: Program) -> networkx.DiGraph:
     """Functions, and an edge from each to every function its code calls
-    directly (the calls composition can answer)."""
+    (the calls composition can answer): directly, or by a method call, to
+    every method of that name (dispatch picks one by the object's class)."""
     import networkx
 
     graph = networkx.DiGraph()
+    methods: dict[str, list[str]] = {}
+    for qualname in program.functions:
+        methods.setdefault(qualname.rpartition(".")[2], []).append(qualname)
     for pred in program.predicates.values():
         graph.add_node(pred.function)
         for rule in pred.rules:
             for instr in rule.body:
                 if isinstance(instr, Call) and instr.predicate in program.predicates:
                     graph.add_edge(pred.function, program.predicates[instr.predicate].function)
+                elif isinstance(instr, CallMethod):
+                    graph.add_edges_from((pred.function, method) for method in methods.get(instr.method, ())
+                                         if "." in method)
     return graph
 
 
