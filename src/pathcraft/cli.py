@@ -246,11 +246,14 @@ def gen(
                                            "bottom-up makes the callees' summaries first, leaves of the call "
                                            "graph first; the tests are the same, only the time differs. "
                                            "Loop-K criteria only; a call a summary cannot stand for exactly "
-                                           "(objects, a callee on the stack) runs the callee "
+                                           "(two objects, a callee that follows a reference or makes a list, "
+                                           "a callee on the stack) runs the callee "
                                            f"\\[default: {DEFAULTS.compose}]."),
     summaries: str | None = typer.Option(None, "--summaries", metavar="DIR",
                                          help="With --compose: keep summaries in DIR (JSON, keyed by the "
-                                         "code they depend on) and reuse them in later runs; '' keeps none "
+                                         "code they depend on) and reuse them in later runs, each tested "
+                                         "function's own tests included (an unchanged function is not "
+                                         "searched again); '' keeps none "
                                          f"\\[default: {DEFAULTS.summaries}]."),
     native_summaries: list[str] | None = typer.Option(None, "--native-summaries", metavar="FILE",
                                                       help="A file of models of library functions pathcraft "
