@@ -12,7 +12,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "pathcraft"
 
 # layer of each top-level module or package under pathcraft
 LAYERS = {
-    "__init__": 0, "errors": 0, "ir": 0, "assume": 0, "files": 0, "depth": 0,
+    "__init__": 0, "errors": 0, "ir": 0, "assume": 0, "files": 0, "depth": 0, "fingerprint": 0,
     "solver": 1,
     "heap": 2, "cost": 2,
     "frontend": 3,

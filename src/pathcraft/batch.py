@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pathcraft import __version__
+from pathcraft.fingerprint import fingerprint
 from pathcraft.frontend.packages import resolve
 from pathcraft.htmlreport import FunctionReport, ModuleReport
 from pathcraft.workitem import merged_split
@@ -112,7 +113,7 @@ def imported_project_modules(module: Path) -> set[Path]:
 
 
 def module_hash(module: Path, settings: str) -> str:
-    digest = hashlib.sha256(f"{__version__}\n{settings}\n".encode())
+    digest = hashlib.sha256(f"{fingerprint()}\n{settings}\n".encode())
     for source in [module.resolve(), *sorted(imported_project_modules(module))]:
         try:
             digest.update(str(source).encode() + b"\n" + source.read_bytes())
@@ -135,7 +136,7 @@ def _load_manifest(out: Path) -> dict[str, tuple[str, int, int]]:
 def _save_manifest(out: Path, entries: dict[str, tuple[str, int, int]]) -> None:
     partial = out / f"{MANIFEST}.{os.getpid()}.tmp"
     modules = {name: {"hash": h, "tests": t, "functions": f} for name, (h, t, f) in sorted(entries.items())}
-    partial.write_text(json.dumps({"pathcraft": __version__, "modules": modules}, indent=1), encoding="utf-8")
+    partial.write_text(json.dumps({"pathcraft": fingerprint(), "modules": modules}, indent=1), encoding="utf-8")
     os.replace(partial, out / MANIFEST)
 
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pathcraft import __version__
+from pathcraft.fingerprint import fingerprint
 from pathcraft.cost.models import Costs
 from pathcraft.engine.state import Outcome
 from pathcraft.ir.nodes import Call, CallMethod, CheckMethod, GetField, Goto, ListOp, NewObject, Program, SetField
@@ -124,7 +124,7 @@ class SummaryStore:
         self.root = root
 
     def key(self, program: Program, predicate: str, sorts: tuple[str, ...], setting: str) -> dict[str, Any]:
-        return {"store": STORE_VERSION, "pathcraft": __version__, "setting": setting, "predicate": predicate,
+        return {"store": STORE_VERSION, "pathcraft": fingerprint(), "setting": setting, "predicate": predicate,
                 "sorts": list(sorts), "code": code_hash(program, predicate)}
 
     def _file(self, key: dict[str, Any]) -> Path:

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import fields, replace
 from typing import TYPE_CHECKING, Any
 
-from pathcraft import __version__
+from pathcraft.fingerprint import fingerprint
 from pathcraft.engine.summarystore import STORE_VERSION, decode_traces, encode_trace, per_program, reachable
 from pathcraft.ir.nodes import Program
 from pathcraft.ir.trace import TraceTerm
@@ -56,7 +56,7 @@ def run_key(program: Program, qualname: str, options: GenerateOptions) -> dict[s
                  *infos):
         digest.update(part.encode())
         digest.update(b"\0")
-    return {"store": STORE_VERSION, "pathcraft": __version__, "kind": "tests", "function": qualname,
+    return {"store": STORE_VERSION, "pathcraft": fingerprint(), "kind": "tests", "function": qualname,
             "code": digest.hexdigest()}
 
 
