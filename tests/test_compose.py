@@ -137,6 +137,20 @@ def test_simp_composes_simplify() -> None:
     assert engine.summaries.stats.composed >= 3
 
 
+def test_simp_composes_the_native_gcd(tmp_path: Path) -> None:
+    """002's `arraycopy`, Python side: `simplify_native` calls `math.gcd`
+    (C code) through its shipped model; `simp` over it composes
+    simplify_native's summary, which holds the model's cases."""
+    module = tmp_path / "rational_native.py"
+    module.write_text((FIXTURES / "papers" / "rational.py").read_text()
+                      .replace("rs[i].simplify()", "rs[i].simplify_native()"))
+    plain = run(module, "simp", "off")
+    composed = run(module, "simp", "on-demand")
+    assert composed.stats["calls_composed"] >= 3 and composed.stats["summaries_computed"] >= 1
+    assert whole(composed.cases) == whole(plain.cases)
+    assert replay_mismatches(module, "simp", composed.cases) == []
+
+
 @pytest.mark.parametrize(("qualname", "least"), [("walk", 2), ("both_signs", 2), ("fact_sum", 2),
                                                  ("parity_word", 1), ("safe_clamp", 1), ("use_flag", 2)])
 def test_calls_are_composed(qualname: str, least: int) -> None:
