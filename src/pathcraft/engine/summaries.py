@@ -48,14 +48,14 @@ from pathcraft.engine.state import ChoiceNode, EngineStats, EventNode, Frame, Ou
 from pathcraft.heap.base import is_scalar
 from pathcraft.heap.cells import Addr, Heap, Lazy, ObjectCell
 from pathcraft.heap.symbolic import SymbolicHeap
-from pathcraft.ir.nodes import (Call, CallMethod, GetField, Goto, ListOp, NewList, NewObject, Predicate, Program,
-                                RepeatList, SetField, Yield)
+from pathcraft.ir.nodes import (Call, CallMethod, GetField, ListOp, NewList, NewObject, Predicate, Program, RepeatList,
+                                SetField, Yield)
 from pathcraft.ir.types import Type
 from pathcraft.ir.trace import Event, TraceTerm
 from pathcraft.ir.values import ExcValue
 from pathcraft.engine.summarystore import (BadStoreFile, SummaryStore, TermTable, decode_costs, decode_outcome,
                                            decode_terms, decode_traces, encode_costs, encode_outcome, encode_trace,
-                                           per_program)
+                                           per_program, walk_code)
 from pathcraft.solver import terms as T
 from pathcraft.solver.path import nodes
 from pathcraft.solver.terms import Sym, Term
@@ -549,30 +549,20 @@ def _reaches_beyond_fields(program: Program, predicate: str) -> str | None:
     nothing does. Static and cautious: a summary it lets through may
     still be refused by its paths, never the other way round."""
     references = {name for info in program.classes.values() for name, kind in info.fields if kind.is_ref}
-    seen: set[str] = set()
-    todo = [predicate]
-    while todo:
-        name = todo.pop()
-        if name in seen or name not in program.predicates:
-            continue
-        seen.add(name)
-        pred = program.predicates[name]
+
+    def candidates(instr: object) -> list[str]:
+        if not isinstance(instr, CallMethod):
+            return []
+        return [info.entry for info in program.functions.values() if info.qualname.rpartition(".")[2] == instr.method]
+
+    for pred in walk_code(program, predicate, candidates):
         if pred.generator:
             return "makes a generator"
-        if pred.handler is not None:
-            todo.append(pred.handler)
         for rule in pred.rules:
             for instr in rule.body:
-                if isinstance(instr, Call):
-                    todo.append(instr.predicate)
-                elif isinstance(instr, Goto):
-                    todo.append(instr.block)
-                elif isinstance(instr, CallMethod):
-                    todo.extend(info.entry for info in program.functions.values()
-                                if info.qualname.rpartition(".")[2] == instr.method)
-                elif isinstance(instr, (GetField, SetField)) and instr.field in references:
+                if isinstance(instr, (GetField, SetField)) and instr.field in references:
                     return f"reads or writes reference field '{instr.field}'"
-                elif isinstance(instr, (NewObject, NewList, RepeatList, ListOp, Yield)):
+                if isinstance(instr, (NewObject, NewList, RepeatList, ListOp, Yield)):
                     return "makes an object or a list, or works on a list"
     return None
 

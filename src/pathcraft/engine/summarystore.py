@@ -21,14 +21,15 @@ import json
 import os
 import weakref
 from dataclasses import dataclass
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pathcraft.fingerprint import fingerprint
 from pathcraft.cost.models import Costs
 from pathcraft.engine.state import Outcome
-from pathcraft.ir.nodes import Call, CallMethod, CheckMethod, GetField, Goto, ListOp, NewObject, Program, SetField
+from pathcraft.ir.nodes import (Call, CallMethod, CheckMethod, GetField, Goto, ListOp, NewObject, Predicate, Program,
+                                SetField)
 from pathcraft.ir.trace import TraceTerm
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver.terms import App, Sym, Term
@@ -53,21 +54,19 @@ def code_hash(program: Program, predicate: str) -> str:
     return reachable(program, predicate).digest
 
 
-def reachable(program: Program, predicate: str) -> Reach:
-    """The code `predicate`'s run can enter, and its hash: the predicates
-    reachable by calls, jumps and handlers, and every builtin (a builtin
-    can be entered by name from the evaluator). Code that works on objects
-    can enter any method by dispatch (`obj.m()`, a property read, `==`,
-    `len`, truth): then every class's declaration and methods count too."""
+def walk_code(program: Program, start: str, follow: Callable[[object], Iterable[str]]) -> Iterator[Predicate]:
+    """Each predicate a run of `start` can enter, once: by calls, jumps and
+    handlers, and by the predicates `follow` names for an instruction (a
+    method call's candidates, say)."""
     seen: set[str] = set()
-    todo = [predicate]
-    objects = False
+    todo = [start]
     while todo:
         name = todo.pop()
         if name in seen or name not in program.predicates:
             continue
         seen.add(name)
         pred = program.predicates[name]
+        yield pred
         if pred.handler is not None:
             todo.append(pred.handler)
         for rule in pred.rules:
@@ -76,9 +75,26 @@ def reachable(program: Program, predicate: str) -> Reach:
                     todo.append(instr.predicate)
                 elif isinstance(instr, Goto):
                     todo.append(instr.block)
-                elif not objects and isinstance(instr, _DISPATCHING):
-                    objects = True
-                    todo.extend(info.entry for info in program.functions.values() if "." in info.qualname)
+                else:
+                    todo.extend(follow(instr))
+
+
+def reachable(program: Program, predicate: str) -> Reach:
+    """The code `predicate`'s run can enter, and its hash: the predicates
+    reachable by calls, jumps and handlers, and every builtin (a builtin
+    can be entered by name from the evaluator). Code that works on objects
+    can enter any method by dispatch (`obj.m()`, a property read, `==`,
+    `len`, truth): then every class's declaration and methods count too."""
+    objects = False
+
+    def follow(instr: object) -> list[str]:
+        nonlocal objects
+        if objects or not isinstance(instr, _DISPATCHING):
+            return []
+        objects = True
+        return [info.entry for info in program.functions.values() if "." in info.qualname]
+
+    seen = [pred.name for pred in walk_code(program, predicate, follow)]
     digest = hashlib.sha256(_builtins_hash(program).encode())
     if objects:
         digest.update(repr(sorted(program.classes.items())).encode())
