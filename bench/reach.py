@@ -114,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the per-module rows here")
     parser.add_argument("--run", type=Path, metavar="DIR",
                         help="write each module's tests to DIR and run them with pytest (per-folder table)")
+    parser.add_argument("--gen", action="append", default=[], metavar="OPTION",
+                        help="with --run, an option for `pathcraft gen` (repeat; `--gen=--compose --gen=on-demand`)")
     args = parser.parse_args(argv)
     modules = sorted(p for p in args.corpus.rglob("*.py") if p.name != "__init__.py")
     if args.limit:
@@ -125,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         row = sweep_module(path, options, generating=args.run is None)
         if args.run is not None:
             args.run.mkdir(parents=True, exist_ok=True)
-            ran = run_module(path, args.run, args.timeout, args.corpus)
+            ran = run_module(path, args.run, args.timeout, args.corpus, tuple(args.gen))
             row.update(tests=ran["tests"], failed=ran["failed"], real=ran["... that passes"],
                        with_tests=ran["functions with a telling test"],
                        **{"not collected": ran["not collected"]})

@@ -1,10 +1,13 @@
 """A persistent store of summaries: one JSON file per summary, never pickle.
 
 A file is named by the hash of everything the summary depends on: the
-pathcraft version, the criterion, the heap model and list bound, the
-callee, its argument sorts, and the code of every predicate its run can
-enter (its own blocks, the functions it calls, transitively, and the
-builtins). Editing the callee or anything it calls gives another name, so a
+pathcraft version and the hash of its source (`fingerprint`), the
+criterion, the heap model and list bound, the callee, its argument sorts
+(an object's: its class and declared fields), and the code of every
+predicate its run can enter (its own blocks, the functions it calls,
+transitively, the builtins, and every method when the code works on
+objects). The tests of a function under test are kept here too
+(testcase/stored.py). Editing the callee or anything it calls gives another name, so a
 stale summary is never found; the key is stored in the file too and checked
 on load. A file that cannot be read back (truncated, edited, another store
 version) is reported in one line and the summary computed again.
