@@ -84,6 +84,28 @@ def test_a_second_run_regenerates_only_what_changed(package: Path, tmp_path: Pat
     assert report(out)["unchanged modules"] == 0
 
 
+def test_the_workers_read_unchanged_functions_back_from_the_store(package: Path, tmp_path: Path) -> None:
+    """With --compose and a store, an edited module runs again on the
+    workers but only its edited function is searched: the others' tests
+    are read back (testcase/stored.py), and the files are those a plain
+    run writes."""
+    store = tmp_path / "store"
+    composed, plain = tmp_path / "composed", tmp_path / "plain"
+    options = ("-q", "--jobs", "2", "--compose", "on-demand", "--summaries", str(store))
+    assert gen(package, composed, *options).returncode == 0
+    kept = {json.loads(f.read_text())["key"]["function"] for f in store.glob("*.json")
+            if json.loads(f.read_text())["key"].get("kind") == "tests"}
+    assert {"sign", "clamp"} <= kept
+    arith = package / "arith.py"
+    arith.write_text(arith.read_text().replace("return high\n", "return high + 0\n"))
+    started = {f.name for f in store.glob("*.json")}
+    assert gen(package, composed, *options).returncode == 0
+    new = [json.loads((store / name).read_text())["key"] for name in {f.name for f in store.glob("*.json")} - started]
+    assert {key["function"] for key in new if key.get("kind") == "tests"} == {"clamp"}  # sign was read back
+    assert gen(package, plain, "-q", "--jobs", "2").returncode == 0
+    assert files(composed) == files(plain)
+
+
 def test_a_module_whose_functions_are_all_refused_is_no_failure(package: Path, tmp_path: Path) -> None:
     (package / "untyped.py").write_text("def f(x):\n    return x.y\n")
     out = tmp_path / "generated"
