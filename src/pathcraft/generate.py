@@ -37,7 +37,7 @@ from pathcraft.engine.resourcedriven import DrivenPlan, observable, resource_dri
 from pathcraft.engine.tracegen import LocalScope, LocalTraces
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import EngineStats, SymbolicPath
-from pathcraft.engine.summarystore import BadStoreFile, SummaryStore
+from pathcraft.engine.summarystore import SummaryStore
 from pathcraft.errors import PathcraftError, TargetError, Unsupported
 from pathcraft.frontend.invariants import Checked, invariants_for, unwrap, verdict, wrap
 from pathcraft.ir.driver import SETUP_RAISED_PREDICATE
@@ -281,22 +281,18 @@ def generate(
         store = SummaryStore(Path(options.engine.summary_store))
         key = stored.run_key(program, qualname, options)
     if store is not None and key is not None:
-        try:
-            document = store.load(key)
-            if document is not None:
-                cases, rest = stored.decode_cases(document)
-                stats = {**rest["stats"], **_NO_WORK, "answered_by": {}, "run_reused": 1}  # what this run did
-                kept = FunctionRun(qualname, cases, stats, None, rest["notes"], rest["policy_filtered"], [],
-                                   rest["choices"])
+        _, found, problem = store.read(key, stored.decode_cases,
+                                       f"the file for {qualname}'s tests does not hold them", "searched again")
+        if found is not None:
+            cases, rest = found
+            stats = {**rest["stats"], **_NO_WORK, "answered_by": {}, "run_reused": 1}  # what this run did
+            if on_case is not None:
                 for case in cases:
-                    if on_case is not None:
-                        on_case(case)
-                return kept
-        except BadStoreFile as bad:
-            problems.append(f"summary store: {bad}; searched again")
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-            problems.append(f"summary store: {store.root}: the file for {qualname}'s tests does not hold them; "
-                            "searched again")
+                    on_case(case)
+            return FunctionRun(qualname, cases, stats, None, rest["notes"], rest["policy_filtered"], [],
+                               rest["choices"])
+        if problem is not None:
+            problems.append(problem)
     started = time.monotonic()
     run = _generate(program, qualname, options, on_case)
     run.warnings = [*problems, *run.warnings]

@@ -53,7 +53,7 @@ from pathcraft.ir.nodes import (Call, CallMethod, GetField, ListOp, NewList, New
 from pathcraft.ir.types import Type
 from pathcraft.ir.trace import Event, TraceTerm
 from pathcraft.ir.values import ExcValue
-from pathcraft.engine.summarystore import (BadStoreFile, SummaryStore, TermTable, decode_costs, decode_outcome,
+from pathcraft.engine.summarystore import (SummaryStore, TermTable, decode_costs, decode_outcome,
                                            decode_terms, decode_traces, encode_costs, encode_outcome, encode_trace,
                                            per_program, walk_code)
 from pathcraft.solver import terms as T
@@ -180,20 +180,16 @@ class Summaries:
         stored_key = None
         if self.store is not None:
             stored_key = self.store.key(self.engine.program, callee.name, sorts, self.setting)
-            try:
-                document = self.store.load(stored_key)
-                if document is not None:
-                    made = decode_summary(document)
-                    self.known[key] = made
-                    self.stats.reused += 1
-                    if made is None:
-                        self.stats.refusals.setdefault(callee.name, str(document.get("refused")))
-                    return made
-            except BadStoreFile as bad:
-                self.stats.problems.append(f"summary store: {bad}; computed again")
-            except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-                self.stats.problems.append(f"summary store: {self.store.root}: the file for {callee.name} "
-                                           "does not hold a summary; computed again")
+            document, made, problem = self.store.read(
+                stored_key, decode_summary, f"the file for {callee.name} does not hold a summary", "computed again")
+            if document is not None:
+                self.known[key] = made
+                self.stats.reused += 1
+                if made is None:
+                    self.stats.refusals.setdefault(callee.name, str(document.get("refused")))
+                return made
+            if problem is not None:
+                self.stats.problems.append(problem)
         self.active.add(key)
         incomplete = self.stats.incomplete
         try:

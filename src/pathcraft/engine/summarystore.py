@@ -168,6 +168,20 @@ class SummaryStore:
             raise BadStoreFile(f"{file}: written by another version or for another summary")
         return document
 
+    def read(self, key: dict[str, Any], decode: Callable[[dict[str, Any]], T], unusable: str,
+             again: str) -> tuple[dict[str, Any] | None, T | None, str | None]:
+        """The document stored for `key` and what `decode` makes of it,
+        or the one-line problem with a file that is there but unusable
+        (`unusable` says what it fails to hold, `again` what is done
+        instead); (None, None, None) if there is none."""
+        try:
+            document = self.load(key)
+            return (None, None, None) if document is None else (document, decode(document), None)
+        except BadStoreFile as bad:
+            return None, None, f"summary store: {bad}; {again}"
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            return None, None, f"summary store: {self.root}: {unusable}; {again}"
+
     def save(self, key: dict[str, Any], body: dict[str, Any]) -> None:
         """Write atomically (a reader never sees half a file); a store that
         cannot be written is no error, only no reuse."""
