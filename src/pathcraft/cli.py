@@ -42,7 +42,7 @@ from pathcraft.ir.printer import program_text
 from pathcraft.testcase.emit_json import JsonWriter
 from pathcraft.testcase.emit_pytest import PytestWriter
 from pathcraft.testcase.model import TestCase
-from pathcraft.testcase.verify import VerifyReport, verify
+from pathcraft.testcase.verify import VerifyReport, coverage_percent, verify
 from pathcraft.workitem import (NOTHING_TO_TEST, case_data, criterion_label, function_messages, pytest_writer,
                                 runnable_targets, settings_dict)
 
@@ -692,7 +692,7 @@ def _print_report(report: VerifyReport, functions: Any) -> None:
         table.add_row(
             name, str(summary.get("num_branches", 0)), str(summary.get("covered_branches", 0)),
             f"{summary.get('covered_lines', 0)}/{summary.get('num_statements', 0)}",
-            f"{summary.get('percent_branches_covered', 0.0):.0f}%",
+            "-" if (percent := coverage_percent(summary)) is None else f"{percent:.0f}%",
         )
     err.print(table)
     err.print("verify: " + ("OK" if report.ok else "FAILED"), markup=False)

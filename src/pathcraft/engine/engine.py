@@ -592,7 +592,10 @@ class Run:
             if accessed is not None:
                 return accessed
         if isinstance(instr, (NewObject, NewList, GetField, RepeatList, ListOp)):
-            return self.effects(frame, instr.target, self.heap.execute(state, instr, frame.env))
+            effects = self.heap.execute(state, instr, frame.env)
+            if isinstance(instr, ListOp) and instr.op == "len" and frame.pred.builtin:
+                effects = [_type_error_by_type(e) for e in effects]
+            return self.effects(frame, instr.target, effects)
         if isinstance(instr, SetField):
             return self.effects(frame, None, self.heap.execute(state, instr, frame.env))
         if isinstance(instr, Call):
@@ -610,14 +613,14 @@ class Run:
                              {**frame.env, instr.target: value})]
             if callee.name == function_predicate("int") and floats.is_float(args[0]):
                 callee = self.program.predicate("float_to_int")  # `int(x)` the frontend could not type
+            if callee.name in _INT_BUILTINS and not all(is_scalar(a) or floats.is_float(a) for a in args):
+                return self.non_int_operands(state, frame, instr, args)  # before a float picks float_mod: 'a' % 0.0
             if any(floats.is_float(a) for a in args):
                 if callee.name in BIT_PREDICATES:  # & | ^ << >> on a float
                     return self.throw(state, ExcValue("TypeError", None))
                 if callee.name == "int_pow":
                     raise Unsupported("'**' on floats (libm's pow is not modelled)")
                 callee = self.program.predicate(FLOAT_BUILTINS.get(callee.name, callee.name))
-            if callee.name in _INT_BUILTINS and not all(is_scalar(a) or floats.is_float(a) for a in args):
-                return self.non_int_operands(state, frame, instr, args)
             if callee.name == PRINT:
                 self.check_printable(args[0], state.heap)
             if callee.generator:
@@ -1170,6 +1173,16 @@ class Run:
 
 
 _SORT_OF_KIND = {"int": T.INT, "bool": T.BOOL, "float": T.FLOAT, "str": T.STR}  # parameters that are one symbol
+
+
+def _type_error_by_type(effect: Effect) -> Effect:
+    """A builtin's own `len` of its argument (`max(xs)`, `sum(xs)` walk it):
+    on what is not a sequence, Python's builtin fails as it iterates, with a
+    message of its own (`'int' object is not iterable`), not len()'s; the
+    test asserts the TypeError alone."""
+    if effect.exc is not None and effect.exc.type == "TypeError" and effect.exc.message is not None:
+        return replace(effect, exc=ExcValue("TypeError", None))
+    return effect
 
 
 def _var_name(e: Expr) -> str:

@@ -494,6 +494,16 @@ class ExpressionLowerer:
         self.blocks.emit(CallMethod(tmp, seq, SLICE_PROTOCOL, tuple(args), node.lineno))
         return Var(tmp)
 
+    def method_name(self, name: str) -> str:
+        """The name `obj.name(...)` looks up. Methods are kept under the names
+        they are defined by, so a private method (`def __step`) is called by
+        that name; any other private name is mangled as Python does
+        (`self.__lock(...)` reads `_C__lock`, a field the class stores, and
+        an error about it names `_C__lock`)."""
+        if any(name in info.methods for info in self.module.class_infos.values()):
+            return name
+        return self.attr(name)
+
     def attr(self, name: str) -> str:
         """An attribute name as stored: private names are mangled in a class."""
         return mangle(name, self.owner) if self.owner else name
@@ -1026,12 +1036,13 @@ class ExpressionLowerer:
         if any(isinstance(a, ast.Starred) for a in node.args):
             raise self.error(node, "*args in a call")
         obj = self.blocks.stable(self.expr(func.value), node.lineno)
+        name = self.method_name(func.attr)
         if any(_may_raise(a) for a in node.args):  # Python looks the method up first
-            self.blocks.emit(CheckMethod(obj, func.attr, node.lineno))
+            self.blocks.emit(CheckMethod(obj, name, node.lineno))
         args = tuple(self.blocks.stable(self.expr(a), node.lineno) for a in node.args)
         target = None if discard else self.blocks.temp()
-        self.calls.methods_called.add(func.attr)
-        self.blocks.emit(CallMethod(target, obj, func.attr, args, node.lineno))
+        self.calls.methods_called.add(name)
+        self.blocks.emit(CallMethod(target, obj, name, args, node.lineno))
         return Var(target) if target else Const(None)
 
     def super_call(self, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:

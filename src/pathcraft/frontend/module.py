@@ -133,6 +133,8 @@ class ModuleSource:
     homes: dict[str, str] = field(default_factory=dict)
     # a statement that fails when the module is imported, and why (frontend/importable.py)
     import_failure: tuple[ast.stmt, str] | None = None
+    # a class whose attributes module-level code sets or deletes after its body ran -> that statement
+    altered: dict[str, ast.stmt] = field(default_factory=dict)
 
     @property
     def value_equality(self) -> bool:
@@ -233,6 +235,7 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
                 for gone in (target.elts if isinstance(target, ast.Tuple) else [target]):
                     if isinstance(gone, ast.Name):
                         module.deleted[gone.id] = statement
+    module.altered = altered_names(tree.body)
     once = {name for node in tree.body for name in [_bound_name(node)] if name is not None} - _rebound_names(tree.body)
     folded = fold_module_constants(tree.body, once)  # `{hex(i): i for i in range(16)}`: its literal
     for node in tree.body:
@@ -718,6 +721,10 @@ def _default_object_problem(module: ModuleSource, cls: ast.ClassDef) -> tuple[as
                 not (isinstance(b, ast.Name) and b.id in module.classes) for b in real_bases)
                 or len(real_bases) > 1):  # as _class_info refuses them, whichever class it reads first
             return current, f"base class '{current.name}', which cannot be analysed"
+        if current.name in module.altered:
+            statement = module.altered[current.name]
+            return statement, (f"class '{current.name}', whose attributes module-level code changes "
+                               f"at line {statement.lineno}")
         for item in current.body:
             if not isinstance(item, ast.FunctionDef):
                 continue
@@ -726,6 +733,44 @@ def _default_object_problem(module: ModuleSource, cls: ast.ClassDef) -> tuple[as
         bases = [b.id for b in current.bases if isinstance(b, ast.Name) and b.id in module.classes]
         current = module.classes.get(bases[0]) if bases else None
     return None
+
+
+def altered_names(body: list[ast.stmt]) -> dict[str, ast.stmt]:
+    """Names whose attributes module-level code sets or deletes once they
+    are bound (`delattr(Stats, name)`, `setattr(C, ...)`, `C.x = ...`,
+    `del C.x`), each with the first statement that does: the class the
+    tests import is then not the class its body defines, so its members
+    are not read from that body."""
+    altered: dict[str, ast.stmt] = {}
+    imported = [s for s in body if not (isinstance(s, ast.If) and "__main__" in ast.unparse(s.test))]
+    for statement in _module_level(imported):  # not under `if __name__ == "__main__":`
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.Try)):
+            continue  # an `if`'s or `try`'s statements come on their own
+        for node in _walk_outside_functions(statement):
+            name = None
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in ("setattr", "delattr") and node.args and isinstance(node.args[0], ast.Name):
+                name = node.args[0].id
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) \
+                    and isinstance(node.value, ast.Name):
+                name = node.value.id
+            if name is not None:
+                altered.setdefault(name, statement)
+    return altered
+
+
+def _walk_outside_functions(node: ast.AST) -> list[ast.AST]:
+    """The nodes under `node` that run with it (not the bodies of the
+    functions, lambdas and classes it defines)."""
+    found: list[ast.AST] = []
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        found.append(current)
+        for child in ast.iter_child_nodes(current):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                pending.append(child)
+    return found
 
 
 def _rebound_names(body: list[ast.stmt]) -> set[str]:

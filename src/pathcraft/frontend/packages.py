@@ -19,12 +19,21 @@ def import_name(file: Path) -> tuple[str, Path]:
     """How a test imports the module, and the folder that must be on the
     import path: a module inside packages (folders with `__init__.py`) is
     imported by its dotted name from above the outermost package."""
+    parts, folder = _package_parts(file)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1]  # a package's `__init__.py` is imported as the package itself
+    return ".".join(parts), folder
+
+
+def _package_parts(file: Path) -> tuple[list[str], Path]:
+    """The module's dotted parts from the outermost package down (its file
+    stem last, `__init__` included), and the folder above that package."""
     parts = [file.stem]
     folder = file.resolve().parent
     while (folder / "__init__.py").is_file() and folder.name.isidentifier():
         parts.insert(0, folder.name)
         folder = folder.parent
-    return ".".join(parts), folder
+    return parts, folder
 
 
 def installed(top: str) -> bool:
@@ -72,8 +81,8 @@ def root_alias(file: Path) -> tuple[str, Path] | None:
     a package whose name is no identifier (`goodrich-dsap-python`, with an
     `__init__.py`): its modules reach each other with `..`, so the tests
     load it by path under `alias` before importing the module."""
-    name, root = import_name(file)
-    if root.name.isidentifier() or not (root / "__init__.py").is_file() or "." not in name:
+    parts, root = _package_parts(file)
+    if root.name.isidentifier() or not (root / "__init__.py").is_file() or len(parts) < 2:
         return None
     alias = re.sub(r"\W", "_", root.name)
     return (alias if alias[:1].isalpha() else f"m_{alias}"), root

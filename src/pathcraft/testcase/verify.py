@@ -36,6 +36,7 @@ class VerifyReport:
     cases: list[CaseCheck] = field(default_factory=list)
     coverage: dict[str, dict[str, Any]] = field(default_factory=dict)
     error: str | None = None
+    passing: set[str] = field(default_factory=set)  # the test functions pytest ran and passed
 
     @property
     def paths_ok(self) -> int:
@@ -130,6 +131,8 @@ def run_pytest_with_coverage(module_path: str, test_file: str, timeout: float = 
         total = int(suite.get("tests", 0))
         bad = int(suite.get("failures", 0)) + int(suite.get("errors", 0))
         report.tests, report.failed, report.passed = total, bad, total - bad - int(suite.get("skipped", 0))
+        report.passing = {case.get("name", "") for case in suite.iter("testcase")
+                          if not any(child.tag in ("failure", "error", "skipped") for child in case)}
         out = str(Path(tmp) / "coverage.json")
         subprocess.run(
             [sys.executable, "-m", "coverage", "json", f"--data-file={data}", "-o", out],
@@ -145,10 +148,29 @@ def run_pytest_with_coverage(module_path: str, test_file: str, timeout: float = 
 
 
 def verify(module_path: str, test_file: str, cases: list[TestCase]) -> VerifyReport:
+    """Run the file under pytest and coverage.py, then replay each case
+    traced. A case took its claimed path only if its test also passed under
+    pytest: a test that fails (its import, say) may never enter the
+    function, whatever the replay saw."""
     report = run_pytest_with_coverage(module_path, test_file)
     if cases:
         try:
             report.cases = check_replay(module_path, cases)
         except (RuntimeError, subprocess.TimeoutExpired) as exc:
             report.error = str(exc)
+    for check in report.cases:
+        if check.name not in report.passing and check.path_ok:
+            check.path_ok = False
+            check.detail = check.detail or "its test does not pass under pytest, so its path is not shown taken"
     return report
+
+
+def coverage_percent(summary: dict[str, Any]) -> float | None:
+    """A function's coverage as coverage.py totals it (statements and
+    branches together): 0 of 1 lines is 0%, whatever its 0 branches say.
+    None when it has nothing to cover."""
+    statements = summary.get("num_statements", 0) + summary.get("num_branches", 0)
+    if not statements:
+        return None
+    covered = summary.get("covered_lines", 0) + summary.get("covered_branches", 0)
+    return 100.0 * covered / statements
