@@ -169,8 +169,8 @@ def coverage_percent(summary: dict[str, Any]) -> float | None:
     """A function's coverage as coverage.py totals it (statements and
     branches together): 0 of 1 lines is 0%, whatever its 0 branches say.
     None when it has nothing to cover."""
-    statements = summary.get("num_statements", 0) + summary.get("num_branches", 0)
+    statements = int(summary.get("num_statements", 0)) + int(summary.get("num_branches", 0))
     if not statements:
         return None
-    covered = summary.get("covered_lines", 0) + summary.get("covered_branches", 0)
+    covered = int(summary.get("covered_lines", 0)) + int(summary.get("covered_branches", 0))
     return 100.0 * covered / statements
