@@ -149,6 +149,44 @@ def test_a_class_changed_by_module_level_code_is_refused(tmp_path: Path,
     assert "whose attributes module-level code changes at line 17" in capsys.readouterr().err
 
 
+SUPER = '''
+class Point:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def to_dict(self):
+        return {k: getattr(self, k) for k in ("name",)}
+
+
+class Contextual(Point):
+    def to_dict(self):
+        ret = super().to_dict()
+        return ret
+
+
+def dump(p: Point):
+    return p.to_dict()
+
+
+def plain(n: int) -> int:
+    return n * 2
+'''
+
+
+def test_a_super_call_of_a_method_that_cannot_be_analysed_refuses_its_caller(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`super().to_dict()` enters the base's method by name: when that method
+    is refused, so is the caller, even where another function reaches the
+    method only by dispatch (which fails just its own paths). A whole-module
+    run once stopped with an internal error (a missing predicate)."""
+    source = tmp_path / "points.py"
+    source.write_text(SUPER)
+    text = generate_and_run(source, tmp_path, tmp_path / "test_points.py")
+    err = capsys.readouterr().err
+    assert "internal error" not in err
+    assert "calls Point.to_dict(), which cannot be analysed" in err and "def test_plain" in text
+
+
 ITERATED = '''
 class Counter:
     def __init__(self, data, default=0.0):

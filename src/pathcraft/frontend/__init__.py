@@ -98,7 +98,7 @@ class Frontend:
                                                    **foreign_predicates()}
         self.done: dict[str, set[str]] = {}
         self.errors: dict[str, PathcraftError] = {}
-        self._soft: set[str] = set()
+        self._soft: set[tuple[str, str]] = set()  # (caller, callee) reached only by method dispatch
         self.synthetic: dict[str, ast.FunctionDef] = {}  # functions made here (drivers), by qualname
         self.drivers: dict[str, DriverPlan] = {}
         self.driver_refusals: dict[str, str] = {}
@@ -173,7 +173,7 @@ class Frontend:
         while stack:
             top = stack[-1]
             waited = top.waiting
-            if waited is not None and waited in self.errors and waited not in self._soft:
+            if waited is not None and waited in self.errors and (top.qualname, waited) not in self._soft:
                 err = self.errors[waited]
                 self.errors[top.qualname] = type(err)(
                     f"calls {waited}(), which cannot be analysed: {err.message}", err.location
@@ -249,16 +249,18 @@ class Frontend:
             lowered = silenced(lowered, foreign=True)
         self.predicates.update(lowered)
         callees = set(lowerer.calls.callees)
+        direct = set(callees)  # entered by name (`super().m()`, `C.m(self)`): its failure is the caller's
         for method in lowerer.calls.methods_called:
             for cls_name, info in self.module.class_infos.items():
-                if method in info.methods:
+                dispatched = [f"{cls_name}.{method}"] if method in info.methods else []
+                if method in info.setters:  # an assignment may run the property's setter
+                    dispatched.append(f"{cls_name}.{method}.setter")
+                for callee in dispatched:
                     # dispatched at run time: a method that cannot be analysed
                     # fails only the paths that reach it, not its callers
-                    self._soft.add(f"{cls_name}.{method}")
-                    callees.add(f"{cls_name}.{method}")
-                if method in info.setters:  # an assignment may run the property's setter
-                    self._soft.add(f"{cls_name}.{method}.setter")
-                    callees.add(f"{cls_name}.{method}.setter")
+                    if callee not in direct:
+                        self._soft.add((qualname, callee))
+                    callees.add(callee)
         for cls_name in lowerer.calls.classes_built:
             if cls_name in self.module.class_errors:
                 raise self.module.class_errors[cls_name]
