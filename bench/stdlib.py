@@ -18,6 +18,7 @@ import subprocess
 import sys
 import sysconfig
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -35,9 +36,10 @@ COUNTS = ("modules", "files", "tests", "passed", "failed", "errors", "not collec
 
 
 def sweep(out: Path, timeout: float, limit: int | None = None, folder: Path | None = None,
-          options: tuple[str, ...] = ()) -> dict[str, int]:
+          options: tuple[str, ...] = (), jobs: int = 1) -> dict[str, int]:
     """Generate and run tests for each top-level standard-library module
-    (or each module under `folder`); the counts (problems are also named on
+    (or each module under `folder`), `jobs` modules at a time (each module
+    is its own pair of processes); the counts (problems are also named on
     stderr)."""
     if folder is None:
         stdlib = Path(sysconfig.get_paths()["stdlib"])
@@ -48,9 +50,10 @@ def sweep(out: Path, timeout: float, limit: int | None = None, folder: Path | No
         modules = modules[: limit]
     out.mkdir(parents=True, exist_ok=True)
     counts = dict.fromkeys(COUNTS, 0)
-    for module in modules:
-        for key, value in sweep_module(module, out, timeout, folder, options).items():
-            counts[key] += value
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for found in pool.map(lambda m: sweep_module(m, out, timeout, folder, options), modules):
+            for key, value in found.items():
+                counts[key] += value
     return counts
 
 
@@ -108,11 +111,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds per function [5]")
     parser.add_argument("--limit", type=int, help="only the first N modules")
     parser.add_argument("--folder", type=Path, help="sweep the modules under this folder instead")
+    parser.add_argument("--jobs", type=int, default=1, help="modules swept at a time [1]")
     parser.add_argument("--gen-option", action="append", default=[],
                         help="an option for `pathcraft gen` (repeatable), e.g. --gen-option=--concolic")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    counts = sweep(args.out, args.timeout, args.limit, args.folder, tuple(args.gen_option))
+    counts = sweep(args.out, args.timeout, args.limit, args.folder, tuple(args.gen_option), args.jobs)
     elapsed = time.perf_counter() - started
     version = ".".join(map(str, sys.version_info[:3]))
     what = "standard library" if args.folder is None else str(args.folder)

@@ -18,7 +18,7 @@ import stdlib  # noqa: E402  (bench/stdlib.py)
 
 @pytest.mark.slow
 def test_every_generated_standard_library_test_passes(tmp_path: Path) -> None:
-    counts = stdlib.sweep(tmp_path, timeout=5.0)
+    counts = stdlib.sweep(tmp_path, timeout=5.0, jobs=2)  # two modules at a time: CI's two cores
     print("\nstandard library:", ", ".join(f"{k} {v}" for k, v in counts.items()))
     assert counts["tests"] > 0 and counts["functions with a telling test"] > 0
     assert counts["crashes"] == 0
