@@ -13,7 +13,6 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from enum import Enum
-from pathlib import Path
 from typing import Any, TypeVar
 
 import typer
@@ -100,4 +99,4 @@ def given_flags(given: Mapping[str, Any]) -> RunFlags:
     return RunFlags(**{o.name: given[o.name] for o in FLAGS})
 
 
-__all__ = ["Path", "given_flags", "given_settings", "option_help", "with_options"]
+__all__ = ["given_flags", "given_settings", "option_help", "with_options"]
