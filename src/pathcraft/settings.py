@@ -78,14 +78,14 @@ class Option:
         if d.shown is not None:
             return d.shown or None
         if self.type is bool:
-            return self._spelling(self.default) if "/" in d.flags[0] else None
+            return self.spelling(self.default) if "/" in d.flags[0] else None
         if self.default is None or self.default in ("", ()):
             return None
         if isinstance(self.default, float) and self.default.is_integer():
             return str(int(self.default))
         return str(self.default)
 
-    def _spelling(self, value: bool) -> str:
+    def spelling(self, value: bool) -> str:
         on, off = self.declaration.flags[0].split("/")
         return (on if value else off).lstrip("-")
 
@@ -420,7 +420,7 @@ def readme_default(option: Option) -> str | None:
     """The default as the README says it: --help's, or for a pair of
     switches the one in force."""
     if option.type is bool and "/" in option.declaration.flags[0]:
-        return option._spelling(option.default)
+        return option.spelling(option.default)
     return option.cli_default
 
 
@@ -428,7 +428,7 @@ def _usage(option: Option) -> str:
     d = option.declaration
     if option.type is bool:
         if "/" in d.flags[0]:
-            return "--" + option._spelling(not option.default)
+            return "--" + option.spelling(not option.default)
         return d.flags[0]
     word = d.usage or d.metavar or "\\|".join(option.choices) or ("N" if _base(option.type) is int else "TEXT")
     return f"{d.flags[0]} {word}"
