@@ -12,7 +12,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "pathcraft"
 
 # layer of each top-level module or package under pathcraft
 LAYERS = {
-    "__init__": 0, "errors": 0, "ir": 0, "assume": 0, "files": 0, "depth": 0, "fingerprint": 0,
+    "__init__": 0, "errors": 0, "ir": 0, "assume": 0, "files": 0, "depth": 0, "fingerprint": 0, "settings": 0,
     "solver": 1,
     "heap": 2, "cost": 2,
     "frontend": 3,
@@ -20,7 +20,7 @@ LAYERS = {
     "testcase": 5,
     "generate": 6, "edgetests": 6,
     "workitem": 7, "worker": 7, "pool": 7, "cluster": 7, "heapsvg": 7, "costplot": 7, "htmlreport": 7,
-    "config": 7, "batch": 7, "progress": 7, "cli": 7, "__main__": 7,
+    "config": 7, "batch": 7, "progress": 7, "cli": 7, "cliparams": 7, "__main__": 7,
 }
 
 

@@ -13,7 +13,6 @@ import sys
 import tempfile
 import time
 from dataclasses import replace
-from enum import Enum
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -28,6 +27,7 @@ from pathcraft.cluster import DaskPool
 from pathcraft.htmlreport import FunctionReport, ModuleReport, write_html
 from pathcraft.pool import WorkerPool
 from pathcraft.progress import PackageDisplay
+from pathcraft.cliparams import given_flags, given_settings, with_options
 from pathcraft.config import Settings, load_config, settings_from
 from pathcraft.depth import run_deep, too_deep
 from pathcraft.errors import PathcraftError
@@ -39,6 +39,7 @@ from pathcraft.ir.nodes import Program
 from pathcraft.ir.pattern import parse_pattern
 from pathcraft.engine.tracegen import refined_text
 from pathcraft.ir.printer import program_text
+from pathcraft.settings import RunFlags
 from pathcraft.testcase.emit_json import JsonWriter
 from pathcraft.testcase.emit_pytest import PytestWriter
 from pathcraft.testcase.model import TestCase
@@ -55,41 +56,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # a message is one line, never wrapped
-DEFAULTS = Settings()
-
-
-class Format(str, Enum):
-    pytest = "pytest"
-    json = "json"
-
-
-class Search(str, Enum):
-    dfs = "dfs"
-    bfs = "bfs"
-
-
-class Objects(str, Enum):
-    free = "free"
-    constructed = "constructed"
-
-
-class ItemSearch(str, Enum):
-    guided = "guided"
-    paths = "paths"
-
-
-class Compose(str, Enum):
-    off = "off"
-    on_demand = "on-demand"
-    bottom_up = "bottom-up"
-
-
-class HeapKind(str, Enum):
-    symbolic = "symbolic"
-    lazy = "lazy"
-    lazy_noalias = "lazy-noalias"
-
-
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"pathcraft {__version__}")
@@ -116,242 +82,34 @@ def fail(error: PathcraftError | str, code: int = 2) -> typer.Exit:
 
 
 @app.command()
+@with_options
 def gen(
     target: str = typer.Argument(..., help="path/to/module.py::name (a function or Class.method), "
                                  "or path/to/module.py for every supported function."),
-    output: Path | None = typer.Option(None, "-o", "--output",
-                                          help="Write the tests to this file (default: stdout)."),
-    criterion: str | None = typer.Option(None, "--criterion", "-c",
-                                            help="Termination criterion: loop-K, block-K, depth-K or "
-                                            "calls-K (call depth), several joined by commas; with "
-                                            "all-local-paths, one test per feasible path through the "
-                                            "function's own code, other code's paths left free; with "
-                                            "statements or branches, few tests that reach every "
-                                            "statement line or branch outcome of the function (see "
-                                            "--item-search; bounded by loop-K) \\[default: loop-2]."),
-    fmt: Format | None = typer.Option(None, "--format", "-f", help="Output format \\[default: pytest]."),
-    no_exceptions: bool = typer.Option(False, "--no-exceptions",
-                                       help="Keep only paths that return normally."),
-    do_verify: bool = typer.Option(False, "--verify",
-                                   help="Run the generated tests; check each takes its claimed path; "
-                                   "report branch coverage."),
-    stats: bool = typer.Option(False, "--stats", help="Print search and solver statistics."),
-    timeout: float | None = typer.Option(None, "--timeout",
-                                            help="Time budget in seconds per function; "
-                                            "the tests found in time are kept \\[default: 60]."),
-    search: Search | None = typer.Option(None, "--search", help="Search strategy \\[default: dfs]."),
-    max_paths: int | None = typer.Option(None, "--max-paths", min=1,
-                                            help="Stop after this many paths per function "
-                                            "\\[default: 1000]."),
-    heap: HeapKind | None = typer.Option(None, "--heap",
-                                            help="Heap model for object inputs: symbolic (the heap "
-                                            "solver: aliasing as constraints, no branching on it), lazy "
-                                            "(lazy initialization branching on aliasing) or lazy-noalias "
-                                            "\\[default: symbolic]."),
-    assume: list[str] | None = typer.Option(None, "--assume",
-                                               help="Heap assumption on the inputs (repeatable): "
-                                               "non-aliasing(a,b), non-sharing(a,b), acyclic(a)."),
-    max_list_length: int | None = typer.Option(None, "--max-list-length", min=0,
-                                                  help="Longest input list of objects tried "
-                                                  "\\[default: 3]."),
-    costs: str | None = typer.Option(None, "--costs",
-                                        help="Costs to report per test, comma-separated: steps, memory, "
-                                        "calls, calls:NAME; also prints the tests ordered by the first."),
-    policy: list[str] | None = typer.Option(None, "--policy",
-                                               help="Resource policy (repeatable): COST OP N like "
-                                               "'memory>48' or 'steps<=200', worst:COST, top:N:COST."),
-    invariant: list[str] | None = typer.Option(None, "--invariant",
-                                                  help="Class invariant (repeatable): Class.method, a method "
-                                                  "returning bool, assumed of self when a method of the class "
-                                                  "is tested and checked when it returns (like @invariant)."),
-    size_model: str | None = typer.Option(None, "--size-model",
-                                             help="Memory size model, e.g. slot=4,object_header=0,"
-                                             "list_header=0 \\[default: 4 bytes per slot, no headers]."),
-    objects: Objects | None = typer.Option(None, "--objects",
-                                           help="The object a method is called on: free (any state of "
-                                           "its fields, built without __init__) or constructed (built "
-                                           "by the constructor and public method calls only) "
-                                           f"\\[default: {DEFAULTS.objects}]."),
-    setup_calls: int | None = typer.Option(None, "--setup-calls", min=0,
-                                           help="With --objects constructed: at most this many "
-                                           f"method calls after the constructor \\[default: {DEFAULTS.setup_calls}]."),
-    trace: str | None = typer.Option(None, "--trace",
-                                        help="Only the paths whose trace term is an instance of this "
-                                        "pattern, written as the tests' '# trace:' comments; '_' or a "
-                                        "capitalized variable stands for any subterm, '[T1 | Rest]' for a "
-                                        "longer list. Needs a target path/to/module.py::name."),
-    cover: str | None = typer.Option(None, "--cover",
-                                        help="Program points to reach, comma-separated: LINE, FILE:LINE or a "
-                                        "function's name; as few tests as reach them all (guided generation), "
-                                        "and each point reported as reached by a test or unreachable within "
-                                        "the termination criterion. Needs a target path/to/module.py::name."),
-    refine: bool | None = typer.Option(None, "--refine/--no-refine",
-                                          help="Guided generation: generate traces from the abstraction refined by "
-                                          "instantiation modes (the integers and fields the search would "
-                                          "constrain, with their guards), so fewer are infeasible "
-                                          "\\[default: refine]."),
-    item_search: ItemSearch | None = typer.Option(None, "--item-search",
-                                                   help="With -c statements or branches: paths (the standard "
-                                                   "search keeping each path that covers a new item, with "
-                                                   "Look-Ahead and Max-CallDepth, paper 004) or guided (a "
-                                                   "trace generator per item, paper 001) "
-                                                   f"\\[default: {DEFAULTS.item_search}]."),
-    look_ahead: bool | None = typer.Option(None, "--look-ahead/--no-look-ahead",
-                                              help="--item-search paths: abandon a path as soon as no uncovered "
-                                              "item is reachable from it (never loses coverage) "
-                                              "\\[default: look-ahead]."),
-    unit: bool | None = typer.Option(None, "--unit/--no-unit",
-                                        help="With -c statements or branches: the items are the function's "
-                                        "own (unit-testing mode), or also those of the module's functions "
-                                        "it calls \\[default: unit]."),
-    max_call_depth: int | None = typer.Option(None, "--max-call-depth", min=0,
-                                                 help="--item-search paths, unit mode: follow only the first "
-                                                 "feasible outcome of a choice more than N calls below the "
-                                                 "function (faster; may lose coverage, reported)."),
-    concolic: bool | None = typer.Option(None, "--concolic/--no-concolic",
-                                            help="Run the standard library's pure number functions the model "
-                                            "lacks (math.log, math.isqrt, math.comb, ...) on the concrete "
-                                            "values of each path, which then states them exactly; without it "
-                                            "a path reaching such a call is dropped. Only that allow-list "
-                                            "runs: never the analysed code \\[default: no-concolic]."),
-    concolic_samples: int | None = typer.Option(None, "--concolic-samples", min=1,
-                                                   help="--concolic: concrete runs per call and path, each "
-                                                   "with other argument values "
-                                                   f"\\[default: {DEFAULTS.concolic_samples}]."),
-    solve_first: bool | None = typer.Option(None, "--solve-first/--no-solve-first",
-                                               help="--item-search paths: at each choice point, run every "
-                                               "alternative to its end on the values that solved it (no "
-                                               "solver) before going deeper, so Look-Ahead can skip those "
-                                               "whose items that run covered (paper 004's Solve-First) "
-                                               "\\[default: solve-first]."),
-    long_probes: int | None = typer.Option(None, "--long-probes", min=0,
-                                           help="All-paths search: add up to N tests whose paths run "
-                                           "longer inputs than the loop bound reaches (lists of 2K+2 "
-                                           "items, larger ints), found by running the model on fixed "
-                                           "inputs, or for object inputs by a search one loop deeper; "
-                                           "0 turns them off "
-                                           f"\\[default: {DEFAULTS.long_probes}]."),
-    edge_tests: int | None = typer.Option(None, "--edge-tests", min=0,
-                                          help="All-paths search: add up to N tests that put an int "
-                                          "parameter at or beside a constant a path compares it with "
-                                          "(x = c - 1, c, c + 1 for x < c) where no test has that value, or pass "
-                                          "a bool for an int returned as given, or give a found list item an "
-                                          "equal neighbour; "
-                                          "0 turns them off "
-                                          f"\\[default: {DEFAULTS.edge_tests}]."),
-    compose: Compose | None = typer.Option(None, "--compose",
-                                           help="Answer calls with the callee's summary (its paths from the "
-                                           "most general context, paper 002) instead of running its code at "
-                                           "every call: on-demand makes a summary at the first call, "
-                                           "bottom-up makes the callees' summaries first, leaves of the call "
-                                           "graph first; the tests are the same, only the time differs. "
-                                           "Loop-K criteria only; a call a summary cannot stand for exactly "
-                                           "(two objects, a callee that follows a reference or makes a list, "
-                                           "a callee on the stack) runs the callee "
-                                           f"\\[default: {DEFAULTS.compose}]."),
-    summaries: str | None = typer.Option(None, "--summaries", metavar="DIR",
-                                         help="With --compose: keep summaries in DIR (JSON, keyed by the "
-                                         "code they depend on) and reuse them in later runs, each tested "
-                                         "function's own tests included (an unchanged function is not "
-                                         "searched again); '' keeps none "
-                                         f"\\[default: {DEFAULTS.summaries}]."),
-    native_summaries: list[str] | None = typer.Option(None, "--native-summaries", metavar="FILE",
-                                                      help="A file of models of library functions pathcraft "
-                                                      "cannot read (C code, other packages), each marked "
-                                                      "@summary_of(\"module.function\"); repeatable, and added "
-                                                      "to native_summaries in [tool.pathcraft]."),
-    jobs: int | None = typer.Option(None, "--jobs", "-j", min=1,
-                                    help="A package TARGET: this many worker processes, each taking one "
-                                    "function (or a module's plan) at a time \\[default: the number of cores]."),
-    incremental: bool = typer.Option(True, "--incremental/--no-incremental",
-                                     help="A package TARGET: run again only the modules whose code, imported "
-                                     "project modules or settings changed since the last run into the same "
-                                     "folder (a manifest beside the tests)."),
-    exclude: list[str] | None = typer.Option(None, "--exclude", metavar="PATTERN",
-                                             help="A package TARGET: skip the files and folders this pattern "
-                                             "(relative to the package, fnmatch) matches; repeatable, added to "
-                                             "exclude in [tool.pathcraft]."),
-    report: Path | None = typer.Option(None, "--report", metavar="FILE",
-                                       help="Also write a summary here: functions, tests, skipped functions "
-                                       "and why, time (for a package: per module); as JSON, or as one static "
-                                       "page for a FILE.html (source lines reached, object graphs, costs)."),
-    quiet: bool = typer.Option(False, "--quiet", "-q",
-                               help="A package TARGET: no progress line per module, only the summary."),
-    scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS",
-                                         help="A package TARGET: run the work items on the Dask cluster whose "
-                                         "scheduler is at ADDRESS (tcp://host:8786), or on a LocalCluster "
-                                         "of --jobs workers started here with 'local'."),
-    split_depth: int | None = typer.Option(None, "--split-depth", metavar="D", min=0,
-                                           help="A package TARGET: split each function's search D choices down "
-                                           "into parts (trace prefixes) that run on several workers; the same "
-                                           "paths, with inputs chosen per part, and without long probes and "
-                                           "edge tests, which need the whole search; 0: no split "
-                                           "\\[default: 0]."),
-    item_timeout: float | None = typer.Option(None, "--item-timeout", metavar="SECONDS", min=1,
-                                              help="A package TARGET: a function still running after this "
-                                              "long stops its local worker and is reported as failed; the run "
-                                              r"goes on \[default: four times --timeout, plus a minute]."),
-    resource_driven: bool = typer.Option(False, "--resource-driven",
-                                         help="With --policy worst:steps or worst:calls[:NAME]: try the traces "
-                                         "of the refined abstraction from the most to the least expensive "
-                                         "and stop at the first feasible one, instead of exploring every "
-                                         "path; with threshold policies (steps>200), try only the traces "
-                                         "that may satisfy them (falls back, saying so, where a cost is not "
-                                         "observable)."),
+    **given: Any,
 ) -> None:
     """Generate one test per execution path of TARGET."""
+    flags = given_flags(given)
+    output, report = flags.output, flags.report
     try:
-        settings = settings_from(load_config(), {
-            "criterion": criterion, "format": fmt.value if fmt else None,
-            "exceptions": False if no_exceptions else None, "timeout": timeout,
-            "search": search.value if search else None, "max_paths": max_paths,
-            "heap": heap.value if heap else None, "assume": tuple(assume or ()),
-            "max_list_length": max_list_length, "costs": costs, "policy": tuple(policy or ()),
-            "size_model": size_model, "invariants": tuple(invariant or ()),
-            "objects": objects.value if objects else None, "setup_calls": setup_calls,
-            "refine": refine, "resource_driven": True if resource_driven else None,
-            "item_search": item_search.value if item_search else None, "look_ahead": look_ahead,
-            "unit": unit, "max_call_depth": max_call_depth, "concolic": concolic,
-            "concolic_samples": concolic_samples, "solve_first": solve_first,
-            "long_probes": long_probes, "edge_tests": edge_tests,
-            "compose": compose.value if compose else None, "summaries": summaries,
-            "native_summaries": tuple(native_summaries or ()), "exclude": tuple(exclude or ()),
-            "split_depth": split_depth,
-        })
+        settings = settings_from(load_config(), given_settings(given))
         options = settings.generate_options()
         if Path(target).is_dir() and (Path(target) / "__init__.py").is_file():
-            _package(Path(target), output, settings, jobs, incremental, report, quiet, scheduler, item_timeout)
+            _package(Path(target), output, settings, flags.jobs, flags.incremental, report, flags.quiet,
+                     flags.scheduler, flags.item_timeout)
             return
-        package_only = [flag for flag, value in (("--jobs", jobs), ("--scheduler", scheduler),
-                                                  ("--split-depth", split_depth), ("--item-timeout", item_timeout))
-                        if value is not None]
-        if package_only:
-            raise PathcraftError(f"{', '.join(package_only)}: for a package target (a folder with an "
-                                 f"__init__.py); {target} is one module")
-        path, name = parse_target(target)
-        if options.objects == "constructed" and (trace is not None or cover is not None or options.select):
-            raise PathcraftError("--trace, --cover and the selection criteria work on free objects only "
-                                 "(--objects free); with constructed objects, not yet")
-        if cover is not None:
-            if name is None:
-                raise PathcraftError("--cover guides one function: give the target as path/to/module.py::name")
-            options = replace(options, cover=cover)
-        if trace is not None:
-            if name is None:
-                raise PathcraftError("--trace guides one function: give the target as path/to/module.py::name")
-            options = replace(options, trace=trace)
-            parse_pattern(trace)  # a syntax error is reported before anything is translated
-        _check_output(output, path, do_verify)
+        path, name, options = _one_module(target, options, flags, given["split_depth"])  # the command line's
+        _check_output(output, path, flags.verify)
         result = translate(path, [name] if name else None, options.invariants, objects=options.objects,
                            setup_calls=options.setup_calls, natives=settings.native_summaries)
         runnable = _runnable(result, name, options)
-        if trace is not None and runnable:
-            trace_guide(result.program, runnable[0], trace)  # names checked before any search
-        if cover is not None and runnable:
-            parse_points(cover, result.program)  # points checked before any search
+        if options.trace is not None and runnable:
+            trace_guide(result.program, runnable[0], options.trace)  # names checked before any search
+        if options.cover is not None and runnable:
+            parse_points(options.cover, result.program)  # points checked before any search
         if not runnable and not result.errors:
             raise PathcraftError(f"{path}: {NOTHING_TO_TEST}")
-        stream, test_file, keep_open = _open_output(output, do_verify and settings.format == "pytest")
+        stream, test_file, keep_open = _open_output(output, flags.verify and settings.format == "pytest")
     except PathcraftError as exc:
         raise fail(exc)
     if not runnable:
@@ -379,20 +137,57 @@ def gen(
         # counted by the writer: the interruption may come between writing a test and listing it
         err.print(f"pathcraft: interrupted; kept {writer.count} tests", markup=False)
         raise typer.Exit(130)
+    _after_run(flags, path, name, settings.format, options, result, runs, all_cases, skipped_on_the_way,
+               elapsed, test_file)
+
+
+def _one_module(target: str, options: GenerateOptions, flags: RunFlags,
+                split_depth: int | None) -> tuple[str, str | None, GenerateOptions]:
+    """A module target's checks (no option meant for a package; --trace and
+    --cover for one function), and the options with its --trace or --cover."""
+    package_only = [flag for flag, value in (("--jobs", flags.jobs), ("--scheduler", flags.scheduler),
+                                              ("--split-depth", split_depth), ("--item-timeout", flags.item_timeout))
+                    if value is not None]
+    if package_only:
+        raise PathcraftError(f"{', '.join(package_only)}: for a package target (a folder with an "
+                             f"__init__.py); {target} is one module")
+    path, name = parse_target(target)
+    trace, cover = flags.trace, flags.cover
+    if options.objects == "constructed" and (trace is not None or cover is not None or options.select):
+        raise PathcraftError("--trace, --cover and the selection criteria work on free objects only "
+                             "(--objects free); with constructed objects, not yet")
+    if cover is not None:
+        if name is None:
+            raise PathcraftError("--cover guides one function: give the target as path/to/module.py::name")
+        options = replace(options, cover=cover)
+    if trace is not None:
+        if name is None:
+            raise PathcraftError("--trace guides one function: give the target as path/to/module.py::name")
+        options = replace(options, trace=trace)
+        parse_pattern(trace)  # a syntax error is reported before anything is translated
+    return path, name, options
+
+
+def _after_run(flags: RunFlags, path: str, name: str | None, out_format: str, options: GenerateOptions,
+               result: TranslationResult, runs: list[FunctionRun], all_cases: list[TestCase],
+               skipped_on_the_way: list[str], elapsed: float, test_file: str | None) -> None:
+    """What a finished module run prints and writes besides its tests, and
+    its exit status."""
+    output = flags.output
     if output is not None:
         skipped = sum(1 for q in result.errors if q in result.targets) + len(skipped_on_the_way)
         err.print(f"pathcraft: wrote {len(all_cases)} tests for {len(runs)} function"
                   f"{'' if len(runs) == 1 else 's'} to {output}"
                   f"{f' ({skipped} skipped)' if skipped else ''} in {elapsed:.1f} s", markup=False, soft_wrap=True)
-    if stats:
+    if flags.stats:
         _print_stats(runs, elapsed)
     if options.costs:
         _print_costs(all_cases, list(options.costs))
-    if report is not None:
-        _write_report(report, path, result, runs, all_cases, skipped_on_the_way, elapsed)
-    if do_verify:
-        checked = _verify(path, settings.format, test_file, all_cases, program)
-        _print_report(checked, program.functions)
+    if flags.report is not None:
+        _write_report(flags.report, path, result, runs, all_cases, skipped_on_the_way, elapsed)
+    if flags.verify:
+        checked = _verify(path, out_format, test_file, all_cases, result.program)
+        _print_report(checked, result.program.functions)
         if not checked.ok:
             raise typer.Exit(1)
     if (result.errors or skipped_on_the_way) and name:

@@ -1,10 +1,10 @@
 """Settings, layered: the command line over `[tool.pathcraft]` in the
 nearest pyproject.toml over the defaults.
 
-`Settings` is the one place the defaults live (taken from the engine's own
-option defaults, so the two cannot drift apart); `settings_from` layers the
-sources and `Settings.generate_options` parses the strings into the
-structured options a run uses.
+The settings are declared in settings.py (name, type, default, checks);
+this module reads `[tool.pathcraft]` against those declarations,
+`settings_from` layers the sources, and `Settings.generate_options` parses
+the strings into the structured options a run uses.
 """
 
 from __future__ import annotations
@@ -19,105 +19,27 @@ from pathcraft.cost.models import parse_cost_list, parse_size_model
 from pathcraft.cost.policy import parse_policy
 from pathcraft.engine.criteria import parse_criterion
 from pathcraft.engine.options import EngineOptions
-from pathcraft.engine.search import SEARCHERS
-from pathcraft.engine.summaries import MODES as COMPOSE_MODES, compositional
+from pathcraft.engine.summaries import compositional
 from pathcraft.errors import PathcraftError
 from pathcraft.generate import SELECTIONS, GenerateOptions
-from pathcraft.heap.base import HEAP_MODELS
+from pathcraft.settings import DEFAULTS, SETTINGS, SettingValues
 from pathcraft.solver.chain import SolverOptions
 
-_ENGINE = EngineOptions()
-_GENERATE = GenerateOptions()
-FORMATS = ("pytest", "json")
-OBJECTS = ("free", "constructed")
-ITEM_SEARCHES = ("guided", "paths")
 
+class Settings(SettingValues):
+    """The settings (declared in settings.py), and how a run reads them.
 
-@dataclass(frozen=True)
-class Settings:
-    """Every setting a user can give, with its default. The names are the
-    `[tool.pathcraft]` keys; the command line spells them with dashes."""
-
-    criterion: str = str(_ENGINE.criterion)
-    format: str = "pytest"
-    exceptions: bool = _GENERATE.exceptions
-    timeout: float | None = 60.0  # seconds per function: a budget, not a limit on correctness
-    search: str = _ENGINE.search
-    solver_timeout_ms: int = SolverOptions().timeout_ms
-    heap: str = _ENGINE.heap
-    size_model: str = ""
-    assume: tuple[str, ...] = ()
-    max_list_length: int = _ENGINE.max_list_length
-    max_paths: int | None = 1000  # paths per function (twelve independent ifs have 4,096)
-    costs: str | None = None
-    policy: tuple[str, ...] = ()
-    invariants: tuple[str, ...] = ()  # `Class.method`: assumed of `self`, checked on return
-    objects: str = _GENERATE.objects
-    setup_calls: int = _GENERATE.setup_calls
-    refine: bool = _GENERATE.refine  # trace generators use the refined abstraction (engine/refine.py)
-    resource_driven: bool = _GENERATE.resource_driven  # worst:COST by resource-driven generation
-    # statements/branches: how the items are searched for (engine/items.py, engine/points.py)
-    item_search: str = _GENERATE.item_search
-    look_ahead: bool = _GENERATE.look_ahead
-    unit: bool = _GENERATE.unit
-    max_call_depth: int | None = _GENERATE.max_call_depth
-    # allow-listed library calls the model lacks run on concrete values (engine/concretize.py)
-    concolic: bool = False
-    concolic_samples: int = 3
-    # item search "paths": alternatives run on their model's values first (004 §5); the default
-    # since bench/prune.py measured it (same coverage, fewer solver calls, less time)
-    solve_first: bool = True
-    # extra tests from runs on longer inputs than the loop bound reaches (engine/probes.py)
-    long_probes: int = 3
-    # extra tests at and beside the constants int parameters are compared with (solver/boundaries.py)
-    edge_tests: int = 3
-    # calls answered by the callee's summary (engine/summaries.py): off, on-demand or bottom-up
-    compose: str = _ENGINE.compose
-    summaries: str = ".pathcraft/summaries"  # where composition keeps summaries across runs ("" for nowhere)
-    # files of models of library functions pathcraft cannot read (frontend/natives.py)
-    native_summaries: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()  # a package target: files and folders not to test (fnmatch, from its root)
-    # a package target: each function's search split this many choices down, the parts on several workers
-    split_depth: int = 0
+    The parsing lives here, not beside the declarations: it needs the
+    engine, and the engine takes its defaults from the declarations."""
 
     def generate_options(self) -> GenerateOptions:
         """Parse and check every setting (bad ones raise PathcraftError)."""
-        if self.heap not in HEAP_MODELS:
-            raise PathcraftError(f"unknown heap model '{self.heap}' ({', '.join(HEAP_MODELS)})")
-        if self.search not in SEARCHERS:
-            raise PathcraftError(f"unknown search strategy '{self.search}' ({' or '.join(SEARCHERS)})")
-        if self.format not in FORMATS:
-            raise PathcraftError(f"unknown format '{self.format}' ({' or '.join(FORMATS)})")
-        if self.item_search not in ITEM_SEARCHES:
-            raise PathcraftError(f"unknown item search '{self.item_search}' ({' or '.join(ITEM_SEARCHES)})")
-        if self.compose not in COMPOSE_MODES:
-            raise PathcraftError(f"unknown compose mode '{self.compose}' ({', '.join(COMPOSE_MODES)})")
-        if self.objects not in OBJECTS:
-            raise PathcraftError(f"unknown objects mode '{self.objects}' ({' or '.join(OBJECTS)})")
-        for setting, value, least in (("timeout", self.timeout, None), ("max_paths", self.max_paths, 1),
-                                      ("max_list_length", self.max_list_length, 0),
-                                      ("solver_timeout_ms", self.solver_timeout_ms, 1),
-                                      ("setup_calls", self.setup_calls, 0),
-                                      ("max_call_depth", self.max_call_depth, 0),
-                                      ("concolic_samples", self.concolic_samples, 1),
-                                      ("long_probes", self.long_probes, 0),
-                                      ("edge_tests", self.edge_tests, 0),
-                                      ("split_depth", self.split_depth, 0)):
-            if value is None:
-                continue
-            if least is None and not value > 0:
-                raise PathcraftError(f"{setting} must be a positive number of seconds, not {value}")
-            if least is not None and value < least:
-                raise PathcraftError(f"{setting} must be at least {least}, not {value}")
-        for invariant in self.invariants:
-            owner, dot, method = invariant.partition(".")
-            if not (dot and owner.isidentifier() and method.isidentifier()):
-                raise PathcraftError(f"invariant '{invariant}': expected Class.method")
+        _check(self)
         parts = [p.strip() for p in self.criterion.split(",")]
         selections = [p for p in parts if p in SELECTIONS]
         if len(selections) > 1:
             raise PathcraftError(f"bad criterion '{self.criterion}': one selection criterion at a time")
-        bounds = ",".join(p for p in parts if p not in SELECTIONS) or str(_ENGINE.criterion)
+        bounds = ",".join(p for p in parts if p not in SELECTIONS) or DEFAULTS.criterion
         if selections and not any(p.startswith("loop-") for p in bounds.split(",")):
             raise PathcraftError(f"bad criterion '{self.criterion}': {selections[0]} bounds the loops of its "
                                  "traces with loop-K (add loop-K, e.g. 'all-local-paths,loop-2')")
@@ -164,20 +86,23 @@ class Settings:
         )
 
 
+def _check(settings: SettingValues) -> None:
+    """Each value against its declaration: the choices first, then the
+    bounds, then the invariants' spelling."""
+    for option in sorted(SETTINGS, key=lambda o: not o.choices):
+        problem = option.check(getattr(settings, option.name))
+        if problem is not None:
+            raise PathcraftError(problem)
+    for invariant in settings.invariants:
+        owner, dot, method = invariant.partition(".")
+        if not (dot and owner.isidentifier() and method.isidentifier()):
+            raise PathcraftError(f"invariant '{invariant}': expected Class.method")
+
+
 # settings the file may hold, and the Python types their values may have
-FILE_KEYS: dict[str, tuple[type, ...]] = {
-    "criterion": (str,), "format": (str,), "exceptions": (bool,), "timeout": (int, float),
-    "search": (str,), "solver_timeout_ms": (int,), "heap": (str,), "size_model": (str,),
-    "assume": (list,), "max_list_length": (int,), "max_paths": (int,), "costs": (str,), "policy": (list,),
-    "invariants": (list,),
-    "objects": (str,), "setup_calls": (int,), "refine": (bool,), "resource_driven": (bool,),
-    "item_search": (str,), "look_ahead": (bool,), "unit": (bool,), "max_call_depth": (int,),
-    "concolic": (bool,), "concolic_samples": (int,), "solve_first": (bool,),
-    "long_probes": (int,), "edge_tests": (int,), "compose": (str,), "summaries": (str,),
-    "native_summaries": (list,), "exclude": (list,), "split_depth": (int,),
-}
+FILE_KEYS: dict[str, tuple[type, ...]] = {o.name: o.file_types() for o in SETTINGS}
 # settings whose command-line and file values add up instead of overriding
-_CUMULATIVE = ("assume", "policy", "invariants", "native_summaries", "exclude")
+_CUMULATIVE = tuple(o.name for o in SETTINGS if o.declaration.cumulative)
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from pathcraft.ir.nodes import FunctionInfo, Program
 from pathcraft.ir.pattern import check_names, parse_pattern, pattern_of
 from pathcraft.ir.trace import TraceTerm
 from pathcraft.solver import terms as T
+from pathcraft.settings import LIBRARY, ItemSearch, Objects
 from pathcraft.solver.canonical import CanonicalModels
 from pathcraft.solver.path import bounds_of
 from pathcraft.solver.simplify import normalize
@@ -59,43 +60,48 @@ from pathcraft.testcase.model import SMALL, TestCase, concretize
 @dataclass(frozen=True)
 class GenerateOptions:
     """A generation run: the engine's options, plus what happens to the
-    paths it finds (exceptions kept, costs reported, policies applied)."""
+    paths it finds (exceptions kept, costs reported, policies applied).
+
+    The defaults are the declarations' in-process ones (`settings.LIBRARY`):
+    the command line's, except no time budget and no extra tests (long
+    probes, edge tests), so a test of a run gets exactly what it asks for."""
 
     engine: EngineOptions = EngineOptions()
-    exceptions: bool = True
-    timeout: float | None = None  # seconds per function
-    assume: tuple[str, ...] = ()  # heap assumptions as written: "acyclic(a)"; the function's @assume added
+    exceptions: bool = LIBRARY.exceptions
+    timeout: float | None = LIBRARY.timeout  # seconds per function
+    assume: tuple[str, ...] = LIBRARY.assume  # heap assumptions as written: "acyclic(a)"; the function's @assume added
     costs: tuple[str, ...] = ()
     policies: tuple[Policy, ...] = ()
-    invariants: tuple[str, ...] = ()  # `Class.method` invariants, next to those marked @invariant
+    invariants: tuple[str, ...] = LIBRARY.invariants  # `Class.method` invariants, next to those marked @invariant
     # objects a method is called on: "free" (the heap model's, any state) or
     # "constructed" (built by the constructor and up to `setup_calls` public
     # method calls: a driver the frontend wrote for the target, see
     # frontend/driver.py; the translation must have been asked for drivers)
-    objects: str = "free"
-    setup_calls: int = 2
+    objects: Objects = LIBRARY.objects
+    setup_calls: int = LIBRARY.setup_calls
     trace: str | None = None  # a trace pattern guiding the search (`--trace`, see ir/pattern.py)
     # a selection criterion run as guided generation (paper 001, Def. 5):
     # "all-local-paths" (one test per feasible local trace, engine/tracegen.py)
     select: str | None = None
     cover: str | None = None  # program points `22,mod.py:30,gcd` (`--cover`, engine/points.py)
     # trace generators use the abstraction refined by instantiation modes (engine/refine.py)
-    refine: bool = True
+    refine: bool = LIBRARY.refine
     # a `worst:COST` policy answered by resource-driven generation (engine/resourcedriven.py)
-    resource_driven: bool = False
+    resource_driven: bool = LIBRARY.resource_driven
     # statements/branches: "guided" (a trace generator per item, paper 001,
     # engine/points.py) or "paths" (the standard search keeping the paths
     # that cover new items, with paper 004's pruning, engine/items.py)
-    item_search: str = "paths"
-    look_ahead: bool = True  # "paths": abandon paths that can reach no uncovered item
-    unit: bool = True  # items are the function's own, not its callees' (004 §2)
-    max_call_depth: int | None = None  # "paths": no backtracking more than N calls below the function
+    item_search: ItemSearch = LIBRARY.item_search
+    look_ahead: bool = LIBRARY.look_ahead  # "paths": abandon paths that can reach no uncovered item
+    unit: bool = LIBRARY.unit  # items are the function's own, not its callees' (004 §2)
+    max_call_depth: int | None = LIBRARY.max_call_depth  # "paths": no backtracking more than N calls below
     # all paths: up to this many more tests from runs on longer inputs than
-    # the loop bound reaches, each taking a path no other test takes (engine/probes.py)
-    long_probes: int = 0
+    # the loop bound reaches, each taking a path no other test takes (engine/probes.py);
+    # 0 here, 3 on the command line and in pyproject.toml (see `Declaration.library`)
+    long_probes: int = LIBRARY.long_probes
     # all paths: up to this many more tests, each on a tested path with an int
-    # parameter at or beside a comparison's constant no test has (solver/boundaries.py)
-    edge_tests: int = 0
+    # parameter at or beside a comparison's constant no test has (solver/boundaries.py); 0 here, 3 outside
+    edge_tests: int = LIBRARY.edge_tests
 
     @classmethod
     def of(cls, **settings: Any) -> GenerateOptions:

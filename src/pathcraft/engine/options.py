@@ -1,4 +1,8 @@
-"""What one exploration is asked to do, and the search controls that do it."""
+"""What one exploration is asked to do, and the search controls that do it.
+
+The defaults that are also settings come from their declarations
+(`settings.LIBRARY`).
+"""
 
 from __future__ import annotations
 
@@ -13,18 +17,19 @@ from pathcraft.engine.criteria import Criterion, CriterionSpec
 from pathcraft.engine.search import Searcher, make_searcher
 from pathcraft.engine.state import State, SymbolicPath
 from pathcraft.heap.assumptions import Assumptions
+from pathcraft.settings import LIBRARY, Compose, Heap, Search
 from pathcraft.solver.chain import SolverOptions
 
 
 @dataclass(frozen=True)
 class EngineOptions:
     criterion: CriterionSpec = Criterion("loop", 2)
-    search: str = "dfs"
+    search: Search = LIBRARY.search
     solver: SolverOptions = field(default_factory=SolverOptions)
     deadline: float | None = None  # time.monotonic() value
-    max_paths: int | None = None
-    heap: str = "symbolic"
-    max_list_length: int = 3
+    max_paths: int | None = LIBRARY.max_paths
+    heap: Heap = LIBRARY.heap
+    max_list_length: int = LIBRARY.max_list_length
     size_model: SizeModel = SizeModel()
     # upper bounds on costs, e.g. ("steps", "le", 200): a path whose cost
     # already exceeds one is pruned (costs never decrease along a path)
@@ -39,13 +44,13 @@ class EngineOptions:
     # will come back to is first run to its end on its model's values (no
     # solver), and that path offered to the controls (an item search keeps
     # it if it covers something new, so Look-Ahead may skip the alternative)
-    solve_first: bool = False
+    solve_first: bool = LIBRARY.solve_first  # off here, on for the command line (settings.py)
     assumptions: Assumptions | None = None  # heap assumptions on the inputs
     controls: tuple[SearchControl, ...] = ()  # extra search controls, after the built-in ones
     # calls answered by the callee's summary (engine/summaries.py): "off",
     # "on-demand" (a summary made at the first call) or "bottom-up" (the
     # callees' summaries made first, leaves of the call graph first)
-    compose: str = "off"
+    compose: Compose = LIBRARY.compose
     summary_store: str | None = None  # a folder: summaries kept across runs (engine/summarystore.py)
 
 
