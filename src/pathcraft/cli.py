@@ -23,11 +23,11 @@ from rich.status import Status
 from rich.table import Table
 
 from pathcraft import __version__
-from pathcraft.batch import Pool, report_json, run_package
-from pathcraft.cluster import DaskPool
-from pathcraft.htmlreport import FunctionReport, ModuleReport, write_html
-from pathcraft.pool import WorkerPool
-from pathcraft.progress import PackageDisplay
+from pathcraft.app.batch import Pool, report_json, run_package
+from pathcraft.app.cluster import DaskPool
+from pathcraft.report.htmlreport import FunctionReport, ModuleReport, write_html
+from pathcraft.app.pool import WorkerPool
+from pathcraft.app.progress import PackageDisplay
 from pathcraft.config import Settings, load_config, settings_from
 from pathcraft.depth import run_deep, too_deep
 from pathcraft.errors import PathcraftError
@@ -43,7 +43,7 @@ from pathcraft.testcase.emit_json import JsonWriter
 from pathcraft.testcase.emit_pytest import PytestWriter
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.verify import VerifyReport, coverage_percent, verify
-from pathcraft.workitem import (NOTHING_TO_TEST, case_data, criterion_label, function_messages, pytest_writer,
+from pathcraft.app.workitem import (NOTHING_TO_TEST, case_data, criterion_label, function_messages, pytest_writer,
                                 runnable_targets, settings_dict)
 
 app = typer.Typer(
@@ -437,7 +437,7 @@ def _write_json(report: Path, document: dict[str, Any]) -> None:
 
 def _package(root: Path, output: Path | None, settings: Settings, jobs: int | None, incremental: bool,
              report: Path | None, quiet: bool, scheduler: str | None, item_timeout: float | None) -> None:
-    """A package TARGET (pathcraft/batch.py): a test file per module under
+    """A package TARGET (pathcraft/app/batch.py): a test file per module under
     `output`, progress as it goes, a table at the end, a JSON report on
     request."""
     if output is None:

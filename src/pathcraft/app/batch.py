@@ -4,10 +4,10 @@ again only where something changed (issue: whole packages, many cores).
 `pathcraft gen src/mypkg -o tests/generated/` walks the package (folders
 with an `__init__.py`, tests and `exclude` patterns skipped) and writes one
 test file per module under a mirrored tree. The work items
-(pathcraft/workitem.py) are a plan per module (translate it: its functions
+(pathcraft/app/workitem.py) are a plan per module (translate it: its functions
 and its file's header) and then each of its functions; they run on a pool
-of local worker processes (pathcraft/pool.py) or on a Dask cluster
-(pathcraft/cluster.py). A module's file grows as its functions come back,
+of local worker processes (pathcraft/app/pool.py) or on a Dask cluster
+(pathcraft/app/cluster.py). A module's file grows as its functions come back,
 in their order, so it is the file `pathcraft gen MODULE` writes whatever
 the number of workers, and an interrupted run keeps every test received.
 
@@ -33,8 +33,8 @@ from typing import Any, Protocol
 from pathcraft import __version__
 from pathcraft.fingerprint import fingerprint
 from pathcraft.frontend.packages import resolve
-from pathcraft.htmlreport import FunctionReport, ModuleReport
-from pathcraft.workitem import merged_split
+from pathcraft.report.htmlreport import FunctionReport, ModuleReport
+from pathcraft.app.workitem import merged_split
 
 MANIFEST = ".pathcraft-manifest.json"
 _SKIPPED_FOLDERS = {"tests", "test", "__pycache__", "build", "dist"}

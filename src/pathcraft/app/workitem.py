@@ -2,8 +2,8 @@
 packages, many cores, many machines).
 
 An item is a plain dict and so is its result, so the same item runs on a
-local worker process (pathcraft/pool.py, JSON lines over a pipe) or on a
-Dask cluster (pathcraft/cluster.py) and nothing but the source's path, the
+local worker process (pathcraft/app/pool.py, JSON lines over a pipe) or on a
+Dask cluster (pathcraft/app/cluster.py) and nothing but the source's path, the
 settings and test text crosses a process or a machine:
 
 * `plan` (a module): translate it; its functions, the header of its test
@@ -262,7 +262,7 @@ def settings_dict(settings: Settings) -> dict[str, Any]:
 
 def run_json(text: str) -> str:
     """One item as JSON text in, its result as JSON text out: what a Dask
-    worker runs (pathcraft/cluster.py), with the deep stack a search needs."""
+    worker runs (pathcraft/app/cluster.py), with the deep stack a search needs."""
     from pathcraft.depth import run_deep
 
     item = json.loads(text)
