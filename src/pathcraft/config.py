@@ -25,10 +25,11 @@ from pathcraft.errors import PathcraftError
 from pathcraft.generate import SELECTIONS, GenerateOptions
 from pathcraft.heap.base import HEAP_MODELS
 from pathcraft.solver.chain import SolverOptions
+from pathcraft.testcase.writers import FORMATS as WRITERS
 
 _ENGINE = EngineOptions()
 _GENERATE = GenerateOptions()
-FORMATS = ("pytest", "json")
+FORMATS = tuple(WRITERS)  # the output formats by name (testcase/writers.py)
 OBJECTS = ("free", "constructed")
 ITEM_SEARCHES = ("guided", "paths")
 
