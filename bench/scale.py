@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from pathcraft.config import Settings
-from pathcraft.pool import WorkerPool
-from pathcraft.workitem import merged_split, settings_dict
+from pathcraft.app.pool import WorkerPool
+from pathcraft.app.workitem import merged_split, settings_dict
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpus" / "thealgorithms-python"

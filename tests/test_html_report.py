@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from pathcraft.heapsvg import changed_rows, heap_svg
-from pathcraft.htmlreport import function_lines
+from pathcraft.report.heapsvg import changed_rows, heap_svg
+from pathcraft.report.htmlreport import function_lines
 
 HERE = Path(__file__).resolve().parent
 LINKED = HERE / "fixtures" / "linked.py"

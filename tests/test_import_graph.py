@@ -1,7 +1,9 @@
 """The package's import graph has no cycles and no import pointing up the
 layers: errors/ir -> solver -> heap/cost -> frontend -> engine -> testcase ->
-generate -> cli. Built from the source with `ast` (imports inside functions
-count; those under `if TYPE_CHECKING:` do not, they never run)."""
+generate -> config/report -> app -> cli. Built from the source with `ast`:
+every import counts, at module level, inside functions and under
+`if TYPE_CHECKING:` alike (a cycle hidden there is still a cycle of the
+design: each module needs the other to be understood)."""
 
 from __future__ import annotations
 
@@ -19,8 +21,9 @@ LAYERS = {
     "engine": 4,
     "testcase": 5,
     "generate": 6, "edgetests": 6,
-    "workitem": 7, "worker": 7, "pool": 7, "cluster": 7, "heapsvg": 7, "costplot": 7, "htmlreport": 7,
-    "config": 7, "batch": 7, "progress": 7, "cli": 7, "cliparams": 7, "__main__": 7,
+    "config": 7, "report": 7,
+    "app": 8,
+    "cli": 9, "cliparams": 9, "__main__": 9,
 }
 
 
@@ -35,22 +38,6 @@ def modules_under(src: Path) -> dict[str, Path]:
     return {module_name(p, src): p for p in src.rglob("*.py")}
 
 
-def _type_checking_block(node: ast.AST) -> bool:
-    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-
-
-def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
-    out: list[ast.AST] = []
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        for child in ast.iter_child_nodes(node):
-            if not _type_checking_block(child):
-                stack.append(child)
-    return out
-
-
 def resolve(name: str, modules: dict[str, Path]) -> str | None:
     """The module `name` denotes, or the nearest package that holds it."""
     while name and name not in modules:
@@ -62,7 +49,7 @@ def imports_of(module: str, modules: dict[str, Path]) -> set[str]:
     tree = ast.parse(modules[module].read_text(encoding="utf-8"))
     package = module if modules[module].name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
-    for node in _runtime_nodes(tree):
+    for node in ast.walk(tree):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
@@ -87,6 +74,15 @@ def graph(src: Path) -> dict[str, set[str]]:
 
 
 GRAPH = graph(SRC)
+
+# Known cycles, allowed until their rewrite lands: the engine's instruction
+# handlers in other modules take the whole `Run` and call back into it
+# (engine/generators.py, engine/summaries.py <-> engine/engine.py). The
+# engine's rewrite into handlers behind a narrow `Machine` interface removes
+# it; then delete the entry. A cycle is allowed only inside one entry.
+KNOWN_CYCLES = [
+    {"pathcraft.engine.engine", "pathcraft.engine.generators", "pathcraft.engine.summaries"},
+]
 
 
 def layer(module: str) -> int:
@@ -147,8 +143,12 @@ def test_no_import_points_up_the_layers() -> None:
     assert not upward, "\n".join(upward)
 
 
+def unexpected_cycles(g: dict[str, set[str]]) -> list[list[str]]:
+    return [c for c in cycles_of(g) if not any(set(c) <= known for known in KNOWN_CYCLES)]
+
+
 def test_no_import_cycles() -> None:
-    cycles = cycles_of(GRAPH)
+    cycles = unexpected_cycles(GRAPH)
     assert not cycles, cycles
 
 
@@ -159,7 +159,7 @@ def test_the_checker_sees_imports() -> None:
 
 def test_the_checker_finds_cycles_and_upward_imports(tmp_path: Path) -> None:
     """A small package with a heap -> engine import (upward) and a cycle
-    through a function-level import; a TYPE_CHECKING import is ignored."""
+    through a function-level import; a TYPE_CHECKING import counts too."""
     root = tmp_path / "pathcraft"
     (root / "heap").mkdir(parents=True)
     (root / "engine").mkdir()
@@ -173,4 +173,4 @@ def test_the_checker_finds_cycles_and_upward_imports(tmp_path: Path) -> None:
     g = graph(root)
     assert upward_imports(g) == ["pathcraft.heap.a (layer 2) imports pathcraft.engine.b (layer 4)"]
     assert cycles_of(g) == [["pathcraft.engine.b", "pathcraft.heap.a"]]
-    assert g["pathcraft.engine.c"] == set()
+    assert g["pathcraft.engine.c"] == {"pathcraft.engine", "pathcraft.engine.b"}

@@ -20,7 +20,7 @@ from pathcraft.cli import main
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
 from pathcraft.testcase.verify import coverage_percent, verify
-from pathcraft.workitem import pytest_writer
+from pathcraft.testcase.writers import pytest_writer
 
 LIBS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "libs"
 

@@ -1,4 +1,4 @@
-"""Package runs (pathcraft/batch.py): a test file per module under a
+"""Package runs (pathcraft/app/batch.py): a test file per module under a
 mirrored tree, the same files with one job or two, a second run that
 regenerates only what changed, and the generated suite passing."""
 

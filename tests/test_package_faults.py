@@ -1,4 +1,4 @@
-"""Faults in package runs (pathcraft/batch.py, pool.py, cluster.py): a
+"""Faults in package runs (pathcraft/app/batch.py, pool.py, cluster.py): a
 worker killed mid-item (the item runs again and the files are those of an
 undisturbed run), a function that outlives its item budget (reported, the
 run goes on), Ctrl-C (the tests that came back are in the files, which are
@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from pathcraft.batch import run_package
+from pathcraft.app.batch import run_package
 from pathcraft.config import Settings
-from pathcraft.pool import WorkerPool
-from pathcraft.workitem import settings_dict
+from pathcraft.app.pool import WorkerPool
+from pathcraft.app.workitem import settings_dict
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "pkg_faults"
 SETTINGS = settings_dict(Settings(timeout=120))  # the searches end on their own, well inside the budget
@@ -139,7 +139,7 @@ def test_ctrl_c_keeps_the_tests_that_came_back_in_valid_files(package: Path, tmp
 @pytest.fixture(scope="module")
 def dask_pool() -> Any:
     pytest.importorskip("distributed")
-    from pathcraft.cluster import DaskPool
+    from pathcraft.app.cluster import DaskPool
 
     return DaskPool("local", 2)
 

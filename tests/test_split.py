@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from pathcraft.config import Settings
-from pathcraft.workitem import merged_split, run_function, settings_dict
+from pathcraft.app.workitem import merged_split, run_function, settings_dict
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parent.parent / "shared" / "examples"

@@ -22,11 +22,11 @@ from rich.status import Status
 from rich.table import Table
 
 from pathcraft import __version__
-from pathcraft.batch import Pool, report_json, run_package
-from pathcraft.cluster import DaskPool
-from pathcraft.htmlreport import FunctionReport, ModuleReport, write_html
-from pathcraft.pool import WorkerPool
-from pathcraft.progress import PackageDisplay
+from pathcraft.app.batch import Pool, report_json, run_package
+from pathcraft.app.cluster import DaskPool
+from pathcraft.report.htmlreport import FunctionReport, ModuleReport, write_html
+from pathcraft.app.pool import WorkerPool
+from pathcraft.app.progress import PackageDisplay
 from pathcraft.cliparams import given_flags, given_settings, with_options
 from pathcraft.config import Settings, load_config, settings_from
 from pathcraft.depth import run_deep, too_deep
@@ -40,12 +40,12 @@ from pathcraft.ir.pattern import parse_pattern
 from pathcraft.engine.tracegen import refined_text
 from pathcraft.ir.printer import program_text
 from pathcraft.settings import RunFlags
-from pathcraft.testcase.emit_json import JsonWriter
-from pathcraft.testcase.emit_pytest import PytestWriter
 from pathcraft.testcase.model import TestCase
+from pathcraft.testcase.stream import TestStream
 from pathcraft.testcase.verify import VerifyReport, coverage_percent, verify
-from pathcraft.workitem import (NOTHING_TO_TEST, case_data, criterion_label, function_messages, pytest_writer,
-                                runnable_targets, settings_dict)
+from pathcraft.app.workitem import (NOTHING_TO_TEST, case_data, criterion_label, function_messages,
+                                    runnable_targets, settings_dict)
+from pathcraft.testcase.writers import Destination, output_format, pytest_writer
 
 app = typer.Typer(
     name="pathcraft",
@@ -109,7 +109,7 @@ def gen(
             parse_points(options.cover, result.program)  # points checked before any search
         if not runnable and not result.errors:
             raise PathcraftError(f"{path}: {NOTHING_TO_TEST}")
-        stream, test_file, keep_open = _open_output(output, flags.verify and settings.format == "pytest")
+        stream, test_file, keep_open = _open_output(output, flags.verify and output_format(settings.format).runs)
     except PathcraftError as exc:
         raise fail(exc)
     if not runnable:
@@ -118,12 +118,8 @@ def gen(
         raise typer.Exit(2)
     program = result.program
     label = criterion_label(options)
-    writer: PytestWriter | JsonWriter
     try:
-        if settings.format == "pytest":
-            writer = pytest_writer(stream, program, path, runnable, label)
-        else:
-            writer = JsonWriter(stream, target, label)
+        writer = output_format(settings.format).open(stream, Destination(program, path, target, tuple(runnable), label))
         runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(program, runnable, options, writer)
     except BrokenPipeError:
         # the reader went away (`pathcraft gen m.py | head`): not an error;
@@ -232,7 +228,7 @@ def _write_json(report: Path, document: dict[str, Any]) -> None:
 
 def _package(root: Path, output: Path | None, settings: Settings, jobs: int | None, incremental: bool,
              report: Path | None, quiet: bool, scheduler: str | None, item_timeout: float | None) -> None:
-    """A package TARGET (pathcraft/batch.py): a test file per module under
+    """A package TARGET (pathcraft/app/batch.py): a test file per module under
     `output`, progress as it goes, a table at the end, a JSON report on
     request."""
     if output is None:
@@ -241,8 +237,6 @@ def _package(root: Path, output: Path | None, settings: Settings, jobs: int | No
         raise fail(f"{output}: a package's tests go in a folder, and this is a file")
     if not output.parent.is_dir():
         raise fail(f"{output}: folder '{output.parent}' does not exist")
-    if settings.format != "pytest":
-        raise fail("a package run writes pytest files; --format json works on one module")
     workers = jobs or os.cpu_count() or 1
     if item_timeout is None and settings.timeout is not None:
         item_timeout = 4 * settings.timeout + 60
@@ -299,7 +293,7 @@ def _runnable(result: TranslationResult, name: str | None, options: GenerateOpti
 
 
 def _run(program: Program, runnable: list[str], options: GenerateOptions,
-         writer: PytestWriter | JsonWriter) -> tuple[list[FunctionRun], list[TestCase], list[str], bool, float]:
+         writer: TestStream) -> tuple[list[FunctionRun], list[TestCase], list[str], bool, float]:
     """Explore each function in turn, writing tests as they come; an
     interruption keeps what was found. Also returns the functions skipped
     on the way."""
@@ -329,9 +323,7 @@ def _run(program: Program, runnable: list[str], options: GenerateOptions,
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        if isinstance(writer, JsonWriter):
-            writer.stats = {r.qualname: r.stats for r in runs}
-        writer.close()
+        writer.close({r.qualname: r.stats for r in runs})
     return runs, all_cases, skipped, interrupted, time.perf_counter() - started
 
 
@@ -390,7 +382,7 @@ class _Tee(io.StringIO):
         self.target.flush()
 
 
-def _explore(program: Program, qualname: str, options: GenerateOptions, writer: PytestWriter | JsonWriter,
+def _explore(program: Program, qualname: str, options: GenerateOptions, writer: TestStream,
              all_cases: list[TestCase]) -> FunctionRun:
     """One function, with a live count of its tests on a terminal."""
     count = 0
@@ -456,7 +448,7 @@ def _print_costs(cases: list[TestCase], names: list[str]) -> None:
 
 def _verify(path: str, out_format: str, test_file: str | None, cases: list[TestCase],
             program: Program) -> VerifyReport:
-    if out_format == "json" or test_file is None:
+    if not output_format(out_format).runs or test_file is None:
         module = program.module
         functions = sorted({c.qualname for c in cases})
         with tempfile.TemporaryDirectory(prefix="pathcraft-") as tmp:

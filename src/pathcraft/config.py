@@ -24,7 +24,9 @@ from pathcraft.errors import PathcraftError
 from pathcraft.generate import SELECTIONS, GenerateOptions
 from pathcraft.settings import DEFAULTS, SETTINGS, SettingValues
 from pathcraft.solver.chain import SolverOptions
+from pathcraft.testcase.writers import FORMATS as WRITERS
 
+FORMATS = tuple(WRITERS)  # the output formats by name (testcase/writers.py); settings.Format lists the same
 
 class Settings(SettingValues):
     """The settings (declared in settings.py), and how a run reads them.

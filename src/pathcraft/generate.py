@@ -269,6 +269,15 @@ _NO_WORK = {"derivation_steps": 0, "branch_queries": 0, "answered_without_z3": 0
             "calls_composed": 0, "calls_inlined": 0}
 
 
+def _store_settings(options: GenerateOptions) -> str | None:
+    """The options as the key of a function's kept tests names them (all
+    but the time budget); None if they carry something a key cannot name
+    (search controls added by code, such as a split's)."""
+    if options.engine.controls or options.engine.concrete is not None:
+        return None
+    return repr(replace(options, timeout=None, engine=replace(options.engine, deadline=None, summary_store=None)))
+
+
 def generate(
     program: Program,
     qualname: str,
@@ -285,7 +294,8 @@ def generate(
     problems: list[str] = []
     if options.engine.compose != "off" and options.engine.summary_store:
         store = SummaryStore(Path(options.engine.summary_store))
-        key = stored.run_key(program, qualname, options)
+        settings = _store_settings(options)
+        key = None if settings is None else stored.run_key(program, qualname, settings)
     if store is not None and key is not None:
         _, found, problem = store.read(key, stored.decode_cases,
                                        f"the file for {qualname}'s tests does not hold them", "searched again")

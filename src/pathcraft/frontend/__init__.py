@@ -20,7 +20,8 @@ from pathcraft.frontend.powers import power_predicates
 from pathcraft.frontend.strbuiltins import str_predicates
 from pathcraft.frontend.natives import load_natives
 from pathcraft.frontend.stdlib import foreign_predicates
-from pathcraft.frontend.module import NO_DEFAULT, ModuleSource, function_info, load_module, property_setters
+from pathcraft.frontend.module import function_info, load_module, property_setters
+from pathcraft.frontend.source import NO_DEFAULT, ModuleSource
 from pathcraft.ir.driver import DriverPlan
 from pathcraft.ir.nodes import (
     CallMethod,

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from pathcraft.files import read_source
-from pathcraft.frontend.module import ModuleSource
+from pathcraft.frontend.source import ModuleSource
 from pathcraft.frontend.yields import is_generator
 from pathcraft.ir.nodes import FunctionInfo
 from pathcraft.ir.types import INT

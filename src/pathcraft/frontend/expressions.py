@@ -31,7 +31,8 @@ from pathcraft.frontend import intformat, namedtuples, nested, powers
 from pathcraft.frontend.builtins import PRINT
 from pathcraft.frontend.generators import CONSUMERS
 from pathcraft.frontend.mathmod import is_math
-from pathcraft.frontend.module import ModuleSource, mangle
+from pathcraft.frontend.module import mangle
+from pathcraft.frontend.source import ModuleSource
 from pathcraft.frontend.names import plainly_assigned
 from pathcraft.frontend.sink import BlockSink
 from pathcraft.frontend.stdlib import Stdlib

@@ -38,7 +38,7 @@ from pathcraft.frontend.names import module_level
 from pathcraft.frontend.packages import resolve
 
 if TYPE_CHECKING:
-    from pathcraft.frontend.module import ModuleSource
+    from pathcraft.frontend.source import ModuleSource
 
 Loader = Callable[..., "ModuleSource"]  # `load_module(path, linker=...)`, passed in: it calls us
 

@@ -43,7 +43,7 @@ from pathcraft.frontend import generators, keyed
 from pathcraft.frontend.builtins import empty_sequence_message
 from pathcraft.frontend.expressions import CALL_POSITION, CallsMade, ExpressionLowerer
 from pathcraft.frontend.lines import statement_lines
-from pathcraft.frontend.module import ModuleSource
+from pathcraft.frontend.source import ModuleSource
 from pathcraft.frontend.names import assigned_names
 from pathcraft.frontend.sink import FunctionBlocks
 from pathcraft.frontend.yields import yields_in_try

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import builtins
 
-from pathcraft.frontend.module import ModuleSource
+from pathcraft.frontend.source import ModuleSource
 
 # builtins that never change their arguments (what the subset can call)
 _PURE_BUILTINS = frozenset({"len", "abs", "min", "max", "int", "bool", "sum", "range", "isinstance", "str"})

@@ -27,7 +27,7 @@ from pathcraft.frontend.untyped import bound_by_code, chain_names, uses
 
 if TYPE_CHECKING:
     from pathcraft.frontend.imports import Linker
-    from pathcraft.frontend.module import ModuleSource
+    from pathcraft.frontend.source import ModuleSource
 
 MAX_SIBLINGS = 40  # modules of the folder read for a guess at most
 

@@ -28,16 +28,14 @@ import string
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from pathcraft.frontend.packages import import_name, installed
+from pathcraft.frontend.sink import BlockSink
+from pathcraft.frontend.source import ModuleSource
 from pathcraft.ir import pure_calls
 from pathcraft.ir.builtin_names import LIST_PROTOCOL, function_predicate
 from pathcraft.ir.nodes import Call, CallMethod, Const, Expr, ListOp, NewList, Predicate, Raise, Rule, Text, Var
-
-if TYPE_CHECKING:
-    from pathcraft.frontend.expressions import ExpressionLowerer
-    from pathcraft.frontend.module import ModuleSource
 
 FOREIGN = function_predicate("foreign")  # raises `$unsupported` with its argument as the message
 UNSUPPORTED = "$unsupported"
@@ -190,10 +188,35 @@ def foreign_predicates() -> dict[str, Predicate]:
     return out
 
 
+class _Calls(Protocol):
+    @property
+    def methods_called(self) -> set[str]: ...
+
+
+class Lowering(Protocol):
+    """What the table needs of the expression lowerer that owns it
+    (frontend/expressions.py, which calls this module: a protocol, not an
+    import, keeps the two apart)."""
+
+    @property
+    def module(self) -> ModuleSource: ...
+
+    @property
+    def local_names(self) -> frozenset[str]: ...
+
+    @property
+    def blocks(self) -> BlockSink: ...
+
+    @property
+    def calls(self) -> _Calls: ...
+
+    def expr(self, node: ast.expr, discard: bool = False) -> Expr: ...
+
+
 class Stdlib:
     """The standard-library names of one function's module, for its lowerer."""
 
-    def __init__(self, lowerer: ExpressionLowerer, fn: ast.FunctionDef) -> None:
+    def __init__(self, lowerer: Lowering, fn: ast.FunctionDef) -> None:
         self.lowerer = lowerer
         self.fn = fn
         self._imports: ForeignImports | None = None

@@ -20,7 +20,7 @@ from pathcraft.frontend.nested import class_chain, dotted
 from pathcraft.ir.types import Type
 
 if TYPE_CHECKING:
-    from pathcraft.frontend.module import ModuleSource
+    from pathcraft.frontend.source import ModuleSource
 
 # what a builtin applied to the parameter needs of its class
 _PROTOCOLS = {"len": "__len__", "iter": "__iter__", "str": "__str__", "repr": "__repr__", "hash": "__hash__"}

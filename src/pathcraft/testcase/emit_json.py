@@ -1,5 +1,11 @@
 """The JSON emitter: the whole run as one document, written at the end
-(or when interrupted, with what was found)."""
+(or when interrupted, with what was found).
+
+The document is `json.dump(document, indent=2)` of the target, the Python
+version, the criterion, the tests and the statistics; its pieces (the head,
+each test, the end) are written here so that a package run can put a
+module's document together from tests its workers wrote (testcase/stream.py).
+"""
 
 from __future__ import annotations
 
@@ -8,32 +14,38 @@ import sys
 from typing import Any, TextIO
 
 from pathcraft.testcase.model import TestCase
+from pathcraft.testcase.stream import Layout, Stats, TestStream
 
 
-class JsonWriter:
-    def __init__(self, out: TextIO, target: str, criterion: str) -> None:
-        self.out = out
+def _indented(value: Any, depth: int) -> str:
+    """`value` as `json.dumps(..., indent=2)` writes it `depth` levels down."""
+    return json.dumps(value, indent=2).replace("\n", "\n" + "  " * depth)
+
+
+class JsonText:
+    """The head of the document and each test (a `Writer`)."""
+
+    def __init__(self, target: str, criterion: str) -> None:
         self.target = target
         self.criterion = criterion
-        self.cases: list[TestCase] = []
-        self.stats: dict[str, Any] = {}
 
-    def add(self, case: TestCase) -> None:
-        self.cases.append(case)
+    def head(self) -> str:
+        python = f"{sys.version_info.major}.{sys.version_info.minor}"
+        return (f'{{\n  "target": {json.dumps(self.target)},\n  "python": {json.dumps(python)},\n'
+                f'  "criterion": {json.dumps(self.criterion)},\n  "tests": [')
 
-    @property
-    def count(self) -> int:
-        """Test cases the document will hold."""
-        return len(self.cases)
+    def test(self, case: TestCase) -> str:
+        return "\n    " + _indented(case.to_json(), 2)
 
-    def close(self) -> None:
-        document = {
-            "target": self.target,
-            "python": f"{sys.version_info.major}.{sys.version_info.minor}",
-            "criterion": self.criterion,
-            "tests": [c.to_json() for c in self.cases],
-            "stats": self.stats,
-        }
-        json.dump(document, self.out, indent=2)
-        self.out.write("\n")
-        self.out.flush()
+
+def _end(count: int, stats: Stats) -> str:
+    closing = "\n  ]" if count else "]"
+    return f'{closing},\n  "stats": {_indented(dict(stats), 1)}\n}}\n'
+
+
+LAYOUT = Layout(between=",", end=_end, whole=True)
+
+
+class JsonWriter(TestStream):
+    def __init__(self, out: TextIO, target: str, criterion: str) -> None:
+        super().__init__(out, JsonText(target, criterion), LAYOUT)

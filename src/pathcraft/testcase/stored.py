@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import fields, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import fields
+from typing import Any
 
 from pathcraft.fingerprint import fingerprint
 from pathcraft.engine.summarystore import STORE_VERSION, decode_traces, encode_trace, per_program, reachable
@@ -33,26 +33,20 @@ from pathcraft.ir.nodes import Program
 from pathcraft.ir.trace import TraceTerm
 from pathcraft.testcase.model import Construction, TestCase
 
-if TYPE_CHECKING:
-    from pathcraft.generate import GenerateOptions
-
 
 class NotStorable(Exception):
     """A value the tagged encoding has no tag for."""
 
 
-def run_key(program: Program, qualname: str, options: GenerateOptions) -> dict[str, Any] | None:
-    """The store key of `qualname`'s tests under `options`; None if the
-    options carry something a key cannot name (search controls added by
-    code, such as a split's)."""
-    if options.engine.controls or options.engine.concrete is not None:
-        return None
+def run_key(program: Program, qualname: str, settings: str) -> dict[str, Any]:
+    """The store key of `qualname`'s tests under `settings`, the text of
+    the generation options without their time budget (the caller says
+    which options a key can name: this layer does not know them)."""
     info = program.functions[qualname]
     entered = reachable(program, info.entry)
     infos = sorted(repr(f) for f in program.functions.values() if f.entry in entered.names or f.qualname == qualname)
-    timeless = replace(options, timeout=None, engine=replace(options.engine, deadline=None, summary_store=None))
     digest = hashlib.sha256()
-    for part in (repr(timeless), entered.digest, per_program(program, "module facts", lambda: _module_facts(program)),
+    for part in (settings, entered.digest, per_program(program, "module facts", lambda: _module_facts(program)),
                  *infos):
         digest.update(part.encode())
         digest.update(b"\0")

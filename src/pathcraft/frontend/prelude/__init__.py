@@ -31,7 +31,8 @@ from functools import cache
 from pathlib import Path
 
 from pathcraft.frontend.lower import FunctionLowerer
-from pathcraft.frontend.module import ModuleSource, function_info, load_module
+from pathcraft.frontend.module import function_info, load_module
+from pathcraft.frontend.source import ModuleSource
 from pathcraft.ir.builtin_names import function_predicate, method_predicate
 from pathcraft.ir.nodes import Call, Goto, Mark, Predicate, Raise
 

@@ -1,6 +1,6 @@
-"""A local worker process (`python -m pathcraft.worker`): reads work items
+"""A local worker process (`python -m pathcraft.app.worker`): reads work items
 as JSON lines on stdin, writes each result as one JSON line on stdout
-(pathcraft/pool.py drives it). Ctrl-C is the coordinator's business: the
+(pathcraft/app/pool.py drives it). Ctrl-C is the coordinator's business: the
 worker ignores it and is stopped by the pool."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 def serve(items: Any, results: Any) -> None:
     from pathcraft.depth import run_deep
-    from pathcraft.workitem import handle
+    from pathcraft.app.workitem import handle
 
     results.write('{"ready": true}\n')  # started and imported: an item's time counts from here
     results.flush()

@@ -3,8 +3,8 @@ from disk, no server and no script. Per module, its functions with their
 tests and those refused with why; per function, its source with the lines
 its tests reach highlighted (as coverage.py's HTML does), the cost table
 and, for a symbolic cost, a plot of cost against input size
-(pathcraft/costplot.py); per test, its inputs, outcome, path, and its
-object graphs before and after the call (pathcraft/heapsvg.py).
+(pathcraft/report/costplot.py); per test, its inputs, outcome, path, and its
+object graphs before and after the call (pathcraft/report/heapsvg.py).
 
 The tests come as `TestCase.to_json()` dicts (plus `cost_values`), which
 is what a package run's workers send back.
@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from pathcraft import __version__
-from pathcraft.costplot import cost_plot
-from pathcraft.heapsvg import SVG_DEFS, changed_rows, heap_svg
+from pathcraft.report.costplot import cost_plot
+from pathcraft.report.heapsvg import SVG_DEFS, changed_rows, heap_svg
 
 PICTURED = 40  # tests per function drawn in full; the rest are listed
 

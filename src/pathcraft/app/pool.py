@@ -1,4 +1,4 @@
-"""Local parallelism: `jobs` worker processes (pathcraft/worker.py), each
+"""Local parallelism: `jobs` worker processes (pathcraft/app/worker.py), each
 fed one work item at a time as a JSON line.
 
 Why not `concurrent.futures.ProcessPoolExecutor`: one worker that dies
@@ -44,7 +44,7 @@ class _Worker:
     """One worker process and the thread that reads its results."""
 
     def __init__(self) -> None:
-        self.process = subprocess.Popen([sys.executable, "-m", "pathcraft.worker"], stdin=subprocess.PIPE,
+        self.process = subprocess.Popen([sys.executable, "-m", "pathcraft.app.worker"], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                         encoding="utf-8", bufsize=1)
         self.lines: queue.Queue[str | None] = queue.Queue()

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextCo
 from rich.table import Table
 from rich.text import Text
 
-from pathcraft.batch import ModuleOutcome, Progress
+from pathcraft.app.batch import ModuleOutcome, Progress
 
 
 class PackageDisplay(Progress):

@@ -3,11 +3,12 @@ again only where something changed (issue: whole packages, many cores).
 
 `pathcraft gen src/mypkg -o tests/generated/` walks the package (folders
 with an `__init__.py`, tests and `exclude` patterns skipped) and writes one
-test file per module under a mirrored tree. The work items
-(pathcraft/workitem.py) are a plan per module (translate it: its functions
+test file per module under a mirrored tree, in the `format` setting's
+format (testcase/writers.py: `test_mod.py`, or `test_mod.json`). The work items
+(pathcraft/app/workitem.py) are a plan per module (translate it: its functions
 and its file's header) and then each of its functions; they run on a pool
-of local worker processes (pathcraft/pool.py) or on a Dask cluster
-(pathcraft/cluster.py). A module's file grows as its functions come back,
+of local worker processes (pathcraft/app/pool.py) or on a Dask cluster
+(pathcraft/app/cluster.py). A module's file grows as its functions come back,
 in their order, so it is the file `pathcraft gen MODULE` writes whatever
 the number of workers, and an interrupted run keeps every test received.
 
@@ -33,8 +34,9 @@ from typing import Any, Protocol
 from pathcraft import __version__
 from pathcraft.fingerprint import fingerprint
 from pathcraft.frontend.packages import resolve
-from pathcraft.htmlreport import FunctionReport, ModuleReport
-from pathcraft.workitem import merged_split
+from pathcraft.report.htmlreport import FunctionReport, ModuleReport
+from pathcraft.app.workitem import merged_split
+from pathcraft.testcase.writers import OutputFormat, output_format
 
 MANIFEST = ".pathcraft-manifest.json"
 _SKIPPED_FOLDERS = {"tests", "test", "__pycache__", "build", "dist"}
@@ -77,13 +79,14 @@ def package_modules(root: Path, exclude: Sequence[str] = ()) -> list[Path]:
     return sorted(out)
 
 
-def test_file_for(module: Path, root: Path, out: Path) -> Path:
+def test_file_for(module: Path, root: Path, out: Path, suffix: str = ".py") -> Path:
     """`root/sub/mod.py` -> `out/sub/test_sub__mod.py`: the tree mirrored,
-    and a base name no other module's file has (pytest needs that)."""
+    and a base name no other module's file has (pytest needs that);
+    `suffix`: the format's."""
     relative = module.relative_to(root).with_suffix("")
     parts = relative.parts[:-1] if relative.name == "__init__" else relative.parts
     name = "__".join(parts) or root.name
-    return out.joinpath(*relative.parts[:-1], f"test_{name}.py")
+    return out.joinpath(*relative.parts[:-1], f"test_{name}{suffix}")
 
 
 def imported_project_modules(module: Path) -> set[Path]:
@@ -172,6 +175,7 @@ class _ModuleRun:
     source: Path
     output: Path
     index: int
+    form: OutputFormat  # what goes between two tests and at the end of the file
     functions: list[str] = field(default_factory=list)
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
     written: int = 0
@@ -213,11 +217,22 @@ class _ModuleRun:
         return ready
 
     def _append(self, functions: list[str]) -> None:
+        """The tests of `functions` (next in order); the format's end once
+        every function is in (a file with tests only)."""
         texts = [text for q in functions for text in self.results[q].get("tests", [])]
-        if texts:
+        count = self.tests + len(texts)
+        end = self.form.layout.end(count, self._stats()) if self.complete and count else ""
+        if texts or end:
+            between = self.form.layout.between
             with open(self.output, "a", encoding="utf-8") as out:
-                out.write("".join(texts))
-            self.tests += len(texts)
+                out.write((between if self.tests and texts else "") + between.join(texts) + end)
+            self.tests = count
+
+    def _stats(self) -> dict[str, Any]:
+        """The statistics of the functions that ran (for a format that
+        keeps them), in order."""
+        return {q: self.results[q].get("stats", {}) for q in self.functions
+                if q in self.results and not self.results[q].get("error") and not self.results[q].get("skipped")}
 
     @property
     def complete(self) -> bool:
@@ -227,8 +242,9 @@ class _ModuleRun:
         """An interrupted run: the tests of every function that came back,
         in order (those of a function still running are not there)."""
         if self.started and not self.complete:
-            self._append([q for q in self.functions[self.written:] if q in self.results])
+            came = [q for q in self.functions[self.written:] if q in self.results]
             self.written = len(self.functions)
+            self._append(came)
 
     def report(self, status: str) -> ModuleReport:
         """What the HTML report shows of the module (its tests as data)."""
@@ -266,6 +282,7 @@ def run_package(root: Path, out: Path, settings: dict[str, Any], pool: Pool, inc
     modules = package_modules(root, exclude)
     out.mkdir(parents=True, exist_ok=True)
     text = json.dumps(settings, sort_keys=True)
+    form = output_format(str(settings.get("format", "pytest")))
     manifest = _load_manifest(out) if incremental else {}
     outcomes: list[ModuleOutcome] = []
     todo: list[_ModuleRun] = []
@@ -274,13 +291,13 @@ def run_package(root: Path, out: Path, settings: dict[str, Any], pool: Pool, inc
     for module in modules:
         name = module.relative_to(root.parent).as_posix()
         hashes[name] = module_hash(module, text)
-        output = test_file_for(module, root, out)
+        output = test_file_for(module, root, out, form.suffix)
         last = manifest.get(name)
         if last is not None and last[0] == hashes[name] and (last[1] == 0 or output.exists()):
             outcomes.append(ModuleOutcome(name, str(output) if last[1] else "", "unchanged", last[1], last[2]))
             kept[name] = last
         else:
-            todo.append(_ModuleRun(name, module, output, len(todo), data=data))
+            todo.append(_ModuleRun(name, module, output, len(todo), form, data=data))
     pending: dict[Future[dict[str, Any]], tuple[_ModuleRun, str | None, int]] = {}  # -> (module, function, part)
     interrupted = False
     depth = int(settings.get("split_depth") or 0)

@@ -1,7 +1,7 @@
 """A Dask cluster as the pool of a package run (`--scheduler ADDRESS`, or
 `--scheduler local` for a `LocalCluster` on this machine).
 
-The work items are those of the local pool (pathcraft/workitem.py), sent as
+The work items are those of the local pool (pathcraft/app/workitem.py), sent as
 JSON text to `workitem.run_json` and answered as JSON text: test text and
 counts come back, never engine state. Workers need pathcraft and the
 source at the path the items name (the same checkout on every machine, or
@@ -18,7 +18,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from pathcraft.errors import PathcraftError
-from pathcraft.workitem import run_json
+from pathcraft.app.workitem import run_json
 
 Item = dict[str, Any]
 Result = dict[str, Any]

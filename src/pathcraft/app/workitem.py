@@ -2,31 +2,31 @@
 packages, many cores, many machines).
 
 An item is a plain dict and so is its result, so the same item runs on a
-local worker process (pathcraft/pool.py, JSON lines over a pipe) or on a
-Dask cluster (pathcraft/cluster.py) and nothing but the source's path, the
+local worker process (pathcraft/app/pool.py, JSON lines over a pipe) or on a
+Dask cluster (pathcraft/app/cluster.py) and nothing but the source's path, the
 settings and test text crosses a process or a machine:
 
 * `plan` (a module): translate it; its functions, the header of its test
   file, and the functions refused with why;
 * `function` (one function of a module): its tests, each as the text the
-  module's pytest writer gives it, and what the command line would say of
-  it. A module's file is its plan's header followed by its functions'
-  tests in order, which is the file `pathcraft gen MODULE` writes.
+  module's writer gives it (the `format` setting, testcase/writers.py), and
+  what the command line would say of it. A module's file is its plan's
+  header followed by its functions' tests in order and the format's end,
+  which is the file `pathcraft gen MODULE` writes.
 
-Also home to the pieces the command line shares with the workers: the
-pytest writer for a module and which of its targets can run.
+Also home to the pieces the command line shares with the workers: which
+of a module's targets can run, and what is said of a function's run.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from pathcraft.config import Settings, settings_of
 from pathcraft.depth import too_deep
@@ -35,33 +35,11 @@ from pathcraft.errors import PathcraftError
 from pathcraft.frontend import TranslationResult, translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate
 from pathcraft.heap.assumptions import parse_assumptions
-from pathcraft.ir.nodes import Program
-from pathcraft.testcase.emit_pytest import PytestWriter
 from pathcraft.testcase.model import TestCase
+from pathcraft.testcase.stream import Writer
+from pathcraft.testcase.writers import Destination, output_format
 
 NOTHING_TO_TEST = "no functions or methods to test"  # what `gen` says of a module without any
-
-
-def string_inputs(program: Program, functions: list[str]) -> bool:
-    """Does a parameter of these functions, or a field of a class they take,
-    hold a str (or a list of str)?"""
-    types = [t for q in functions if q in program.functions for t in program.functions[q].param_types]
-    classes = {t.cls if t.kind == "obj" else t.elem.cls if t.elem is not None else None for t in types}
-    fields = [t for cls in sorted(c for c in classes if c in program.classes)
-              for klass in program.mro(cls) for _, t in program.classes[klass].fields]
-    return any(t.kind == "str" or t.elem is not None and t.elem.kind == "str" for t in types + fields)
-
-
-def pytest_writer(out: TextIO, program: Program, path: str, functions: list[str], label: str) -> PytestWriter:
-    """The pytest writer for `functions` of `program` (criterion `label`)."""
-    known = [q for q in functions if q in program.functions]
-    return PytestWriter(out, program.module, path, functions, label,
-                        frozenset(program.exception_bases), frozenset(program.classes),
-                        frozenset(q for q in functions if not program.takes_keywords(q)),
-                        floats=any(t.kind == "float" for q in known for t in program.functions[q].param_types),
-                        string_inputs=string_inputs(program, functions),
-                        cached=program.cached_functions(), homes=tuple(program.class_homes.values()),
-                        defaults={q: dict(program.functions[q].defaults) for q in known})
 
 
 def criterion_label(options: GenerateOptions) -> str:
@@ -126,9 +104,12 @@ class _Translated:
         self.result = translate(source, None, self.options.invariants, objects=self.options.objects,
                                 setup_calls=self.options.setup_calls, natives=settings.native_summaries)
         self.runnable, self.said = runnable_targets(self.result, None, self.options)
+        self.format = settings.format
 
-    def writer(self, source: str, out: TextIO) -> PytestWriter:
-        return pytest_writer(out, self.result.program, source, self.runnable, criterion_label(self.options))
+    def writer(self, source: str) -> Writer:
+        """The module's text in the run's format (its `target` is the source)."""
+        where = Destination(self.result.program, source, source, tuple(self.runnable), criterion_label(self.options))
+        return output_format(self.format).writer(where)
 
 
 _translated: dict[tuple[str, str, str], _Translated] = {}  # (source, its hash, settings) -> translation
@@ -153,10 +134,8 @@ def plan_module(source: str, settings: Mapping[str, Any]) -> dict[str, Any]:
         return {"error": str(exc)}
     if not found.runnable and not found.result.errors:
         return {"nothing": True, "functions": [], "header": "", "skipped": {}, "messages": found.said}
-    header = io.StringIO()
-    found.writer(source, header)
     skipped = {q: str(e) for q, e in found.result.errors.items() if q in found.result.targets}
-    return {"functions": found.runnable, "header": header.getvalue(), "skipped": skipped,
+    return {"functions": found.runnable, "header": found.writer(source).head(), "skipped": skipped,
             "messages": found.said}
 
 
@@ -179,16 +158,14 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
         control = Frontier(frontier) if frontier is not None else BelowPrefix(prefix or [])
         options = replace(options, long_probes=0, edge_tests=0,
                           engine=replace(options.engine, controls=(*options.engine.controls, control)))
-    buffer = io.StringIO()
-    writer = found.writer(source, buffer)  # the header it writes first is the plan's
+    writer = found.writer(source)  # its head is the plan's
     texts: list[str] = []
+    names: list[str] = []
     cases: list[dict[str, Any]] = []
 
     def on_case(case: TestCase) -> None:
-        buffer.seek(0)
-        buffer.truncate()  # the buffer holds one test at a time
-        writer.add(case)
-        texts.append(buffer.getvalue())
+        texts.append(writer.test(case))
+        names.append(case.name)
         if data:
             cases.append(case_data(case))
 
@@ -205,11 +182,13 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
     result: dict[str, Any] = {
         "qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": run.stopped,
         "messages": function_messages(run), "seconds": round(time.perf_counter() - started, 3),
+        "stats": run.stats,
     }
     if data:
         result["cases"] = cases
     if control is not None:
         result["choices"] = [list(c) for c in run.choices]
+        result["names"] = names
     if isinstance(control, Frontier):
         result["prefixes"] = [list(p) for p in control.prefixes]
     return result
@@ -228,15 +207,16 @@ def merged_split(qualname: str, parts: list[dict[str, Any]]) -> dict[str, Any]:
     if failed:
         return {**failed[0], "qualname": qualname, "tests": []}
     with_data = all("cases" in part for part in parts)
-    tests = sorted(((tuple(c), text, part["cases"][i] if with_data else None) for part in parts
-                    for i, (c, text) in enumerate(zip(part["choices"], part["tests"]))), key=lambda t: t[0])
+    tests = sorted(((tuple(c), text, name, part["cases"][i] if with_data else None) for part in parts
+                    for i, (c, text, name) in enumerate(zip(part["choices"], part["tests"], part["names"]))),
+                   key=lambda t: t[0])
     stem = f"test_{qualname.replace('.', '_')}_"
     texts, cases = [], []
-    for number, (_, text, case) in enumerate(tests, 1):
-        head, _, rest = text.partition(f"def {stem}")
-        texts.append(f"{head}def {stem}{number}{rest.lstrip('0123456789')}")  # the def line comes first
+    for number, (_, text, name, case) in enumerate(tests, 1):
+        renamed = f"{stem}{number}{name[len(stem):].lstrip('0123456789')}"
+        texts.append(text.replace(name, renamed, 1))  # a test's text names it first, in every format
         if case is not None:
-            cases.append({**case, "name": f"{stem}{number}{case['name'][len(stem):].lstrip('0123456789')}"})
+            cases.append({**case, "name": renamed})
     messages = list(dict.fromkeys(m for part in parts for m in part.get("messages", [])))
     stopped = next((part["stopped"] for part in parts if part.get("stopped")), None)
     return {"qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": stopped,
@@ -262,7 +242,7 @@ def settings_dict(settings: Settings) -> dict[str, Any]:
 
 def run_json(text: str) -> str:
     """One item as JSON text in, its result as JSON text out: what a Dask
-    worker runs (pathcraft/cluster.py), with the deep stack a search needs."""
+    worker runs (pathcraft/app/cluster.py), with the deep stack a search needs."""
     from pathcraft.depth import run_deep
 
     item = json.loads(text)
