@@ -16,16 +16,16 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition
-from pathcraft.edgetests import edge_tests
+from pathcraft.strategies.edgetests import edge_tests
 from pathcraft.engine.construction import ConstructionControl
 from pathcraft.engine.control import SolverWorkLimit
 from pathcraft.engine.engine import Engine
 from pathcraft.engine.concretize import CONCRETIZED
-from pathcraft.engine import deeper, probes
+from pathcraft.strategies import deeper, probes
 from pathcraft.engine.criteria import Criteria, Criterion, CriterionSpec
-from pathcraft.engine.guide import TraceGuide
-from pathcraft.engine.items import COMPLETE, ItemCoverage, objective
-from pathcraft.engine.points import (
+from pathcraft.strategies.guide import TraceGuide
+from pathcraft.strategies.items import COMPLETE, ItemCoverage, objective
+from pathcraft.strategies.points import (
     covering,
     criterion_points,
     out_of_time,
@@ -33,8 +33,8 @@ from pathcraft.engine.points import (
     report,
     without_redundant,
 )
-from pathcraft.engine.resourcedriven import DrivenPlan, observable, resource_driven, whole_run_gap
-from pathcraft.engine.tracegen import LocalScope, LocalTraces
+from pathcraft.strategies.resourcedriven import DrivenPlan, observable, resource_driven, whole_run_gap
+from pathcraft.strategies.tracegen import LocalScope, LocalTraces
 from pathcraft.engine.options import EngineOptions
 from pathcraft.engine.state import EngineStats, SymbolicPath
 from pathcraft.engine.summarystore import SummaryStore
@@ -197,7 +197,7 @@ def _target_term(trace: TraceTerm, entry: str) -> TraceTerm:
     return trace
 
 
-# the loop bound of a probe's run (engine/probes.py): its inputs' size bounds it first
+# the loop bound of a probe's run (strategies/probes.py): its inputs' size bounds it first
 PROBE_LOOPS = 32
 
 
@@ -546,7 +546,7 @@ def _generate(
 def _probe_tests(engine: Engine, info: FunctionInfo, target: str, options: GenerateOptions,
                  taken: set[tuple[int, ...]], told: dict[tuple[int, ...], set[bool]],
                  emit: Callable[..., bool]) -> int:
-    """Long probes (engine/probes.py) after the all-paths search: each path
+    """Long probes (strategies/probes.py) after the all-paths search: each path
     no test took (`taken`, by choices), or the other bool answer of a path
     whose tests assert one (`told`), is emitted, up to `--long-probes`.
     The number of tests written."""
@@ -572,7 +572,7 @@ def _probe_tests(engine: Engine, info: FunctionInfo, target: str, options: Gener
 
 def _deeper_tests(engine: Engine, program: Program, target: str, limit: int,
                   emitted: list[SymbolicPath], emit: Callable[..., bool]) -> int:
-    """Long probes for a function with object inputs (engine/deeper.py):
+    """Long probes for a function with object inputs (strategies/deeper.py):
     the paths of a search one loop deeper whose own decisions no test
     makes, in the order it finds them, up to `limit`. The number of
     tests written."""

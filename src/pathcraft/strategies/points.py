@@ -6,7 +6,7 @@ A point is a line of the tested module (`LINE` or `FILE:LINE`) or a
 function of it (reached when it is called). Points are taken in order; a
 path found for one also covers every other point it reaches. For a line of
 the function under test, the trace generator is its local traces
-(engine/tracegen.py) that pass through a rule standing for that line (the
+(strategies/tracegen.py) that pass through a rule standing for that line (the
 bottom-up slicing of Def. 8, read off the traces); each is tried with
 first-solution semantics. A point elsewhere (a callee's line, a function)
 is searched for by the standard search, stopping at the first path that
@@ -22,9 +22,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathcraft.engine.guide import TraceGuide
+from pathcraft.strategies.guide import TraceGuide
 from pathcraft.engine.state import SymbolicPath
-from pathcraft.engine.tracegen import LocalScope, LocalTraces
+from pathcraft.strategies.tracegen import LocalScope, LocalTraces
 from pathcraft.errors import PathcraftError
 from pathcraft.ir.nodes import Program
 from pathcraft.ir.pattern import pattern_of

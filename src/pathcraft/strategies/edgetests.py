@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from pathcraft.engine import probes
+from pathcraft.strategies import probes
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.ir.nodes import FunctionInfo
 from pathcraft.solver import terms as T

@@ -4,7 +4,7 @@ oracle for a worst-case resource policy.
 Resource-aware generation explores every path within the termination
 criterion and then keeps the most expensive. Resource-driven generation
 first enumerates the traces of whole runs from the refined trace
-abstraction (engine/tracegen.py, `ProgramScope`), computes what each would
+abstraction (strategies/tracegen.py, `ProgramScope`), computes what each would
 cost, and tries them from the most to the least expensive with a guided
 search (`TraceGuide`, a complete trace: one path or none); the first
 feasible one is the answer (Theorem 1), found without exploring the rest.
@@ -27,10 +27,10 @@ from typing import Any
 
 from pathcraft.cost.policy import Threshold
 from pathcraft.engine.engine import Engine
-from pathcraft.engine.guide import TraceGuide
-from pathcraft.engine.points import out_of_time
+from pathcraft.strategies.guide import TraceGuide
+from pathcraft.strategies.points import out_of_time
 from pathcraft.engine.state import SymbolicPath
-from pathcraft.engine.tracegen import ProgramScope, TraceGenerator
+from pathcraft.strategies.tracegen import ProgramScope, TraceGenerator
 from pathcraft.errors import PathcraftError
 from pathcraft.ir.nodes import Call, CallMethod, CheckMethod, Mark, Program
 from pathcraft.ir.pattern import pattern_of
