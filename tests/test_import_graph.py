@@ -18,7 +18,7 @@ LAYERS = {
     "frontend": 3,
     "engine": 4,
     "testcase": 5,
-    "generate": 6, "strategies": 6,
+    "generate": 6, "strategies": 6, "casesink": 6, "runstats": 6,
     "workitem": 7, "worker": 7, "pool": 7, "cluster": 7, "heapsvg": 7, "costplot": 7, "htmlreport": 7,
     "config": 7, "batch": 7, "progress": 7, "cli": 7, "__main__": 7,
 }
