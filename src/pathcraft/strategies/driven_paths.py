@@ -5,6 +5,8 @@ the resource-aware standard search does, and a note says why."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pathcraft.cost.policy import Threshold, Worst
 from pathcraft.ir.nodes import Program
 from pathcraft.strategies.all_paths import AllPaths
@@ -24,8 +26,7 @@ class DrivenPaths:
         plan, problem = driven_plan(job.options, job.program, job.qualname, job.constructed)
         if plan is None:
             fallback = AllPaths().run(job, sink)
-            return Outcome(fallback.engine, fallback.traces, fallback.probe_tests, fallback.edge_tests,
-                           fallback.items, fallback.points, (problem, *fallback.notes))
+            return replace(fallback, notes=(problem, *fallback.notes))
         counts = TraceCounts()
         found = resource_driven(job.engine, job.qualname, plan, loop_bound(job.engine.options.criterion),
                                 job.options.refine, job.options.exceptions, counts)
