@@ -33,7 +33,7 @@ from typing import Any
 
 from pathcraft.cost.policy import parse_policy
 from pathcraft.engine.criteria import parse_criterion
-from pathcraft.engine.tracegen import LocalTraces, ProgramScope, TraceGenerator
+from pathcraft.strategies.tracegen import LocalTraces, ProgramScope, TraceGenerator
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
 

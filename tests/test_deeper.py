@@ -1,4 +1,4 @@
-"""Long probes for object inputs (engine/deeper.py): a search one loop
+"""Long probes for object inputs (strategies/deeper.py): a search one loop
 deeper, kept where the function's own decisions are new.
 
 Oracles: the real code (every test replays with its value, heap and path)
@@ -16,7 +16,7 @@ from oracle import RealCode, replay_mismatches
 
 from pathcraft.engine.control import SolverWorkLimit
 from pathcraft.engine.criteria import Criteria, Criterion
-from pathcraft.engine.deeper import one_deeper, own_signature
+from pathcraft.strategies.deeper import one_deeper, own_signature
 from pathcraft.frontend import translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate
 from pathcraft.ir.trace import TraceTerm

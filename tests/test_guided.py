@@ -245,7 +245,7 @@ def test_all_local_paths_is_the_first_standard_path_of_each_local_trace(path: Pa
     the local trace of every standard path (it is complete), and the guided
     scheme must give, for each local trace, the first standard path that has
     it (the leftmost branch of the guided tree), nothing else."""
-    from pathcraft.engine.tracegen import LocalScope, LocalTraces
+    from pathcraft.strategies.tracegen import LocalScope, LocalTraces
 
     result = translate(str(path), names)
     checked = 0
@@ -379,7 +379,7 @@ def test_statements_and_branches_reach_what_the_standard_search_reaches(path: Pa
     outcomes, rules of the function's own choice points) that the full
     search's tests reach, the selected tests reach too; what they miss is
     reported unreachable, and the full search never reaches it either."""
-    from pathcraft.engine.points import criterion_points
+    from pathcraft.strategies.points import criterion_points
 
     result = translate(str(path), names)
     for qualname in result.targets:

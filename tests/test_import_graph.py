@@ -20,7 +20,7 @@ LAYERS = {
     "frontend": 3,
     "engine": 4,
     "testcase": 5,
-    "generate": 6, "edgetests": 6,
+    "generate": 6, "strategies": 6, "casesink": 6, "runstats": 6,
     "config": 7, "report": 7,
     "app": 8,
     "cli": 9, "cliparams": 9, "__main__": 9,

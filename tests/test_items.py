@@ -1,5 +1,5 @@
 """Item coverage by the standard search with paper 004's pruning
-(`--criterion statements|branches --item-search paths`, engine/items.py).
+(`--criterion statements|branches --item-search paths`, strategies/items.py).
 
 The oracle is the standard search: every path under the same termination
 criterion, with no objective. The items its tests reach are exactly the
@@ -20,8 +20,8 @@ import pytest
 from oracle import SHARED_EXAMPLES, replay_mismatches
 
 from pathcraft.engine.criteria import parse_criterion
-from pathcraft.engine.items import objective
-from pathcraft.engine.points import report
+from pathcraft.strategies.items import objective
+from pathcraft.strategies.points import report
 from pathcraft.frontend import translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate
 
@@ -137,7 +137,7 @@ def test_pruning_options_out_of_place_are_usage_errors(args: list[str], tmp_path
                                                 (FIXTURES / "linked.py", "SList.insert_at"),
                                                 (SHARED_EXAMPLES / "lcm.py", "lcm")])
 def test_no_test_is_redundant_and_the_written_ones_are_the_kept_ones(path: Path, qualname: str) -> None:
-    from pathcraft.engine.points import reached_by
+    from pathcraft.strategies.points import reached_by
 
     result = translate(str(path), [qualname])
     written: list[str] = []

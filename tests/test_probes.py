@@ -1,4 +1,4 @@
-"""Long probes (`--long-probes`, engine/probes.py): a few tests on inputs
+"""Long probes (`--long-probes`, strategies/probes.py): a few tests on inputs
 longer than the loop bound reaches.
 
 Oracles: the real code (every test replays with its value and its path),
@@ -18,7 +18,7 @@ import pytest
 from oracle import replay_mismatches
 
 from pathcraft.cli import main
-from pathcraft.engine import probes
+from pathcraft.strategies import probes
 from pathcraft.frontend import translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate
 from pathcraft.solver import terms as T

@@ -19,8 +19,8 @@ from oracle import SHARED_EXAMPLES
 
 from pathcraft.cost.policy import parse_policy
 from pathcraft.engine.criteria import parse_criterion
-from pathcraft.engine.resourcedriven import trace_cost, whole_run_gap
-from pathcraft.engine.tracegen import LocalScope, LocalTraces, ProgramScope, TraceGenerator
+from pathcraft.strategies.resourcedriven import trace_cost, whole_run_gap
+from pathcraft.strategies.tracegen import LocalScope, LocalTraces, ProgramScope, TraceGenerator
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
 

@@ -1,4 +1,4 @@
-"""One search split below trace prefixes (engine/split.py, workitem.py):
+"""One search split below trace prefixes (strategies/split.py, workitem.py):
 the frontier's paths and those below its prefixes are the whole search's
 paths, none twice, in its order; and a package run with --split-depth
 writes the same files on one worker and on two."""

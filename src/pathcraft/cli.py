@@ -33,11 +33,11 @@ from pathcraft.depth import run_deep, too_deep
 from pathcraft.errors import PathcraftError
 from pathcraft.files import open_for_writing, output_problem
 from pathcraft.frontend import TranslationResult, translate
-from pathcraft.engine.points import parse_points
+from pathcraft.strategies.points import parse_points
 from pathcraft.generate import FunctionRun, GenerateOptions, generate, parse_target, trace_guide
 from pathcraft.ir.nodes import Program
 from pathcraft.ir.pattern import parse_pattern
-from pathcraft.engine.tracegen import refined_text
+from pathcraft.strategies.tracegen import refined_text
 from pathcraft.ir.printer import program_text
 from pathcraft.settings import RunFlags
 from pathcraft.testcase.model import TestCase

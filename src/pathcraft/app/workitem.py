@@ -30,7 +30,7 @@ from typing import Any
 
 from pathcraft.config import Settings, settings_of
 from pathcraft.depth import too_deep
-from pathcraft.engine.split import BelowPrefix, Frontier
+from pathcraft.strategies.split import BelowPrefix, Frontier
 from pathcraft.errors import PathcraftError
 from pathcraft.frontend import TranslationResult, translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate
@@ -143,7 +143,7 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
                  prefix: list[int] | None = None, data: bool = False) -> dict[str, Any]:
     """A `function` item: the text of each test of `qualname`, in order.
     With `frontier` or `prefix`, one part of its search split below trace
-    prefixes (engine/split.py): then also each test's choices, and for the
+    prefixes (strategies/split.py): then also each test's choices, and for the
     frontier the prefixes below it; probes and edge tests need the whole
     search, so a split function has none. `data`: also each test as
     `TestCase.to_json()` with its cost values (for the HTML report)."""

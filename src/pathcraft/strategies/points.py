@@ -6,7 +6,7 @@ A point is a line of the tested module (`LINE` or `FILE:LINE`) or a
 function of it (reached when it is called). Points are taken in order; a
 path found for one also covers every other point it reaches. For a line of
 the function under test, the trace generator is its local traces
-(engine/tracegen.py) that pass through a rule standing for that line (the
+(strategies/tracegen.py) that pass through a rule standing for that line (the
 bottom-up slicing of Def. 8, read off the traces); each is tried with
 first-solution semantics. A point elsewhere (a callee's line, a function)
 is searched for by the standard search, stopping at the first path that
@@ -22,9 +22,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathcraft.engine.guide import TraceGuide
+from pathcraft.strategies.base import TraceCounts
+from pathcraft.strategies.guide import TraceGuide
 from pathcraft.engine.state import SymbolicPath
-from pathcraft.engine.tracegen import LocalScope, LocalTraces
+from pathcraft.strategies.tracegen import LocalScope, LocalTraces
 from pathcraft.errors import PathcraftError
 from pathcraft.ir.nodes import Program
 from pathcraft.ir.pattern import pattern_of
@@ -135,11 +136,11 @@ def without_redundant(points: tuple[Point, ...], cases: list[Any]) -> list[Any]:
 
 
 def covering(engine: Engine, program: Program, qualname: str, target: str, points: tuple[Point, ...],
-             k: int | None, counts: dict[str, Any]) -> Iterator[SymbolicPath]:
+             k: int | None, counts: TraceCounts) -> Iterator[SymbolicPath]:
     """Paths that reach the points, one search per point still uncovered."""
     scope = LocalScope(program, qualname)
     own = {p.name for p in program.predicates.values() if p.function == qualname}
-    counts["generated_traces"] = counts["infeasible_traces"] = 0
+    counts.start()
     remaining = list(points)
     while remaining and engine.stats.stopped is None:
         point = remaining.pop(0)
@@ -149,7 +150,7 @@ def covering(engine: Engine, program: Program, qualname: str, target: str, point
         found = _by_traces(engine, program, target, scope, point, k, counts) if local and k is not None \
             else _by_search(engine, target, point)
         if found is _GAVE_WAY:
-            counts["gave_way"] = counts.get("gave_way", 0) + 1
+            counts.gave_way = (counts.gave_way or 0) + 1
             found = _by_search(engine, target, point)
         if found is not None:
             remaining = [p for p in remaining if not p.reached_by(found.events, found.trace)]
@@ -171,13 +172,13 @@ def _visits(program: Program, trace: TraceTerm, point: Point) -> bool:
 
 
 # traces tried for one point before the standard search takes over (see
-# generate.GIVE_WAY: the same trade, the same figure)
+# local_paths.GIVE_WAY: the same trade, the same figure)
 GIVE_WAY = 200
 _GAVE_WAY: Any = object()
 
 
 def _by_traces(engine: Engine, program: Program, target: str, scope: LocalScope, point: Point, k: int,
-               counts: dict[str, Any]) -> SymbolicPath | None:
+               counts: TraceCounts) -> SymbolicPath | None:
     """The first path of the first local trace through the point that has
     a path reaching it (or `_GAVE_WAY`, after `GIVE_WAY` traces without)."""
     base = engine.options
@@ -193,7 +194,7 @@ def _by_traces(engine: Engine, program: Program, target: str, scope: LocalScope,
         if tried >= GIVE_WAY:
             return _GAVE_WAY  # type: ignore[no-any-return]
         tried += 1
-        counts["generated_traces"] += 1
+        counts.tried()
         guided = engine.sibling(replace(base, controls=base.controls + (TraceGuide(pattern_of(term), scope.entry,
                                                                                   scope),)))
         paths = guided.explore(target)
@@ -203,7 +204,7 @@ def _by_traces(engine: Engine, program: Program, target: str, scope: LocalScope,
             paths.close()
         if first is not None and point.reached_by(first.events, first.trace):
             return first
-        counts["infeasible_traces"] += 1
+        counts.failed()
     return None
 
 

@@ -31,7 +31,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from pathcraft.engine.refine import (
+from pathcraft.strategies.refine import (
     AbstractStore,
     Known,
     ListRef,
@@ -215,7 +215,7 @@ class TraceGenerator:
     """The traces of a function within loop-K, generated on demand from its
     trace abstraction: the local ones (a `LocalScope`) or whole runs (a
     `ProgramScope`); with `refine`, the abstraction refined by
-    instantiation modes (engine/refine.py) generates fewer infeasible ones."""
+    instantiation modes (strategies/refine.py) generates fewer infeasible ones."""
 
     def __init__(self, program: Program, qualname: str, k: int, scope: Scope | None = None,
                  refine: bool = False) -> None:

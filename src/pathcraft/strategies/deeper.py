@@ -1,5 +1,5 @@
 """One loop deeper: a few tests from a loop-(K+1) search, for the functions
-long probes cannot seed (engine/probes.py: object inputs).
+long probes cannot seed (strategies/probes.py: object inputs).
 
 A loop-K search of a method on a linked structure sees structures of
 about K nodes, because every walk over them (`len(self)`, a search for the

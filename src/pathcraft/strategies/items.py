@@ -5,7 +5,7 @@ item no earlier test covered, and the search ends once every item is.
 
 Two heuristics cut the paths that cannot help:
 
-* Look-Ahead (004 §3, `engine/lookahead.py`): when a predicate is entered,
+* Look-Ahead (004 §3, `strategies/lookahead.py`): when a predicate is entered,
   a path that has covered nothing new and can reach no uncovered item is
   abandoned. Sound: the suite covers the same items as without it.
 * Max-CallDepth (004 §4, unit-testing mode): a call more than N calls
@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from pathcraft.engine.control import SearchControl, Verdict
-from pathcraft.engine.lookahead import Reachability
-from pathcraft.engine.points import Point, criterion_points
+from pathcraft.strategies.lookahead import Reachability
+from pathcraft.strategies.points import Point, criterion_points
 from pathcraft.engine.state import Entry, EventNode, Stack, State, SymbolicPath
 from pathcraft.ir.nodes import Program
 from pathcraft.ir.trace import Event, TraceTerm

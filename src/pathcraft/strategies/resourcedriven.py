@@ -4,7 +4,7 @@ oracle for a worst-case resource policy.
 Resource-aware generation explores every path within the termination
 criterion and then keeps the most expensive. Resource-driven generation
 first enumerates the traces of whole runs from the refined trace
-abstraction (engine/tracegen.py, `ProgramScope`), computes what each would
+abstraction (strategies/tracegen.py, `ProgramScope`), computes what each would
 cost, and tries them from the most to the least expensive with a guided
 search (`TraceGuide`, a complete trace: one path or none); the first
 feasible one is the answer (Theorem 1), found without exploring the rest.
@@ -23,14 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Any
 
 from pathcraft.cost.policy import Threshold
 from pathcraft.engine.engine import Engine
-from pathcraft.engine.guide import TraceGuide
-from pathcraft.engine.points import out_of_time
+from pathcraft.strategies.base import TraceCounts
+from pathcraft.strategies.guide import TraceGuide
+from pathcraft.strategies.points import out_of_time
 from pathcraft.engine.state import SymbolicPath
-from pathcraft.engine.tracegen import ProgramScope, TraceGenerator
+from pathcraft.strategies.tracegen import ProgramScope, TraceGenerator
 from pathcraft.errors import PathcraftError
 from pathcraft.ir.nodes import Call, CallMethod, CheckMethod, Mark, Program
 from pathcraft.ir.pattern import pattern_of
@@ -131,7 +131,7 @@ def may_hold(cost: TraceCost, policy: Threshold) -> bool:
 
 
 def resource_driven(engine: Engine, qualname: str, plan: DrivenPlan, k: int, refine: bool, exceptions: bool,
-                    counts: dict[str, Any]) -> Iterator[SymbolicPath]:
+                    counts: TraceCounts) -> Iterator[SymbolicPath]:
     """The tests of `plan` from guided searches along the whole-run traces
     of the refined abstraction. Worst case: the traces from the most to the
     least expensive, stopping at the first feasible one (or, where costs
@@ -147,19 +147,19 @@ def resource_driven(engine: Engine, qualname: str, plan: DrivenPlan, k: int, ref
             return
         if exceptions or not term.raised:
             traces.append(term)
-    counts["abstraction_traces"] = len(traces)
-    counts["generated_traces"] = counts["infeasible_traces"] = 0
+    counts.abstraction = len(traces)
+    counts.start()
     # one engine for every guided search, its guide told the next trace each
     # time: each search runs to its end, so none leaves the solver mid-search
     guide = TraceGuide(pattern_of(TraceTerm(generator.scope.entry, 0, ())), generator.scope.entry)
     guided = engine.sibling(replace(engine.options, controls=engine.options.controls + (guide,)))
 
     def follow(term: TraceTerm) -> list[SymbolicPath]:
-        counts["generated_traces"] += 1
+        counts.tried()
         guide.pattern = pattern_of(term)
         paths = list(guided.explore(qualname))
         if not paths:
-            counts["infeasible_traces"] += 1
+            counts.failed()
         return paths
 
     if plan.worst is None:

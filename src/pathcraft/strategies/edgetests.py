@@ -22,7 +22,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from pathcraft.engine import probes
+from pathcraft.strategies import probes
+from pathcraft.strategies.base import Candidate
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.ir.nodes import FunctionInfo
 from pathcraft.solver import terms as T
@@ -33,17 +34,17 @@ from pathcraft.testcase.model import input_symbols
 
 
 def edge_tests(info: FunctionInfo, models: CanonicalModels, emitted: list[SymbolicPath],
-               covered: set[tuple[str, Any]], limit: int, emit: Callable[..., bool]) -> int:
+               covered: set[tuple[str, Any]], limit: int, write: Callable[[Candidate], bool]) -> int:
     """All three kinds for the function `info` after its tests `emitted`
     (`covered`: the (parameter, value) pairs they have), up to `limit`
-    tests in all, written through `emit`. The number written."""
-    added = _int_edges(models, emitted, covered, limit, emit)
-    added += _bool_tests(info, models, emitted, limit - added, emit)
-    return added + _twin_tests(models, emitted, limit - added, emit)
+    tests in all, written through `write`. The number written."""
+    added = _int_edges(models, emitted, covered, limit, write)
+    added += _bool_tests(info, models, emitted, limit - added, write)
+    return added + _twin_tests(models, emitted, limit - added, write)
 
 
 def _int_edges(models: CanonicalModels, emitted: list[SymbolicPath], covered: set[tuple[str, Any]],
-               limit: int, emit: Callable[..., bool]) -> int:
+               limit: int, write: Callable[[Candidate], bool]) -> int:
     """For each comparison of an int parameter with a constant on the paths
     tested, in test order, the values at and beside the constant that no
     test has yet, each tested on the first of those paths it fits (the
@@ -61,14 +62,14 @@ def _int_edges(models: CanonicalModels, emitted: list[SymbolicPath], covered: se
             if models.model(pinned.store, input_symbols(pinned)) is None:
                 continue  # not on this path: a later one may take it
             tried.add(key)
-            added += emit(pinned, edge=f"{edge.describe()} (--edge-tests)")
+            added += write(Candidate(pinned, edge=f"{edge.describe()} (--edge-tests)"))
             if added >= limit:
                 return added
     return added
 
 
 def _bool_tests(info: FunctionInfo, models: CanonicalModels, emitted: list[SymbolicPath], limit: int,
-                emit: Callable[..., bool]) -> int:
+                write: Callable[[Candidate], bool]) -> int:
     """Edge tests of the int type itself: for each int parameter a bool may
     stand in for (frontend/boolsafe.py), one test passing `False` (or
     `True`) on the first tested path that returns the parameter from a
@@ -94,8 +95,8 @@ def _bool_tests(info: FunctionInfo, models: CanonicalModels, emitted: list[Symbo
                     break
             else:
                 continue
-            added += emit(pinned, edge=f"{parameter} = {value}, a bool (an int) returned as given (--edge-tests)",
-                          as_bool=parameter)
+            added += write(Candidate(pinned, edge=f"{parameter} = {value}, a bool (an int) returned as given "
+                                               "(--edge-tests)", as_bool=parameter))
             break
     return added
 
@@ -109,7 +110,7 @@ def _return_line(path: SymbolicPath) -> int | None:
 
 
 def _twin_tests(models: CanonicalModels, emitted: list[SymbolicPath], limit: int,
-                emit: Callable[..., bool]) -> int:
+                write: Callable[[Candidate], bool]) -> int:
     """Edge tests of list items (solver/boundaries.py `item_twins`): on a
     tested path that finds `items[k] == x`, a neighbour equal to `x` too,
     where the path admits it and its test does not have it already: one
@@ -137,6 +138,6 @@ def _twin_tests(models: CanonicalModels, emitted: list[SymbolicPath], limit: int
             if models.model(pinned.store, inputs, distinct_items=probed) is None:
                 continue
             tried.add((twin.array.name, twin.index))
-            added += emit(pinned, edge=f"{twin.describe()} (--edge-tests)")
+            added += write(Candidate(pinned, edge=f"{twin.describe()} (--edge-tests)"))
             break
     return added

@@ -1,7 +1,7 @@
 """Reachability of coverage items over the CLP-translated program (the
 Look-Ahead of paper 004, §3).
 
-An *item* (a `Point` of `engine/points.py`) is a statement line (reached when its `("line", ...)` event
+An *item* (a `Point` of `strategies/points.py`) is a statement line (reached when its `("line", ...)` event
 happens) or a branch outcome: a rule of a predicate with several rules
 (reached when the rule is selected). `Reachability` answers, for a point
 of a derivation, which items the rest of the run may still reach; a path
@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from pathcraft.engine.points import Point as Item
+from pathcraft.strategies.points import Point as Item
 from pathcraft.engine.state import Stack
 from pathcraft.ir.builtin_names import PREFIX
 from pathcraft.ir.nodes import (

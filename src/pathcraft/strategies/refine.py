@@ -19,7 +19,7 @@ kept guard reads, directly or through the definitions and call arguments
 that feed it (power's `e` and `i`, not `b` nor `p`). Static means both.
 
 Step two is not a printed program run by another engine: the trace
-generator (`engine/tracegen.py`) carries the static variables itself, as
+generator (`strategies/tracegen.py`) carries the static variables itself, as
 solver terms, and checks each kept guard with the solver chain as it
 enumerates (`AbstractStore`). Dropping a guard over a dynamic variable only
 admits more traces, so the refined generator still yields every feasible

@@ -16,7 +16,7 @@ by whichever loop walks it, so below one the place is not known in
 advance: the guide does not prune there and the final check decides.
 
 With a `LocalScope` (the all-local-paths and program-point criteria), the
-pattern describes a *local* trace (engine/tracegen.py): only children of
+pattern describes a *local* trace (strategies/tracegen.py): only children of
 the function's own code take places in the pattern's lists, and whatever
 other code does below its own frames is not guided.
 """
@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathcraft.engine import generators
 from pathcraft.engine.control import SearchControl, Verdict
 from pathcraft.engine.state import Frame, State, SymbolicPath
-from pathcraft.engine.tracegen import LocalScope
+from pathcraft.strategies.tracegen import LocalScope
 from pathcraft.ir.nodes import Predicate, Rule
 from pathcraft.ir.pattern import ANY, Pattern, admits, child_pattern, matches
 from pathcraft.ir.trace import TraceTerm
