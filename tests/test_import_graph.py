@@ -16,7 +16,7 @@ LAYERS = {
     "solver": 1,
     "heap": 2, "cost": 2,
     "frontend": 3,
-    "engine": 4,
+    "engine": 4, "models": 4,
     "testcase": 5,
     "generate": 6, "edgetests": 6,
     "workitem": 7, "worker": 7, "pool": 7, "cluster": 7, "heapsvg": 7, "costplot": 7, "htmlreport": 7,
