@@ -26,13 +26,14 @@ from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from pathcraft.cost.models import Costs
-from pathcraft.engine import cache, dicts, generators, namedtuples, objeq, objorder
+from pathcraft.engine import cache, dispatch, generators, protocols
 from pathcraft.engine.branch import Brancher, ModelBrancher
 from pathcraft.engine.concretize import Concretizer
 from pathcraft.engine.control import SearchControl, Verdict
-from pathcraft.engine.evaluate import Evaluator, Raised, is_ref
+from pathcraft.engine.evaluate import Evaluator, Raised
 from pathcraft.engine.heapstep import Effect, HeapExecutor, concrete_bindings
 from pathcraft.engine.criteria import Criteria, Criterion
+from pathcraft.engine.machine import Composer, Successors
 from pathcraft.engine.options import EngineOptions, build_controls
 from pathcraft.engine.search import make_searcher
 from pathcraft.engine.state import (
@@ -47,93 +48,35 @@ from pathcraft.engine.state import (
     SymbolicPath,
     step,
 )
-from pathcraft.engine.strings import Mismatch, percent_format
-from pathcraft.engine.summaries import Summaries, composable, compositional
+from pathcraft.engine.summaries import Summaries, compositional
 from pathcraft.engine.summarystore import SummaryStore
-from pathcraft.engine.values import UNDEFINED, Value, value_kind
+from pathcraft.engine.values import UNDEFINED, Value
 from pathcraft.errors import Unsupported
-from pathcraft.frontend.bitops import BIT_PREDICATES
-from pathcraft.frontend.builtins import PRINT
-from pathcraft.frontend.generators import SOURCE_PREFIX as GENERATOR_SOURCE
-from pathcraft.heap.deques import DEQUE_AS_LIST
-from pathcraft.heap.base import (HeapModel, HeapResult, attribute_error, called_field, is_scalar,
-                                 uncertain_attribute)
-from pathcraft.heap.cells import Addr, DictCell, GeneratorCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
+from pathcraft.heap.base import HeapModel
+from pathcraft.heap.cells import Addr, Heap
 from pathcraft.heap.factory import make_heap_model
-from pathcraft.ir.builtin_names import (
-    FLOAT_BUILTINS,
-    ITERATE,
-    NEW_DEFAULTDICT,
-    NEW_DICT,
-    NEW_SET,
-    NUMBER_CONVERSIONS,
-    ADD,
-    EQ,
-    OBJECT_EQ,
-    OBJECT_ORDER,
-    ORDERINGS,
-    IADD,
-    LIST_PROTOCOL,
-    PROTOCOLS,
-    function_predicate,
-    method_predicate,
-)
+from pathcraft.ir.builtin_names import LIST_PROTOCOL, method_predicate
 from pathcraft.ir.nodes import (
     EXC_VAR,
     Assign,
-    Binary,
-    Const,
-    Expr,
     BindException,
     Call,
     CallMethod,
     CheckMethod,
+    Const,
     FunctionInfo,
     GetField,
-    Goto,
     ListOp,
     Mark,
-    NewList,
-    NewObject,
     Predicate,
     Program,
-    Raise,
-    RepeatList,
-    Return,
     SetField,
-    Text,
-    Unary,
-    Var,
-    Yield,
 )
-from pathcraft.ir import pure_calls
 from pathcraft.ir.trace import Event, TraceTerm
 from pathcraft.ir.values import ExcValue
-from pathcraft.solver import floats
 from pathcraft.solver import terms as T
 from pathcraft.solver.chain import SolverChain
 from pathcraft.solver.terms import Model, Sym, Term
-
-Successors = list[State | SymbolicPath]
-
-# list operations an object may implement itself
-_PROTOCOL = {"len": "__len__", "get": "__getitem__", "set": "__setitem__", "iter": "__iter__"}
-
-# builtin predicates over ints: entered only when every operand is an int or bool (or a float, for
-# those `FLOAT_BUILTINS` replaces or that compare only)
-_INT_BUILTINS = frozenset({"int_mod", "int_floordiv", "int_divmod", "int_pow", "abs", "min", "max"}) | BIT_PREDICATES
-
-
-# The kinds of argument a list method takes as a sequence; others raise
-# TypeError (None, numbers) or drop the path (an object's protocols, dicts).
-_SEQUENCE_ARGUMENT = {
-    ("list", ADD): ("list",),
-    ("list", IADD): ("list", "tuple", "str", "deque"),
-    ("list", "extend"): ("list", "tuple", "str", "deque"),
-    ("deque", IADD): ("list", "tuple", "str", "deque"),
-    ("deque", "extend"): ("list", "tuple", "str", "deque"),
-    ("deque", "extendleft"): ("list", "tuple", "str", "deque"),
-}
 
 
 class Engine:
@@ -185,11 +128,11 @@ class Engine:
                   Concretizer(brancher, self.stats, self.options.concolic) if self.options.concolic else None)
         if self.options.solve_first:
             run.concrete = self._concrete_run(info)
-        run.summaries = self._summaries()
+        summaries = run.summaries = self._summaries()
         started = time.perf_counter()
         try:
-            if run.summaries is not None and self.options.compose == "bottom-up":
-                run.summaries.bottom_up(info.qualname)
+            if summaries is not None and self.options.compose == "bottom-up":
+                summaries.bottom_up(info.qualname)
             try:
                 bindings = self._bindings(info, run)
             except Unsupported as unsupported:  # an input the model cannot build: no path at all
@@ -212,7 +155,7 @@ class Engine:
         return self.summaries
 
     def subtree(self, callee: Predicate, env: Mapping[str, Value], stats: EngineStats,
-                summaries: Summaries, heap: Heap | None = None) -> Iterator[SymbolicPath]:
+                summaries: Composer, heap: Heap | None = None) -> Iterator[SymbolicPath]:
         """The paths of `callee` entered with `env` on an empty stack and
         `heap` (the objects of `env`; empty by default): a summary's cases. Searched under the criteria and the
         deadline only, with a solver and `stats` of its own; its own calls
@@ -300,7 +243,7 @@ class Run:
         self.brancher = brancher
         self.controls = controls
         self.stats = stats
-        self.summaries: Summaries | None = None  # composition of calls (engine/summaries.py)
+        self.summaries: Composer | None = None  # composition of calls (engine/summaries.py)
         self.inputs = tuple(
             Sym(p, _SORT_OF_KIND[t.kind])
             for p, t in zip(function.params, function.param_types) if t.kind in _SORT_OF_KIND
@@ -547,176 +490,9 @@ class Run:
             return successors
 
     def execute(self, state: State, frame: Frame, instr: object) -> Successors:
-        """An instruction that may fork, call, or end the frame."""
-        if isinstance(instr, CallMethod):
-            return self.call_method(state, frame, instr)
-        if isinstance(instr, CheckMethod):
-            return self.check_method(state, frame, instr)
-        if isinstance(instr, (ListOp, Yield)) or isinstance(instr, Call) and instr.predicate == ITERATE:
-            walked = self.walk(state, frame, instr)
-            if walked is not None:
-                return walked
-        if isinstance(instr, ListOp) and dicts.is_dict_like(state.heap, self.evaluator.eval(instr.lst, frame.env,
-                                                                                         state.heap)):
-            return self.dict_op(state, frame, instr)
-        if isinstance(instr, ListOp) and dicts.entry_part(instr.args) is not None:
-            raise Unsupported("'for a, b in x.items()' where x is not a dict")
-        if isinstance(instr, Call) and instr.predicate in (NEW_DICT, NEW_SET, NEW_DEFAULTDICT):
-            parts = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
-            built = dicts.build(state.heap, instr.predicate, parts)
-            return self.dict_effects(state, frame, instr.target, built)
-        if isinstance(instr, ListOp) and instr.op == "truth":  # `if x:` in a module with `__bool__`/`__len__`
-            return self.object_truth(state, frame, instr)
-        if isinstance(instr, ListOp) and instr.op in _PROTOCOL:
-            subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
-            cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
-            if isinstance(cell, ObjectCell) and frame.pred.builtin and instr.op != "iter":  # `sum(obj)` iterates it
-                raise Unsupported(f"a builtin walking an object of class {cell.cls} (its __iter__ not followed)")
-            if isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, _PROTOCOL[instr.op]):
-                if instr.op == "iter" and generators.generator_method(self, subject, state.heap) is not None:
-                    return [step(state, frame)]  # a loop walks the generator its `__iter__` makes
-                if generators.is_loop_step(instr):
-                    raise Unsupported(f"a loop over an object of class {cell.cls} (its __iter__ not called)")
-                if instr.op != "len":  # x[i], x[i] = v, for v in x on a class that defines them
-                    raise Unsupported(f"{_PROTOCOL[instr.op]} of class {cell.cls}")
-                return self.call_method(state, frame, CallMethod(instr.target, instr.lst, "__len__", (), instr.line))
-        if isinstance(instr, (GetField, SetField)):
-            subject = self.evaluator.eval(instr.obj, frame.env, state.heap)
-            if namedtuples.tag(state.heap, subject) is not None:  # a NamedTuple's field
-                assert isinstance(subject, Addr)
-                if isinstance(instr, SetField):
-                    return self.throw(state, namedtuples.assignment_error())
-                value = namedtuples.read(state.heap, subject, instr.field)
-                return [step(state, frame, env={**frame.env, instr.target: value})]  # type: ignore[dict-item]
-            accessed = self.property_access(state, frame, instr)
-            if accessed is not None:
-                return accessed
-        if isinstance(instr, (NewObject, NewList, GetField, RepeatList, ListOp)):
-            effects = self.heap.execute(state, instr, frame.env)
-            if isinstance(instr, ListOp) and instr.op == "len" and frame.pred.builtin:
-                effects = [_type_error_by_type(e) for e in effects]
-            return self.effects(frame, instr.target, effects)
-        if isinstance(instr, SetField):
-            return self.effects(frame, None, self.heap.execute(state, instr, frame.env))
-        if isinstance(instr, Call):
-            callee = self.program.predicate(instr.predicate)
-            args = [self.evaluator.eval(a, frame.env, state.heap) for a in instr.args]
-            within = self.within_domain(state)
-            if within is None:
-                return []
-            state = within
-            if callee.name in pure_calls.PREDICATE_NAMES and self.concretizer is not None:
-                return self.concrete_call(state, frame, instr.target, args)
-            if callee.name in NUMBER_CONVERSIONS and not any(floats.is_float(a) for a in args):
-                value = self.evaluator.eval(Unary("int", instr.args[0]), frame.env, state.heap)  # int(n), round(n)
-                return [step(state, frame, env=frame.env if instr.target is None else
-                             {**frame.env, instr.target: value})]
-            if callee.name == function_predicate("int") and floats.is_float(args[0]):
-                callee = self.program.predicate("float_to_int")  # `int(x)` the frontend could not type
-            if callee.name in _INT_BUILTINS and not all(is_scalar(a) or floats.is_float(a) for a in args):
-                return self.non_int_operands(state, frame, instr, args)  # before a float picks float_mod: 'a' % 0.0
-            if any(floats.is_float(a) for a in args):
-                if callee.name in BIT_PREDICATES:  # & | ^ << >> on a float
-                    return self.throw(state, ExcValue("TypeError", None))
-                if callee.name == "int_pow":
-                    raise Unsupported("'**' on floats (libm's pow is not modelled)")
-                callee = self.program.predicate(FLOAT_BUILTINS.get(callee.name, callee.name))
-            if callee.name == PRINT:
-                self.check_printable(args[0], state.heap)
-            if callee.generator:
-                return [generators.make(state, frame, instr.target, callee, dict(zip(callee.params, args)))]
-            cached = self.program.functions.get(callee.function) if callee.is_entry else None
-            if cached is not None and cached.cached and cached.entry == callee.name:
-                return self.cached_call(state, frame, instr, cached, args)
-            if self.summaries is not None and composable(callee):
-                composed = self.summaries.compose(self, state, frame, instr.target, callee, args)
-                if composed is not None:
-                    return composed
-            return list(self.invoke(state, callee.name, dict(zip(callee.params, args))))
-        if isinstance(instr, Goto):
-            callee = self.program.predicate(instr.block)
-            env = {p: frame.env.get(_var_name(a), UNDEFINED) for p, a in zip(callee.params, instr.args)}
-            loops = frame.loops
-            if instr.enters_loop is not None:
-                loops = {**loops, instr.enters_loop: 0}
-            return list(self.enter(state, callee, env, True, loops))
-        if isinstance(instr, Return):
-            value = self.evaluator.eval(instr.value, frame.env, state.heap)
-            within = self.within_domain(state)
-            if within is None:
-                return []
-            state = within
-            if isinstance(value, Text) and value.value is None:
-                raise Unsupported("returning an f-string (its text is not computed)")
-            return self.finish(state, Outcome("return", value))
-        if isinstance(instr, Raise):
-            return self.throw(state, self._raised(instr, frame))
-        raise AssertionError(f"unknown instruction {instr!r}")
+        """An instruction that may fork, call, or end the frame (`engine/dispatch.py`)."""
+        return dispatch.execute(self, state, frame, instr)
 
-    def concrete_call(self, state: State, frame: Frame, target: str | None, args: list[Value]) -> Successors:
-        """`$concrete<n>(message, function, *arguments)` in concolic mode: the
-        allow-listed function run on the model's values (engine/concretize.py)."""
-        assert self.concretizer is not None
-        out: Successors = []
-        for sample in self.concretizer.run(state, args[1], args[2:]):
-            if sample.raised is not None:
-                out.extend(self.throw(sample.state, sample.raised))
-            else:
-                out.append(step(sample.state, frame, env=frame.env if target is None else
-                                {**frame.env, target: sample.result}))
-        return out
-
-    def walk(self, state: State, frame: Frame, instr: ListOp | Yield | Call) -> Successors | None:
-        """Generators (`engine/generators.py`): a yield, `$iterate(x)`, a
-        loop's step on a generator or its close; None for anything else."""
-        if isinstance(instr, Yield):
-            return generators.suspend(self, state, frame, instr)
-        if isinstance(instr, Call):  # `$iterate(x)`: x, or the generator its class's `__iter__` makes
-            subject = self.evaluator.eval(instr.args[0], frame.env, state.heap)
-            method = generators.generator_method(self, subject, state.heap)
-            if method is None:
-                return [step(state, frame, env=frame.env if instr.target is None else
-                             {**frame.env, instr.target: subject})]
-            return [generators.make(state, frame, instr.target, method, {method.params[0]: subject}, owned=True)]
-        subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
-        cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
-        if isinstance(cell, GeneratorCell):
-            assert isinstance(subject, Addr)
-            return generators.loop_op(self, state, frame, instr, subject, cell)
-        if instr.op == "close":
-            return [step(state, frame)]  # a loop over a list: nothing to close
-        return None
-
-    def dict_op(self, state: State, frame: Frame, instr: ListOp) -> Successors:
-        """`d[k]`, `d[k] = v`, `del d[k]`, `len(d)` or a loop's step over a
-        dict, set or view (`engine/dicts.py`); the loop's site is its line
-        and the number of calls below it (blocks are tail-called frames)."""
-        subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
-        assert isinstance(subject, Addr)
-        if isinstance(instr.lst, Var) and instr.lst.name.startswith(GENERATOR_SOURCE):
-            raise Unsupported("a generator expression over a dict, set or view (walked by position)")
-        args = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
-        depth, stack = 0, state.stack
-        while stack is not None:
-            depth, stack = depth + (not stack.top.via_tail), stack.rest
-        builtin = frame.pred.function if frame.pred.builtin else None
-        results = dicts.list_op(state.heap, instr.op, subject, args, (instr.line, depth), builtin)
-        return self.dict_effects(state, frame, instr.target, results)
-
-    def dict_effects(self, state: State, frame: Frame, target: str | None, results: list[HeapResult]) -> Successors:
-        """The outcomes of a dict or set operation, each charged the memory
-        its dicts and sets grew by (a slot per key and per value)."""
-        effects = []
-        for effect in self.heap.apply(state, results):
-            grown = dicts.growth(state.heap, effect.state.heap, self.heap.sizes)
-            if grown:
-                charged = self.controls.charged(replace(effect.state, costs=effect.state.costs.allocate(grown)))
-                if charged is None:
-                    self.stats.pruned += 1
-                    continue
-                effect = replace(effect, state=charged)
-            effects.append(effect)
-        return self.effects(frame, target, effects)
 
     def within_domain(self, state: State) -> State | None:
         """`state` with the domain conditions of the float conversions just
@@ -734,64 +510,6 @@ class Run:
         for condition, reason in limits:
             if self.brancher.feasible(state, T.not_(condition)):
                 self.stats.note_unsupported(Unsupported(reason))
-
-    def non_int_operands(self, state: State, frame: Frame, instr: Call, args: list[Value]) -> Successors:
-        """`%`, `//`, `**`, `abs`, `min`, `max` on what is not an int: the
-        int predicates (with their ZeroDivisionError rules) do not apply.
-        `str % x` formats a string (its text is not computed); None raises
-        TypeError; strings otherwise, lists and objects (which may define
-        the operator) drop the path."""
-        if instr.predicate == "int_mod" and isinstance(args[0], Text):
-            try:
-                text = percent_format(args[0], args[1])
-            except Mismatch:
-                return self.throw(state, ExcValue("TypeError", None))
-            env = frame.env if instr.target is None else {**frame.env, instr.target: text}
-            return [step(state, frame, env=env)]
-        if any(a is None for a in args) and not any(isinstance(a, (Text, Addr)) for a in args):
-            return self.throw(state, ExcValue("TypeError", None))
-        raise Unsupported(f"{instr.predicate} on strings, lists or objects")
-
-    def check_printable(self, value: Value, heap: Heap) -> None:
-        """`print(x)` calls `str(x)`: an object (or a list holding one) of a
-        class that defines how it prints runs module code, which the model
-        does not follow; an f-string's text is unknown but printing it is fine."""
-        seen: set[int] = set()
-        pending: list[object] = [value]
-        while pending:
-            current = pending.pop()
-            if isinstance(current, Lazy) and current.type.kind in ("obj", "list"):
-                cls = current.type.cls if current.type.kind == "obj" else \
-                    current.type.elem.cls if current.type.elem is not None else None
-                if cls is not None and any(self.program.resolve_method(cls, m) or self.program.class_binds(cls, m)
-                                           for m in ("__str__", "__repr__", "__format__")):
-                    raise Unsupported(f"print() of a {cls} (how it prints is not followed)")
-                continue
-            if not isinstance(current, Addr) or current.id in seen:
-                continue
-            seen.add(current.id)
-            cell = heap.cell(current)
-            if isinstance(cell, ObjectCell):
-                for method in ("__str__", "__repr__", "__format__"):
-                    if self.program.resolve_method(cell.cls, method) or self.program.class_binds(cell.cls, method):
-                        raise Unsupported(f"print() of a {cell.cls} (its {method} is not followed)")
-            elif isinstance(cell, ListCell) and cell.items is not None:
-                pending.extend(heap.current(item) for item in cell.items)
-
-    @staticmethod
-    def _raised(instr: Raise, frame: Frame) -> ExcValue:
-        if instr.reraise is not None:
-            exc = frame.env[instr.reraise]
-            assert isinstance(exc, ExcValue)
-            return exc
-        assert instr.exc_type is not None
-        message = instr.message
-        if instr.message_var is not None:
-            text = frame.env.get(instr.message_var)
-            message = text.value if isinstance(text, Text) else text if isinstance(text, str) else None
-        if instr.exc_type == "$unsupported":
-            raise Unsupported(message or "construct")
-        return ExcValue(instr.exc_type, message)
 
     def effects(self, frame: Frame, target: str | None, effects: list[Effect]) -> Successors:
         """Step past a heap instruction once per outcome (or throw)."""
@@ -826,242 +544,6 @@ class Run:
         events = admitted.events if callee.foreign else EventNode(("call", callee.function), admitted.events)
         return replace(admitted, events=events, costs=admitted.costs.call(callee.function))
 
-    def check_method(self, state: State, frame: Frame, instr: CheckMethod) -> Successors:
-        """`obj.method` before the arguments: AttributeError if it is not
-        there; the call itself (dispatch, arity) happens at CallMethod."""
-        receiver = self.evaluator.eval(instr.obj, frame.env, state.heap)
-        cell = state.heap.cell(receiver) if isinstance(receiver, Addr) else None
-        kind = value_kind(receiver, cell)
-        if isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, instr.method) \
-                or kind in ("list", "deque") and instr.method in ("append", "pop", "copy") \
-                or kind == "deque" and instr.method in DEQUE_AS_LIST \
-                or kind is not None and method_predicate(kind, instr.method) in self.program.predicates \
-                or isinstance(cell, (DictCell, ViewCell)) and dicts.has_method(cell, instr.method):
-            return [step(state, frame)]  # there: CallMethod dispatches
-        if isinstance(cell, ObjectCell):
-            uncertain = uncertain_attribute(self.program, cell, instr.method) \
-                or called_field(self.program, cell, instr.method)
-            if uncertain is not None:
-                raise Unsupported(f"looking up {uncertain}")
-        elif receiver is not None:
-            raise Unsupported(f"looking up '{instr.method}' on a value the model does not know")
-        return self.throw(state, attribute_error(receiver, state.heap, instr.method))
-
-    def call_method(self, state: State, frame: Frame, instr: CallMethod) -> Successors:
-        receiver = self.evaluator.eval(instr.obj, frame.env, state.heap)
-        args = tuple(self.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
-        heap = state.heap
-        cell = heap.cell(receiver) if isinstance(receiver, Addr) else None
-        if isinstance(cell, (DictCell, ViewCell)):
-            assert isinstance(receiver, Addr)
-            results = dicts.method(heap, receiver, instr.method, args)
-            if results is not None:
-                return self.dict_effects(state, frame, instr.target, results)
-        if instr.method == OBJECT_EQ:  # `a == b` in a module whose classes compare by value
-            return self.object_equality(state, frame, instr, receiver, args)
-        if instr.method == OBJECT_ORDER:  # `a < b` in a module whose classes order their instances
-            return self.object_order(state, frame, instr, receiver, args)
-        kind = value_kind(receiver, cell)
-        if instr.method == EQ:  # `a == b` where the frontend saw a list on one side
-            successors = self.list_equality(state, frame, instr, receiver, args[0])
-            if successors is not None:
-                return successors
-        native = instr.method in ("append", "copy") or instr.method == "pop" and not args  # the heap's own
-        if kind is not None and (kind not in ("list", "deque") or not native):
-            return self.value_method(state, kind, receiver, instr.method, args)
-        if isinstance(cell, ListCell):
-            assert isinstance(receiver, Addr)
-            return self.effects(frame, instr.target, self.heap.list_method(state, receiver, instr.method, args))
-        qualname = None
-        if isinstance(cell, ObjectCell):
-            qualname = self.program.resolve_method(cell.cls, instr.method)
-        if qualname is None and instr.method == LIST_PROTOCOL:  # `list(obj)` of a class whose `__iter__` yields
-            method = generators.generator_method(self, receiver, heap)
-            if method is not None:
-                made, addr = generators.new(state, method, {method.params[0]: receiver})
-                return self.value_method(made, "generator", addr, LIST_PROTOCOL, ())
-        if qualname is None and isinstance(cell, ObjectCell):
-            # `self.__class__(...)`, or a callable the class stores (`self.append = stack.append`)
-            uncertain = uncertain_attribute(self.program, cell, instr.method) \
-                or called_field(self.program, cell, instr.method)
-            if uncertain is not None:
-                raise Unsupported(f"calling {uncertain}")
-        if qualname is None and instr.method in PROTOCOLS:  # `x in c`, `c[a:b]`, `list(c)` on no sequence
-            if isinstance(cell, ObjectCell):
-                raise Unsupported(f"{instr.method} through class {cell.cls}'s protocols (not modelled)")
-            return self.throw(state, ExcValue("TypeError", None))
-        if qualname is None:
-            return self.throw(state, attribute_error(receiver, heap, instr.method))
-        info = self.program.functions.get(qualname)
-        if info is None:
-            raise Unsupported(f"method {qualname} was not translated")
-        if info.binding == "property":  # `obj.p(...)` calls what the getter returns
-            raise Unsupported(f"calling the value of property {qualname}")
-        values = args if info.binding == "static" else (receiver,) + args
-        if len(values) > len(info.params):
-            return self.throw(state, ExcValue("TypeError", f"{info.name}() takes {len(info.params)} "
-                                                           f"positional arguments but {len(values)} were given"))
-        defaults = dict(info.defaults)
-        bound: dict[str, Value] = dict(zip(info.params, values))
-        for param in info.params[len(values):]:
-            if param not in defaults:
-                return self.throw(state, ExcValue("TypeError", f"{info.name}() missing argument '{param}'"))
-            bound[param] = defaults[param]
-        if info.generator:
-            return [generators.make(state, frame, instr.target, self.program.predicate(info.entry), bound)]
-        callee = self.program.predicate(info.entry)
-        # composed only where the call is the instruction itself: a call made
-        # by `len(obj)`, truth or a property checks its result as it returns (`finish`)
-        if self.summaries is not None and composable(callee) and frame.rule.body[frame.pc] is instr:
-            composed = self.summaries.compose(self, state, frame, instr.target, callee,
-                                              [bound[p] for p in callee.params])
-            if composed is not None:
-                return composed
-        return list(self.invoke(state, info.entry, bound))
-
-    def object_equality(self, state: State, frame: Frame, instr: CallMethod, left: Value,
-                        args: tuple[Value, ...]) -> Successors:
-        """`left == right` (`args`: right, and whether the source says `!=`)
-        by Python's dispatch (engine/objeq.py): a user or generated `__eq__`
-        called, else the evaluator's own `==`, or identity."""
-        right, negated = args[0], args[1] is True
-        plan = objeq.dispatch(self.program, state.heap, left, right, negated) \
-            if objeq.by_value(self.program, state.heap, left, right) else None
-        if plan is None or plan.method is None:
-            if plan is None:
-                same = self.evaluator.eval(Binary("eq", Var("$l"), Var("$r")), {"$l": left, "$r": right}, state.heap)
-            else:  # every __eq__ gave NotImplemented: identity
-                same = self.heap_model.ref_eq(state.heap, left, right) if is_ref(left) and is_ref(right) else False
-            return [step(state, frame, env=frame.env if instr.target is None else
-                         {**frame.env, instr.target: same})]
-        info = self.program.functions.get(plan.method)
-        if info is None:
-            raise Unsupported(f"method {plan.method} was not translated")
-        if objeq.generated(self.program, plan.method):
-            depth, stack = 0, state.stack
-            while stack is not None:
-                depth += stack.top.pred.builtin and stack.top.pred.function.endswith(".__eq__")
-                stack = stack.rest
-            if depth >= objeq.MAX_DEPTH:
-                raise Unsupported(f"'==' of dataclass objects nested {objeq.MAX_DEPTH} deep "
-                                  "(a cycle: CPython raises RecursionError)")
-        return list(self.invoke(state, info.entry, dict(zip(info.params, (plan.receiver, plan.other)))))
-
-    def object_order(self, state: State, frame: Frame, instr: CallMethod, left: Value,
-                     args: tuple[Value, ...]) -> Successors:
-        """`left < right` and kin (`args`: right, the operator's index in
-        ORDERINGS) by Python's dispatch (engine/objorder.py): a user method
-        called, else the evaluator's own comparison, or TypeError."""
-        right, which = args
-        assert isinstance(which, int)
-        op = ORDERINGS[which]
-        plan = objorder.dispatch(self.program, state.heap, op, left, right)
-        if plan.raises:  # the message names both types: only the type is asserted
-            return self.throw(state, ExcValue("TypeError", None))
-        if plan.method is None:
-            value = self.evaluator.eval(Binary(op, Var("$l"), Var("$r")), {"$l": left, "$r": right}, state.heap)
-            return [step(state, frame, env=frame.env if instr.target is None else {**frame.env, instr.target: value})]
-        info = self.program.functions.get(plan.method)
-        if info is None:
-            raise Unsupported(f"method {plan.method} was not translated")
-        return list(self.invoke(state, info.entry, dict(zip(info.params, (plan.receiver, plan.other)))))
-
-    def list_equality(self, state: State, frame: Frame, instr: CallMethod, left: Value,
-                      right: Value) -> Successors | None:
-        """`left == right` with a list on one side: False across kinds (no
-        list equals None, a number, a str, a dict or a tuple), the user's
-        `__eq__` when the left is an object that has one (None: call it),
-        else the prelude's item by item (None: go on to `$list.__eq__`)."""
-        cells = [state.heap.cell(v) if isinstance(v, Addr) else None for v in (left, right)]
-        if isinstance(cells[0], ObjectCell):
-            if self.program.resolve_method(cells[0].cls, EQ) is not None:
-                return None
-            return self.effects(frame, instr.target, [Effect(state, False)])  # identity, and a list is not it
-        if isinstance(cells[1], ObjectCell):
-            raise Unsupported(f"'==' of a list and a {cells[1].cls} (its __eq__ is not followed)")
-        lists = [c for c in cells if isinstance(c, ListCell) and not c.is_tuple]
-        if len(lists) < 2 or lists[0].is_deque != lists[1].is_deque:  # a deque never equals a list
-            return self.effects(frame, instr.target, [Effect(state, False)])  # never equal
-        if any(c.elem is not None and c.elem.kind == "float" for c in lists):
-            raise Unsupported("'==' of lists of floats (CPython compares items by identity first, nan too)")
-        return None
-
-    def cached_call(self, state: State, frame: Frame, instr: Call, info: FunctionInfo,
-                    args: list[Value]) -> Successors:
-        """A call of a `functools.cache`d function (`engine/cache.py`): a
-        hit on each stored entry with equal arguments, else the call runs
-        and its frame stores the result when it returns."""
-        key = cache.key_of(list(args))
-        found = cache.entries(state, info.qualname)
-        out: Successors = []
-        missed: Term = True
-        for index, entry in enumerate(found):
-            condition = cache.same(entry, key)
-            missed = T.and_(missed, T.not_(condition))
-            hit = self.brancher.constrain(state.chose(index), condition)
-            if hit is not None:
-                hit = cache.used(hit, entry, info.cache_limit)
-                out.append(step(hit, frame, env=frame.env if instr.target is None else
-                                {**frame.env, instr.target: entry.result}))  # type: ignore[dict-item]
-        miss = self.brancher.constrain(state.chose(len(found)), missed) if found else state
-        if miss is not None:
-            pending = cache.Pending(info.qualname, key, info.cache_limit)
-            out.extend(s.with_frame_ext(cache.KEY, pending)
-                       for s in self.invoke(miss, info.entry, dict(zip(info.params, args))))
-        return out
-
-    def property_access(self, state: State, frame: Frame, instr: GetField | SetField) -> Successors | None:
-        """`obj.p` where `p` is a `@property` of obj's class: reading runs
-        the getter (its frame, like a call's), assigning its setter, or
-        raises AttributeError without one (the message varies between
-        Python versions: only the type is asserted). None: a field."""
-        receiver = self.evaluator.eval(instr.obj, frame.env, state.heap)
-        cell = state.heap.cell(receiver) if isinstance(receiver, Addr) else None
-        if not isinstance(cell, ObjectCell):
-            return None
-        qualname = self.program.property_getter(cell.cls, instr.field)
-        if qualname is None:
-            return None
-        if isinstance(instr, SetField):
-            setter = self.program.property_setter(cell.cls, instr.field)
-            if setter is None:
-                return self.throw(state, ExcValue("AttributeError", None))
-            info = self.program.functions.get(setter)
-            if info is None:
-                raise Unsupported(f"property setter {qualname} was not translated")
-            value = self.evaluator.eval(instr.value, frame.env, state.heap)
-            return list(self.invoke(state, info.entry, dict(zip(info.params, (receiver, value)))))
-        info = self.program.functions.get(qualname)
-        if info is None:
-            raise Unsupported(f"property {qualname} was not translated")
-        return list(self.invoke(state, info.entry, {info.params[0]: receiver}))
-
-    def value_method(self, state: State, kind: str, receiver: Value, method: str,
-                     args: tuple[Value, ...]) -> Successors:
-        """A method of a builtin value (`xs.index(x)`, `n.bit_length()`):
-        its prelude predicate (`frontend/prelude`), or a dropped path when
-        the model has none."""
-        accepted = _SEQUENCE_ARGUMENT.get((kind, method))
-        if accepted is not None:  # `xs + ys`, `xs += ys`, `xs.extend(ys)`, `[*ys]`: what ys may be
-            other = value_kind(args[0], state.heap.cell(args[0]) if isinstance(args[0], Addr) else None)
-            if other not in accepted:
-                if other is None and args[0] is not None or other in ("dict", "set", "view"):
-                    raise Unsupported(f"list {method} with a value of another kind")  # __radd__, __iter__
-                return self.throw(state, ExcValue("TypeError", None))  # CPython's message names the type
-        predicate = self.program.predicates.get(method_predicate(kind, method))
-        if predicate is None or len(predicate.params) != len(args) + 1:  # `s.split()` is `$str.split__0`
-            predicate = self.program.predicates.get(method_predicate(kind, f"{method}__{len(args)}")) or predicate
-        if predicate is None and kind == "deque" and method in DEQUE_AS_LIST:  # the same code as a list's
-            predicate = self.program.predicates.get(method_predicate("list", method))
-        if predicate is None and kind == "tuple" and not method.startswith("__"):  # a tuple's are index, count
-            return self.throw(state, ExcValue("AttributeError", f"'tuple' object has no attribute '{method}'"))
-        if predicate is None:
-            raise Unsupported(f"{kind}.{method}()")
-        values = (receiver,) + args
-        if len(values) != len(predicate.params):
-            raise Unsupported(f"{kind}.{method}() with {len(args)} arguments")
-        return list(self.invoke(state, predicate.name, dict(zip(predicate.params, values))))
-
     # ---------------------------------------------------- leaving a frame
 
     def finish(self, state: State, outcome: Outcome) -> Successors:
@@ -1092,53 +574,14 @@ class Run:
                 return self.throw(state, outcome.value)
             instr = parent.rule.body[parent.pc]
             if isinstance(instr, ListOp) and instr.op == "truth":
-                return self.checked_truth(state, parent, instr.target, outcome.value,
+                return protocols.checked_truth(self, state, parent, instr.target, outcome.value,
                                           frame.pred.function.endswith(".__bool__"))
             if isinstance(instr, ListOp):
-                return self.checked_len(state, parent, instr.target, outcome.value)
+                return protocols.checked_len(self, state, parent, instr.target, outcome.value)
             assert isinstance(instr, (Call, CallMethod, GetField, SetField))  # a property's getter or setter
             target = None if isinstance(instr, SetField) else instr.target
             env = parent.env if target is None else {**parent.env, target: outcome.value}
             return [step(state, parent, env=env)]
-
-    def object_truth(self, state: State, frame: Frame, instr: ListOp) -> Successors:
-        """`bool(x)` as Python computes it: an object's `__bool__`, else its
-        `__len__` (non-zero), else true; any other value by its own truth."""
-        subject = self.evaluator.eval(instr.lst, frame.env, state.heap)
-        cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
-        if isinstance(cell, ObjectCell):
-            for method in ("__bool__", "__len__"):
-                if self.program.resolve_method(cell.cls, method):
-                    return self.call_method(state, frame, CallMethod(instr.target, instr.lst, method, (), instr.line))
-        value = self.evaluator.eval(Unary("truth", instr.lst), frame.env, state.heap)
-        return [step(state, frame, env=frame.env if instr.target is None else {**frame.env, instr.target: value})]
-
-    def checked_truth(self, state: State, frame: Frame, target: str | None, value: Value,
-                      from_bool: bool) -> Successors:
-        """What `__bool__` (a bool, else TypeError) or `__len__` (an int of
-        at least 0, else TypeError or ValueError; true when not 0) returned."""
-        if from_bool:
-            if not (isinstance(value, bool) or is_scalar(value) and T.sort_of(value) == "bool"):
-                return self.throw(state, ExcValue("TypeError", None))  # `__bool__ should return bool, ...`
-            return [step(state, frame, env=frame.env if target is None else {**frame.env, target: value})]
-        return self.checked_len(state, frame, target, value, truth=True)
-
-    def checked_len(self, state: State, frame: Frame, target: str | None, value: Value,
-                    truth: bool = False) -> Successors:
-        """`len(x)` through `x.__len__()`: Python checks what it returned;
-        `truth`: for `bool(x)`, which is then whether it is not 0."""
-        if not is_scalar(value):  # None, an object, a list or a string
-            return self.throw(state, ExcValue("TypeError", None))
-        value = T.as_int(value)  # a bool is an int to len()
-        out: Successors = []
-        ok = self.brancher.constrain(state.chose(0), T.relation("ge", value, 0))
-        if ok is not None:
-            result = T.relation("ne", value, 0) if truth else value
-            out.append(step(ok, frame, env=frame.env if target is None else {**frame.env, target: result}))
-        negative = self.brancher.constrain(state.chose(1), T.relation("lt", value, 0))
-        if negative is not None:
-            out.extend(self.throw(negative, ExcValue("ValueError", "__len__() should return >= 0")))
-        return out
 
     def throw(self, state: State, exc: ExcValue) -> Successors:
         """An exception raised by the top frame's own instruction."""
@@ -1174,18 +617,3 @@ class Run:
 
 _SORT_OF_KIND = {"int": T.INT, "bool": T.BOOL, "float": T.FLOAT, "str": T.STR}  # parameters that are one symbol
 
-
-def _type_error_by_type(effect: Effect) -> Effect:
-    """A builtin's own `len` of its argument (`max(xs)`, `sum(xs)` walk it):
-    on what is not a sequence, Python's builtin fails as it iterates, with a
-    message of its own (`'int' object is not iterable`), not len()'s; the
-    test asserts the TypeError alone."""
-    if effect.exc is not None and effect.exc.type == "TypeError" and effect.exc.message is not None:
-        return replace(effect, exc=ExcValue("TypeError", None))
-    return effect
-
-
-def _var_name(e: Expr) -> str:
-    """Blocks pass their live variables to the next block by name."""
-    assert isinstance(e, Var), e
-    return e.name

@@ -29,20 +29,17 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
-
+from pathcraft.engine.machine import Machine, Successors
 from pathcraft.engine.state import EventNode, Frame, Outcome, Stack, State, step
 from pathcraft.engine.values import Value
 from pathcraft.errors import Unsupported
 from pathcraft.heap.cells import Addr, GeneratorCell, Heap, ObjectCell
 from pathcraft.ir.builtin_names import LOOP_LATER, LOOP_STEP
-from pathcraft.ir.nodes import Const, ListOp, Predicate, Text, Yield
+from pathcraft.ir.nodes import Call, Const, ListOp, Predicate, Text, Yield
 from pathcraft.ir.values import ExcValue
 
-if TYPE_CHECKING:
-    from pathcraft.engine.engine import Run, Successors
-
 ENDED = 0  # what a loop's `len` step gets from a generator that has ended
+KIND = "generator"  # the value kind of a generator (engine/values.py: value_kind)
 KEY = "generator"  # Frame.ext of a generator's entry frame while it runs: its address
 
 # closing a generator suspended at a plain yield runs its frame (a call and a return event) up to 3.12
@@ -56,16 +53,16 @@ class NotStarted:
     env: dict[str, Value]
 
 
-def generator_method(run: Run, value: Value, heap: Heap) -> Predicate | None:
+def generator_method(machine: Machine, value: Value, heap: Heap) -> Predicate | None:
     """The entry of the generator function an object's `__iter__` is, if it is one."""
     if not isinstance(value, Addr):
         return None
     cell = heap.cell(value)
     if not isinstance(cell, ObjectCell):
         return None
-    qualname = run.program.resolve_method(cell.cls, "__iter__")
-    info = run.program.functions.get(qualname) if qualname is not None else None
-    return run.program.predicate(info.entry) if info is not None and info.generator else None
+    qualname = machine.program.resolve_method(cell.cls, "__iter__")
+    info = machine.program.functions.get(qualname) if qualname is not None else None
+    return machine.program.predicate(info.entry) if info is not None and info.generator else None
 
 
 def new(state: State, entry: Predicate, env: dict[str, Value], owned: bool = False) -> tuple[State, Addr]:
@@ -82,12 +79,34 @@ def make(state: State, frame: Frame, target: str | None, entry: Predicate, env: 
     return step(state, frame, env=frame.env if target is None else {**frame.env, target: addr})
 
 
+def walk(machine: Machine, state: State, frame: Frame, instr: ListOp | Yield | Call) -> Successors | None:
+    """A yield, `$iterate(x)`, a loop's step on a generator or its close;
+    None for anything else."""
+    if isinstance(instr, Yield):
+        return suspend(machine, state, frame, instr)
+    if isinstance(instr, Call):  # `$iterate(x)`: x, or the generator its class's `__iter__` makes
+        subject = machine.evaluator.eval(instr.args[0], frame.env, state.heap)
+        method = generator_method(machine, subject, state.heap)
+        if method is None:
+            return [step(state, frame, env=frame.env if instr.target is None else
+                         {**frame.env, instr.target: subject})]
+        return [make(state, frame, instr.target, method, {method.params[0]: subject}, owned=True)]
+    subject = machine.evaluator.eval(instr.lst, frame.env, state.heap)
+    cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
+    if isinstance(cell, GeneratorCell):
+        assert isinstance(subject, Addr)
+        return loop_op(machine, state, frame, instr, subject, cell)
+    if instr.op == "close":
+        return [step(state, frame)]  # a loop over a list: nothing to close
+    return None
+
+
 def is_loop_step(instr: ListOp) -> bool:
     return any(isinstance(a, Const) and isinstance(a.value, Text) and a.value.value in (LOOP_STEP, LOOP_LATER)
                for a in instr.args)
 
 
-def loop_op(run: Run, state: State, frame: Frame, instr: ListOp, addr: Addr, cell: GeneratorCell) -> Successors:
+def loop_op(machine: Machine, state: State, frame: Frame, instr: ListOp, addr: Addr, cell: GeneratorCell) -> Successors:
     """A loop's operation on a generator (any other is not modelled)."""
     if instr.op == "iter":
         return [step(state, frame)]
@@ -95,26 +114,26 @@ def loop_op(run: Run, state: State, frame: Frame, instr: ListOp, addr: Addr, cel
         fresh = instr.args[0] if instr.args else None
         if not (isinstance(fresh, Const) and fresh.value is True) and not cell.owned:
             return [step(state, frame)]  # something else still refers to it: CPython does not close it
-        return close(run, state, frame, addr, cell)
+        return close(machine, state, frame, addr, cell)
     if instr.op == "get" and is_loop_step(instr):
         item: Value = cell.last  # type: ignore[assignment]  # what the generator yielded
         return [step(state, frame, env=frame.env if instr.target is None else {**frame.env, instr.target: item})]
     if instr.op == "len" and is_loop_step(instr):
-        return resume(run, state, frame, addr, cell)
+        return resume(machine, state, frame, addr, cell)
     raise Unsupported(f"'{instr.op}' on a generator (only iteration is modelled)")
 
 
-def resume(run: Run, state: State, frame: Frame, addr: Addr, cell: GeneratorCell) -> Successors:
+def resume(machine: Machine, state: State, frame: Frame, addr: Addr, cell: GeneratorCell) -> Successors:
     """`next()` from a loop's step: run the generator to its next yield."""
     if cell.status == "done":
         target = _len_target(frame)
         return [step(state, frame, env=frame.env if target is None else {**frame.env, target: ENDED})]
     if cell.status == "running":
         raise Unsupported("a generator resumed while it runs (ValueError in CPython)")
-    entry = run.program.predicate(cell.entry)
-    admitted = run.controls.call(state, entry)
+    entry = machine.program.predicate(cell.entry)
+    admitted = machine.controls.call(state, entry)
     if admitted is None:
-        run.stats.pruned += 1
+        machine.stats.pruned += 1
         return []
     state = replace(admitted, heap=admitted.heap.with_cell(addr, replace(cell, status="running")),
                     events=EventNode(("call", cell.function), admitted.events),
@@ -122,7 +141,7 @@ def resume(run: Run, state: State, frame: Frame, addr: Addr, cell: GeneratorCell
     if cell.status == "new":
         assert isinstance(cell.frames, NotStarted)
         out: list[State] = []
-        for entered in run.enter(state, entry, cell.frames.env, False, {}):
+        for entered in machine.enter(state, entry, cell.frames.env, False, {}):
             out.append(entered.with_frame_ext(KEY, addr))
         return list(out)
     assert isinstance(cell.frames, tuple)
@@ -132,10 +151,10 @@ def resume(run: Run, state: State, frame: Frame, addr: Addr, cell: GeneratorCell
     return [replace(state, stack=stack)]
 
 
-def suspend(run: Run, state: State, frame: Frame, instr: Yield) -> Successors:
+def suspend(machine: Machine, state: State, frame: Frame, instr: Yield) -> Successors:
     """`yield value`: the generator's frames leave the stack, the resumer
     gets the item."""
-    value = run.evaluator.eval(instr.value, frame.env, state.heap)
+    value = machine.evaluator.eval(instr.value, frame.env, state.heap)
     assert state.stack is not None
     segment: list[Frame] = [replace(frame, pc=frame.pc + 1)]
     below = state.stack.rest
@@ -159,7 +178,7 @@ def suspend(run: Run, state: State, frame: Frame, instr: Yield) -> Successors:
     return [step(state, resumer, env=resumer.env if target is None else {**resumer.env, target: count})]
 
 
-def finished(run: Run, state: State, resumer: Frame, addr: Addr, outcome: Outcome) -> Successors:
+def finished(machine: Machine, state: State, resumer: Frame, addr: Addr, outcome: Outcome) -> Successors:
     """The generator's frame ended (its frames are off the stack already):
     the resumer's loop stops, or gets the exception."""
     cell = state.heap.cell(addr)
@@ -169,12 +188,12 @@ def finished(run: Run, state: State, resumer: Frame, addr: Addr, outcome: Outcom
         assert isinstance(outcome.value, ExcValue)
         if outcome.value.type == "StopIteration":
             raise Unsupported("StopIteration raised in a generator (RuntimeError, PEP 479)")
-        return run.throw(state, outcome.value)
+        return machine.throw(state, outcome.value)
     target = _len_target(resumer)
     return [step(state, resumer, env=resumer.env if target is None else {**resumer.env, target: ENDED})]
 
 
-def close(run: Run, state: State, frame: Frame, addr: Addr, cell: GeneratorCell) -> Successors:
+def close(machine: Machine, state: State, frame: Frame, addr: Addr, cell: GeneratorCell) -> Successors:
     """A loop left early: CPython closes the generator it walked."""
     if cell.status == "suspended":
         if not cell.closable:

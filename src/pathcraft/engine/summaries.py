@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathcraft.cost.models import Costs
 from pathcraft.engine.criteria import Criterion, CriterionSpec
+from pathcraft.engine.machine import Explorer, Machine, Successors
 from pathcraft.engine.state import ChoiceNode, EngineStats, EventNode, Frame, Outcome, Stack, State, step
 from pathcraft.heap.base import is_scalar
 from pathcraft.heap.cells import Addr, Heap, Lazy, ObjectCell
@@ -63,7 +64,6 @@ from pathcraft.solver.terms import Sym, Term
 if TYPE_CHECKING:
     import networkx
 
-    from pathcraft.engine.engine import Engine, Run, Successors
 
 SummaryKey = tuple[str, tuple[str, ...]]  # the callee's predicate, its arguments' sorts
 MAX_CASES = 256  # a callee with more paths is run, not summarized
@@ -158,7 +158,7 @@ class Summaries:
     on demand and kept by predicate and argument sorts; with a `store`,
     also read from and written to disk (engine/summarystore.py)."""
 
-    def __init__(self, engine: Engine, store: SummaryStore | None = None) -> None:
+    def __init__(self, engine: Explorer, store: SummaryStore | None = None) -> None:
         self.engine = engine
         self.store = store
         options = engine.options
@@ -318,7 +318,7 @@ class Summaries:
 
     # -------------------------------------------------------------- compose
 
-    def compose(self, run: Run, state: State, frame: Frame, target: str | None, callee: Predicate,
+    def compose(self, machine: Machine, state: State, frame: Frame, target: str | None, callee: Predicate,
                 args: Sequence[object]) -> Successors | None:
         """The successors of the call `callee(*args)` from its summary, or
         None if the summary cannot stand for the callee's run here."""
@@ -348,7 +348,7 @@ class Summaries:
             if fields is None:
                 return None
             mapping.update(fields)
-        called = run.calling(state, callee)  # what running the callee does before its entry
+        called = machine.calling(state, callee)  # what running the callee does before its entry
         if called is None:
             return []
         state = called
@@ -359,7 +359,7 @@ class Summaries:
             node, at = todo.pop()
             reached.extend((index, at) for index in node.cases)
             for (condition, origin), child in reversed(node.children.items()):
-                narrowed = run.brancher.constrain(at, T.substitute(condition, mapping), origin)
+                narrowed = machine.brancher.constrain(at, T.substitute(condition, mapping), origin)
                 if narrowed is not None:
                     todo.append((child, narrowed))
         out: Successors = []
@@ -378,7 +378,7 @@ class Summaries:
                                steps=at.steps + case.steps, costs=at.costs.plus(case.costs.substitute(mapping)))
             if case.outcome.kind == "raise":
                 assert isinstance(case.outcome.value, ExcValue)
-                out.extend(run.throw(composed, case.outcome.value))
+                out.extend(machine.throw(composed, case.outcome.value))
                 continue
             value = case.outcome.value
             if is_scalar(value):

@@ -1,5 +1,8 @@
-"""The engine's side of dicts, sets and dict views: which heap operation
-(`heap/dicts.py`) an instruction on one of them is.
+"""The model of dicts, sets and dict views: which heap operation
+(`heap/dicts.py`) an instruction on one of them is, registered for the
+kinds "dict", "set" and "view" and the literals `$dict`/`$set`/
+`$defaultdict`; the methods beyond these are prelude code
+(`frontend/prelude/dicts.py`).
 
 `{k: v}` and `{a}` are the native builtins `$dict`/`$set`; `d[k]`, `d[k] = v`,
 `del d[k]`, `len(d)` and a `for` loop's steps are `ListOp`s (a loop's own
@@ -14,7 +17,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pathcraft.cost.models import SizeModel
+from pathcraft.engine.machine import Machine, Successors
+from pathcraft.engine.state import Frame, State
+from pathcraft.engine.values import Value
 from pathcraft.errors import Unsupported
+from pathcraft.frontend.generators import SOURCE_PREFIX as GENERATOR_SOURCE
 from pathcraft.heap import dicts
 from pathcraft.heap.base import HeapResult, type_name
 from pathcraft.heap.cells import Addr, DictCell, Heap, ViewCell
@@ -26,14 +33,16 @@ from pathcraft.ir.builtin_names import (
     LOOP_VALUE,
     MEMO_WRAPPER,
     NEW_DEFAULTDICT,
+    NEW_DICT,
     NEW_SET,
     function_predicate,
     method_predicate,
 )
-from pathcraft.ir.nodes import Const, Expr, Text
+from pathcraft.ir.nodes import Call, CallMethod, Const, Expr, ListOp, Text, Var
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import Term
+from pathcraft.models.registry import Model
 
 _PARTS = {LOOP_STEP: "step", LOOP_KEY: "key", LOOP_VALUE: "value", LOOP_LATER: "later",
           LOOP_REVERSED: "reversed"}
@@ -162,11 +171,6 @@ def method(heap: Heap, addr: Addr, name: str, args: tuple[object, ...]) -> list[
     return None
 
 
-def is_dict_like(heap: Heap, value: object) -> bool:
-    """A dict, a set or a view: handled here rather than by the heap model."""
-    return isinstance(value, Addr) and isinstance(heap.cell(value), (DictCell, ViewCell))
-
-
 def growth(before: Heap, after: Heap, sizes: SizeModel) -> int:
     """The bytes the dicts and sets of `after` take beyond `before`'s: a new
     one its header and slots, a grown one its new slots (never negative:
@@ -189,3 +193,65 @@ def has_method(cell: DictCell | ViewCell, name: str) -> bool:
     itself? (The prelude's are predicates of their own.)"""
     kind = "view" if isinstance(cell, ViewCell) else "set" if isinstance(cell, DictCell) and cell.is_set else "dict"
     return name in NATIVE[kind]
+
+
+# ------------------------------------------------------------ the handlers
+
+
+def _list_op(machine: Machine, state: State, frame: Frame, instr: ListOp, subject: Value) -> Successors:
+    """`d[k]`, `d[k] = v`, `del d[k]`, `len(d)` or a loop's step over a
+    dict, set or view; the loop's site is its line and the number of
+    calls below it (blocks are tail-called frames)."""
+    assert isinstance(subject, Addr)
+    if isinstance(instr.lst, Var) and instr.lst.name.startswith(GENERATOR_SOURCE):
+        raise Unsupported("a generator expression over a dict, set or view (walked by position)")
+    args = tuple(machine.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
+    depth, stack = 0, state.stack
+    while stack is not None:
+        depth, stack = depth + (not stack.top.via_tail), stack.rest
+    builtin = frame.pred.function if frame.pred.builtin else None
+    results = list_op(state.heap, instr.op, subject, args, (instr.line, depth), builtin)
+    return _effects(machine, state, frame, instr.target, results)
+
+
+def _method(machine: Machine, state: State, frame: Frame, instr: CallMethod, receiver: Value,
+            args: tuple[Value, ...]) -> Successors | None:
+    """A method the model runs itself; None: the prelude's."""
+    assert isinstance(receiver, Addr)
+    results = method(state.heap, receiver, instr.method, args)
+    return None if results is None else _effects(machine, state, frame, instr.target, results)
+
+
+def _build(machine: Machine, state: State, frame: Frame, instr: Call, args: list[Value]) -> Successors:
+    return _effects(machine, state, frame, instr.target, build(state.heap, instr.predicate, tuple(args)))
+
+
+def _loop_shape(instr: ListOp) -> None:
+    """`for k, v in x.items()` lowered as a dict's loop, where x is none."""
+    if entry_part(instr.args) is not None:
+        raise Unsupported("'for a, b in x.items()' where x is not a dict")
+
+
+def _has_method(cell: object, name: str) -> bool:
+    return isinstance(cell, (DictCell, ViewCell)) and has_method(cell, name)
+
+
+def _effects(machine: Machine, state: State, frame: Frame, target: str | None,
+             results: list[HeapResult]) -> Successors:
+    """The outcomes of a dict or set operation, each charged the memory
+    its dicts and sets grew by (a slot per key and per value)."""
+    effects = []
+    for effect in machine.heap.apply(state, results):
+        grown = growth(state.heap, effect.state.heap, machine.heap.sizes)
+        if grown:
+            charged = machine.controls.charged(replace(effect.state, costs=effect.state.costs.allocate(grown)))
+            if charged is None:
+                machine.stats.pruned += 1
+                continue
+            effect = replace(effect, state=charged)
+        effects.append(effect)
+    return machine.effects(frame, target, effects)
+
+
+MODEL = Model("dict", kinds=("dict", "set", "view"), method=_method, has_method=_has_method, list_op=_list_op,
+              list_guard=_loop_shape, builds={NEW_DICT: _build, NEW_SET: _build, NEW_DEFAULTDICT: _build})

@@ -1,0 +1,66 @@
+"""The model of lists (kind "list"): `append`, `pop()` and `copy` are the
+heap model's own operations (`heap/base.py: list_method`); every other
+method is prelude code (`frontend/prelude/lists.py`), entered once its
+sequence argument is checked (`xs + ys`, `xs.extend(ys)`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from pathcraft.engine.machine import Machine, Successors
+from pathcraft.engine.state import Frame, State
+from pathcraft.engine.values import Value, value_kind
+from pathcraft.errors import Unsupported
+from pathcraft.heap.cells import Addr
+from pathcraft.ir.builtin_names import ADD, IADD
+from pathcraft.ir.nodes import CallMethod
+from pathcraft.ir.values import ExcValue
+from pathcraft.models.registry import Model
+
+HEAP_METHODS = frozenset({"append", "pop", "copy"})  # what the heap model runs itself
+
+_SEQUENCES = ("list", "tuple", "str", "deque")
+# the kinds of argument a list method takes as a sequence; others raise
+# TypeError (None, numbers) or drop the path (an object's protocols, dicts)
+SEQUENCE_ARGUMENT: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    ADD: ("list",), IADD: _SEQUENCES, "extend": _SEQUENCES,
+})
+
+
+def heap_method(machine: Machine, state: State, frame: Frame, instr: CallMethod, receiver: Value,
+                args: tuple[Value, ...]) -> Successors | None:
+    """`xs.append(x)`, `xs.pop()`, `xs.copy()` by the heap model; None for the others."""
+    if instr.method in ("append", "copy") or instr.method == "pop" and not args:
+        assert isinstance(receiver, Addr)
+        return machine.effects(frame, instr.target, machine.heap.list_method(state, receiver, instr.method, args))
+    return None
+
+
+def sequence_argument(machine: Machine, state: State, method: str, accepted: tuple[str, ...] | None,
+                      args: tuple[Value, ...]) -> Successors | None:
+    """`xs + ys`, `xs += ys`, `xs.extend(ys)`, `[*ys]`: what ys may be;
+    None when it is one of the `accepted` kinds (or the method takes none)."""
+    if accepted is None:
+        return None
+    other = value_kind(args[0], state.heap.cell(args[0]) if isinstance(args[0], Addr) else None)
+    if other in accepted:
+        return None
+    if other is None and args[0] is not None or other in ("dict", "set", "view"):
+        raise Unsupported(f"list {method} with a value of another kind")  # __radd__, __iter__
+    return machine.throw(state, ExcValue("TypeError", None))  # CPython's message names the type
+
+
+def _method(machine: Machine, state: State, frame: Frame, instr: CallMethod, receiver: Value,
+            args: tuple[Value, ...]) -> Successors | None:
+    own = heap_method(machine, state, frame, instr, receiver, args)
+    if own is not None:
+        return own
+    return sequence_argument(machine, state, instr.method, SEQUENCE_ARGUMENT.get(instr.method), args)
+
+
+def _has_method(cell: object, name: str) -> bool:
+    return name in HEAP_METHODS
+
+
+MODEL = Model("list", kinds=("list",), method=_method, has_method=_has_method)

@@ -1,0 +1,75 @@
+"""The model of strs as far as the engine goes: `str % x` formats a string
+(`engine/strings.py: percent_format`; its text is not computed), and
+`s.partition(sep)` is three substrings of s around sep's first occurrence
+(terms: `indexof`, `substr`), a new tuple. Strings
+are terms of sort STR (`solver/strings.py` states each operator); their
+sequence operations are the heap executor's (`engine/strings.py`), their
+methods builtin predicates (`frontend/strbuiltins.py`) or prelude loops
+(`frontend/prelude/strings.py`)."""
+
+from __future__ import annotations
+
+from pathcraft.engine.machine import Machine, Successors
+from pathcraft.engine.state import Frame, State, step
+from pathcraft.engine.strings import Mismatch, as_str, is_str, percent_format
+from pathcraft.engine.values import Value
+from pathcraft.ir.nodes import Call, CallMethod, NewList, Predicate, Text, Var
+from pathcraft.ir.values import ExcValue
+from pathcraft.models.registry import Model
+from pathcraft.solver import terms as T
+from pathcraft.solver.terms import Term
+
+_PARTS = (Var("$head"), Var("$sep"), Var("$tail"))  # the new tuple's items, bound to terms
+
+
+def _format(machine: Machine, state: State, frame: Frame, instr: Call, callee: Predicate,
+            args: list[Value]) -> Successors | None:
+    """`text % x` (the int predicate `int_mod` with a str on the left)."""
+    if not isinstance(args[0], Text):
+        return None
+    try:
+        text = percent_format(args[0], args[1])
+    except Mismatch:
+        return machine.throw(state, ExcValue("TypeError", None))
+    return [step(state, frame, env=frame.env if instr.target is None else {**frame.env, instr.target: text})]
+
+
+def _partition(machine: Machine, state: State, frame: Frame, instr: CallMethod, receiver: Value,
+               args: tuple[Value, ...]) -> Successors | None:
+    """`s.partition(sep)`: ValueError for an empty sep, else `(head, sep,
+    tail)` around its first occurrence, or `(s, "", "")` without one; a sep
+    that is no str raises TypeError (its message names the type)."""
+    if instr.method != "partition" or len(args) != 1:
+        return None
+    if not is_str(args[0]):
+        return machine.throw(state, ExcValue("TypeError", None))
+    text, sep = as_str(receiver), as_str(args[0])
+    size, at = T.apply("strlen", sep), T.apply("indexof", text, sep)
+    out: Successors = []
+    empty = machine.brancher.constrain(state.chose(0), T.relation("eq", size, 0))
+    if empty is not None:
+        out.extend(machine.throw(empty, ExcValue("ValueError", "empty separator")))
+    found = machine.brancher.constrain(state.chose(1), T.and_(T.relation("gt", size, 0), T.relation("ge", at, 0)))
+    if found is not None:
+        after = T.add(at, size)
+        tail = T.apply("substr", text, after, T.sub(T.apply("strlen", text), after))
+        out.extend(_triple(machine, found, frame, instr, (T.apply("substr", text, 0, at), sep, tail)))
+    missing = machine.brancher.constrain(state.chose(2), T.and_(T.relation("gt", size, 0), T.relation("lt", at, 0)))
+    if missing is not None:
+        out.extend(_triple(machine, missing, frame, instr, (text, "", "")))
+    return out
+
+
+def _triple(machine: Machine, state: State, frame: Frame, instr: CallMethod,
+            parts: tuple[Term, Term, Term]) -> Successors:
+    """A new tuple of `parts` in the call's target (allocated as a literal is)."""
+    env = {**frame.env, **{var.name: part for var, part in zip(_PARTS, parts)}}
+    made = NewList("$partition", _PARTS, None, instr.line, is_tuple=True)
+    return machine.effects(frame, instr.target, machine.heap.execute(state, made, env))
+
+
+def _has_method(cell: object, name: str) -> bool:
+    return name == "partition"
+
+
+MODEL = Model("str", kinds=("str",), method=_partition, has_method=_has_method, calls={"int_mod": _format})
