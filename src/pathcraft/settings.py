@@ -86,6 +86,7 @@ class Option:
         return str(self.default)
 
     def spelling(self, value: bool) -> str:
+        """A pair of switches: the one that gives `value`, without dashes."""
         on, off = self.declaration.flags[0].split("/")
         return (on if value else off).lstrip("-")
 
