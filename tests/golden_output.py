@@ -68,7 +68,7 @@ def goldens() -> list[Golden]:
 def render(golden: Golden) -> str:
     """What `pathcraft gen MODULE ARGS -o FILE` writes, run from the repository
     root (run statistics, which hold timings, left out of JSON)."""
-    from pathcraft.cli import main
+    from pathcraft.app.cli import main
 
     with TemporaryDirectory() as tmp, chdir(REPO), redirect_stdout(StringIO()), redirect_stderr(StringIO()):
         target = Path(tmp) / "out"

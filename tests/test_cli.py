@@ -1,4 +1,4 @@
-"""CLI tests: in-process through `pathcraft.cli.main` (captured with capsys)
+"""CLI tests: in-process through `pathcraft.app.cli.main` (captured with capsys)
 and, for a few cases, as `python -m pathcraft` subprocesses."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pathcraft import __version__
-from pathcraft.cli import main
+from pathcraft.app.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from oracle import real_paths, replay_mismatches
 
-from pathcraft.cli import main
+from pathcraft.app.cli import main
 from pathcraft.frontend import translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate
 from pathcraft.ir import pure_calls

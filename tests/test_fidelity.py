@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from oracle import replay_mismatches
-from pathcraft.cli import main
+from pathcraft.app.cli import main
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
 

@@ -23,7 +23,7 @@ LAYERS = {
     "generate": 6, "strategies": 6, "casesink": 6, "runstats": 6,
     "config": 7, "report": 7,
     "app": 8,
-    "cli": 9, "cliparams": 9, "__main__": 9,
+    "__main__": 9,
 }
 
 

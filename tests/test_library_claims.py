@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from pathcraft.cli import main
+from pathcraft.app.cli import main
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
 from pathcraft.testcase.verify import coverage_percent, verify

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from oracle import load_module
 
-from pathcraft.cli import main
+from pathcraft.app.cli import main
 from pathcraft.frontend import load_module as parse_module
 from pathcraft.frontend import translate
 from pathcraft.frontend.mutation import may_mutate

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from oracle import replay_mismatches
 
-from pathcraft.cli import main
+from pathcraft.app.cli import main
 from pathcraft.strategies import probes
 from pathcraft.frontend import translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate

@@ -12,8 +12,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from pathcraft.cli import app
-from pathcraft.cliparams import option_help
+from pathcraft.app.cli import app
+from pathcraft.app.cliparams import option_help
 from pathcraft.cost.models import parse_size_model
 from pathcraft.config import FILE_KEYS, Settings
 from pathcraft.engine.options import EngineOptions

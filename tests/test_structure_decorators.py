@@ -74,7 +74,7 @@ def test_assigning_a_property_without_setter_raises_attribute_error_only() -> No
 
 
 def test_the_written_file_empties_the_caches(tmp_path: Path) -> None:
-    from pathcraft.cli import main
+    from pathcraft.app.cli import main
 
     out = tmp_path / "test_out.py"
     assert main(["gen", f"{DECORATORS}::twice_weight", "-o", str(out)]) == 0

@@ -17,7 +17,7 @@ import pytest
 from heap_enum import Bounds
 from oracle import generated, missed_heap_paths, replay_mismatches
 
-from pathcraft.cli import main
+from pathcraft.app.cli import main
 from pathcraft.frontend import translate
 from pathcraft.frontend.packages import module_name, resolve, root_alias
 from pathcraft.frontend.module import load_module

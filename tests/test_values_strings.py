@@ -169,7 +169,7 @@ def test_string_inputs_are_readable_and_said_in_the_header(tmp_path: Path) -> No
     """Canonical strings: lowercase words without a repeated letter when the
     path allows (a reversed "aa" tells nothing); the header says inputs are
     printable ASCII."""
-    from pathcraft.cli import main
+    from pathcraft.app.cli import main
     from pathcraft.testcase.emit_pytest import STRING_DOMAIN
 
     for case in generated(FIXTURE, "reverse", "loop-2"):

@@ -11,12 +11,13 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
 from pathcraft.config import FORMATS as SETTINGS_FORMATS
 from pathcraft.errors import PathcraftError
+from pathcraft.settings import Format
 from pathcraft.testcase.emit_json import JsonText, JsonWriter
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.writers import FORMATS, output_format
@@ -30,6 +31,7 @@ def case(name: str, value: Any) -> TestCase:
 
 def test_formats_are_found_by_name() -> None:
     assert list(FORMATS) == ["pytest", "json"] and SETTINGS_FORMATS == ("pytest", "json")
+    assert get_args(Format) == tuple(FORMATS)  # the declared choice of `--format` is the registry's names
     assert output_format("json").suffix == ".json" and output_format("pytest").runs
     with pytest.raises(PathcraftError, match="unknown format 'yaml'"):
         output_format("yaml")

@@ -1,3 +1,3 @@
-from pathcraft.cli import main
+from pathcraft.app.cli import main
 
 raise SystemExit(main())

@@ -27,7 +27,7 @@ from pathcraft.app.cluster import DaskPool
 from pathcraft.report.htmlreport import FunctionReport, ModuleReport, write_html
 from pathcraft.app.pool import WorkerPool
 from pathcraft.app.progress import PackageDisplay
-from pathcraft.cliparams import given_flags, given_settings, with_options
+from pathcraft.app.cliparams import given_flags, given_settings, with_options
 from pathcraft.config import Settings, load_config, settings_from
 from pathcraft.depth import run_deep, too_deep
 from pathcraft.errors import PathcraftError
