@@ -1,0 +1,94 @@
+"""Calls of builtins, looked up by the builtin's name in a table of rules.
+
+Why a table: a builtin's call is lowered by the first of its rules that
+applies to the call's arguments (a rule returns None to pass), so adding
+a builtin or a form of one is a row here and a function in
+`seqbuiltins.py`, `numbuiltins.py` or `isinstances.py`. The order of the
+rows of one name is the order they are tried. Three tables, because
+Python's order of questions matters: `BEFORE_FUNCTIONS` is tried before
+the module's own functions of that name, `WITH_KEYWORDS` after them, then
+a call with keywords is refused, then `POSITIONAL`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from pathcraft.frontend import intformat, isinstances, numbuiltins as num, seqbuiltins as seq
+from pathcraft.frontend.exprhost import ExprLowering
+from pathcraft.frontend.generators import CONSUMERS
+from pathcraft.frontend.strbuiltins import CONVERSIONS
+from pathcraft.ir.nodes import Expr
+
+# (lowerer, the builtin's name, the call) -> its value, or None: not this rule
+BuiltinRule = Callable[[ExprLowering, str, ast.Call], Expr | None]
+
+
+def _table(*rows: tuple[tuple[str, ...], BuiltinRule]) -> dict[str, tuple[BuiltinRule, ...]]:
+    """Name -> its rules, in the order of the rows that name it."""
+    table: dict[str, list[BuiltinRule]] = {}
+    for names, rule in rows:
+        for name in names:
+            table.setdefault(name, []).append(rule)
+    return {name: tuple(rules) for name, rules in table.items()}
+
+
+BEFORE_FUNCTIONS = _table(
+    (("len",), seq.length),
+    (("dict", "set"), seq.empty_container),
+    (("dict", "set"), seq.container_copy),
+    (("isinstance",), isinstances.isinstance_rule),
+)
+
+WITH_KEYWORDS = _table(
+    (CONSUMERS, seq.generator_consumer),
+    (("print",), seq.print_call),
+    (("list", "sorted"), seq.range_list),
+    (("sorted",), seq.sorted_list),
+    (("list",), seq.list_of),
+    (("next",), seq.first_item),
+    (("tuple",), seq.tuple_of),
+    (("sorted", "min", "max"), seq.keyed),
+)
+
+POSITIONAL = _table(
+    (("divmod",), num.divmod_rule),
+    (("pow",), num.power),
+    (("abs",), num.absolute),
+    (("any", "all"), seq.truth_fold),
+    (("sum", "min", "max"), seq.list_fold),
+    (("min", "max"), num.extreme),
+    (("round",), num.round_digits),
+    (("int",), num.int_of_base),
+    (("int",), num.int_conversion),
+    (("int", "round"), num.to_int),
+    (("float",), num.float_literal),
+    (("float", "bool"), num.float_or_bool),
+    ((*CONVERSIONS, *intformat.FORMATS), num.converted),
+    (("format",), num.formatted),
+)
+
+
+def _first(table: dict[str, tuple[BuiltinRule, ...]], ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
+    for rule in table.get(name, ()):
+        value = rule(ex, name, node)
+        if value is not None:
+            return value
+    return None
+
+
+def before_functions(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
+    """The builtins that win over a module function of the same name."""
+    return _first(BEFORE_FUNCTIONS, ex, name, node)
+
+
+def builtin_call(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
+    """`name(...)` by the first rule that takes it; None: no rule does.
+    Keywords are refused for any name past the rules that take them."""
+    value = _first(WITH_KEYWORDS, ex, name, node)
+    if value is not None:
+        return value
+    if node.keywords:
+        raise ex.error(node, f"keyword arguments to {name}()")
+    return _first(POSITIONAL, ex, name, node)

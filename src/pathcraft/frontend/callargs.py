@@ -1,0 +1,84 @@
+"""Calls into the module's own code: arguments bound to parameters,
+objects constructed (`C(...)` runs `__init__`), NamedTuples built.
+
+Why apart: binding by position, keyword and default is the one place a
+call's arguments meet the callee's signature, and every kind of call of
+user code (a function, a method, a constructor) goes through it.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from pathcraft.frontend import namedtuples
+from pathcraft.frontend.exprhost import ExprLowering
+from pathcraft.ir.nodes import CallMethod, Const, Expr, FunctionInfo, NewList, NewObject, Var
+
+
+def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_self: bool = False) -> list[Expr]:
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        raise ex.error(node, "*args or **kwargs in a call")
+    params = callee.params[1:] if skip_self else callee.params
+    if len(node.args) > len(params):
+        raise ex.error(node, f"too many arguments to {callee.name}()")
+    given: dict[str, Expr] = {}
+    for param, arg in zip(params, node.args):
+        given[param] = ex.blocks.stable(ex.expr(arg), node.lineno) if skip_self else ex.expr(arg)
+    for kw in node.keywords:
+        assert kw.arg is not None
+        if kw.arg not in params or kw.arg in given:
+            raise ex.error(kw.value, f"bad keyword argument '{kw.arg}' to {callee.name}()")
+        given[kw.arg] = ex.blocks.stable(ex.expr(kw.value), node.lineno)
+    defaults = dict(callee.defaults)
+    out = []
+    for param in params:
+        if param in given:
+            out.append(given[param])
+        elif param in defaults:
+            out.append(Const(defaults[param]))
+        else:
+            raise ex.error(node, f"missing argument '{param}' to {callee.name}()")
+    return out
+
+
+def construct(ex: ExprLowering, cls: str, node: ast.Call) -> Expr:
+    """`C(args)`: new_object, then `__init__` when the class has one."""
+    ex.calls.classes_built.add(cls)
+    info = ex.module.class_infos.get(cls)
+    init = None
+    current = cls
+    while info is not None:
+        if "__init__" in info.methods:
+            init = f"{current}.__init__"
+            break
+        current = info.base or ""
+        info = ex.module.class_infos.get(current)
+    tmp = ex.blocks.temp("obj")
+    if init is None:
+        if node.args or node.keywords:
+            raise ex.error(node, f"arguments to {cls}() without __init__")
+        ex.blocks.emit(NewObject(tmp, cls, node.lineno))
+        return Var(tmp)
+    full = ex.signatures.get(init)
+    if full is None:
+        raise ex.error(node, f"constructor {init}")
+    args = call_arguments(ex, full, node, skip_self=True)
+    ex.blocks.emit(NewObject(tmp, cls, node.lineno))
+    ex.calls.methods_called.add("__init__")
+    ex.blocks.emit(CallMethod(None, Var(tmp), "__init__", tuple(args), node.lineno))
+    return Var(tmp)
+
+
+def named_tuple(ex: ExprLowering, info: namedtuples.NamedTupleInfo, node: ast.Call) -> Expr:
+    """`C(a, b=...)` of a NamedTuple class: a tuple tagged with its class."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        raise ex.error(node, "*args or **kwargs in a call")
+    positional = [ex.blocks.stable(ex.expr(a), node.lineno) for a in node.args]
+    keywords = [(str(k.arg), ex.blocks.stable(ex.expr(k.value), node.lineno)) for k in node.keywords]
+    try:
+        items = namedtuples.arguments(info, positional, keywords)
+    except namedtuples.ArgumentError as exc:
+        raise ex.error(node, str(exc)) from None
+    tmp = ex.blocks.temp()
+    ex.blocks.emit(NewList(tmp, items, None, node.lineno, is_tuple=True, named=info.tag))
+    return Var(tmp)

@@ -1,0 +1,174 @@
+"""Expressions, dispatched by AST node type to their lowering rule.
+
+Why a table: the expression lowerer's one entry point (`expr`) looks the
+node's type up here instead of walking a chain of `isinstance` tests;
+each rule is a function of the lowerer (as an `ExprLowering`) and the
+node, and a new construct is one more row. Calls go on to `calls.py`.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from pathcraft.errors import construct_name, unknown_name
+from pathcraft.frontend import arith, bitops, calls, classrefs, comparisons, conditions, displays, exprlines, mathmod
+from pathcraft.frontend.arith import OPERATOR_TEXT
+from pathcraft.frontend.exprhost import ExprLowering
+from pathcraft.frontend.frozen import Relocate
+from pathcraft.frontend.mathmod import is_math
+from pathcraft.ir.nodes import Const, Expr, GetField, ListOp, Mark, Text, Unary, Var
+
+
+def attribute(ex: ExprLowering, node: ast.Attribute) -> Expr:
+    """`math.pi`, `C.X`, `sys.maxsize`, a stdlib constant, or a field read."""
+    if is_math(node.value, ex.module.imported, ex.local_names):
+        if node.attr not in mathmod.CONSTANTS:
+            raise ex.error(node, f"math.{node.attr}")
+        return Const(mathmod.CONSTANTS[node.attr])
+    if isinstance(node.value, ast.Name) and node.value.id not in ex.local_names \
+            and (node.value.id in ex.class_alias or node.value.id in ex.module.class_infos):
+        return classrefs.class_attribute(ex, ex.class_alias.get(node.value.id, node.value.id), node)
+    if isinstance(node.value, ast.Name) and node.value.id == "sys" \
+            and "sys" not in ex.local_names and node.attr == "maxsize" and "sys" in ex.module.imported:
+        return Const(sys.maxsize)  # the running interpreter's, as the tests' is
+    if (foreign := ex.stdlib.read(node)) is not None:
+        return foreign
+    obj = ex.expr(node.value)
+    classrefs.note_attribute(ex, node.attr)
+    tmp = ex.blocks.temp()
+    ex.blocks.emit(GetField(tmp, obj, classrefs.attr(ex, node.attr), node.lineno))
+    if any(node.attr in c.properties for c in ex.module.class_infos.values()):
+        again = exprlines.line_after_call(ex, node)  # a getter's frame may come in between (frontend/linetable.py)
+        if again is not None and ex.blocks.current is not None:
+            ex.blocks.emit(Mark(again, after_call=True))
+    return Var(tmp)
+
+
+def subscript(ex: ExprLowering, node: ast.Subscript) -> Expr:
+    """`x[a:b]` (a slice) or `x[i]` (an item)."""
+    if isinstance(node.slice, ast.Slice):
+        return displays.slice(ex, node, node.slice)
+    lst = ex.expr(node.value)
+    index = arith.index(ex, node.slice)
+    tmp = ex.blocks.temp()
+    ex.blocks.emit(ListOp("get", tmp, lst, (index,), node.lineno))
+    return Var(tmp)
+
+
+def constant(ex: ExprLowering, node: ast.Constant) -> Expr:
+    if isinstance(node.value, (bool, int, float)) or node.value is None:
+        return Const(node.value)
+    if isinstance(node.value, str):
+        return Const(Text(node.value))
+    raise ex.error(node, construct_name(node))
+
+
+def name(ex: ExprLowering, node: ast.Name) -> Expr:
+    """A local, a module constant (math's too), a frozen container's fresh
+    copy, or a name of the standard library."""
+    if node.id in ex.local_names:
+        return Var(node.id)
+    if node.id in ex.class_alias:
+        raise ex.error(node, f"the class '{node.id}' as a value")
+    if ex.module.from_math.get(node.id) in mathmod.CONSTANTS:
+        return Const(mathmod.CONSTANTS[ex.module.from_math[node.id]])
+    if node.id in ex.module.constants:
+        return Const(ex.module.constants[node.id])
+    if node.id in ex.module.frozen:  # a fresh copy of a container nothing changes
+        return ex.expr(Relocate(node).visit(copy.deepcopy(ex.module.frozen[node.id])))
+    if (foreign := ex.stdlib.read(node)) is not None:
+        return foreign
+    raise unknown_name(ex.module.path, node, node.id)
+
+
+def binary(ex: ExprLowering, node: ast.BinOp) -> Expr:
+    repeated = displays.repeated_list(ex, node)
+    if repeated is not None:
+        return repeated
+    return arith.binop(ex, node.op, ex.expr(node.left), node.right, node, left_node=node.left)
+
+
+def unary(ex: ExprLowering, node: ast.UnaryOp) -> Expr:
+    operand = ex.expr(node.operand)
+    if isinstance(node.op, ast.USub):
+        return Unary("neg", operand)
+    if isinstance(node.op, ast.UAdd):
+        return Unary("int", operand)
+    if isinstance(node.op, ast.Not):
+        return Unary("not", conditions.truth_of(ex, node.operand, operand))
+    if isinstance(node.op, ast.Invert):
+        return bitops.invert(operand)
+    raise ex.error(node, OPERATOR_TEXT.get(type(node.op), "unary operator"))
+
+
+def compare(ex: ExprLowering, node: ast.Compare) -> Expr:
+    """`type(a) is C`, `a < b`; a chain (`a < b < c`) branches."""
+    if comparisons.is_type_comparison(ex, node):
+        compared = comparisons.type_comparison(ex, node)
+        assert compared is not None
+        return compared
+    if len(node.ops) == 1:
+        left = ex.expr(node.left)
+        return comparisons.compare(ex, node.ops[0], left, ex.expr(node.comparators[0]), node)
+    return conditions.branching_value(ex, node)
+
+
+def call(ex: ExprLowering, node: ast.Call, discard: bool) -> Expr:
+    value = calls.call(ex, node, discard)
+    again = exprlines.line_after_call(ex, node)
+    if again is not None and ex.blocks.current is not None:
+        ex.blocks.emit(Mark(again, after_call=True))
+    return value
+
+
+def comprehension(ex: ExprLowering, node: ast.ListComp | ast.DictComp | ast.SetComp) -> Expr:
+    if ex.comprehension is None:
+        raise ex.error(node, construct_name(node))
+    return ex.comprehension(node)
+
+
+def generator_expression(ex: ExprLowering, node: ast.GeneratorExp) -> Expr:
+    if ex.generator_value is None:
+        raise ex.error(node, construct_name(node))
+    return ex.generator_value(node)
+
+
+def _plain(rule: Callable[[ExprLowering, Any], Expr]) -> Callable[[ExprLowering, Any, bool], Expr]:
+    """A rule for which `discard` (the value is not used) changes nothing."""
+    return lambda ex, node, discard: rule(ex, node)
+
+
+# AST node type -> rule(lowerer, node, discard)
+EXPRESSIONS: dict[type[ast.expr], Callable[[ExprLowering, Any, bool], Expr]] = {
+    ast.Attribute: _plain(attribute),
+    ast.Subscript: _plain(subscript),
+    ast.List: _plain(displays.sequence_display),
+    ast.Tuple: _plain(displays.sequence_display),
+    ast.Dict: _plain(displays.dict_or_set),
+    ast.Set: _plain(displays.dict_or_set),
+    ast.Constant: _plain(constant),
+    ast.JoinedStr: _plain(displays.fstring),
+    ast.Name: _plain(name),
+    ast.BinOp: _plain(binary),
+    ast.UnaryOp: _plain(unary),
+    ast.Compare: _plain(compare),
+    ast.BoolOp: _plain(conditions.branching_value),
+    ast.IfExp: _plain(conditions.branching_value),
+    ast.Call: call,
+    ast.ListComp: _plain(comprehension),
+    ast.DictComp: _plain(comprehension),
+    ast.SetComp: _plain(comprehension),
+    ast.GeneratorExp: _plain(generator_expression),
+}
+
+
+def expr(ex: ExprLowering, node: ast.expr, discard: bool = False) -> Expr:
+    """`node` as an IR expression, its effects emitted first in Python's order."""
+    rule = EXPRESSIONS.get(type(node))
+    if rule is None:
+        raise ex.error(node, construct_name(node))
+    return rule(ex, node, discard)

@@ -1,0 +1,68 @@
+"""`isinstance(x, T)`: decided by a parameter's annotation when the
+function never reassigns it, else by the engine from the value's kind or
+class at run time.
+
+Why apart: the answer comes from the declared types (a check of `C |
+None` is a None check), not from an instruction; what the engine cannot
+decide (a class it does not know) is refused here.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from pathcraft.frontend import classrefs
+from pathcraft.frontend.exprhost import ExprLowering
+from pathcraft.ir.nodes import Binary, Const, Expr, Unary, Var
+
+# `isinstance(e, T)` decided at run time (the engine's `isa:` operator)
+ISINSTANCE_OP = "isa:"
+RUNTIME_TYPES = frozenset({"int", "bool", "float", "str", "list", "tuple", "dict", "set", "object"})
+
+
+def isinstance_rule(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
+    """The builtin-call rule (see builtincalls.py): two arguments, no keywords."""
+    return isinstance_of(ex, node) if len(node.args) == 2 and not node.keywords else None
+
+
+def isinstance_of(ex: ExprLowering, node: ast.Call) -> Expr:
+    """`isinstance(p, T)` on a parameter the function never reassigns:
+    decided by the parameter's annotation (a None check for `C | None`)."""
+    subject, kinds = node.args
+    names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+    spelled = [n.id if isinstance(n, ast.Name) else classrefs.nested_class(ex, n) for n in names]  # `self.Position`
+    wanted = {n for n in spelled if n is not None}
+    if None in spelled:
+        raise ex.error(kinds, "isinstance() with a class other than a builtin or module class")
+    guessed = {entry.partition(":")[0] for entry in ex.info.inferred}  # a caller may pass anything
+    if not (isinstance(subject, ast.Name) and subject.id in ex.info.params
+            and subject.id not in ex.reassigned and subject.id not in ex.opaque) \
+            or isinstance(subject, ast.Name) and subject.id in {*ex.info.probes, *guessed}:  # a float tried too
+        return isinstance_at_run_time(ex, node, subject, wanted)
+    declared = ex.info.param_types[ex.info.params.index(subject.id)]
+    if declared.kind == "int":
+        matches = bool(wanted & {"int", "object"})
+    elif declared.kind == "bool":
+        matches = bool(wanted & {"bool", "int", "object"})
+    elif declared.kind == "float":
+        matches = bool(wanted & {"float", "object"})
+    elif declared.kind in ("list", "tuple", "dict", "set", "str"):
+        matches = bool(wanted & {"deque" if declared.deque else declared.kind, "object"})
+    elif declared.kind == "obj":
+        matches = "object" in wanted or any(
+            w in ex.module.class_infos and ex.module.is_subclass(str(declared.cls), w) for w in wanted)
+    else:
+        matches = False
+    if matches and declared.optional:
+        return Binary("isnot", Var(subject.id), Const(None))
+    return Const(matches)
+
+
+def isinstance_at_run_time(ex: ExprLowering, node: ast.Call, subject: ast.expr, wanted: set[str]) -> Expr:
+    """`isinstance(e, T)` on any other value: decided by the engine from
+    the value's kind or class (`Unary("isa:int,float", e)`)."""
+    unknown = sorted(w for w in wanted if w not in RUNTIME_TYPES and w not in ex.module.class_infos
+                     and w not in ex.module.namedtuples)
+    if unknown or any(w in ex.local_names for w in wanted):
+        raise ex.error(node, f"isinstance() with class '{unknown[0] if unknown else sorted(wanted)[0]}'")
+    return Unary(ISINSTANCE_OP + ",".join(sorted(wanted)), ex.expr(subject))

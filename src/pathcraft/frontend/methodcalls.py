@@ -1,0 +1,116 @@
+"""Method calls: `obj.m(...)` dispatched at run time, `super().m(...)`,
+`C.m(...)` through a class, `math.f(...)`, a stdlib module's function,
+`"sep".join(genexpr)`, `xs.sort(key=f)`.
+
+Why: `obj.m(...)` means a different thing for each kind of `obj` (a
+module, a class, `super()`, a value); this decides which from the
+receiver's syntax, and leaves a value's method to the engine's dispatch.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from pathcraft.frontend import callargs, classrefs, mathmod
+from pathcraft.frontend.exprhost import ExprLowering
+from pathcraft.frontend.mathmod import is_math
+from pathcraft.frontend.seqbuiltins import key_and_reverse
+from pathcraft.ir.builtin_names import SORT_BY
+from pathcraft.ir.nodes import Call, CallMethod, CheckMethod, Const, Expr, Text, Var
+
+
+def method_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:
+    if ex.module.natives.entries and (native := ex.stdlib.native_call(node)) is not None:
+        return native
+    if is_math(func.value, ex.module.imported, ex.local_names):
+        operands = [ex.blocks.stable(ex.expr(a), node.lineno) for a in node.args]
+        lowered = None if node.keywords else mathmod.lower_call(func.attr, operands, ex.blocks.emit,
+                                                                ex.blocks.temp, node.lineno)
+        if lowered is None:  # evaluated as far as the model goes, then run concretely or dropped
+            return ex.stdlib.concrete(f"math.{func.attr}", operands,
+                                        f"math.{func.attr}() with these arguments", node)
+        return lowered
+    if (foreign := ex.stdlib.call(node)) is not None:
+        return foreign
+    made = classrefs.nested_class(ex, func)
+    if made is not None:  # `self._Node(...)`: a class nested in a class body
+        return callargs.construct(ex, made, node)
+    if isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name) \
+            and func.value.func.id == "super" and "super" not in ex.local_names \
+            and "super" not in ex.functions:
+        return super_call(ex, func, node, discard)
+    owner = func.value.id if isinstance(func.value, ast.Name) and func.value.id not in ex.local_names else None
+    if owner is not None and (owner in ex.class_alias or owner in ex.module.class_infos):
+        return class_call(ex, ex.class_alias.get(owner, owner), func, node, discard)
+    if func.attr == "join" and isinstance(func.value, ast.Constant) and isinstance(func.value.value, str) \
+            and len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp) and not node.keywords \
+            and ex.generator is not None:  # str.join makes a list of the generator's items first
+        items = ex.blocks.stable(ex.generator("list", node.args[0]), node.lineno)
+        tmp = ex.blocks.temp()
+        ex.blocks.emit(CallMethod(tmp, Const(Text(func.value.value)), "join", (items,), node.lineno))
+        return Var(tmp)
+    keyed_by = key_and_reverse(node, sort=True)
+    if func.attr == "sort" and keyed_by is not None and not node.args and ex.keyed is not None:
+        ex.calls.methods_called.add(SORT_BY)
+        return ex.keyed("sort", func.value, keyed_by[0], keyed_by[1], node)
+    if node.keywords:
+        raise ex.error(node, "keyword arguments in a method call")
+    if any(isinstance(a, ast.Starred) for a in node.args):
+        raise ex.error(node, "*args in a call")
+    obj = ex.blocks.stable(ex.expr(func.value), node.lineno)
+    name = classrefs.method_name(ex, func.attr)
+    if any(_may_raise(a) for a in node.args):  # Python looks the method up first
+        ex.blocks.emit(CheckMethod(obj, name, node.lineno))
+    args = tuple(ex.blocks.stable(ex.expr(a), node.lineno) for a in node.args)
+    target = None if discard else ex.blocks.temp()
+    ex.calls.methods_called.add(name)
+    ex.blocks.emit(CallMethod(target, obj, name, args, node.lineno))
+    return Var(target) if target else Const(None)
+
+
+def super_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:
+    """`super().m(...)` in a method of class C: the `m` of C's bases,
+    called directly on `self` (no dispatch: Python looks it up after C
+    in the object's MRO, which single inheritance makes C's base chain)."""
+    assert isinstance(func.value, ast.Call)
+    if func.value.args or func.value.keywords or ex.owner is None or not ex.info.params \
+            or ex.info.binding not in ("", "property", "setter") or ex.info.params[0] in ex.reassigned:
+        raise ex.error(func.value, "super() other than in a method, without arguments")
+    info = ex.module.class_infos.get(ex.owner)
+    qualname = classrefs.method_of(ex, info.base, func.attr) if info is not None else None
+    callee = ex.signatures.get(qualname) if qualname is not None else None
+    if callee is None or callee.binding not in ("", "property", "setter"):
+        if qualname is None and func.attr == "__init__" and not node.args and not node.keywords:
+            return Const(None)  # `object.__init__(self)`: does nothing
+        raise ex.error(func, f"super().{func.attr}" + (" (no base defines it)" if qualname is None else ""))
+    args = callargs.call_arguments(ex, callee, node, skip_self=True)
+    target = None if discard else ex.blocks.temp()
+    ex.calls.callees.add(callee.qualname)
+    ex.blocks.emit(Call(target, callee.entry, (Var(ex.info.params[0]), *args), node.lineno))
+    return Var(target) if target else Const(None)
+
+
+def class_call(ex: ExprLowering, cls: str, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:
+    """`C.m(...)` (or `cls.m(...)` in a classmethod of C): a method of C
+    or of a base, called directly: a static or class method without a
+    receiver, an instance method with its `self` as first argument."""
+    qualname = classrefs.method_of(ex, cls, func.attr)
+    callee = ex.signatures.get(qualname) if qualname is not None else None
+    if qualname is None or callee is None:
+        raise ex.error(func, f"call of '{cls}.{func.attr}'" + (" (no such method)" if qualname is None else ""))
+    if callee.binding == "property":
+        raise ex.error(node, f"call of property {qualname} through its class")
+    args = callargs.call_arguments(ex, callee, node)  # an instance method: `self` given first, no dispatch
+    target = None if discard else ex.blocks.temp()
+    ex.calls.callees.add(qualname)
+    ex.blocks.emit(Call(target, callee.entry, tuple(args), node.lineno))
+    return Var(target) if target else Const(None)
+
+
+def _may_raise(node: ast.expr) -> bool:
+    """Can evaluating `node` raise or run code (a call, an index, an
+    attribute read, `//`, `%`, `**`)? Names and constants cannot."""
+    return any(isinstance(n, (ast.Call, ast.Subscript, ast.Attribute)) or
+               isinstance(n, ast.BinOp) and isinstance(n.op, (ast.FloorDiv, ast.Mod, ast.Pow, ast.Div, ast.LShift,
+                                                              ast.RShift))
+               for n in ast.walk(node))
