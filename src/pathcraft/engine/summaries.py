@@ -48,7 +48,6 @@ from pathcraft.engine.machine import Explorer, Machine, Successors
 from pathcraft.engine.state import ChoiceNode, EngineStats, EventNode, Frame, Outcome, Stack, State, step
 from pathcraft.heap.base import is_scalar
 from pathcraft.heap.cells import Addr, Heap, Lazy, ObjectCell
-from pathcraft.heap.symbolic import SymbolicHeap
 from pathcraft.ir.nodes import (Call, CallMethod, GetField, ListOp, NewList, NewObject, Predicate, Program, RepeatList,
                                 SetField, Yield)
 from pathcraft.ir.types import Type
@@ -416,7 +415,7 @@ class Summaries:
             if sym is None:
                 continue
             value = cell.fields[name]
-            if isinstance(model, SymbolicHeap) and receiver.id in heap.ids:
+            if model.logged_identity(heap, receiver) is not None:  # read through the log of writes
                 read = model.get_field(heap, receiver, name)
                 if len(read) != 1 or read[0].exc is not None or read[0].constraint is not None:
                     return None
@@ -434,7 +433,7 @@ class Summaries:
         if not writes:
             return heap
         values = [(name, T.substitute(v, mapping) if is_scalar(v) else v) for name, v in writes]
-        ident = heap.ids.get(receiver.id) if isinstance(self.engine.heap_model, SymbolicHeap) else None
+        ident = self.engine.heap_model.logged_identity(heap, receiver)
         if ident is not None:
             logs = dict(heap.writes)
             for name, value in values:
