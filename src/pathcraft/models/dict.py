@@ -1,8 +1,8 @@
 """The model of dicts, sets and dict views: which of the heap model's
-dict operations (`HeapModel.dict_*`) an instruction on one of them is, registered for the
-kinds "dict", "set" and "view" and the literals `$dict`/`$set`/
-`$defaultdict`; the methods beyond these are prelude code
-(`frontend/prelude/dicts.py`).
+dict operations (`HeapModel.dict_*`, `heap/dictops.py`) an instruction on
+one of them is, registered for the kinds "dict", "set" and "view" and the
+literals `$dict`/`$set`/`$defaultdict`; the methods beyond these are
+prelude code (`frontend/prelude/dicts.py`).
 
 `{k: v}` and `{a}` are the native builtins `$dict`/`$set`; `d[k]`, `d[k] = v`,
 `del d[k]`, `len(d)` and a `for` loop's steps are `ListOp`s (a loop's own
@@ -23,7 +23,7 @@ from pathcraft.engine.state import Frame, State
 from pathcraft.engine.values import Value
 from pathcraft.errors import Unsupported
 from pathcraft.frontend.generators import SOURCE_PREFIX as GENERATOR_SOURCE
-from pathcraft.heap.base import HeapModel, HeapResult, HeapValue, ViewName, type_name
+from pathcraft.heap.base import HeapModel, HeapResult, HeapValue, Site, ViewName, type_name
 from pathcraft.heap.cells import Addr, DictCell, Heap, ViewCell
 from pathcraft.ir.builtin_names import (
     LOOP_KEY,
@@ -100,7 +100,7 @@ def entry_part(args: tuple[Expr, ...]) -> str | None:
 
 
 def list_op(model: HeapModel, heap: Heap, op: str, addr: Addr, args: tuple[HeapValue, ...],
-            site: tuple[int, int], builtin: str | None) -> list[HeapResult]:
+            site: Site, builtin: str | None) -> list[HeapResult]:
     """`len`, `iter`, `get`, `set`, `del` on a dict, set or view.
     `builtin`: the builtin predicate the instruction is in, if any: the
     prelude's list functions never index a dict; its set functions build
