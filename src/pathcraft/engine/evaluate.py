@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from pathcraft.engine import identity, strings, tuples
 from pathcraft.engine.values import UNDEFINED, Value, exception_is_a, unbound_local, value_kind
 from pathcraft.errors import Unsupported
-from pathcraft.heap import dicts
 from pathcraft.heap.base import HeapModel
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.ir.nodes import Binary, CheckExceptionType, Const, Expr, Guard, Program, Text, Unary, Var
@@ -234,7 +233,7 @@ class Evaluator:
                 if isinstance(cell, ObjectCell) and self.program.compares_by_value(cell.cls):
                     raise Unsupported(f"'==' on {cell.cls} objects (its __eq__ is not modelled)")
             if any(isinstance(cell, (DictCell, ViewCell)) for cell in cells):
-                same = dicts.equal(heap, left, right)
+                same = self.heap_model.dict_equal(heap, left, right)  # type: ignore[arg-type]  # no UNDEFINED here
                 return same if op == "eq" else T.not_(same)
             if isinstance(cells[0], ListCell) and isinstance(cells[1], ListCell) and left != right:
                 raise Unsupported("'==' between two lists (compares their items)")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import cast
 
 from pathcraft.cost.models import SizeModel
 from pathcraft.engine.branch import Brancher
@@ -20,7 +21,7 @@ from pathcraft.engine.strings import is_str, sequence_op
 from pathcraft.engine.values import Value
 from pathcraft.errors import Unsupported
 from pathcraft.heap import deques, tuples
-from pathcraft.heap.base import HeapModel, HeapResult
+from pathcraft.heap.base import HeapModel, HeapResult, HeapValue, list_op_name
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell
 from pathcraft.ir.nodes import (
     Expr, FunctionInfo, GetField, ListOp, NewList, NewObject, Program, RepeatList, SetField, Text,
@@ -90,12 +91,13 @@ class HeapExecutor:
             assert isinstance(subject, Addr)
             inside = state.stack is not None and state.stack.top.pred.builtin  # prelude code: nothing runs between
             line = None if inside else instr.line  # its loop's steps, so none can see the deque change
-            return self.apply(state, deques.deque_op(self.heap_model, heap, instr.op, subject, args, line))
+            return self.apply(state, deques.deque_op(self.heap_model, heap, list_op_name(instr.op), subject,
+                                                     operands(args), line))
         if is_str(subject):  # len(s), s[i], s[a:b], for c in s
             return self.apply(state, sequence_op(heap, instr.op, subject, args))
         return self.apply(state, self.list_op(heap, instr.op, subject, args))
 
-    def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]:
+    def list_op(self, heap: Heap, op: str, lst: Value, args: tuple[Value, ...]) -> list[HeapResult]:
         if isinstance(lst, Text):  # a string whose text is not computed: not modelled here
             raise Unsupported(f"{op} on a string")
         if op == "del":  # `del x[i]` on what is not a dict
@@ -105,11 +107,12 @@ class HeapExecutor:
             if lst is None:
                 return [HeapResult(heap, exc=ExcValue("TypeError", None))]
             raise Unsupported("del of a list item or of an object's item")
+        name, values = list_op_name(op), operands(args)
         if isinstance(lst, Addr) and tuples.is_tuple(heap, lst):
-            return tuples.tuple_op(self.heap_model, heap, op, lst, args)
+            return tuples.tuple_op(self.heap_model, heap, name, lst, values)
         if isinstance(lst, Addr) and deques.is_deque(heap, lst):  # `d.append(x)`, `d.pop()`, `d.copy()`
-            return deques.deque_op(self.heap_model, heap, op, lst, args, 0)
-        return self.heap_model.list_op(heap, op, lst, args)
+            return deques.deque_op(self.heap_model, heap, name, lst, values, 0)
+        return self.heap_model.list_op(heap, name, operands((lst,))[0], values)
 
     def list_method(self, state: State, receiver: Addr, method: str, args: tuple[Value, ...]) -> list[Effect]:
         """`lst.append(x)`, `lst.pop()`, `lst.copy()`."""
@@ -151,6 +154,12 @@ class HeapExecutor:
                 branch = decided
             out.append(Effect(branch, result.value, result.exc))  # type: ignore[arg-type]  # heap values are Values
         return out
+
+
+def operands(values: tuple[Value, ...]) -> tuple[HeapValue, ...]:
+    """Evaluated operands as the heap model takes them: a variable read
+    is never UNDEFINED (the evaluator raises UnboundLocalError first)."""
+    return cast(tuple[HeapValue, ...], values)
 
 
 def concrete_bindings(info: FunctionInfo, inputs: Mapping[str, object],

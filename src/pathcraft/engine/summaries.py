@@ -45,10 +45,10 @@ from typing import TYPE_CHECKING, Any
 from pathcraft.cost.models import Costs
 from pathcraft.engine.criteria import Criterion, CriterionSpec
 from pathcraft.engine.machine import Explorer, Machine, Successors
-from pathcraft.engine.state import ChoiceNode, EngineStats, EventNode, Frame, Outcome, Stack, State, step
+from pathcraft.engine.state import (ChoiceNode, EngineStats, EventNode, Frame, Outcome, Stack, State, SymbolicPath,
+                                   step)
 from pathcraft.heap.base import is_scalar
 from pathcraft.heap.cells import Addr, Heap, Lazy, ObjectCell
-from pathcraft.heap.symbolic import SymbolicHeap
 from pathcraft.ir.nodes import (Call, CallMethod, GetField, ListOp, NewList, NewObject, Predicate, Program, RepeatList,
                                 SetField, Yield)
 from pathcraft.ir.types import Type
@@ -212,6 +212,42 @@ class Summaries:
         self.stats.refusals.setdefault(callee.name, why)
 
     def _summarize(self, callee: Predicate, sorts: tuple[str, ...]) -> Summary | None:
+        context = self._context(callee, sorts)
+        if context is None:
+            return None
+        params, env, start, obj = context
+        stats = EngineStats()
+        allowed = frozenset(p for p in params if p is not None)
+        if obj is not None:
+            allowed |= frozenset(sym for _, sym in obj.fields if sym is not None)
+        materialized = frozenset(start.pending)  # the object's identity is positive: the caller's already is
+        cases: list[Case] = []
+        for path in self.engine.subtree(callee, env, stats, self, start):  # type: ignore[arg-type]  # refs and terms
+            if len(cases) == MAX_CASES:
+                self._refuse(callee, f"more than {MAX_CASES} paths")
+                return None
+            if stats.unsupported:  # as deterministic as the code: refused for good
+                self._refuse(callee, "a path is not supported")
+                return None
+            # each path checked as it comes: a search that cannot give a summary stops at its first such path
+            case = self._case(callee, path, start, allowed, materialized)
+            if case is None:
+                return None
+            cases.append(case)
+        if stats.unsupported:
+            self._refuse(callee, "a path is not supported")
+            return None
+        if stats.stopped or stats.unknown:
+            self._refuse(callee, "its run was incomplete (stopped, or a solver query unknown)")
+            self.stats.incomplete += 1  # not stored: another run may finish it
+            return None
+        return Summary(callee.name, tuple(params), tuple(cases), obj)
+
+    def _context(self, callee: Predicate, sorts: tuple[str, ...]
+                 ) -> tuple[list[Sym | None], dict[str, object], Heap, ObjectParam | None] | None:
+        """The most general context of a call with these sorts: a symbol
+        per scalar parameter, at most one object (materialized), the heap
+        holding it; None (refused) where that context cannot be built."""
         params: list[Sym | None] = []
         env: dict[str, object] = {}
         heap = Heap()
@@ -240,53 +276,36 @@ class Summaries:
             if reaching is not None:  # found without a search: its run would be refused
                 self._refuse(callee, f"its code {reaching}")
                 return None
-        start = heap
-        stats = EngineStats()
-        allowed = frozenset(p for p in params if p is not None)
-        if obj is not None:
-            allowed |= frozenset(sym for _, sym in obj.fields if sym is not None)
-        materialized = frozenset(start.pending)  # the object's identity is positive: the caller's already is
-        cases: list[Case] = []
-        program = self.engine.program
-        for path in self.engine.subtree(callee, env, stats, self, start):  # type: ignore[arg-type]  # refs and terms
-            if len(cases) == MAX_CASES:
-                self._refuse(callee, f"more than {MAX_CASES} paths")
-                return None
-            if stats.unsupported:  # as deterministic as the code: refused for good
-                self._refuse(callee, "a path is not supported")
-                return None
-            # each path checked as it comes: a search that cannot give a summary stops at its first such path
-            writes = _object_writes(start, path.heap)
-            if writes is None or path.ext:
-                self._refuse(callee, "a path touches the heap beyond its object's fields")
-                return None
-            value = path.outcome.value
-            if not (value is None or isinstance(value, ExcValue) or is_scalar(value)):
-                self._refuse(callee, "a path returns an object")
-                return None
-            constraints = tuple((n.constraint, n.origin) for n in nodes(path.store)
-                                if not (n.origin == "heap" and n.constraint in materialized))
-            used: set[Sym] = set()
-            for term, _ in constraints:
-                used |= T.symbols(term)
-            for written in (value, *(v for _, v in writes)):
-                if is_scalar(written):
-                    used |= T.symbols(written)
-            for cost in (path.costs.steps, path.costs.memory, *path.costs.calls.values()):
-                used |= T.symbols(cost)
-            if not used <= allowed:
-                self._refuse(callee, "a path makes a symbol of its own")
-                return None
-            cases.append(Case(constraints, path.outcome, path.trace, path.events, path.choices, path.steps,
-                              path.costs, _activated(program, path.trace), writes))
-        if stats.unsupported:
-            self._refuse(callee, "a path is not supported")
+        return params, env, heap, obj
+
+    def _case(self, callee: Predicate, path: SymbolicPath, start: Heap, allowed: frozenset[Sym],
+              materialized: frozenset[Term]) -> Case | None:
+        """One path of the callee as a case over its parameters; None
+        (refused) if it is not closed: it touches the heap beyond its
+        object's fields, returns an object, or makes a symbol of its own."""
+        writes = _object_writes(start, path.heap)
+        if writes is None or path.ext:
+            self._refuse(callee, "a path touches the heap beyond its object's fields")
             return None
-        if stats.stopped or stats.unknown:
-            self._refuse(callee, "its run was incomplete (stopped, or a solver query unknown)")
-            self.stats.incomplete += 1  # not stored: another run may finish it
+        value = path.outcome.value
+        if not (value is None or isinstance(value, ExcValue) or is_scalar(value)):
+            self._refuse(callee, "a path returns an object")
             return None
-        return Summary(callee.name, tuple(params), tuple(cases), obj)
+        constraints = tuple((n.constraint, n.origin) for n in nodes(path.store)
+                            if not (n.origin == "heap" and n.constraint in materialized))
+        used: set[Sym] = set()
+        for term, _ in constraints:
+            used |= T.symbols(term)
+        for written in (value, *(v for _, v in writes)):
+            if is_scalar(written):
+                used |= T.symbols(written)
+        for cost in (path.costs.steps, path.costs.memory, *path.costs.calls.values()):
+            used |= T.symbols(cost)
+        if not used <= allowed:
+            self._refuse(callee, "a path makes a symbol of its own")
+            return None
+        return Case(constraints, path.outcome, path.trace, path.events, path.choices, path.steps,
+                    path.costs, _activated(self.engine.program, path.trace), writes)
 
     def bottom_up(self, function: str) -> None:
         """002 Algorithm 1: the summaries of every function `function` may
@@ -322,20 +341,8 @@ class Summaries:
                 args: Sequence[object]) -> Successors | None:
         """The successors of the call `callee(*args)` from its summary, or
         None if the summary cannot stand for the callee's run here."""
-        if not args and callee.params or len(args) != len(callee.params):
-            return None
-        sorts = self._sorts(state.heap, args)
-        if sorts is None:
-            return None
-        on_stack = _active_functions(state)
-        if callee.function in on_stack:  # a recursive call: the outer call's summary holds it
-            self.stats.inlined += 1
-            return None
-        summary = self.summary(callee, sorts)
+        summary = self._usable(state, callee, args)
         if summary is None:
-            return None
-        if summary.functions & on_stack:
-            self.stats.inlined += 1
             return None
         mapping: dict[Sym, Term] = {p: a for p, a in zip(summary.params, args)  # type: ignore[misc]  # scalars
                                     if p is not None}
@@ -351,40 +358,55 @@ class Summaries:
         called = machine.calling(state, callee)  # what running the callee does before its entry
         if called is None:
             return []
-        state = called
         self.stats.composed += 1
-        reached: list[tuple[int, State]] = []
-        todo: list[tuple[Branches, State]] = [(summary.tree, state)]
-        while todo:  # the callee's tree again, its guards checked as its run checks them, its code not run
-            node, at = todo.pop()
-            reached.extend((index, at) for index in node.cases)
-            for (condition, origin), child in reversed(node.children.items()):
-                narrowed = machine.brancher.constrain(at, T.substitute(condition, mapping), origin)
-                if narrowed is not None:
-                    todo.append((child, narrowed))
         out: Successors = []
-        for index, at in sorted(reached, key=lambda reach: reach[0]):  # the callee's paths in its own order
-            case = summary.cases[index]
-            events = at.events
-            for event in case.events:
-                events = EventNode(event, events)
-            choices = at.choices
-            for choice in case.choices:
-                choices = ChoiceNode(choice, choices)
-            parent = replace(frame, children=frame.children + (case.trace,))
-            assert at.stack is not None
-            heap = at.heap if receiver is None else self._written(at.heap, receiver, case.writes, mapping)
-            composed = replace(at, stack=Stack(parent, at.stack.rest), events=events, choices=choices, heap=heap,
-                               steps=at.steps + case.steps, costs=at.costs.plus(case.costs.substitute(mapping)))
-            if case.outcome.kind == "raise":
-                assert isinstance(case.outcome.value, ExcValue)
-                out.extend(machine.throw(composed, case.outcome.value))
-                continue
-            value = case.outcome.value
-            if is_scalar(value):
-                value = T.substitute(value, mapping)
-            out.append(step(composed, parent, env=parent.env if target is None else {**parent.env, target: value}))
+        for index, at in _reached(machine, summary.tree, called, mapping):
+            out.extend(self._return(machine, frame, target, summary.cases[index], at, receiver, mapping))
         return out
+
+    def _usable(self, state: State, callee: Predicate, args: Sequence[object]) -> Summary | None:
+        """The callee's summary, if one can stand for this call: arguments
+        a summary's key takes, and none of the functions its cases
+        activate on the stack (the criteria count them)."""
+        if not args and callee.params or len(args) != len(callee.params):
+            return None
+        sorts = self._sorts(state.heap, args)
+        if sorts is None:
+            return None
+        on_stack = _active_functions(state)
+        if callee.function in on_stack:  # a recursive call: the outer call's summary holds it
+            self.stats.inlined += 1
+            return None
+        summary = self.summary(callee, sorts)
+        if summary is None:
+            return None
+        if summary.functions & on_stack:
+            self.stats.inlined += 1
+            return None
+        return summary
+
+    def _return(self, machine: Machine, frame: Frame, target: str | None, case: Case, at: State,
+                receiver: Addr | None, mapping: Mapping[Sym, Term]) -> Successors:
+        """The caller after a case: the callee's events, choices, trace,
+        steps, costs and writes appended, its value bound or its exception raised."""
+        events = at.events
+        for event in case.events:
+            events = EventNode(event, events)
+        choices = at.choices
+        for choice in case.choices:
+            choices = ChoiceNode(choice, choices)
+        parent = replace(frame, children=frame.children + (case.trace,))
+        assert at.stack is not None
+        heap = at.heap if receiver is None else self._written(at.heap, receiver, case.writes, mapping)
+        composed = replace(at, stack=Stack(parent, at.stack.rest), events=events, choices=choices, heap=heap,
+                           steps=at.steps + case.steps, costs=at.costs.plus(case.costs.substitute(mapping)))
+        if case.outcome.kind == "raise":
+            assert isinstance(case.outcome.value, ExcValue)
+            return machine.throw(composed, case.outcome.value)
+        value = case.outcome.value
+        if is_scalar(value):
+            value = T.substitute(value, mapping)
+        return [step(composed, parent, env=parent.env if target is None else {**parent.env, target: value})]
 
     def _sorts(self, heap: Heap, args: Sequence[object]) -> tuple[str, ...] | None:
         """The arguments' sorts (a summary's key), if a summary can stand
@@ -416,7 +438,7 @@ class Summaries:
             if sym is None:
                 continue
             value = cell.fields[name]
-            if isinstance(model, SymbolicHeap) and receiver.id in heap.ids:
+            if model.logged_identity(heap, receiver) is not None:  # read through the log of writes
                 read = model.get_field(heap, receiver, name)
                 if len(read) != 1 or read[0].exc is not None or read[0].constraint is not None:
                     return None
@@ -434,7 +456,7 @@ class Summaries:
         if not writes:
             return heap
         values = [(name, T.substitute(v, mapping) if is_scalar(v) else v) for name, v in writes]
-        ident = heap.ids.get(receiver.id) if isinstance(self.engine.heap_model, SymbolicHeap) else None
+        ident = self.engine.heap_model.logged_identity(heap, receiver)
         if ident is not None:
             logs = dict(heap.writes)
             for name, value in values:
@@ -589,6 +611,22 @@ def _object_writes(start: Heap, end: Heap) -> tuple[tuple[str, object], ...] | N
     if not all(value is None or is_scalar(value) and not isinstance(value, Lazy) for _, value in writes):
         return None
     return tuple(writes)
+
+
+def _reached(machine: Machine, tree: Branches, state: State, mapping: Mapping[Sym, Term]) -> list[tuple[int, State]]:
+    """The callee's tree again, its guards checked as its run checks them,
+    its code not run: each case reached with the state that reaches it,
+    in the callee's own order of paths."""
+    reached: list[tuple[int, State]] = []
+    todo: list[tuple[Branches, State]] = [(tree, state)]
+    while todo:
+        node, at = todo.pop()
+        reached.extend((index, at) for index in node.cases)
+        for (condition, origin), child in reversed(node.children.items()):
+            narrowed = machine.brancher.constrain(at, T.substitute(condition, mapping), origin)
+            if narrowed is not None:
+                todo.append((child, narrowed))
+    return sorted(reached, key=lambda reach: reach[0])
 
 
 def _walk(trace: TraceTerm) -> Iterator[TraceTerm]:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import sys
 
 from dataclasses import dataclass
-from typing import Protocol, TypeGuard
+from typing import Literal, Protocol, TypeGuard, Union, get_args
 
-from pathcraft.heap.cells import Addr, DictCell, GeneratorCell, Heap, ObjectCell, ViewCell
+from pathcraft.heap.cells import Addr, DictCell, GeneratorCell, Heap, Lazy, ObjectCell, ViewCell
 from pathcraft.ir.nodes import Program, Text
 from pathcraft.ir.types import Type
 from pathcraft.ir.values import ExcValue
@@ -22,6 +22,16 @@ from pathcraft.solver import terms as T
 from pathcraft.solver.terms import BOOL, INT, App, Sym, Term
 
 HEAP_MODELS = ("symbolic", "lazy", "lazy-noalias")
+
+# What a heap operation is given and what a cell holds: a term, a reference,
+# a string literal, a caught exception, None, or a reference not read yet.
+HeapValue = Union[Term, Addr, Text, ExcValue, Lazy, None]
+# The list operations a heap model runs itself (`len` and `iter` of a loop too).
+ListOpName = Literal["len", "iter", "get", "set", "append", "pop", "copy"]
+LIST_OPS: tuple[ListOpName, ...] = get_args(ListOpName)
+# dict views (`d.keys()`, ...) and what a loop over a dict reads of an entry
+ViewName = Literal["keys", "values", "items"]
+Site = tuple[int, int]  # a loop's line and the depth of its frame
 
 
 @dataclass(frozen=True)
@@ -45,7 +55,43 @@ class HeapModel(Protocol):
     def set_field(self, heap: Heap, obj: object, field: str, value: object) -> list[HeapResult]: ...
     def new_list(self, heap: Heap, items: tuple[object, ...]) -> tuple[Heap, Addr]: ...
     def repeat_list(self, heap: Heap, value: object, count: object) -> list[HeapResult]: ...
-    def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]: ...
+    def list_op(self, heap: Heap, op: ListOpName, lst: HeapValue, args: tuple[HeapValue, ...]
+                ) -> list[HeapResult]: ...
+
+    def logged_identity(self, heap: Heap, obj: Addr) -> Term | None:
+        """The identity under which the model logs writes to the input
+        object `obj` (reads go through the log), or None where writes go
+        into the cell itself."""
+        ...
+
+    # dicts and sets (`heap/dictops.py` holds the one implementation)
+    def new_dict(self, heap: Heap, is_set: bool, default: tuple[object, ...] | None = None
+                 ) -> tuple[Heap, Addr]: ...
+    def dict_read(self, heap: Heap, d: Addr, key: HeapValue, default: HeapValue = None,
+                  missing_raises: bool = True) -> list[HeapResult]: ...
+    def dict_write(self, heap: Heap, d: Addr, key: HeapValue, value: HeapValue = None,
+                   keep: bool = False) -> list[HeapResult]: ...
+    def dict_remove(self, heap: Heap, d: Addr, key: HeapValue, default: HeapValue = None,
+                    missing_raises: bool = True) -> list[HeapResult]: ...
+    def dict_contains(self, heap: Heap, d: Addr, key: HeapValue) -> list[HeapResult]: ...
+    def dict_copy(self, heap: Heap, d: Addr) -> tuple[Heap, Addr]: ...
+    def dict_clear(self, heap: Heap, d: Addr) -> Heap: ...
+    def dict_equal(self, heap: Heap, a: HeapValue, b: HeapValue) -> Term: ...
+    def dict_size(self, heap: Heap, d: Addr) -> int: ...
+    def dict_view(self, heap: Heap, d: Addr, what: ViewName) -> tuple[Heap, Addr]: ...
+    def view_contains(self, heap: Heap, view: Addr, item: HeapValue) -> list[HeapResult]: ...
+    def dict_iter_start(self, heap: Heap, d: Addr, site: Site, unordered: bool = False) -> list[HeapResult]: ...
+    def dict_iter_more(self, heap: Heap, d: Addr, site: Site, certain: bool = True) -> HeapResult: ...
+    def dict_iter_item(self, heap: Heap, d: Addr, index: HeapValue, part: str) -> HeapResult: ...
+
+
+def list_op_name(op: str) -> ListOpName:
+    """`op` as one of the list operations a heap model runs (the others
+    are answered before a heap model is asked)."""
+    for name in LIST_OPS:
+        if name == op:
+            return name
+    raise AssertionError(op)
 
 
 def is_scalar(value: object) -> TypeGuard[Term]:

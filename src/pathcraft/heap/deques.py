@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from pathcraft.errors import Unsupported
-from pathcraft.heap.base import HeapResult
+from pathcraft.heap.base import HeapResult, HeapValue, ListOpName
 from pathcraft.heap.cells import Addr, Heap, ListCell
 from pathcraft.ir.builtin_names import LOOP_LATER, LOOP_STEP
 from pathcraft.ir.nodes import Text
@@ -34,7 +34,8 @@ DEQUE_AS_LIST = frozenset({"__contains__", "count", "extend", "reverse", "clear"
 
 
 class ListOps(Protocol):
-    def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]: ...
+    def list_op(self, heap: Heap, op: ListOpName, lst: HeapValue, args: tuple[HeapValue, ...]
+                ) -> list[HeapResult]: ...
 
 
 def is_deque(heap: Heap, value: object) -> bool:
@@ -57,7 +58,7 @@ def _cell(heap: Heap, addr: Addr) -> ListCell:
     return cell
 
 
-def deque_op(model: ListOps, heap: Heap, op: str, dq: Addr, args: tuple[object, ...],
+def deque_op(model: ListOps, heap: Heap, op: ListOpName, dq: Addr, args: tuple[HeapValue, ...],
              line: int | None) -> list[HeapResult]:
     """A list operation on a deque, at source line `line` (0: a method
     call; None: in prelude code, whose loops run no code between steps)."""

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from pathcraft.errors import Unsupported
-from pathcraft.heap.base import HeapResult, is_scalar, type_name
+from pathcraft.heap.base import HeapResult, Site, is_scalar, type_name
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ViewCell
 from pathcraft.ir.nodes import Text
 from pathcraft.ir.types import Type
@@ -39,7 +39,6 @@ from pathcraft.solver.terms import BOOL, INT, STR, App, Sym, Term
 
 # (heap, type, label) -> the choices for a fresh input of that type
 Materializer = Callable[[Heap, Type, str], list[tuple[Heap, object]]]
-Site = tuple[int, int]  # a loop's line and the depth of its frame
 
 CHANGED_SIZE = {False: "dictionary changed size during iteration", True: "Set changed size during iteration"}
 

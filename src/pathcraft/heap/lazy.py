@@ -23,6 +23,8 @@ from pathcraft.errors import Unsupported
 from pathcraft.heap.assumptions import Assumptions
 from pathcraft.heap.base import (
     HeapResult,
+    HeapValue,
+    ListOpName,
     attribute_error,
     set_attribute_error,
     is_scalar,
@@ -32,6 +34,7 @@ from pathcraft.heap.base import (
 )
 from pathcraft.heap import dicts
 from pathcraft.heap import deques
+from pathcraft.heap.dictops import DictOps
 from pathcraft.heap.cells import Addr, DictCell, Heap, Lazy, ListCell, ObjectCell
 from pathcraft.heap.tuples import fresh_tuple
 from pathcraft.ir.nodes import Program
@@ -46,7 +49,7 @@ MAX_REPEAT = 4096
 Update = Callable[[Heap, object], Heap]
 
 
-class LazyHeap:
+class LazyHeap(DictOps):
     def __init__(self, program: Program, aliasing: bool, max_list_length: int = 3,
                  assumptions: Assumptions | None = None) -> None:
         self.program = program
@@ -58,6 +61,10 @@ class LazyHeap:
     def ref_eq(self, heap: Heap, a: object, b: object) -> Term:
         """`a is b`: every reference here is one concrete cell."""
         return a == b
+
+    def logged_identity(self, heap: Heap, obj: Addr) -> Term | None:
+        """No write log: a write goes into the object's cell."""
+        return None
 
     def allowed_alias(self, label: str, other_label: str) -> bool:
         return self.assumptions.allow_alias(label, other_label)
@@ -218,7 +225,8 @@ class LazyHeap:
         h, addr = heap.allocate(cell)
         return [HeapResult(h, addr)]
 
-    def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]:
+    def list_op(self, heap: Heap, op: ListOpName, lst: HeapValue, args: tuple[HeapValue, ...]
+                ) -> list[HeapResult]:
         cell = heap.cell(lst) if isinstance(lst, Addr) else None
         if not isinstance(cell, ListCell):
             return [HeapResult(heap, exc=list_type_error(op, lst, heap))]

@@ -57,6 +57,10 @@ class SymbolicHeap(LazyHeap):
             return heap.ids.get(value.id)
         return None
 
+    def logged_identity(self, heap: Heap, obj: Addr) -> Term | None:
+        """An input object's identity: its writes go to the log."""
+        return heap.ids.get(obj.id)
+
     def ref_eq(self, heap: Heap, a: object, b: object) -> Term:
         if a == b:
             return True

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from pathcraft.errors import Unsupported
-from pathcraft.heap.base import HeapResult
+from pathcraft.heap.base import HeapResult, HeapValue, ListOpName
 from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
 from pathcraft.ir.nodes import Text
 from pathcraft.ir.types import Type
@@ -28,7 +28,8 @@ INDEX_OUT_OF_RANGE = "tuple index out of range"
 
 
 class ListOps(Protocol):
-    def list_op(self, heap: Heap, op: str, lst: object, args: tuple[object, ...]) -> list[HeapResult]: ...
+    def list_op(self, heap: Heap, op: ListOpName, lst: HeapValue, args: tuple[HeapValue, ...]
+                ) -> list[HeapResult]: ...
 
 
 def is_tuple(heap: Heap, value: object) -> bool:
@@ -57,7 +58,8 @@ def new_tuple(heap: Heap, addr: Addr, named: tuple[str, tuple[str, ...]] | None 
     return heap.with_cell(addr, replace(cell, is_tuple=True, named=named))
 
 
-def tuple_op(model: ListOps, heap: Heap, op: str, tup: Addr, args: tuple[object, ...]) -> list[HeapResult]:
+def tuple_op(model: ListOps, heap: Heap, op: ListOpName, tup: Addr, args: tuple[HeapValue, ...]
+             ) -> list[HeapResult]:
     """A list operation on a tuple: what a list does, or what Python raises."""
     if op in ("len", "iter"):
         return model.list_op(heap, op, tup, args)

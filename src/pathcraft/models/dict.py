@@ -1,8 +1,8 @@
-"""The model of dicts, sets and dict views: which heap operation
-(`heap/dicts.py`) an instruction on one of them is, registered for the
-kinds "dict", "set" and "view" and the literals `$dict`/`$set`/
-`$defaultdict`; the methods beyond these are prelude code
-(`frontend/prelude/dicts.py`).
+"""The model of dicts, sets and dict views: which of the heap model's
+dict operations (`HeapModel.dict_*`, `heap/dictops.py`) an instruction on
+one of them is, registered for the kinds "dict", "set" and "view" and the
+literals `$dict`/`$set`/`$defaultdict`; the methods beyond these are
+prelude code (`frontend/prelude/dicts.py`).
 
 `{k: v}` and `{a}` are the native builtins `$dict`/`$set`; `d[k]`, `d[k] = v`,
 `del d[k]`, `len(d)` and a `for` loop's steps are `ListOp`s (a loop's own
@@ -17,13 +17,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pathcraft.cost.models import SizeModel
+from pathcraft.engine.heapstep import operands
 from pathcraft.engine.machine import Machine, Successors
 from pathcraft.engine.state import Frame, State
 from pathcraft.engine.values import Value
 from pathcraft.errors import Unsupported
 from pathcraft.frontend.generators import SOURCE_PREFIX as GENERATOR_SOURCE
-from pathcraft.heap import dicts
-from pathcraft.heap.base import HeapResult, type_name
+from pathcraft.heap.base import HeapModel, HeapResult, HeapValue, Site, ViewName, type_name
 from pathcraft.heap.cells import Addr, DictCell, Heap, ViewCell
 from pathcraft.ir.builtin_names import (
     LOOP_KEY,
@@ -50,6 +50,7 @@ _OWN_PRELUDE = (function_predicate("dict"), function_predicate("set"), method_pr
 # prelude functions whose result does not depend on the order they walk a set in
 _UNORDERED = frozenset({function_predicate("set"), *(method_predicate("set", m) for m in (
     "update", "union", "intersection", "difference", "issubset"))})
+_VIEWS: dict[str, ViewName] = {"keys": "keys", "values": "values", "items": "items"}
 # the methods the engine runs itself, per kind of receiver
 NATIVE = {"dict": frozenset({"__contains__", "copy", "clear", "get", "setdefault", "pop", "keys", "values", "items"}),
           "set": frozenset({"__contains__", "copy", "clear", "add", "remove", "discard"}),
@@ -62,15 +63,15 @@ def _both(a: Term | None, b: Term | None) -> Term | None:
     return T.and_(a, b)
 
 
-def build(heap: Heap, predicate: str, args: tuple[object, ...]) -> list[HeapResult]:
+def build(model: HeapModel, heap: Heap, predicate: str, args: tuple[HeapValue, ...]) -> list[HeapResult]:
     """`{k1: v1, ...}` (`$dict(k1, v1, ...)`) or `{a, ...}` (`$set(a, ...)`):
     the entries inserted in order, a repeated key keeping its first place."""
-    is_set = predicate == NEW_SET
-    heap, addr = dicts.new(heap, is_set)
     if predicate == NEW_DEFAULTDICT:  # `defaultdict(factory)`: its arguments are the factory
         factory = tuple(a.value if isinstance(a, Text) else a for a in args)
-        return [HeapResult(heap.with_cell(addr, replace(dicts.dict_cell(heap, addr), default=factory)), addr)]
-    pairs = [(a, None) for a in args] if is_set else list(zip(args[::2], args[1::2]))
+        heap, addr = model.new_dict(heap, is_set=False, default=factory)
+        return [HeapResult(heap, addr)]
+    heap, addr = model.new_dict(heap, is_set=predicate == NEW_SET)
+    pairs = [(a, None) for a in args] if predicate == NEW_SET else list(zip(args[::2], args[1::2]))
     outcomes = [HeapResult(heap, addr)]
     for key, value in pairs:
         grown: list[HeapResult] = []
@@ -78,7 +79,7 @@ def build(heap: Heap, predicate: str, args: tuple[object, ...]) -> list[HeapResu
             if before.exc is not None:
                 grown.append(before)
                 continue
-            for after in dicts.write(before.heap, addr, key, value):
+            for after in model.dict_write(before.heap, addr, key, value):
                 grown.append(HeapResult(after.heap, addr, _both(before.constraint, after.constraint), after.exc))
         outcomes = grown
     return outcomes
@@ -98,8 +99,8 @@ def entry_part(args: tuple[Expr, ...]) -> str | None:
     return None
 
 
-def list_op(heap: Heap, op: str, addr: Addr, args: tuple[object, ...], site: tuple[int, int],
-            builtin: str | None) -> list[HeapResult]:
+def list_op(model: HeapModel, heap: Heap, op: str, addr: Addr, args: tuple[HeapValue, ...],
+            site: Site, builtin: str | None) -> list[HeapResult]:
     """`len`, `iter`, `get`, `set`, `del` on a dict, set or view.
     `builtin`: the builtin predicate the instruction is in, if any: the
     prelude's list functions never index a dict; its set functions build
@@ -112,13 +113,13 @@ def list_op(heap: Heap, op: str, addr: Addr, args: tuple[object, ...], site: tup
     if op == "iter" and part == "reversed" and isinstance(cell, DictCell) and cell.is_set:
         return [HeapResult(heap, exc=ExcValue("TypeError", "'set' object is not reversible"))]
     if op == "iter":
-        return dicts.iter_start(heap, addr, site, unordered=builtin in _UNORDERED)
+        return model.dict_iter_start(heap, addr, site, unordered=builtin in _UNORDERED)
     if op == "len":
         if part is not None:
-            return [dicts.iter_more(heap, addr, site, certain=part != "later")]
-        return [HeapResult(heap, dicts.underlying(heap, addr)[1].size())]
+            return [model.dict_iter_more(heap, addr, site, certain=part != "later")]
+        return [HeapResult(heap, model.dict_size(heap, addr))]
     if op == "get" and part is not None:
-        return [dicts.iter_item(heap, addr, args[0], part)]
+        return [model.dict_iter_item(heap, addr, args[0], part)]
     if in_builtin:
         raise Unsupported(f"a {name} where a builtin expects a list")
     if not isinstance(cell, DictCell) or cell.is_set:
@@ -128,45 +129,47 @@ def list_op(heap: Heap, op: str, addr: Addr, args: tuple[object, ...], site: tup
             return [HeapResult(heap, exc=ExcValue("TypeError", f"'{name}' object {verbs[op]}"))]
         raise Unsupported(f"{op} on a {name}")
     if op == "get":
-        return dicts.read(heap, addr, args[0])
+        return model.dict_read(heap, addr, args[0])
     if op == "set":
-        return dicts.write(heap, addr, args[0], args[1])
+        return model.dict_write(heap, addr, args[0], args[1])
     if op == "del":
-        return [HeapResult(r.heap, None, r.constraint, r.exc) for r in dicts.remove(heap, addr, args[0])]
+        return [HeapResult(r.heap, None, r.constraint, r.exc) for r in model.dict_remove(heap, addr, args[0])]
     raise Unsupported(f"{op} on a dict")
 
 
-def method(heap: Heap, addr: Addr, name: str, args: tuple[object, ...]) -> list[HeapResult] | None:
+def method(model: HeapModel, heap: Heap, addr: Addr, name: str, args: tuple[HeapValue, ...]
+           ) -> list[HeapResult] | None:
     """`d.get(k)`, `s.add(x)`, `d.keys()`, `k in d` (`__contains__`), ...;
     None for a method left to the prelude (`$dict.update`, say)."""
     cell = heap.cell(addr)
     if isinstance(cell, ViewCell):
         if name == "__contains__" and len(args) == 1:
-            return dicts.view_contains(heap, addr, args[0])
+            return model.view_contains(heap, addr, args[0])
         return None
     assert isinstance(cell, DictCell)
     n = len(args)
     if name == "__contains__" and n == 1:
-        return dicts.contains(heap, addr, args[0])
+        return model.dict_contains(heap, addr, args[0])
     if name == "copy" and n == 0:
-        heap, copied = dicts.copy(heap, addr)
+        heap, copied = model.dict_copy(heap, addr)
         return [HeapResult(heap, copied)]
     if name == "clear" and n == 0:
-        return [HeapResult(dicts.clear(heap, addr))]
+        return [HeapResult(model.dict_clear(heap, addr))]
     if cell.is_set:
         if name == "add" and n == 1:
-            return [HeapResult(r.heap, None, r.constraint, r.exc) for r in dicts.write(heap, addr, args[0])]
+            return [HeapResult(r.heap, None, r.constraint, r.exc) for r in model.dict_write(heap, addr, args[0])]
         if name in ("remove", "discard") and n == 1:
-            return dicts.remove(heap, addr, args[0], missing_raises=name == "remove")
+            return model.dict_remove(heap, addr, args[0], missing_raises=name == "remove")
     else:
         if name == "get" and n in (1, 2):
-            return dicts.read(heap, addr, args[0], args[1] if n == 2 else None, missing_raises=False)
+            return model.dict_read(heap, addr, args[0], args[1] if n == 2 else None, missing_raises=False)
         if name == "setdefault" and n in (1, 2):
-            return dicts.write(heap, addr, args[0], args[1] if n == 2 else None, keep=True)
+            return model.dict_write(heap, addr, args[0], args[1] if n == 2 else None, keep=True)
         if name == "pop" and n in (1, 2):
-            return dicts.remove(heap, addr, args[0], args[1] if n == 2 else None, missing_raises=n == 1)
-        if name in ("keys", "values", "items") and n == 0:
-            heap, view = heap.allocate(ViewCell(addr, name))
+            return model.dict_remove(heap, addr, args[0], args[1] if n == 2 else None, missing_raises=n == 1)
+        view_name = _VIEWS.get(name)
+        if view_name is not None and n == 0:
+            heap, view = model.dict_view(heap, addr, view_name)
             return [HeapResult(heap, view)]
     return None
 
@@ -210,7 +213,7 @@ def _list_op(machine: Machine, state: State, frame: Frame, instr: ListOp, subjec
     while stack is not None:
         depth, stack = depth + (not stack.top.via_tail), stack.rest
     builtin = frame.pred.function if frame.pred.builtin else None
-    results = list_op(state.heap, instr.op, subject, args, (instr.line, depth), builtin)
+    results = list_op(machine.heap_model, state.heap, instr.op, subject, operands(args), (instr.line, depth), builtin)
     return _effects(machine, state, frame, instr.target, results)
 
 
@@ -218,12 +221,14 @@ def _method(machine: Machine, state: State, frame: Frame, instr: CallMethod, rec
             args: tuple[Value, ...]) -> Successors | None:
     """A method the model runs itself; None: the prelude's."""
     assert isinstance(receiver, Addr)
-    results = method(state.heap, receiver, instr.method, args)
+    results = method(machine.heap_model, state.heap, receiver, instr.method, operands(args))
     return None if results is None else _effects(machine, state, frame, instr.target, results)
 
 
 def _build(machine: Machine, state: State, frame: Frame, instr: Call, args: list[Value]) -> Successors:
-    return _effects(machine, state, frame, instr.target, build(state.heap, instr.predicate, tuple(args)))
+    results = build(machine.heap_model, state.heap, instr.predicate, operands(tuple(args)))
+    return _effects(machine, state, frame, instr.target, results)
+
 
 
 def _loop_shape(instr: ListOp) -> None:
