@@ -14,6 +14,7 @@ import sys
 from dataclasses import dataclass
 from typing import Literal, Protocol, TypeGuard, Union, get_args
 
+from pathcraft.errors import Unsupported
 from pathcraft.heap.cells import Addr, DictCell, GeneratorCell, Heap, Lazy, ObjectCell, ViewCell
 from pathcraft.ir.nodes import Program, Text
 from pathcraft.ir.types import Type
@@ -87,11 +88,12 @@ class HeapModel(Protocol):
 
 def list_op_name(op: str) -> ListOpName:
     """`op` as one of the list operations a heap model runs (the others
-    are answered before a heap model is asked)."""
+    are answered before a heap model is asked; one that is not drops its
+    path rather than stopping the run)."""
     for name in LIST_OPS:
         if name == op:
             return name
-    raise AssertionError(op)
+    raise Unsupported(f"list operation '{op}'")
 
 
 def is_scalar(value: object) -> TypeGuard[Term]:
