@@ -284,100 +284,141 @@ def run_package(root: Path, out: Path, settings: dict[str, Any], pool: Pool, inc
     text = json.dumps(settings, sort_keys=True)
     form = output_format(str(settings.get("format", "pytest")))
     manifest = _load_manifest(out) if incremental else {}
-    outcomes: list[ModuleOutcome] = []
-    todo: list[_ModuleRun] = []
-    kept: dict[str, tuple[str, int, int]] = {}
-    hashes: dict[str, str] = {}
+    plan = _plan(root, out, modules, text, form, manifest, data)
+    scheduler = _Scheduler(settings, pool, told, plan)
+    interrupted = False
+    try:
+        scheduler.run()
+    except KeyboardInterrupt:
+        interrupted = True
+        finished = {o.module for o in plan.outcomes}
+        for run in plan.todo:
+            if run.name not in finished:
+                run.keep_what_came()
+                plan.outcomes.append(replace(run.outcome(), status="interrupted"))
+    finally:
+        pool.shutdown()
+        _save_manifest(out, plan.kept)
+    reports = _reports(root, plan) if data else []
+    return PackageRun(sorted(plan.outcomes, key=lambda o: o.module), interrupted, getattr(pool, "retried", 0),
+                      reports)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """The modules of a run: those unchanged since the manifest (their
+    outcomes already), those to run, and the manifest's entries so far."""
+
+    outcomes: list[ModuleOutcome]
+    todo: list[_ModuleRun]
+    kept: dict[str, tuple[str, int, int]]  # module -> (hash, tests, functions)
+    hashes: dict[str, str]
+
+
+def _plan(root: Path, out: Path, modules: list[Path], text: str, form: OutputFormat,
+          manifest: dict[str, tuple[str, int, int]], data: bool) -> _Plan:
+    """Which modules run again: those whose hash changed or whose test file
+    is gone."""
+    plan = _Plan([], [], {}, {})
     for module in modules:
         name = module.relative_to(root.parent).as_posix()
-        hashes[name] = module_hash(module, text)
+        plan.hashes[name] = module_hash(module, text)
         output = test_file_for(module, root, out, form.suffix)
         last = manifest.get(name)
-        if last is not None and last[0] == hashes[name] and (last[1] == 0 or output.exists()):
-            outcomes.append(ModuleOutcome(name, str(output) if last[1] else "", "unchanged", last[1], last[2]))
-            kept[name] = last
+        if last is not None and last[0] == plan.hashes[name] and (last[1] == 0 or output.exists()):
+            plan.outcomes.append(ModuleOutcome(name, str(output) if last[1] else "", "unchanged", last[1], last[2]))
+            plan.kept[name] = last
         else:
-            todo.append(_ModuleRun(name, module, output, len(todo), form, data=data))
-    pending: dict[Future[dict[str, Any]], tuple[_ModuleRun, str | None, int]] = {}  # -> (module, function, part)
-    interrupted = False
-    depth = int(settings.get("split_depth") or 0)
-    parts: dict[tuple[str, str], list[dict[str, Any]]] = {}  # a split function's results so far (frontier first)
-    waiting: dict[tuple[str, str], int] = {}  # how many of its parts are still out
+            plan.todo.append(_ModuleRun(name, module, output, len(plan.todo), form, data=data))
+    return plan
 
-    def finish(run: _ModuleRun) -> None:
-        outcome = run.outcome()
-        outcomes.append(outcome)
-        if outcome.status != "failed":
-            kept[outcome.module] = (hashes[outcome.module], outcome.tests, outcome.functions)
-        told.module_done(outcome, sum(o.status != "unchanged" for o in outcomes), len(todo))
 
-    def submit(run: _ModuleRun, qualname: str | None, rank: tuple[Any, ...], **part: Any) -> None:
-        pending[pool.submit(run.item(settings, qualname, **part), (run.index, *rank))] = (run, qualname, len(part))
+def _reports(root: Path, plan: _Plan) -> list[ModuleReport]:
+    """Each module's tests as data, by module (an unchanged one: none)."""
+    statuses = {o.module: o.status for o in plan.outcomes}
+    ran = {run.name: run for run in plan.todo}
+    return [ran[m].report(statuses[m]) if m in ran else ModuleReport(m, str(root.parent / m), statuses[m], [])
+            for m in sorted(statuses)]
 
-    def planned(run: _ModuleRun, result: dict[str, Any]) -> None:
-        run.functions = list(result["functions"])
-        run.skipped = dict(result["skipped"])
-        run.begin(result["header"])
-        for position, function in enumerate(run.functions, 1):
-            submit(run, function, (1, position), **({"frontier": depth} if depth else {}))
-        told.items_added(len(run.functions))
 
-    def split_part(run: _ModuleRun, qualname: str, result: dict[str, Any], position: int) -> dict[str, Any] | None:
-        """A part of a split function came back: the function's result once
-        every part is in."""
-        key = (run.name, qualname)
-        if key not in parts:  # the frontier: its prefixes go out as items of their own
-            parts[key] = [result]
-            prefixes = [] if result.get("error") or result.get("skipped") else result.get("prefixes", [])
-            for prefix in prefixes:
-                submit(run, qualname, (1, position, *prefix), prefix=prefix)
-            waiting[key] = len(prefixes)
-            told.items_added(len(prefixes))
-        else:
-            parts[key].append(result)
-            waiting[key] -= 1
-        return merged_split(qualname, parts.pop(key)) if waiting[key] == 0 else None
+class _Scheduler:
+    """Hands a run's work items to the pool and takes their results as
+    they come: a module's plan submits its functions (or their split
+    frontier, whose prefixes go out in turn), and a module is done once
+    every function is in."""
 
-    try:
-        for run in todo:
-            submit(run, None, (0, 0))
-        told.items_added(len(todo))
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=lambda f: pending[f][0].index):
-                run, qualname, split = pending.pop(future)
+    def __init__(self, settings: dict[str, Any], pool: Pool, told: Progress, plan: _Plan) -> None:
+        self.settings = settings
+        self.pool = pool
+        self.told = told
+        self.plan = plan
+        # a submitted item -> (its module, its function, its part's kind)
+        self.pending: dict[Future[dict[str, Any]], tuple[_ModuleRun, str | None, int]] = {}
+        self.depth = int(settings.get("split_depth") or 0)
+        # a split function's results so far (frontier first)
+        self.parts: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        self.waiting: dict[tuple[str, str], int] = {}  # how many of its parts are still out
+
+    def run(self) -> None:
+        for run in self.plan.todo:
+            self.submit(run, None, (0, 0))
+        self.told.items_added(len(self.plan.todo))
+        while self.pending:
+            done, _ = wait(self.pending, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=lambda f: self.pending[f][0].index):
+                run, qualname, split = self.pending.pop(future)
                 result = future.result()
-                told.item_done(run.name, qualname, len(result.get("tests", [])))
+                self.told.item_done(run.name, qualname, len(result.get("tests", [])))
                 if qualname is None:
                     if result.get("error"):
                         run.failed = {"": str(result["error"])}
                     elif not result.get("nothing"):
-                        planned(run, result)
+                        self.planned(run, result)
                 else:
-                    whole = split_part(run, qualname, result, run.functions.index(qualname) + 1) if split \
+                    whole = self.split_part(run, qualname, result, run.functions.index(qualname) + 1) if split \
                         else result
                     if whole is None:
                         continue
                     run.take(qualname, whole)
                 if run.complete:
-                    finish(run)
-    except KeyboardInterrupt:
-        interrupted = True
-        finished = {o.module for o in outcomes}
-        for run in todo:
-            if run.name not in finished:
-                run.keep_what_came()
-                outcomes.append(replace(run.outcome(), status="interrupted"))
-    finally:
-        pool.shutdown()
-        _save_manifest(out, kept)
-    reports: list[ModuleReport] = []
-    if data:
-        statuses = {o.module: o.status for o in outcomes}
-        ran = {run.name: run for run in todo}
-        reports = [ran[m].report(statuses[m]) if m in ran else ModuleReport(m, str(root.parent / m), statuses[m], [])
-                   for m in sorted(statuses)]
-    return PackageRun(sorted(outcomes, key=lambda o: o.module), interrupted, getattr(pool, "retried", 0), reports)
+                    self.finish(run)
+
+    def finish(self, run: _ModuleRun) -> None:
+        outcome = run.outcome()
+        outcomes = self.plan.outcomes
+        outcomes.append(outcome)
+        if outcome.status != "failed":
+            self.plan.kept[outcome.module] = (self.plan.hashes[outcome.module], outcome.tests, outcome.functions)
+        self.told.module_done(outcome, sum(o.status != "unchanged" for o in outcomes), len(self.plan.todo))
+
+    def submit(self, run: _ModuleRun, qualname: str | None, rank: tuple[Any, ...], **part: Any) -> None:
+        future = self.pool.submit(run.item(self.settings, qualname, **part), (run.index, *rank))
+        self.pending[future] = (run, qualname, len(part))
+
+    def planned(self, run: _ModuleRun, result: dict[str, Any]) -> None:
+        run.functions = list(result["functions"])
+        run.skipped = dict(result["skipped"])
+        run.begin(result["header"])
+        for position, function in enumerate(run.functions, 1):
+            self.submit(run, function, (1, position), **({"frontier": self.depth} if self.depth else {}))
+        self.told.items_added(len(run.functions))
+
+    def split_part(self, run: _ModuleRun, qualname: str, result: dict[str, Any],
+                   position: int) -> dict[str, Any] | None:
+        """A part of a split function came back: the function's result once
+        every part is in."""
+        key = (run.name, qualname)
+        if key not in self.parts:  # the frontier: its prefixes go out as items of their own
+            self.parts[key] = [result]
+            prefixes = [] if result.get("error") or result.get("skipped") else result.get("prefixes", [])
+            for prefix in prefixes:
+                self.submit(run, qualname, (1, position, *prefix), prefix=prefix)
+            self.waiting[key] = len(prefixes)
+            self.told.items_added(len(prefixes))
+        else:
+            self.parts[key].append(result)
+            self.waiting[key] -= 1
+        return merged_split(qualname, self.parts.pop(key)) if self.waiting[key] == 0 else None
 
 
 def report_json(root: Path, outcomes: list[ModuleOutcome], seconds: float) -> dict[str, Any]:

@@ -171,67 +171,74 @@ def finalize(
     order: list[str],
 ) -> dict[str, Predicate]:
     """Predicates of one function; `order` ranks variables for printing."""
-    live = liveness(blocks)
-    rank = {v: i for i, v in enumerate(order)}
-
-    def ordered(names: set[str]) -> tuple[str, ...]:
-        return tuple(sorted(names, key=lambda v: (rank.get(v, len(rank)), v)))
-
-    block_params = {name: ordered(live[name]) for name in blocks}
-    block_params[entry] = params
-    for name, block in blocks.items():
-        if name != entry and any(
-            isinstance(i, BindException) for i in block.instrs
-        ):
-            rest = tuple(v for v in block_params[name] if v != EXC_VAR)
-            block_params[name] = (EXC_VAR,) + rest
-
-    def goto(target: str, enters_loop: str | None = None) -> Goto:
-        return Goto(target, tuple(Var(v) for v in block_params[target]), enters_loop)
-
-    def block_predicate(name: str, block: BlockBuilder, rules: tuple[Rule, ...],
-                        marks: tuple[int, ...] = ()) -> Predicate:
-        return Predicate(name, function, block_params[name], rules, marks, block.handler,
-                         is_entry=(name == entry), iterates=block.iterates)
-
+    assembler = _Assembler(function, entry, params, blocks, order)
     preds: dict[str, Predicate] = {}
     for name, block in blocks.items():
+        for pred in assembler.predicates(name, block):  # a condition printed after the block it ends
+            preds[pred.name] = pred
+    return preds
+
+
+class _Assembler:
+    """What the predicates of one function share: each block's parameters
+    (its live variables, ranked), which a branch's condition block extends."""
+
+    def __init__(self, function: str, entry: str, params: tuple[str, ...], blocks: dict[str, BlockBuilder],
+                 order: list[str]) -> None:
+        self.function = function
+        self.entry = entry
+        self.live = liveness(blocks)
+        self.rank = {v: i for i, v in enumerate(order)}
+        self.params = {name: self.ordered(self.live[name]) for name in blocks}
+        self.params[entry] = params
+        for name, block in blocks.items():
+            if name != entry and any(
+                isinstance(i, BindException) for i in block.instrs
+            ):
+                rest = tuple(v for v in self.params[name] if v != EXC_VAR)
+                self.params[name] = (EXC_VAR,) + rest
+
+    def ordered(self, names: set[str]) -> tuple[str, ...]:
+        return tuple(sorted(names, key=lambda v: (self.rank.get(v, len(self.rank)), v)))
+
+    def goto(self, target: str, enters_loop: str | None = None) -> Goto:
+        return Goto(target, tuple(Var(v) for v in self.params[target]), enters_loop)
+
+    def predicate(self, name: str, block: BlockBuilder, rules: tuple[Rule, ...],
+                  marks: tuple[int, ...] = ()) -> Predicate:
+        return Predicate(name, self.function, self.params[name], rules, marks, block.handler,
+                         is_entry=(name == self.entry), iterates=block.iterates)
+
+    def branch_rules(self, term: Branch) -> tuple[Rule, ...]:
+        return (
+            Rule(1, term.guard, (self.goto(term.if_true),)),
+            Rule(2, negate(term.guard), (self.goto(term.if_false),)),
+        )
+
+    def predicates(self, name: str, block: BlockBuilder) -> list[Predicate]:
+        """The block's predicate; a branch after instructions also gets a
+        condition predicate of its own (`NAME_c`), which the block calls."""
         term = block.terminator
         instrs = list(block.instrs)
-        cond: Predicate | None = None
         if isinstance(term, Branch):
             if all(isinstance(i, Mark) for i in instrs):
                 marks = tuple(i.line for i in instrs if isinstance(i, Mark))
-                rules = (
-                    Rule(1, term.guard, (goto(term.if_true),)),
-                    Rule(2, negate(term.guard), (goto(term.if_false),)),
-                )
-                preds[name] = block_predicate(name, block, rules, marks)
-                continue
+                return [self.predicate(name, block, self.branch_rules(term), marks)]
             cond_name = name + "_c"
             uses: set[str] = set()
             expr_uses(term.guard, uses)
-            cond_live = uses | live[term.if_true] | live[term.if_false]
-            block_params[cond_name] = ordered(cond_live)
-            cond = Predicate(
-                cond_name, function, block_params[cond_name],
-                (
-                    Rule(1, term.guard, (goto(term.if_true),)),
-                    Rule(2, negate(term.guard), (goto(term.if_false),)),
-                ),
-                handler=block.handler,
-            )
-            body: list[Instr] = instrs + [goto(cond_name)]
-        elif isinstance(term, Jump):
-            body = instrs + [goto(term.target, term.enters_loop)]
+            self.params[cond_name] = self.ordered(uses | self.live[term.if_true] | self.live[term.if_false])
+            cond = Predicate(cond_name, self.function, self.params[cond_name], self.branch_rules(term),
+                             handler=block.handler)
+            body: list[Instr] = instrs + [self.goto(cond_name)]
+            return [self.predicate(name, block, (Rule(1, None, tuple(body), _lines(instrs)),)), cond]
+        if isinstance(term, Jump):
+            body = instrs + [self.goto(term.target, term.enters_loop)]
         elif term is None:
             raise AssertionError(f"block {name} has no terminator")
         else:
             body = instrs + [term]
-        preds[name] = block_predicate(name, block, (Rule(1, None, tuple(body), _lines(instrs)),))
-        if cond is not None:
-            preds[cond.name] = cond  # printed after the block it ends
-    return preds
+        return [self.predicate(name, block, (Rule(1, None, tuple(body), _lines(instrs)),))]
 
 
 def silenced(predicates: dict[str, Predicate], *, builtin: bool = False, foreign: bool = False) -> dict[str, Predicate]:

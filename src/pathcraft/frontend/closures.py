@@ -182,40 +182,11 @@ def nested_functions(module: ModuleSource, fn: ast.FunctionDef, info: FunctionIn
                      refuse: Refuse) -> dict[str, NestedFunction]:
     """The functions `fn` defines (checked as the module docstring says);
     `known` are those of the enclosing functions, visible in `fn`."""
-    defs: dict[str, tuple[int, ast.FunctionDef]] = {}
-    position = {id(stmt): k for k, stmt in enumerate(fn.body)}
-    for node in own_statements(fn.body):
-        if not isinstance(node, ast.FunctionDef):
-            continue
-        if id(node) not in position:
-            raise refuse(node, f"nested function '{node.name}' defined inside a block "
-                               "(only at the top of its function's body)")
-        if node.name in defs:
-            raise refuse(node, f"nested function '{node.name}' defined twice")
-        if node.name in local_names or node.name in info.params:
-            raise refuse(node, f"nested function '{node.name}' whose name is also a variable")
-        if node.name in dir(builtins):  # calls of builtins are lowered by their names
-            raise refuse(node, f"nested function '{node.name}' named like a builtin")
-        defs[node.name] = (position[id(node)], node)
+    defs = _definitions(fn, info, local_names, refuse)
     if not defs:
         return {}
     _check_uses(fn, set(defs), refuse)
-    annotation_names = None if _postponed(module) else _module_names(module) | set(dir(builtins))
-    tables: dict[str, symtable.Function] = {}
-    frees: dict[str, set[str]] = {}
-    memos: dict[str, str] = {}
-    for name, (_, node) in defs.items():
-        if node.decorator_list and _is_cache(module, node, local_names, refuse):
-            memos[name] = f"$memo_{name}"
-        _check_signature(node, annotation_names, refuse, name in memos)
-        table = _child(scope, node)
-        if table is None:
-            raise refuse(node, f"nested function '{name}' (its scope was not found)")
-        tables[name] = table
-        frees[name] = set(table.get_frees())
-        for free in sorted(frees[name] - set(defs) - set(known)):
-            if free not in local_names:
-                raise refuse(node, f"nested function '{name}' reading '{free}' of a scope other than its function's")
+    tables, frees, memos = _scopes(module, scope, defs, known, local_names, refuse)
     for call in ast.walk(fn):
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in memos and call.keywords:
             raise refuse(call, f"keyword arguments to cached nested function '{call.func.id}' (a key of their own)")
@@ -223,17 +194,7 @@ def nested_functions(module: ModuleSource, fn: ast.FunctionDef, info: FunctionIn
         _check_single_keys(fn, info, defs, name, local_names, refuse)
     cells = _cells(fn, scope, defs, tables, refuse)
     visible = {**known, **{n: None for n in defs}}
-    reach: dict[str, set[str]] = {n: {n} | (frees[n] & set(visible)) for n in defs}
-    changed = True
-    while changed:  # nested functions a call may run, transitively
-        changed = False
-        for name in defs:
-            more: set[str] = set()
-            for callee in reach[name]:
-                more |= reach[callee] if callee in defs else set(known[callee].reach)
-            if not more <= reach[name]:
-                reach[name] |= more
-                changed = True
+    reach = _reach(defs, frees, known, set(visible))
     out: dict[str, NestedFunction] = {}
     for name, (pos, node) in defs.items():
         captures: set[str] = set()
@@ -259,6 +220,71 @@ def nested_functions(module: ModuleSource, fn: ast.FunctionDef, info: FunctionIn
                                    memos.get(name), entry, code)
     _check_calls(fn, info, out, refuse, cells)
     return out
+
+
+def _definitions(fn: ast.FunctionDef, info: FunctionInfo, local_names: frozenset[str],
+                 refuse: Refuse) -> dict[str, tuple[int, ast.FunctionDef]]:
+    """The nested `def`s of `fn`, each with its position in the body: at
+    the top of the body only, each once, named unlike a variable or a
+    builtin."""
+    defs: dict[str, tuple[int, ast.FunctionDef]] = {}
+    position = {id(stmt): k for k, stmt in enumerate(fn.body)}
+    for node in own_statements(fn.body):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        if id(node) not in position:
+            raise refuse(node, f"nested function '{node.name}' defined inside a block "
+                               "(only at the top of its function's body)")
+        if node.name in defs:
+            raise refuse(node, f"nested function '{node.name}' defined twice")
+        if node.name in local_names or node.name in info.params:
+            raise refuse(node, f"nested function '{node.name}' whose name is also a variable")
+        if node.name in dir(builtins):  # calls of builtins are lowered by their names
+            raise refuse(node, f"nested function '{node.name}' named like a builtin")
+        defs[node.name] = (position[id(node)], node)
+    return defs
+
+
+def _scopes(module: ModuleSource, scope: symtable.SymbolTable, defs: Mapping[str, tuple[int, ast.FunctionDef]],
+            known: Mapping[str, NestedFunction], local_names: frozenset[str], refuse: Refuse
+            ) -> tuple[dict[str, symtable.Function], dict[str, set[str]], dict[str, str]]:
+    """Each nested function's symbol table and free names (read only from
+    its function or the enclosing nested functions), and the memo table of
+    each cached one."""
+    annotation_names = None if _postponed(module) else _module_names(module) | set(dir(builtins))
+    tables: dict[str, symtable.Function] = {}
+    frees: dict[str, set[str]] = {}
+    memos: dict[str, str] = {}
+    for name, (_, node) in defs.items():
+        if node.decorator_list and _is_cache(module, node, local_names, refuse):
+            memos[name] = f"$memo_{name}"
+        _check_signature(node, annotation_names, refuse, name in memos)
+        table = _child(scope, node)
+        if table is None:
+            raise refuse(node, f"nested function '{name}' (its scope was not found)")
+        tables[name] = table
+        frees[name] = set(table.get_frees())
+        for free in sorted(frees[name] - set(defs) - set(known)):
+            if free not in local_names:
+                raise refuse(node, f"nested function '{name}' reading '{free}' of a scope other than its function's")
+    return tables, frees, memos
+
+
+def _reach(defs: Mapping[str, object], frees: Mapping[str, set[str]], known: Mapping[str, NestedFunction],
+           visible: set[str]) -> dict[str, set[str]]:
+    """The nested functions a call of each may run, transitively."""
+    reach: dict[str, set[str]] = {n: {n} | (frees[n] & visible) for n in defs}
+    changed = True
+    while changed:
+        changed = False
+        for name in defs:
+            more: set[str] = set()
+            for callee in reach[name]:
+                more |= reach[callee] if callee in defs else set(known[callee].reach)
+            if not more <= reach[name]:
+                reach[name] |= more
+                changed = True
+    return reach
 
 
 def _check_uses(fn: ast.FunctionDef, names: set[str], refuse: Refuse) -> None:

@@ -112,30 +112,10 @@ def infer_attributes(
         for name, assigned in sites.items():
             if name in declared:
                 continue
-            every = [typer.site_type(s, known.get(name)) for s in assigned]
-            kind = join_types(every)
-            if isinstance(kind, Unknown):
-                early = [typer.site_type(s, known.get(name)) for s in assigned if s.method in at_init]
-                typed = [k for k in early if isinstance(k, Type)]
-                kind = join_types(typed) if typed else UNKNOWN
-                if isinstance(kind, Type) and kind.kind == "none":  # `self.head = None`, then nodes elsewhere
-                    widened = join_types([kind, *(k for k in every if isinstance(k, Type))])
-                    if isinstance(widened, Type) and widened.kind == "obj":
-                        kind = widened
+            kind = _assigned_type(typer, assigned, known.get(name), at_init)
             if isinstance(kind, Type) and kind.kind == "none" and name in foreign:
-                stored = [typer.expr_type(w.value, w.function, owner=w.owner) for w in foreign[name]]
-                if any(isinstance(k, Type) and k.kind == "obj" for k in stored):  # nodes linked from outside:
-                    stored = [k for k in stored if isinstance(k, Type)]  # the stores whose values are plain tell
-                kind = join_types([kind, *stored])
-            if isinstance(kind, Type) and kind.kind == "list" and kind.elem is None:
-                items = _appended(typer, chain, name, mangle)
-                kind = items.nullable() if kind.optional else items
-            if isinstance(kind, Type) and kind.kind == "list" and kind.elem == EMPTY_LIST:
-                rows = Type("list", elem=_appended(typer, chain, name, mangle, nested=True))
-                kind = rows.nullable() if kind.optional else rows
-            if isinstance(kind, Type) and kind.kind in ("dict", "set") and kind.elem is None:
-                entries = _entries(typer, chain, name, mangle) if kind.kind == "dict" else Type("set", elem=INT)
-                kind = entries.nullable() if kind.optional else entries
+                kind = _with_foreign_writes(typer, kind, foreign[name])
+            kind = _with_items(typer, kind, chain, name, mangle)
             if isinstance(kind, Type):
                 found[name] = kind
         updated = {**declared, **found}
@@ -143,6 +123,49 @@ def infer_attributes(
             break
         known = updated
     return {name: kind for name, kind in known.items() if name not in declared}
+
+
+def _assigned_type(typer: Typer, assigned: list[_Site], current: Type | None,
+                   at_init: set[ast.FunctionDef]) -> Inferred:
+    """The join of what every assignment stores; when one cannot be typed,
+    of what construction stores (widened by the objects stored elsewhere
+    when construction stores only None)."""
+    every = [typer.site_type(s, current) for s in assigned]
+    kind = join_types(every)
+    if isinstance(kind, Unknown):
+        early = [typer.site_type(s, current) for s in assigned if s.method in at_init]
+        typed = [k for k in early if isinstance(k, Type)]
+        kind = join_types(typed) if typed else UNKNOWN
+        if isinstance(kind, Type) and kind.kind == "none":  # `self.head = None`, then nodes elsewhere
+            widened = join_types([kind, *(k for k in every if isinstance(k, Type))])
+            if isinstance(widened, Type) and widened.kind == "obj":
+                kind = widened
+    return kind
+
+
+def _with_foreign_writes(typer: Typer, kind: Type, writes: list[ForeignWrite]) -> Inferred:
+    """An attribute only set to None here, joined with what other code
+    stores into it."""
+    stored = [typer.expr_type(w.value, w.function, owner=w.owner) for w in writes]
+    if any(isinstance(k, Type) and k.kind == "obj" for k in stored):  # nodes linked from outside:
+        stored = [k for k in stored if isinstance(k, Type)]  # the stores whose values are plain tell
+    return join_types([kind, *stored])
+
+
+def _with_items(typer: Typer, kind: Inferred, chain: list[ast.ClassDef], name: str,
+                mangle: Callable[[str, str], str]) -> Inferred:
+    """An empty container's items, from what the code appends or stores
+    into it."""
+    if isinstance(kind, Type) and kind.kind == "list" and kind.elem is None:
+        items = _appended(typer, chain, name, mangle)
+        kind = items.nullable() if kind.optional else items
+    if isinstance(kind, Type) and kind.kind == "list" and kind.elem == EMPTY_LIST:
+        rows = Type("list", elem=_appended(typer, chain, name, mangle, nested=True))
+        kind = rows.nullable() if kind.optional else rows
+    if isinstance(kind, Type) and kind.kind in ("dict", "set") and kind.elem is None:
+        entries = _entries(typer, chain, name, mangle) if kind.kind == "dict" else Type("set", elem=INT)
+        kind = entries.nullable() if kind.optional else entries
+    return kind
 
 
 @dataclass(frozen=True)
@@ -331,6 +354,34 @@ def join_types(kinds: Sequence[Inferred]) -> Inferred:
     return kind.nullable() if maybe_none and kind.is_ref else kind
 
 
+def _constant_type(value: object) -> Inferred:
+    """The type of a literal: None, a bool, a float, an int."""
+    if value is None:
+        return NONE
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, float):
+        return FLOAT
+    return INT if isinstance(value, int) else UNKNOWN
+
+
+def _display_type(node: ast.List | ast.Dict | ast.Set) -> Inferred:
+    """A list, dict or set display: empty (its items told elsewhere), or
+    of int literals."""
+    if isinstance(node, ast.List):
+        if not node.elts:
+            return EMPTY_LIST
+        if all(isinstance(e, ast.List) and not e.elts for e in node.elts):
+            return Type("list", elem=EMPTY_LIST)  # `[[], [], []]`: lists whose items appends tell
+        return Type("list", elem=INT) if _int_list(node) else UNKNOWN
+    parts = [*node.keys, *node.values] if isinstance(node, ast.Dict) else node.elts
+    if not parts:
+        return EMPTY_DICT
+    if all(isinstance(p, ast.Constant) and type(p.value) is int for p in parts):
+        return Type("dict", elem=INT, key=INT) if isinstance(node, ast.Dict) else Type("set", elem=INT)
+    return UNKNOWN
+
+
 class Typer:
     """Types of expressions in a method, as far as they are plain."""
 
@@ -368,21 +419,27 @@ class Typer:
         unknown); `owner`: the class of a foreign method `fn`, whose own
         attributes `self.f` are typed by that class."""
         if isinstance(node, ast.Constant):
-            value = node.value
-            if value is None:
-                return NONE
-            if isinstance(value, bool):
-                return BOOL
-            if isinstance(value, float):
-                return FLOAT
-            return INT if isinstance(value, int) else UNKNOWN
+            return _constant_type(node.value)
         if isinstance(node, ast.Name):
             return self._name_type(node.id, fn, seen, owner)
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and fn.args.args \
+        if isinstance(node, ast.Attribute):
+            return self._attribute_type(node, fn, seen, owner)
+        if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp)):
+            return self._operation_type(node, fn, seen, owner)
+        if isinstance(node, (ast.List, ast.Dict, ast.Set)):
+            return _display_type(node)
+        if isinstance(node, ast.Call):
+            return self._call_type(node, fn, owner)
+        return UNKNOWN
+
+    def _attribute_type(self, node: ast.Attribute, fn: ast.FunctionDef, seen: frozenset[str],
+                        owner: str | None) -> Inferred:
+        """`self.f`: the field's type so far; `x.f`: a field of x's class."""
+        if isinstance(node.value, ast.Name) and fn.args.args \
                 and node.value.id == fn.args.args[0].arg and (fn in self.methods or owner is not None):
             attributes = self.fields if fn in self.methods else self.fields_of(owner or "")
             return attributes.get(node.attr, UNKNOWN)
-        if isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name) and node.value.id in seen):
+        if not (isinstance(node.value, ast.Name) and node.value.id in seen):
             held = self.expr_type(node.value, fn, seen, owner)  # `node._next`: a field of the node's class
             if held is NOT_YET:
                 return NOT_YET
@@ -390,7 +447,11 @@ class Typer:
                 if held.cls == self.owner:
                     return self.fields.get(node.attr, NOT_YET if node.attr in self.pending else UNKNOWN)
                 return self.fields_of(str(held.cls)).get(node.attr, UNKNOWN)
-            return UNKNOWN
+        return UNKNOWN
+
+    def _operation_type(self, node: ast.BinOp | ast.UnaryOp | ast.Compare | ast.BoolOp | ast.IfExp,
+                        fn: ast.FunctionDef, seen: frozenset[str], owner: str | None) -> Inferred:
+        """An operator's result, from its operands' types."""
         if isinstance(node, ast.BinOp):
             if _int_list(node):
                 return Type("list", elem=INT)
@@ -409,40 +470,30 @@ class Typer:
         if isinstance(node, ast.BoolOp):
             kinds = {self.expr_type(v, fn, seen, owner) for v in node.values}
             return BOOL if kinds == {BOOL} else UNKNOWN
-        if isinstance(node, ast.IfExp):
-            return join_types([self.expr_type(node.body, fn, seen, owner),
-                               self.expr_type(node.orelse, fn, seen, owner)])
-        if isinstance(node, ast.List):
-            if not node.elts:
-                return EMPTY_LIST
-            if all(isinstance(e, ast.List) and not e.elts for e in node.elts):
-                return Type("list", elem=EMPTY_LIST)  # `[[], [], []]`: lists whose items appends tell
-            return Type("list", elem=INT) if _int_list(node) else UNKNOWN
-        if isinstance(node, (ast.Dict, ast.Set)):
-            parts = [*node.keys, *node.values] if isinstance(node, ast.Dict) else node.elts
-            if not parts:
-                return EMPTY_DICT
-            if all(isinstance(p, ast.Constant) and type(p.value) is int for p in parts):
-                return Type("dict", elem=INT, key=INT) if isinstance(node, ast.Dict) else Type("set", elem=INT)
-            return UNKNOWN
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args and not node.keywords \
+        return join_types([self.expr_type(node.body, fn, seen, owner),
+                           self.expr_type(node.orelse, fn, seen, owner)])
+
+    def _call_type(self, node: ast.Call, fn: ast.FunctionDef, owner: str | None) -> Inferred:
+        """What a call makes: an empty container, an instance, an int or a
+        bool of a builtin, what a method of `self` returns."""
+        if isinstance(node.func, ast.Name) and not node.args and not node.keywords \
                 and node.func.id in ("dict", "set") and not self._shadowed(node.func.id, fn):
             return EMPTY_DICT if node.func.id == "dict" else EMPTY_SET
-        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) and len(node.args) == 1 \
+        if isinstance(node.func, (ast.Name, ast.Attribute)) and len(node.args) == 1 \
                 and (node.func.id if isinstance(node.func, ast.Name) else node.func.attr) == "defaultdict":
             factory = node.args[0]
             made = factory.id if isinstance(factory, ast.Name) else None
             values = {"int": INT, "bool": BOOL, "list": Type("list", elem=INT), "set": Type("set", elem=INT),
                       "dict": Type("dict", elem=INT, key=INT)}
             return Type("dict", elem=values[made], key=INT) if made in values else UNKNOWN
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords:
+        if isinstance(node.func, ast.Attribute) and not node.keywords:
             made = self._nested_class(node.func, fn, owner)
             if made is not None:
                 return Type("obj", made)
             if isinstance(node.func.value, ast.Name) and fn.args.args and node.func.value.id == fn.args.args[0].arg:
                 me = self.owner if fn in self.methods else owner  # `self.m(...)`: what `m` returns
                 return self.returned(me, node.func.attr, self) if me else UNKNOWN
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+        if isinstance(node.func, ast.Name) and not node.keywords:
             if node.func.id in self.classes:
                 return Type("obj", node.func.id)
             if node.func.id in _INT_CALLS and not self._shadowed(node.func.id, fn):

@@ -187,46 +187,15 @@ class _Evaluator:
                 ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert}
             return unary[type(node.op)](operand)
         if isinstance(node, ast.BinOp):
-            left, right = self.value(node.left), self.value(node.right)
-            if isinstance(node.op, ast.Pow):
-                return _pow(left, right)
-            if isinstance(node.op, (ast.LShift, ast.RShift)):
-                if not isinstance(right, int) or right > 256:
-                    raise NotConstant("shift too large")
-                return operator.lshift(left, right) if isinstance(node.op, ast.LShift) else left >> right
-            if type(node.op) not in _BINARY:
-                raise NotConstant("operator")
-            if isinstance(node.op, ast.Mult) and isinstance(left, (str, list, tuple)) or \
-                    isinstance(right, (str, list, tuple)) and isinstance(node.op, ast.Mult):
-                count = right if isinstance(left, (str, list, tuple)) else left
-                size = len(left) if isinstance(left, (str, list, tuple)) else len(right)
-                if not isinstance(count, int) or count * size > _BUDGET:
-                    raise NotConstant("repetition too large")
-            return _BINARY[type(node.op)](left, right)
+            return self._binary(node)
         if isinstance(node, ast.BoolOp):
-            result: Any = None
-            for part in node.values:
-                result = self.value(part)
-                if isinstance(node.op, ast.And) and not result or isinstance(node.op, ast.Or) and result:
-                    return result
-            return result
+            return self._boolean(node)
         if isinstance(node, ast.Compare):
-            left = self.value(node.left)
-            for op, comparator in zip(node.ops, node.comparators):
-                right = self.value(comparator)
-                if type(op) not in _COMPARE or not _COMPARE[type(op)](left, right):
-                    return False if type(op) in _COMPARE else _refuse("comparison")
-                left = right
-            return True
+            return self._compare(node)
         if isinstance(node, ast.IfExp):
             return self.value(node.body) if self.value(node.test) else self.value(node.orelse)
-        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-            items = [item for element in node.elts for item in self.element(element)]
-            return tuple(items) if isinstance(node, ast.Tuple) else items if isinstance(node, ast.List) else set(items)
-        if isinstance(node, ast.Dict):
-            if any(key is None for key in node.keys):
-                raise NotConstant("dict unpacking")
-            return {self.value(k): self.value(v) for k, v in zip(node.keys, node.values) if k is not None}
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+            return self._display(node)
         if isinstance(node, ast.Subscript):
             container = self.value(node.value)
             if isinstance(node.slice, ast.Slice):
@@ -243,6 +212,53 @@ class _Evaluator:
             pairs = list(self.comprehension(node.generators, lambda: (self.value(node.key), self.value(node.value))))
             return dict(pairs)
         raise NotConstant(type(node).__name__)
+
+    def _binary(self, node: ast.BinOp) -> Any:
+        """An arithmetic operator, refused where its result would be huge."""
+        left, right = self.value(node.left), self.value(node.right)
+        if isinstance(node.op, ast.Pow):
+            return _pow(left, right)
+        if isinstance(node.op, (ast.LShift, ast.RShift)):
+            if not isinstance(right, int) or right > 256:
+                raise NotConstant("shift too large")
+            return operator.lshift(left, right) if isinstance(node.op, ast.LShift) else left >> right
+        if type(node.op) not in _BINARY:
+            raise NotConstant("operator")
+        if isinstance(node.op, ast.Mult) and isinstance(left, (str, list, tuple)) or \
+                isinstance(right, (str, list, tuple)) and isinstance(node.op, ast.Mult):
+            count = right if isinstance(left, (str, list, tuple)) else left
+            size = len(left) if isinstance(left, (str, list, tuple)) else len(right)
+            if not isinstance(count, int) or count * size > _BUDGET:
+                raise NotConstant("repetition too large")
+        return _BINARY[type(node.op)](left, right)
+
+    def _boolean(self, node: ast.BoolOp) -> Any:
+        """`and`/`or`, short-circuiting as Python does."""
+        result: Any = None
+        for part in node.values:
+            result = self.value(part)
+            if isinstance(node.op, ast.And) and not result or isinstance(node.op, ast.Or) and result:
+                return result
+        return result
+
+    def _compare(self, node: ast.Compare) -> Any:
+        """A chain of comparisons, stopping at the first false one."""
+        left = self.value(node.left)
+        for op, comparator in zip(node.ops, node.comparators):
+            right = self.value(comparator)
+            if type(op) not in _COMPARE or not _COMPARE[type(op)](left, right):
+                return False if type(op) in _COMPARE else _refuse("comparison")
+            left = right
+        return True
+
+    def _display(self, node: ast.Tuple | ast.List | ast.Set | ast.Dict) -> Any:
+        """A tuple, list, set or dict display (`*spread` items, no `**`)."""
+        if isinstance(node, ast.Dict):
+            if any(key is None for key in node.keys):
+                raise NotConstant("dict unpacking")
+            return {self.value(k): self.value(v) for k, v in zip(node.keys, node.values) if k is not None}
+        items = [item for element in node.elts for item in self.element(element)]
+        return tuple(items) if isinstance(node, ast.Tuple) else items if isinstance(node, ast.List) else set(items)
 
     def element(self, node: ast.expr) -> list[Any]:
         if isinstance(node, ast.Starred):

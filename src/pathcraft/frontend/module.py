@@ -73,68 +73,124 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     """Read a module; its imports of modules of the same project are read
     too and merged (frontend/imports.py; `linker`: the translation's)."""
     file = Path(path)
+    tree = _parse(path, file)
+    module = ModuleSource(path=path, name=module_name(file), tree=tree)
+    _read_private_imports(module, tree)
+    _read_deletions(module, tree)
+    module.altered = altered_names(tree.body)
+    once = {name for node in tree.body for name in [_bound_name(node)] if name is not None} - _rebound_names(tree.body)
+    folded = fold_module_constants(tree.body, once)  # `{hex(i): i for i in range(16)}`: its literal
+    for node in tree.body:
+        _read_definition(module, node, folded)
+    _split_namedtuples(module)
+    rebound = _rebound_names(tree.body)
+    _read_aliases(module, tree, rebound)
+    for name in rebound & module.constants.keys():
+        del module.constants[name]
+    _find_frozen(module, tree, folded, rebound)
+    module.import_failure = import_failure(path, tree)  # frontend/importable.py
+    if linker is None:
+        linker = Linker(load_module, loading={str(file.resolve())})
+    import_siblings(module, linker)
+    link_imports(module, load_module, linker)
+    home_hidden_classes(module)
+    nested.hoist(module.classes)  # `Outer.Inner`, a class of its own (frontend/nested.py)
+    _spell_hidden_nested(module)
+    _find_exceptions(module)
+    _read_classes(module)
+    return module
+
+
+def _parse(path: str, file: Path) -> ast.Module:
+    """The module's tree; a syntax error is the user's, with its location."""
     text = read_source(file)  # as Python reads it: a BOM, a coding cookie
     try:
-        tree = ast.parse(text, filename=path)
+        return ast.parse(text, filename=path)
     except SyntaxError as exc:
         location = Location(path, exc.lineno or 0, exc.offset or 0)
         raise PathcraftError(f"syntax error: {exc.msg}", location) from None
     except RecursionError as exc:  # Python itself could not compile it either
         raise PathcraftError(f"{path}: too deeply nested for Python's parser ({exc})") from None
-    module = ModuleSource(path=path, name=module_name(file), tree=tree)
+
+
+def _read_private_imports(module: ModuleSource, tree: ast.Module) -> None:
+    """Names from `from _private import ...` (a C accelerator may replace
+    the Python definitions at import), and a star import of one."""
     for node in ast.walk(tree):  # at module level or inside `try:` there
         if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("_") \
                 and not (node.module or "").startswith("__"):
             module.replaced_at_import.update(a.asname or a.name for a in node.names)
             if any(a.name == "*" for a in node.names):
                 module.star_import = node
+
+
+def _read_deletions(module: ModuleSource, tree: ast.Module) -> None:
+    """Names a module-level `del` removes, with the statement."""
     for statement in _module_level(tree.body):
         if isinstance(statement, ast.Delete):
             for target in statement.targets:
                 for gone in (target.elts if isinstance(target, ast.Tuple) else [target]):
                     if isinstance(gone, ast.Name):
                         module.deleted[gone.id] = statement
-    module.altered = altered_names(tree.body)
-    once = {name for node in tree.body for name in [_bound_name(node)] if name is not None} - _rebound_names(tree.body)
-    folded = fold_module_constants(tree.body, once)  # `{hex(i): i for i in range(16)}`: its literal
-    for node in tree.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                module.imported.add((alias.asname or alias.name).split(".")[0])
-                if isinstance(node, ast.ImportFrom) and node.module == "sys" and not node.level \
-                        and alias.name == "maxsize":  # the running interpreter's, as the tests' is
-                    module.constants[alias.asname or alias.name] = sys.maxsize
-                if isinstance(node, ast.ImportFrom) and node.module == "math" and not node.level:
-                    module.from_math[alias.asname or alias.name] = alias.name
-        if type(node).__name__ == "TypeAlias":  # `type X = ...`, an ast node of 3.12+
-            alias_name, alias_value = getattr(node, "name"), getattr(node, "value")
-            if isinstance(alias_name, ast.Name) and not getattr(node, "type_params", None):
-                module.type_aliases[alias_name.id] = alias_value
-        if isinstance(node, ast.FunctionDef):
-            module.functions[node.name] = node
-        elif isinstance(node, ast.ClassDef):
-            module.classes[node.name] = node
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1 or \
-                isinstance(node, ast.AnnAssign) and node.value is not None:
-            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
-            value = node.value
-            if isinstance(node, ast.Assign) and isinstance(target, ast.Name) and value is not None \
-                    and _type_expression(value):  # `Matrix = list[list[int]]`: an alias, as `type X = ...`
-                module.type_aliases[target.id] = value
-                continue
-            if isinstance(target, ast.Name) and target.id in folded:
-                value = folded[target.id]
-            if isinstance(target, ast.Name) and value is not None:
-                constant = literal_value(value, module.from_math, module.imported)
-                if constant is not NO_DEFAULT:
-                    module.constants[target.id] = constant
-    for name, cls in list(module.classes.items()):  # `class C(NamedTuple)`: tuples, not objects
+
+
+def _read_definition(module: ModuleSource, node: ast.stmt, folded: dict[str, ast.expr]) -> None:
+    """One top-level statement: an import, a type alias, a function, a
+    class or a constant."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        _read_import(module, node)
+    if type(node).__name__ == "TypeAlias":  # `type X = ...`, an ast node of 3.12+
+        alias_name, alias_value = getattr(node, "name"), getattr(node, "value")
+        if isinstance(alias_name, ast.Name) and not getattr(node, "type_params", None):
+            module.type_aliases[alias_name.id] = alias_value
+    if isinstance(node, ast.FunctionDef):
+        module.functions[node.name] = node
+    elif isinstance(node, ast.ClassDef):
+        module.classes[node.name] = node
+    elif isinstance(node, ast.Assign) and len(node.targets) == 1 or \
+            isinstance(node, ast.AnnAssign) and node.value is not None:
+        _read_assignment(module, node, folded)
+
+
+def _read_import(module: ModuleSource, node: ast.Import | ast.ImportFrom) -> None:
+    """The names an import binds; `sys.maxsize` and `math`'s constants
+    are known values."""
+    for alias in node.names:
+        module.imported.add((alias.asname or alias.name).split(".")[0])
+        if isinstance(node, ast.ImportFrom) and node.module == "sys" and not node.level \
+                and alias.name == "maxsize":  # the running interpreter's, as the tests' is
+            module.constants[alias.asname or alias.name] = sys.maxsize
+        if isinstance(node, ast.ImportFrom) and node.module == "math" and not node.level:
+            module.from_math[alias.asname or alias.name] = alias.name
+
+
+def _read_assignment(module: ModuleSource, node: ast.Assign | ast.AnnAssign, folded: dict[str, ast.expr]) -> None:
+    """`NAME = value` at top level: a type alias, a constant, or neither."""
+    target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+    value = node.value
+    if isinstance(node, ast.Assign) and isinstance(target, ast.Name) and value is not None \
+            and _type_expression(value):  # `Matrix = list[list[int]]`: an alias, as `type X = ...`
+        module.type_aliases[target.id] = value
+        return
+    if isinstance(target, ast.Name) and target.id in folded:
+        value = folded[target.id]
+    if isinstance(target, ast.Name) and value is not None:
+        constant = literal_value(value, module.from_math, module.imported)
+        if constant is not NO_DEFAULT:
+            module.constants[target.id] = constant
+
+
+def _split_namedtuples(module: ModuleSource) -> None:
+    """`class C(NamedTuple)`: tuples, not objects."""
+    for name, cls in list(module.classes.items()):
         named = namedtuple_info(cls, module.imported)
         if named is not None:
             module.namedtuples[name] = named
             del module.classes[name]
-    rebound = _rebound_names(tree.body)
 
+
+def _read_aliases(module: ModuleSource, tree: ast.Module, rebound: set[str]) -> None:
+    """`TPos = tuple[int, int]` (frontend/aliases.py), of names bound once."""
     def parses(annotation: ast.expr) -> bool:
         try:
             parse_type(annotation, set(module.classes), None, module.type_aliases)
@@ -143,9 +199,11 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
         return True
 
     for name, value in module_aliases(tree.body, lambda n: n not in rebound, parses).items():
-        module.type_aliases.setdefault(name, value)  # `TPos = tuple[int, int]` (frontend/aliases.py)
-    for name in rebound & module.constants.keys():
-        del module.constants[name]
+        module.type_aliases.setdefault(name, value)
+
+
+def _find_frozen(module: ModuleSource, tree: ast.Module, folded: dict[str, ast.expr], rebound: set[str]) -> None:
+    """The module-level containers nothing changes (frontend/frozen.py)."""
     containers = {t.id: n.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
                   for t in n.targets if isinstance(t, ast.Name) and t.id not in rebound}
     containers.update({n.target.id: n.value for n in tree.body if isinstance(n, ast.AnnAssign)
@@ -157,21 +215,15 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
 
     module.frozen = frozen_containers(  # items: literals, and NamedTuples of literals (immutable too)
         tree, containers, lambda e: is_constant(e) or namedtuple_literal(e, module.namedtuples, is_constant))
-    module.import_failure = import_failure(path, tree)  # frontend/importable.py
-    if linker is None:
-        linker = Linker(load_module, loading={str(file.resolve())})
-    import_siblings(module, linker)
-    link_imports(module, load_module, linker)
-    home_hidden_classes(module)
-    nested.hoist(module.classes)  # `Outer.Inner`, a class of its own (frontend/nested.py)
-    _spell_hidden_nested(module)
-    _find_exceptions(module)
+
+
+def _read_classes(module: ModuleSource) -> None:
+    """Each user class's fields and methods, or why it is refused."""
     for name in sorted(module.user_classes):  # in one order whatever the hash seed
         try:
             module.class_infos[name] = _class_info(home(module, name), module.classes[name])
         except PathcraftError as exc:
             module.class_errors[name] = exc
-    return module
 
 
 _GENERIC_TYPES = frozenset({"list", "tuple", "dict", "set", "List", "Tuple", "Dict", "Set", "Optional"})
@@ -203,12 +255,39 @@ def _bound_name(node: ast.stmt) -> str | None:
 
 def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
     """Fields from class-body annotations and annotated `self.f: T` in methods."""
-    known = module.user_classes
+    base = _class_base(module, cls)
+    is_dataclass = _is_dataclass(module, cls)
+    class_defaults: dict[str, object] = {}
+    module.class_defaults[cls.name] = class_defaults
+    properties, setters = _properties(module, cls)
+    fields, defaults, methods = _class_body(module, cls, is_dataclass, class_defaults)
+    for name, kind in _attribute_types(module, cls, with_foreign=True).items():
+        fields.setdefault(name, kind)
+    if is_dataclass:
+        module.dataclasses[cls.name] = tuple(defaults)
+        if "__init__" not in methods:
+            methods.append("__init__")
+    bound = _bound_in_class(cls)
+    for name in properties:  # `self.p = v` raises (no setter): no instance holds it
+        fields.pop(name, None)
+    for klass in class_chain(module, cls):  # a descriptor of the class or a base: not an instance's field
+        for name in _descriptors(klass):
+            if fields.pop(mangle(name, klass.name), None) is not None:
+                bound.add(mangle(name, klass.name))
+    opaque = tuple(sorted(bound - set(class_defaults) - set(methods) - set(fields)))
+    return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
+                     tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters),
+                     plain_ne=_plain_ne(cls))
+
+
+def _class_base(module: ModuleSource, cls: ast.ClassDef) -> str | None:
+    """The class's one user base class, if any; a base, keyword or chain
+    the model cannot follow is refused."""
     base: str | None = None
     for b in cls.bases:
         if isinstance(b, ast.Name) and b.id == "object":
             continue
-        if _base_name(module, b) in known and base is None:  # `Base`, or `Outer.Inner` for a nested class
+        if _base_name(module, b) in module.user_classes and base is None:  # `Base`, or `Outer.Inner` (nested)
             base = _base_name(module, b)
             continue
         if ast.unparse(b) in ("unittest.TestCase", "TestCase") and ("unittest" in module.imported or "TestCase" in
@@ -222,17 +301,29 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
     problem = _default_object_problem(module, cls)
     if problem is not None:
         raise unsupported(module.path, problem[0], problem[1])
+    return base
+
+
+def _is_dataclass(module: ModuleSource, cls: ast.ClassDef) -> bool:
+    """Is the class a `@dataclass`? Any other class decorator is refused."""
     is_dataclass = False
     for deco in cls.decorator_list:
         if isinstance(deco, ast.Name) and deco.id == "dataclass":
             is_dataclass = True
         else:
             raise unsupported(module.path, deco, f"class decorator '{ast.unparse(deco)}'")
+    return is_dataclass
+
+
+def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, class_defaults: dict[str, object]
+                ) -> tuple[dict[str, Type], list[tuple[str, int | bool | None | NoDefault]], list[str]]:
+    """The annotated fields (class body and `self.f: T` in methods), a
+    dataclass's defaults, and the methods; constant class attributes go
+    into `class_defaults`."""
+    known = module.user_classes
     scope = type_scope(module.type_aliases, cls)
     fields: dict[str, Type] = {}
     defaults: list[tuple[str, int | bool | None | NoDefault]] = []
-    class_defaults: dict[str, object] = {}
-    module.class_defaults[cls.name] = class_defaults
 
     def add(name: str, annotation: ast.expr, where: ast.AST) -> None:
         try:
@@ -241,7 +332,6 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
             raise UnsupportedError(f"unsupported field {exc}", at(module.path, where)) from None
 
     methods: list[str] = []
-    properties, setters = _properties(module, cls)
     for item in cls.body:
         if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
             add(item.target.id, item.annotation, item.annotation)
@@ -263,12 +353,12 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                 if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute) \
                         and isinstance(node.target.value, ast.Name) and node.target.value.id == "self":
                     add(node.target.attr, node.annotation, node.annotation)
-    for name, kind in _attribute_types(module, cls, with_foreign=True).items():
-        fields.setdefault(name, kind)
-    if is_dataclass:
-        module.dataclasses[cls.name] = tuple(defaults)
-        if "__init__" not in methods:
-            methods.append("__init__")
+    return fields, defaults, methods
+
+
+def _bound_in_class(cls: ast.ClassDef) -> set[str]:
+    """Every name the class body binds, and every attribute its own
+    methods set on an instance (mangled)."""
     bound: set[str] = set()
     for item in _module_level(cls.body):  # into `if` and `try` of the class body too
         targets = item.targets if isinstance(item, ast.Assign) else \
@@ -286,16 +376,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                             and target.value.id == me:
                         bound.add(mangle(target.attr, cls.name))
-    for name in properties:  # `self.p = v` raises (no setter): no instance holds it
-        fields.pop(name, None)
-    for klass in class_chain(module, cls):  # a descriptor of the class or a base: not an instance's field
-        for name in _descriptors(klass):
-            if fields.pop(mangle(name, klass.name), None) is not None:
-                bound.add(mangle(name, klass.name))
-    opaque = tuple(sorted(bound - set(class_defaults) - set(methods) - set(fields)))
-    return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
-                     tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters),
-                     plain_ne=_plain_ne(cls))
+    return bound
 
 
 def _plain_ne(cls: ast.ClassDef) -> bool:
@@ -692,13 +773,7 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
                   owner: str | None = None) -> FunctionInfo:
     """Signature of a function, or of a method of class `owner`."""
     args = fn.args
-    if args.vararg:
-        raise unsupported(module.path, args.vararg, "*args parameter")
-    if args.kwarg:
-        raise unsupported(module.path, args.kwarg, "**kwargs parameter")
-    if args.kwonlyargs or args.posonlyargs:
-        first = (args.kwonlyargs or args.posonlyargs)[0]
-        raise unsupported(module.path, first, "keyword-only or positional-only parameter")
+    _check_parameter_kinds(module, args)
     decorations = read_decorators(module.path, module.tree, fn, owner, set(module.functions) | set(module.classes),
                                   module.imported)
     binding = decorations.binding
@@ -708,73 +783,16 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         if isinstance(node, ast.Await):
             raise unsupported(module.path, node, "await")
     generator = is_generator(module.path, fn)
-    scope = type_scope(module.type_aliases, module.classes.get(owner) if owner else None, fn)
-    names: list[str] = []
-    types: list[Type] = []
-    inferred_names: list[str] = []
-    for index, arg in enumerate(args.args):
-        if binding == "class" and index == 0:
-            continue  # `cls`: the class itself, known when lowering
-        if owner is not None and index == 0 and binding != "static":
-            names.append(arg.arg)
-            types.append(Type("obj", owner))
-            continue
-        if arg.annotation is None:
-            inferred = infer_from_use(fn, arg.arg)
-            how = ""
-            if inferred is None:  # used as an object: a class whose attributes fit (frontend/untyped.py)
-                inferred, how = infer_class(module, fn, arg.arg, passed_to(module, owner))
-            elif inferred == INT and owner is not None:  # passed on to a method that uses it as an object?
-                fitting, told = infer_class(module, fn, arg.arg, passed_to(module, owner))
-                if fitting is not None:
-                    inferred, how = fitting, told
-            if inferred is not None and inferred.kind == "obj" and _type_checked(fn, arg.arg):  # isinstance asked
-                inferred, how = inferred.nullable(), how + "; None too, for its isinstance check"
-            if inferred is None:
-                raise UnsupportedError(
-                    f"unsupported parameter '{arg.arg}' without a type annotation ({how})",
-                    at(module.path, arg),
-                )
-            names.append(arg.arg)
-            types.append(inferred)
-            inferred_names.append(f"{arg.arg}: {inferred}" + (f" ({how})" if how else ""))
-            continue
-        scalar = optional_scalar(arg.annotation)  # `int | None`: the int, optional
-        try:
-            kind = parse_type(scalar or arg.annotation, module.user_classes, owner, scope)
-        except TypeSyntaxError as exc:
-            raise unsupported(module.path, arg.annotation, f"parameter {exc}") from None
-        if scalar is not None:
-            kind = Type(kind.kind, optional=True)
-        if kind.kind == "none":
-            raise unsupported(module.path, arg.annotation, "parameter type 'None'")
-        names.append(arg.arg)
-        types.append(kind)
-        if bare_lists(arg.annotation):
-            what = "a bare dict: its keys and values" if kind.kind == "dict" else f"a bare {kind.kind}: its items"
-            inferred_names.append(f"{arg.arg}: {kind} ({what} taken as int)")
-    if owner is not None and binding in ("", "property") and not names:
-        raise unsupported(module.path, fn, "method without 'self'")
-    if binding == "class" and not args.args:
-        raise unsupported(module.path, fn, "classmethod without 'cls'")
-    if binding == "property" and len(names) != 1:
-        raise unsupported(module.path, fn, "property with parameters besides 'self'")
-    if binding == "setter" and len(names) != 2:
-        raise unsupported(module.path, fn, "property setter without exactly 'self' and a value")
+    names, types, inferred_names = _parameters(module, fn, owner, binding)
+    _check_binding(module, fn, owner, binding, names)
     probes = guarded_ints(fn, names, types)
-    defaults: list[tuple[str, Literal]] = []
-    for arg, default in zip(args.args[len(args.args) - len(args.defaults):], args.defaults):
-        value = literal_value(default, module.from_math, module.imported, module.constants)
-        if value is NO_DEFAULT:
-            raise unsupported(module.path, default, "default value other than a constant")
-        defaults.append((arg.arg, value))
     return FunctionInfo(
         name=fn.name,
         qualname=qualname,
         params=tuple(names),
         param_types=tuple(types),
         return_type=annotation_name(fn.returns),
-        defaults=tuple(defaults),
+        defaults=_defaults(module, args),
         lineno=fn.lineno,
         end_lineno=fn.end_lineno or fn.lineno,
         entry=qualname.replace(".", "_"),
@@ -787,6 +805,110 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         cached=decorations.cached,
         cache_limit=decorations.cache_limit,
     )
+
+
+def _check_parameter_kinds(module: ModuleSource, args: ast.arguments) -> None:
+    """Only plain positional-or-keyword parameters are modelled."""
+    if args.vararg:
+        raise unsupported(module.path, args.vararg, "*args parameter")
+    if args.kwarg:
+        raise unsupported(module.path, args.kwarg, "**kwargs parameter")
+    if args.kwonlyargs or args.posonlyargs:
+        first = (args.kwonlyargs or args.posonlyargs)[0]
+        raise unsupported(module.path, first, "keyword-only or positional-only parameter")
+
+
+def _parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, binding: str
+                ) -> tuple[list[str], list[Type], list[str]]:
+    """The parameters' names and types (a method's `self` included, a
+    classmethod's `cls` not), and a note for each type that is a guess."""
+    scope = type_scope(module.type_aliases, module.classes.get(owner) if owner else None, fn)
+    names: list[str] = []
+    types: list[Type] = []
+    inferred_names: list[str] = []
+    for index, arg in enumerate(fn.args.args):
+        if binding == "class" and index == 0:
+            continue  # `cls`: the class itself, known when lowering
+        if owner is not None and index == 0 and binding != "static":
+            names.append(arg.arg)
+            types.append(Type("obj", owner))
+            continue
+        note: str | None
+        if arg.annotation is None:
+            kind, note = _unannotated_parameter(module, fn, arg, owner)
+        else:
+            kind, note = _annotated_parameter(module, arg, arg.annotation, owner, scope)
+        names.append(arg.arg)
+        types.append(kind)
+        if note is not None:
+            inferred_names.append(note)
+    return names, types, inferred_names
+
+
+def _unannotated_parameter(module: ModuleSource, fn: ast.FunctionDef, arg: ast.arg, owner: str | None
+                           ) -> tuple[Type, str]:
+    """A guessed type for a parameter without annotation, and the note
+    that announces the guess; refused when nothing fits."""
+    inferred = infer_from_use(fn, arg.arg)
+    how = ""
+    if inferred is None:  # used as an object: a class whose attributes fit (frontend/untyped.py)
+        inferred, how = infer_class(module, fn, arg.arg, passed_to(module, owner))
+    elif inferred == INT and owner is not None:  # passed on to a method that uses it as an object?
+        fitting, told = infer_class(module, fn, arg.arg, passed_to(module, owner))
+        if fitting is not None:
+            inferred, how = fitting, told
+    if inferred is not None and inferred.kind == "obj" and _type_checked(fn, arg.arg):  # isinstance asked
+        inferred, how = inferred.nullable(), how + "; None too, for its isinstance check"
+    if inferred is None:
+        raise UnsupportedError(
+            f"unsupported parameter '{arg.arg}' without a type annotation ({how})",
+            at(module.path, arg),
+        )
+    return inferred, f"{arg.arg}: {inferred}" + (f" ({how})" if how else "")
+
+
+def _annotated_parameter(module: ModuleSource, arg: ast.arg, annotation: ast.expr, owner: str | None,
+                         scope: dict[str, ast.expr]) -> tuple[Type, str | None]:
+    """The type an annotation names, and a note when a bare container's
+    items are taken as ints."""
+    scalar = optional_scalar(annotation)  # `int | None`: the int, optional
+    try:
+        kind = parse_type(scalar or annotation, module.user_classes, owner, scope)
+    except TypeSyntaxError as exc:
+        raise unsupported(module.path, annotation, f"parameter {exc}") from None
+    if scalar is not None:
+        kind = Type(kind.kind, optional=True)
+    if kind.kind == "none":
+        raise unsupported(module.path, annotation, "parameter type 'None'")
+    if bare_lists(annotation):
+        what = "a bare dict: its keys and values" if kind.kind == "dict" else f"a bare {kind.kind}: its items"
+        return kind, f"{arg.arg}: {kind} ({what} taken as int)"
+    return kind, None
+
+
+def _check_binding(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, binding: str,
+                   names: list[str]) -> None:
+    """Methods, classmethods, properties and setters take the parameters
+    their kind needs."""
+    if owner is not None and binding in ("", "property") and not names:
+        raise unsupported(module.path, fn, "method without 'self'")
+    if binding == "class" and not fn.args.args:
+        raise unsupported(module.path, fn, "classmethod without 'cls'")
+    if binding == "property" and len(names) != 1:
+        raise unsupported(module.path, fn, "property with parameters besides 'self'")
+    if binding == "setter" and len(names) != 2:
+        raise unsupported(module.path, fn, "property setter without exactly 'self' and a value")
+
+
+def _defaults(module: ModuleSource, args: ast.arguments) -> tuple[tuple[str, Literal], ...]:
+    """The parameters' default values: constants only."""
+    defaults: list[tuple[str, Literal]] = []
+    for arg, default in zip(args.args[len(args.args) - len(args.defaults):], args.defaults):
+        value = literal_value(default, module.from_math, module.imported, module.constants)
+        if value is NO_DEFAULT:
+            raise unsupported(module.path, default, "default value other than a constant")
+        defaults.append((arg.arg, value))
+    return tuple(defaults)
 
 
 def _type_checked(fn: ast.FunctionDef, name: str) -> bool:

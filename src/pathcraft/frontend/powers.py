@@ -121,11 +121,69 @@ def _int_base() -> list[Predicate]:
     of the base holds is ValueError (its message quotes the string: not
     asserted); one that Python's grammar would read (spaces, a sign, a
     prefix, `_`) drops the path."""
-    x, s, base, i, r, o, n = Var("x"), Var("s"), Var("base"), Var("i"), Var("r"), Var("o"), Var("n")
+    return [_int_base_radix(), _int_base_arg(), *_int_base_digits()]
+
+
+def _int_base_radix() -> Predicate:
+    """The base: an int in 2..36 is returned; anything else raises as
+    CPython does, or drops the path."""
+    b, is_int = Var("b"), Unary("isint", Var("b"))
+    fits = Binary("and", Binary("ge", b, Const(2)), Binary("le", b, Const(36)))
+    other = Binary("and", Binary("and", Unary("not", is_int), Unary("not", Unary("isbool", b))),
+                   Unary("not", Unary("isstr", b)))
+    return _pred(INT_BASE_RADIX, ("b",), (
+        Rule(1, Binary("and", is_int, fits), (Return(b, 0),)),
+        Rule(2, Binary("and", is_int, Binary("eq", b, Const(0))),
+             (Raise(UNSUPPORTED, "int() with base 0 (the literal's prefix decides)", 0),)),
+        Rule(3, Binary("and", is_int, Binary("and", Unary("not", fits), Binary("ne", b, Const(0)))),
+             (Raise("ValueError", BAD_BASE, 0),)),
+        Rule(4, Unary("isbool", b), (Raise(UNSUPPORTED, "int() with a bool base", 0),)),
+        Rule(5, Unary("isstr", b), (Raise("TypeError", "'str' object cannot be interpreted as an integer", 0),)),
+        Rule(6, other, (Raise(UNSUPPORTED, "int() with a base that is a float, list or object", 0),)),
+    ))
+
+
+def _int_base_arg() -> Predicate:
+    """The string argument: a str is returned; an int or bool raises."""
+    x = Var("x")
     is_str = Unary("isstr", x)
     number = Binary("or", Unary("isint", x), Unary("isbool", x))
+    return _pred(INT_BASE_ARG, ("x",), (
+        Rule(1, is_str, (Return(x, 0),)),
+        Rule(2, number, (Raise("TypeError", "int() can't convert non-string with explicit base", 0),)),
+        Rule(3, Binary("and", Unary("not", is_str), Unary("not", number)),
+             (Raise(UNSUPPORTED, "int() with a base of a float, list or object", 0),)),
+    ))
+
+
+def _int_base_digits() -> list[Predicate]:
+    """The loop over the string's characters, accumulating digits."""
+    s, i, r, o, n = Var("s"), Var("i"), Var("r"), Var("o"), Var("n")
     loop, cond, body, pick = (f"{INT_BASE}:{part}" for part in ("loop", "cond", "body", "pick"))
-    state = (s, base, i, r)
+    state = (s, Var("base"), i, r)
+    return [
+        _pred(INT_BASE, ("s", "base"), (
+            Rule(1, Binary("eq", Unary("strlen", s), Const(0)), (Raise("ValueError", None, 0),)),
+            Rule(2, Binary("gt", Unary("strlen", s), Const(0)), (
+                Assign("i", Const(0), 0), Assign("r", Const(0), 0), Goto(loop, state, enters_loop=loop))),
+        )),
+        _pred(loop, ("s", "base", "i", "r"), (Rule(1, None, (ListOp("len", "n", s, (), 0), Goto(cond, (*state, n)))),)),
+        _pred(cond, ("s", "base", "i", "r", "n"), (
+            Rule(1, Binary("lt", i, n), (Goto(body, state),)),
+            Rule(2, Binary("ge", i, n), (Return(r, 0),)),
+        )),
+        _pred(body, ("s", "base", "i", "r"), (Rule(1, None, (
+            ListOp("get", "c", s, (i,), 0), Assign("o", Unary("ord", Var("c")), 0), Goto(pick, (*state, o)))),),
+            iterates=loop),
+        _pred(pick, ("s", "base", "i", "r", "o"), _character_rules(loop, state)),
+    ]
+
+
+def _character_rules(loop: str, state: tuple[Var, ...]) -> tuple[Rule, ...]:
+    """One character (its code `o`): a digit of the base (0-9, a-z, A-Z)
+    accumulates and loops; else ValueError, or the path drops where
+    Python's grammar would read it."""
+    o, base, i, r = Var("o"), Var("base"), Var("i"), Var("r")
 
     def digit(lo: int, hi: int, value: int) -> Expr:
         return Binary("and", Binary("and", Binary("ge", o, Const(lo)), Binary("le", o, Const(hi))),
@@ -144,42 +202,7 @@ def _int_base() -> list[Predicate]:
     rules.append(Rule(4, Binary("and", Unary("not", valid), grammar), (
         Raise(UNSUPPORTED, "int() with a base of a literal with spaces, a sign, a prefix or '_'", 0),)))
     rules.append(Rule(5, Binary("and", Unary("not", valid), Unary("not", grammar)), (Raise("ValueError", None, 0),)))
-    b, is_int = Var("b"), Unary("isint", Var("b"))
-    fits = Binary("and", Binary("ge", b, Const(2)), Binary("le", b, Const(36)))
-    other = Binary("and", Binary("and", Unary("not", is_int), Unary("not", Unary("isbool", b))),
-                   Unary("not", Unary("isstr", b)))
-    return [
-        _pred(INT_BASE_RADIX, ("b",), (
-            Rule(1, Binary("and", is_int, fits), (Return(b, 0),)),
-            Rule(2, Binary("and", is_int, Binary("eq", b, Const(0))),
-                 (Raise(UNSUPPORTED, "int() with base 0 (the literal's prefix decides)", 0),)),
-            Rule(3, Binary("and", is_int, Binary("and", Unary("not", fits), Binary("ne", b, Const(0)))),
-                 (Raise("ValueError", BAD_BASE, 0),)),
-            Rule(4, Unary("isbool", b), (Raise(UNSUPPORTED, "int() with a bool base", 0),)),
-            Rule(5, Unary("isstr", b), (Raise("TypeError", "'str' object cannot be interpreted as an integer", 0),)),
-            Rule(6, other, (Raise(UNSUPPORTED, "int() with a base that is a float, list or object", 0),)),
-        )),
-        _pred(INT_BASE_ARG, ("x",), (
-            Rule(1, is_str, (Return(x, 0),)),
-            Rule(2, number, (Raise("TypeError", "int() can't convert non-string with explicit base", 0),)),
-            Rule(3, Binary("and", Unary("not", is_str), Unary("not", number)),
-                 (Raise(UNSUPPORTED, "int() with a base of a float, list or object", 0),)),
-        )),
-        _pred(INT_BASE, ("s", "base"), (
-            Rule(1, Binary("eq", Unary("strlen", s), Const(0)), (Raise("ValueError", None, 0),)),
-            Rule(2, Binary("gt", Unary("strlen", s), Const(0)), (
-                Assign("i", Const(0), 0), Assign("r", Const(0), 0), Goto(loop, state, enters_loop=loop))),
-        )),
-        _pred(loop, ("s", "base", "i", "r"), (Rule(1, None, (ListOp("len", "n", s, (), 0), Goto(cond, (*state, n)))),)),
-        _pred(cond, ("s", "base", "i", "r", "n"), (
-            Rule(1, Binary("lt", i, n), (Goto(body, state),)),
-            Rule(2, Binary("ge", i, n), (Return(r, 0),)),
-        )),
-        _pred(body, ("s", "base", "i", "r"), (Rule(1, None, (
-            ListOp("get", "c", s, (i,), 0), Assign("o", Unary("ord", Var("c")), 0), Goto(pick, (*state, o)))),),
-            iterates=loop),
-        _pred(pick, ("s", "base", "i", "r", "o"), tuple(rules)),
-    ]
+    return tuple(rules)
 
 
 POW2 = "int_pow2"

@@ -35,51 +35,72 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
     if isinstance(node, ast.Constant) and node.value is None:
         return NONE
     if isinstance(node, ast.Name):
-        if node.id == "int":
-            return INT
-        if node.id == "bool":
-            return BOOL
-        if node.id == "float":
-            return FLOAT
-        if node.id == "str":
-            return STR
-        if node.id in BARE_LISTS:  # items of any type: int is the simplest (announced: see bare_lists)
-            return Type("list", elem=INT)
-        if node.id in BARE_DICTS:  # likewise: int keys and values (announced)
-            return Type("dict", elem=INT, key=INT)
-        if node.id in BARE_SETS:
-            return Type("set", elem=INT)
-        if node.id in classes:
-            return Type("obj", node.id)
-        if node.id == "Self" and owner is not None:
-            return Type("obj", owner)
-        if node.id in ("Any", "object"):
-            return INT
-        if aliases and node.id in aliases:
-            rest = {name: value for name, value in aliases.items() if name != node.id}  # no self-reference
-            return parse_type(aliases[node.id], classes, owner, rest)
-        raise TypeSyntaxError(f"type '{node.id}'")
+        return _named_type(node.id, classes, owner, aliases)
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "typing":
         return parse_type(ast.Name(node.attr), classes, owner, aliases)
     if isinstance(node, ast.Attribute) and ast.unparse(node) in classes:  # `Outer.Inner`, a nested class
         return Type("obj", ast.unparse(node))
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        left, right = parse_type(node.left, classes, owner, aliases), parse_type(node.right, classes, owner, aliases)
-        if {left.kind, right.kind} == {"int", "float"} and not (left.optional or right.optional):
-            return FLOAT  # a float is a value of `int | float`: the tests pass floats
-        if right.kind == "none" and left.is_ref:
-            return left.nullable()
-        if left.kind == "none" and right.is_ref:
-            return right.nullable()
-        raise TypeSyntaxError(f"type '{ast.unparse(node)}'")
-    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+        return _union_type(node, classes, owner, aliases)
+    if isinstance(node, ast.Subscript):
+        return _generic_type(node, classes, owner, aliases)
+    raise TypeSyntaxError(f"type '{ast.unparse(node)}'")
+
+
+def _named_type(name: str, classes: set[str], owner: str | None, aliases: Mapping[str, ast.expr] | None) -> Type:
+    """A type spelled as one name: a builtin, a bare container, a class,
+    `Self`, `Any`, an alias."""
+    if name == "int":
+        return INT
+    if name == "bool":
+        return BOOL
+    if name == "float":
+        return FLOAT
+    if name == "str":
+        return STR
+    if name in BARE_LISTS:  # items of any type: int is the simplest (announced: see bare_lists)
+        return Type("list", elem=INT)
+    if name in BARE_DICTS:  # likewise: int keys and values (announced)
+        return Type("dict", elem=INT, key=INT)
+    if name in BARE_SETS:
+        return Type("set", elem=INT)
+    if name in classes:
+        return Type("obj", name)
+    if name == "Self" and owner is not None:
+        return Type("obj", owner)
+    if name in ("Any", "object"):
+        return INT
+    if aliases and name in aliases:
+        rest = {other: value for other, value in aliases.items() if other != name}  # no self-reference
+        return parse_type(aliases[name], classes, owner, rest)
+    raise TypeSyntaxError(f"type '{name}'")
+
+
+def _union_type(node: ast.BinOp, classes: set[str], owner: str | None,
+                aliases: Mapping[str, ast.expr] | None) -> Type:
+    """`A | B`: `int | float` (a float), or a reference type or None."""
+    left, right = parse_type(node.left, classes, owner, aliases), parse_type(node.right, classes, owner, aliases)
+    if {left.kind, right.kind} == {"int", "float"} and not (left.optional or right.optional):
+        return FLOAT  # a float is a value of `int | float`: the tests pass floats
+    if right.kind == "none" and left.is_ref:
+        return left.nullable()
+    if left.kind == "none" and right.is_ref:
+        return right.nullable()
+    raise TypeSyntaxError(f"type '{ast.unparse(node)}'")
+
+
+def _generic_type(node: ast.Subscript, classes: set[str], owner: str | None,
+                  aliases: Mapping[str, ast.expr] | None) -> Type:
+    """`list[T]`, `Optional[T]`, `deque[T]`, `tuple[...]`, `set[K]`,
+    `dict[K, V]` and the abstract ones a list or dict satisfies."""
+    if isinstance(node.value, ast.Attribute) \
             and node.value.attr in ABSTRACT_SEQUENCES + ABSTRACT_MAPPINGS:  # `collections.abc.Sequence[int]`
         return parse_type(ast.Subscript(ast.Name(node.value.attr), node.slice), classes, owner, aliases)
-    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+    if isinstance(node.value, ast.Attribute) \
             and isinstance(node.value.value, ast.Name) and node.value.value.id in ("collections", "typing") \
             and node.value.attr in ("deque", "Deque"):  # `collections.deque[int]`
         return parse_type(ast.Subscript(ast.Name(node.value.attr), node.slice), classes, owner, aliases)
-    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+    if isinstance(node.value, ast.Name):
         head = node.value.id
         if head in ABSTRACT_SEQUENCES:  # a list is one: the tests pass lists
             head = "list"

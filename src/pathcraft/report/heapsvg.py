@@ -56,6 +56,25 @@ def heap_svg(heap: Mapping[str, Any], roots: Mapping[str, Any], changed: frozens
              label: str = "") -> str:
     """The picture of the objects `roots` (parameter -> value) reach in
     `heap`; `changed`: "name.field" rows to highlight (what the call wrote)."""
+    order, column = _columns(heap, roots)
+    place, heights = _layout(heap, order, column)
+    incoming = _incoming(heap, order, roots, place)
+    width = 130 + max(column.values(), default=0) * COLUMN
+    height = max([*heights.values(), 20.0 * (len(roots) + 1) + 10])
+    parts: list[str] = []
+    edges: list[str] = []
+    _draw_roots(roots, place, parts, edges)
+    for name in order:
+        _draw_object(heap, name, place, column, incoming, changed, parts, edges)
+    top = 60 if any("back" in e for e in edges) else 0
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="heap" role="img" aria-label="{escape(label)}" '
+            f'width="{width:.0f}" height="{height + top:.0f}" viewBox="0 {-top} {width:.0f} {height + top:.0f}">'
+            + "".join(parts) + "".join(edges) + "</svg>")
+
+
+def _columns(heap: Mapping[str, Any], roots: Mapping[str, Any]) -> tuple[list[str], dict[str, int]]:
+    """The objects the roots reach, breadth first, and each one's column
+    (its distance from the roots)."""
     order: list[str] = []
     column: dict[str, int] = {}
     frontier = [name for value in roots.values() if (name := _ref(value)) is not None and name in heap]
@@ -73,6 +92,13 @@ def heap_svg(heap: Mapping[str, Any], roots: Mapping[str, Any], changed: frozens
                     column[target] = column[name] + 1
                     following.append(target)
         frontier = following
+    return order, column
+
+
+def _layout(heap: Mapping[str, Any], order: list[str], column: Mapping[str, int]
+            ) -> tuple[dict[str, tuple[float, float, float]], dict[int, float]]:
+    """Each box's x, y and height (stacked down its column), and how far
+    down each column goes."""
     place: dict[str, tuple[float, float, float]] = {}  # name -> x, y, height
     heights: dict[int, float] = {c: 10.0 for c in set(column.values())}
     for name in order:
@@ -81,6 +107,12 @@ def heap_svg(heap: Mapping[str, Any], roots: Mapping[str, Any], changed: frozens
         c = column[name]
         place[name] = (10 + c * COLUMN - COLUMN + 110, heights[c], height)
         heights[c] += height + GAP
+    return place, heights
+
+
+def _incoming(heap: Mapping[str, Any], order: list[str], roots: Mapping[str, Any],
+              place: dict[str, tuple[float, float, float]]) -> dict[str, int]:
+    """How many references (fields and roots) reach each drawn object."""
     incoming: dict[str, int] = {}
     for name in order:
         for _, value in _rows(heap[name])[1]:
@@ -89,10 +121,12 @@ def heap_svg(heap: Mapping[str, Any], roots: Mapping[str, Any], changed: frozens
     for value in roots.values():
         if (target := _ref(value)) in place:
             incoming[target] = incoming.get(target, 0) + 1
-    width = 130 + max(column.values(), default=0) * COLUMN
-    height = max([*heights.values(), 20.0 * (len(roots) + 1) + 10])
-    parts: list[str] = []
-    edges: list[str] = []
+    return incoming
+
+
+def _draw_roots(roots: Mapping[str, Any], place: dict[str, tuple[float, float, float]],
+                parts: list[str], edges: list[str]) -> None:
+    """The parameters down the left: an arrow to an object, or a value."""
     for index, (param, value) in enumerate(roots.items()):
         row = 16 + index * 22
         parts.append(f'<text x="6" y="{row + 4}" class="root">{escape(param)}</text>')
@@ -103,36 +137,37 @@ def heap_svg(heap: Mapping[str, Any], roots: Mapping[str, Any], changed: frozens
                          'marker-end="url(#arrow)"/>')
         else:
             parts.append(f'<text x="70" y="{row + 4}" class="scalar">= {_short(value)}</text>')
-    for name in order:
-        x, y, h = place[name]
-        title, rows = _rows(heap[name])
-        aliased = incoming.get(name, 0) > 1
-        parts.append(f'<g class="object{" aliased" if aliased else ""}"><title>{escape(name)}: {escape(title)}'
-                     f'{f" (reached by {incoming[name]} references)" if aliased else ""}</title>'
-                     f'<rect x="{x}" y="{y}" width="{BOX}" height="{h}" rx="5"/>'
-                     f'<text x="{x + 6}" y="{y + 13}" class="cls">{escape(title)}'
-                     f'{f" ×{incoming[name]}" if aliased else ""}</text>')
-        for i, (field, value) in enumerate(rows):
-            ry = y + ROW * (i + 1) + 13
-            mark = " changed" if f"{name}.{field}" in changed else ""
-            target = _ref(value)
-            shown = "•" if target in place else _short(value)
-            parts.append(f'<text x="{x + 6}" y="{ry}" class="field{mark}">{escape(str(field))} = {shown}</text>')
-            if target in place:
-                tx, ty, th = place[target]
-                sx, sy = x + BOX - 8, ry - 4
-                if column[target] > column[name]:
-                    edges.append(f'<path d="M {sx} {sy} C {sx + 40} {sy}, {tx - 40} {ty + 10}, {tx} {ty + 10}" '
-                                 'class="edge" marker-end="url(#arrow)"/>')
-                else:  # back to an earlier column or to itself: a cycle, drawn around
-                    bend = 40 + 30 * (column[name] - column[target])
-                    edges.append(f'<path d="M {sx} {sy} C {sx + bend} {sy - bend}, {tx + BOX / 2} {ty - bend}, '
-                                 f'{tx + BOX / 2} {ty}" class="edge back" marker-end="url(#arrowback)"/>')
-        parts.append("</g>")
-    top = 60 if any("back" in e for e in edges) else 0
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="heap" role="img" aria-label="{escape(label)}" '
-            f'width="{width:.0f}" height="{height + top:.0f}" viewBox="0 {-top} {width:.0f} {height + top:.0f}">'
-            + "".join(parts) + "".join(edges) + "</svg>")
+
+
+def _draw_object(heap: Mapping[str, Any], name: str, place: dict[str, tuple[float, float, float]],
+                 column: dict[str, int], incoming: Mapping[str, int], changed: frozenset[str],
+                 parts: list[str], edges: list[str]) -> None:
+    """One object's box with its rows, and an arrow for each reference."""
+    x, y, h = place[name]
+    title, rows = _rows(heap[name])
+    aliased = incoming.get(name, 0) > 1
+    parts.append(f'<g class="object{" aliased" if aliased else ""}"><title>{escape(name)}: {escape(title)}'
+                 f'{f" (reached by {incoming[name]} references)" if aliased else ""}</title>'
+                 f'<rect x="{x}" y="{y}" width="{BOX}" height="{h}" rx="5"/>'
+                 f'<text x="{x + 6}" y="{y + 13}" class="cls">{escape(title)}'
+                 f'{f" ×{incoming[name]}" if aliased else ""}</text>')
+    for i, (field, value) in enumerate(rows):
+        ry = y + ROW * (i + 1) + 13
+        mark = " changed" if f"{name}.{field}" in changed else ""
+        target = _ref(value)
+        shown = "•" if target in place else _short(value)
+        parts.append(f'<text x="{x + 6}" y="{ry}" class="field{mark}">{escape(str(field))} = {shown}</text>')
+        if target in place:
+            tx, ty, th = place[target]
+            sx, sy = x + BOX - 8, ry - 4
+            if column[target] > column[name]:
+                edges.append(f'<path d="M {sx} {sy} C {sx + 40} {sy}, {tx - 40} {ty + 10}, {tx} {ty + 10}" '
+                             'class="edge" marker-end="url(#arrow)"/>')
+            else:  # back to an earlier column or to itself: a cycle, drawn around
+                bend = 40 + 30 * (column[name] - column[target])
+                edges.append(f'<path d="M {sx} {sy} C {sx + bend} {sy - bend}, {tx + BOX / 2} {ty - bend}, '
+                             f'{tx + BOX / 2} {ty}" class="edge back" marker-end="url(#arrowback)"/>')
+    parts.append("</g>")
 
 
 def changed_rows(before: Mapping[str, Any], after: Mapping[str, Any]) -> frozenset[str]:

@@ -45,6 +45,7 @@ from pathcraft.ir.nodes import (
     GetField,
     Goto,
     Guard,
+    Instr,
     ListOp,
     NewList,
     NewObject,
@@ -137,9 +138,6 @@ def instantiation_modes(preds: Mapping[str, Predicate], entry: str, inputs: Iter
     symbolic ints or bools. A call's result is computable when every
     `return` of the function called is (the CLP program's output argument)."""
     inputs = frozenset(inputs)
-    by_function: dict[str, list[Predicate]] = {}
-    for pred in preds.values():
-        by_function.setdefault(pred.function, []).append(pred)
 
     def called(instr: object) -> list[str]:
         """The functions whose result `instr` binds to its target."""
@@ -149,12 +147,28 @@ def instantiation_modes(preds: Mapping[str, Predicate], entry: str, inputs: Iter
             return [preds[entry].function for entry, _, _ in method_targets(instr) if entry in preds]
         return []
 
+    computable, fields = _computable(preds, entry, inputs, sites, called)
+    relevant, relevant_fields = _relevant(preds, sites, computable, fields, called)
+    static = {name: frozenset(computable[name] & relevant[name]) for name in preds}
+    return Modes(static, frozenset(fields & relevant_fields))
+
+
+Called = Callable[[object], list[str]]
+
+
+def _computable(preds: Mapping[str, Predicate], entry: str, inputs: frozenset[str],
+                sites: Mapping[str, list[Site]], called: Called) -> tuple[dict[str, set[str]], set[str]]:
+    """The variables of each predicate, and the fields, whose values the
+    inputs determine: a greatest fixpoint (start from everything, remove)."""
+    by_function: dict[str, list[Predicate]] = {}
+    for pred in preds.values():
+        by_function.setdefault(pred.function, []).append(pred)
+
     def results(known: Mapping[str, set[str]]) -> set[str]:
         return {function for function, own in by_function.items()
                 if all(_subset(expr_vars(i.value), known[p.name])
                        for p in own for r in p.rules for i in r.body if isinstance(i, Return))}
 
-    # ---- computable: a greatest fixpoint (start from everything, remove)
     computable = {name: set(pred.params) | _targets(pred) for name, pred in preds.items()}
     fields = {i.field for p in preds.values() for r in p.rules for i in r.body if isinstance(i, SetField)}
     changed = True
@@ -180,7 +194,13 @@ def instantiation_modes(preds: Mapping[str, Predicate], entry: str, inputs: Iter
                             not _subset(expr_vars(instr.value), known):
                         fields.discard(instr.field)
                         changed = True
-    # ---- relevant: a least fixpoint (start from the kept guards, add)
+    return computable, fields
+
+
+def _relevant(preds: Mapping[str, Predicate], sites: Mapping[str, list[Site]], computable: Mapping[str, set[str]],
+              fields: set[str], called: Called) -> tuple[dict[str, set[str]], set[str]]:
+    """The variables of each predicate, and the fields, that the kept
+    guards depend on: a least fixpoint (start from the kept guards, add)."""
     relevant: dict[str, set[str]] = {name: set() for name in preds}
     relevant_fields: set[str] = set()
     relevant_results: set[str] = set()
@@ -196,30 +216,9 @@ def instantiation_modes(preds: Mapping[str, Predicate], entry: str, inputs: Iter
             before = (len(wanted), len(relevant_fields))
             for rule in pred.rules:
                 for instr in rule.body:
-                    if isinstance(instr, Assign) and instr.target in wanted and instr.target in computable[name]:
-                        wanted |= expr_vars(instr.value) or set()
-                    elif isinstance(instr, GetField) and instr.target in wanted and instr.target in computable[name]:
-                        relevant_fields.add(instr.field)
-                        wanted |= expr_vars(instr.obj) or set()
-                    elif isinstance(instr, SetField) and instr.field in relevant_fields and instr.field in fields:
-                        wanted |= (expr_vars(instr.value) or set()) | (expr_vars(instr.obj) or set())
-                    elif isinstance(instr, (Call, CallMethod)) and instr.target in wanted \
-                            and instr.target in computable[name]:
-                        fresh = set(called(instr)) - relevant_results
-                        if fresh:
-                            relevant_results |= fresh
-                            changed = True
-                    elif isinstance(instr, Return) and pred.function in relevant_results:
-                        wanted |= (expr_vars(instr.value) or set()) & computable[name]
-                    elif isinstance(instr, RepeatList) and instr.target in wanted:
-                        wanted |= (expr_vars(instr.count) or set()) & computable[name]
-                    if isinstance(instr, (GetField, SetField, CallMethod, CheckMethod)):
-                        # the object's class decides a method call and whether an attribute exists
-                        wanted |= (expr_vars(instr.obj) or set()) & computable[name]
-                    if isinstance(instr, ListOp):
-                        # a list's length decides `len` and whether an index is out of range
-                        used = (expr_vars(instr.lst) or set()).union(*(expr_vars(a) or set() for a in instr.args))
-                        wanted |= used & computable[name]
+                    if _widen(instr, pred.function, wanted, computable[name], fields, relevant_fields,
+                              relevant_results, called):
+                        changed = True
             for site in sites[name]:
                 for param, arg in site.bindings:
                     if param in wanted and param in computable[name] and arg is not None:
@@ -230,8 +229,40 @@ def instantiation_modes(preds: Mapping[str, Predicate], entry: str, inputs: Iter
                             changed = True
             if (len(wanted), len(relevant_fields)) != before:
                 changed = True
-    static = {name: frozenset(computable[name] & relevant[name]) for name in preds}
-    return Modes(static, frozenset(fields & relevant_fields))
+    return relevant, relevant_fields
+
+
+def _widen(instr: Instr, function: str, wanted: set[str], known: set[str], fields: set[str],
+           relevant_fields: set[str], relevant_results: set[str], called: Called) -> bool:
+    """Add to `wanted` (and the relevant fields) what a relevant value of
+    `instr` depends on; True when the functions whose results are relevant
+    grew (their returns become relevant)."""
+    grew = False
+    if isinstance(instr, Assign) and instr.target in wanted and instr.target in known:
+        wanted |= expr_vars(instr.value) or set()
+    elif isinstance(instr, GetField) and instr.target in wanted and instr.target in known:
+        relevant_fields.add(instr.field)
+        wanted |= expr_vars(instr.obj) or set()
+    elif isinstance(instr, SetField) and instr.field in relevant_fields and instr.field in fields:
+        wanted |= (expr_vars(instr.value) or set()) | (expr_vars(instr.obj) or set())
+    elif isinstance(instr, (Call, CallMethod)) and instr.target in wanted \
+            and instr.target in known:
+        fresh = set(called(instr)) - relevant_results
+        if fresh:
+            relevant_results.update(fresh)
+            grew = True
+    elif isinstance(instr, Return) and function in relevant_results:
+        wanted |= (expr_vars(instr.value) or set()) & known
+    elif isinstance(instr, RepeatList) and instr.target in wanted:
+        wanted |= (expr_vars(instr.count) or set()) & known
+    if isinstance(instr, (GetField, SetField, CallMethod, CheckMethod)):
+        # the object's class decides a method call and whether an attribute exists
+        wanted |= (expr_vars(instr.obj) or set()) & known
+    if isinstance(instr, ListOp):
+        # a list's length decides `len` and whether an index is out of range
+        used = (expr_vars(instr.lst) or set()).union(*(expr_vars(a) or set() for a in instr.args))
+        wanted |= used & known
+    return grew
 
 
 def kept_guard_vars(guard: Guard | None, static: Iterable[str]) -> set[str] | None:

@@ -162,11 +162,14 @@ class _Gap:
     opaque: frozenset[int] = frozenset()
 
 
+_Callees = tuple[tuple[str, tuple[tuple[str, Expr | None], ...]], ...]  # (predicate, parameter bindings)
+
+
 @dataclass(frozen=True)
 class _Slot:
     """A call of walked code in a rule's body: it leaves a child term."""
 
-    callees: tuple[tuple[str, tuple[tuple[str, Expr | None], ...]], ...]  # (predicate, parameter bindings)
+    callees: _Callees
     tail: bool  # a Goto: the rule's outcome is the callee's
     enters_loop: str | None = None
     # a builtin's call: the engine may run another builtin in its place (its
@@ -438,17 +441,7 @@ class TraceGenerator:
             if raises:
                 yield prefix, True, True, start, None
             return
-        callees = slot.callees
-        optional = slot.optional
-        if slot.dispatch is not None and self.refinement is not None:
-            receiver = self.refinement.value(slot.dispatch.obj, env)
-            if isinstance(receiver, Ref):  # an object made on this trace: its class is known
-                qualname = self.program.resolve_method(receiver.cls, slot.dispatch.method)
-                entry = self.program.functions[qualname].entry if qualname in self.program.functions else None
-                callees = tuple(c for c in callees if c[0] == entry)
-                optional = False
-            elif isinstance(receiver, ListRef):  # a list's own method: no predicate runs
-                callees = ()
+        callees, optional = self._dispatched(slot, env)
         if slot.tail:
             (callee, bindings), = callees
             entry_loops = {**walk.loops, slot.enters_loop: 0} if slot.enters_loop is not None else walk.loops
@@ -457,16 +450,7 @@ class TraceGenerator:
             if raises:
                 yield prefix, True, True, start, None
             return
-        alternatives = [*callees, *((s, ()) for s in slot.stand_ins)]
-        if slot.builtin_args is not None and self.refinement is not None and \
-                all(self.refinement.term(a, env) is not None for a in slot.builtin_args):
-            # on ints the engine runs an operator's int version (not its float
-            # stand-in), or none where it computes in place (`int(n)`)
-            (name, _), = callees
-            if name in NUMBER_CONVERSIONS:
-                alternatives, optional = [], True
-            elif slot.stand_ins and self.program.predicate(name).rules:
-                alternatives, optional = alternatives[:1], False
+        alternatives, optional = self._alternatives(slot, callees, optional, env)
         for callee, bindings in alternatives:
             active = self._activate(walk.active, callee)
             if active is None:
@@ -485,6 +469,38 @@ class TraceGenerator:
             yield prefix, True, True, store, None
         if raises:
             yield prefix, True, True, start, None
+
+    def _dispatched(self, slot: _Slot, env: Mapping[str, Known]) -> tuple[_Callees, bool]:
+        """The slot's callees and whether it may call none, narrowed by what
+        the refinement knows of a method call's receiver."""
+        callees = slot.callees
+        optional = slot.optional
+        if slot.dispatch is not None and self.refinement is not None:
+            receiver = self.refinement.value(slot.dispatch.obj, env)
+            if isinstance(receiver, Ref):  # an object made on this trace: its class is known
+                qualname = self.program.resolve_method(receiver.cls, slot.dispatch.method)
+                entry = self.program.functions[qualname].entry if qualname in self.program.functions else None
+                callees = tuple(c for c in callees if c[0] == entry)
+                optional = False
+            elif isinstance(receiver, ListRef):  # a list's own method: no predicate runs
+                callees = ()
+        return callees, optional
+
+    def _alternatives(self, slot: _Slot, callees: _Callees, optional: bool, env: Mapping[str, Known]
+                      ) -> tuple[list[tuple[str, tuple[tuple[str, Expr | None], ...]]], bool]:
+        """The predicates a non-tail call may enter (its callees, then its
+        float stand-ins), and whether it may enter none."""
+        alternatives = [*callees, *((s, ()) for s in slot.stand_ins)]
+        if slot.builtin_args is not None and self.refinement is not None and \
+                all(self.refinement.term(a, env) is not None for a in slot.builtin_args):
+            # on ints the engine runs an operator's int version (not its float
+            # stand-in), or none where it computes in place (`int(n)`)
+            (name, _), = callees
+            if name in NUMBER_CONVERSIONS:
+                alternatives, optional = [], True
+            elif slot.stand_ins and self.program.predicate(name).rules:
+                alternatives, optional = alternatives[:1], False
+        return alternatives, optional
 
     def _bind(self, callee: str, bindings: tuple[tuple[str, Expr | None], ...],
               env: Mapping[str, Known]) -> dict[str, Known]:
