@@ -91,9 +91,10 @@ def sweep_library(library: Path, out: Path, jobs: int, timeout: float) -> tuple[
     reasons: list[str] = []
     for module in report["per module"]:
         reasons += [construct(why) for why in module.get("skipped", {}).values()]
-        failed = " ".join(str(v) for v in module.get("failed", {}).values()) + " " + module.get("message", "")
-        row["internal errors"] += failed.count("internal error")
-        row["past budget"] += failed.count("did not finish")
+        # each failed function once (a module's message repeats its first failure)
+        failed = [str(v) for v in module.get("failed", {}).values()] or [module.get("message", "")]
+        row["internal errors"] += sum("internal error" in why for why in failed)
+        row["past budget"] += sum("did not finish" in why for why in failed)
         if not module.get("output"):
             continue
         test_file = out / library.name / module["output"]
