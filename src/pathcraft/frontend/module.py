@@ -32,7 +32,7 @@ from pathcraft.frontend.siblings import home_hidden_classes, import_siblings
 from pathcraft.frontend.source import NO_DEFAULT, Literal, ModuleSource, NoDefault, builtin_exception
 from pathcraft.frontend.untyped import call_arguments, infer_class, passed_to, structural_class
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
-from pathcraft.frontend.yields import is_generator, own_nodes
+from pathcraft.frontend.yields import is_generator, own_nodes, running_with
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
 from pathcraft.ir.types import INT, NONE, Type
 
@@ -686,7 +686,7 @@ def altered_names(body: list[ast.stmt]) -> dict[str, ast.stmt]:
     for statement in _module_level(imported):  # not under `if __name__ == "__main__":`
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.Try)):
             continue  # an `if`'s or `try`'s statements come on their own
-        for node in _walk_outside_functions(statement):
+        for node in running_with([statement]):
             name = None
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                     and node.func.id in ("setattr", "delattr") and node.args and isinstance(node.args[0], ast.Name):
@@ -697,20 +697,6 @@ def altered_names(body: list[ast.stmt]) -> dict[str, ast.stmt]:
             if name is not None:
                 altered.setdefault(name, statement)
     return altered
-
-
-def _walk_outside_functions(node: ast.AST) -> list[ast.AST]:
-    """The nodes under `node` that run with it (not the bodies of the
-    functions, lambdas and classes it defines)."""
-    found: list[ast.AST] = []
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        found.append(current)
-        for child in ast.iter_child_nodes(current):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-                pending.append(child)
-    return found
 
 
 def _rebound_names(body: list[ast.stmt]) -> set[str]:

@@ -20,7 +20,13 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 def own_nodes(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
     """The nodes of `fn`'s body that run in its own frame (nested functions
     and classes left out)."""
-    stack: list[ast.AST] = [node for node in fn.body if not isinstance(node, _SCOPES)]
+    return running_with(fn.body)
+
+
+def running_with(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """The nodes of `body` that run when it runs: not the bodies of the
+    functions, lambdas and classes it defines."""
+    stack: list[ast.AST] = [node for node in body if not isinstance(node, _SCOPES)]
     while stack:
         node = stack.pop()
         yield node

@@ -16,7 +16,7 @@ from pathcraft.heap.cells import Addr
 from pathcraft.ir.builtin_names import ADD, IADD
 from pathcraft.ir.nodes import CallMethod
 from pathcraft.ir.values import ExcValue
-from pathcraft.models.registry import Model
+from pathcraft.models.registry import MethodHook, Model
 
 HEAP_METHODS = frozenset({"append", "pop", "copy"})  # what the heap model runs itself
 
@@ -51,16 +51,21 @@ def sequence_argument(machine: Machine, state: State, method: str, accepted: tup
     return machine.throw(state, ExcValue("TypeError", None))  # CPython's message names the type
 
 
-def _method(machine: Machine, state: State, frame: Frame, instr: CallMethod, receiver: Value,
-            args: tuple[Value, ...]) -> Successors | None:
-    own = heap_method(machine, state, frame, instr, receiver, args)
-    if own is not None:
-        return own
-    return sequence_argument(machine, state, instr.method, SEQUENCE_ARGUMENT.get(instr.method), args)
+def sequence_methods(accepts: Mapping[str, tuple[str, ...]]) -> MethodHook:
+    """The `method` hook of a sequence the heap holds (a list, a deque): its
+    own operations, else a method whose argument must be a sequence of the
+    kinds `accepts` names for it."""
+    def method(machine: Machine, state: State, frame: Frame, instr: CallMethod, receiver: Value,
+               args: tuple[Value, ...]) -> Successors | None:
+        own = heap_method(machine, state, frame, instr, receiver, args)
+        if own is not None:
+            return own
+        return sequence_argument(machine, state, instr.method, accepts.get(instr.method), args)
+    return method
 
 
 def _has_method(cell: object, name: str) -> bool:
     return name in HEAP_METHODS
 
 
-MODEL = Model("list", kinds=("list",), method=_method, has_method=_has_method)
+MODEL = Model("list", kinds=("list",), method=sequence_methods(SEQUENCE_ARGUMENT), has_method=_has_method)

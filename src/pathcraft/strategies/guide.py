@@ -24,14 +24,19 @@ other code does below its own frames is not guided.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from pathcraft.engine import generators
 from pathcraft.engine.control import SearchControl, Verdict
 from pathcraft.engine.state import Frame, State, SymbolicPath
 from pathcraft.strategies.tracegen import LocalScope
 from pathcraft.ir.nodes import Predicate, Rule
-from pathcraft.ir.pattern import ANY, Pattern, admits, child_pattern, matches
+from pathcraft.ir.pattern import ANY, Pattern, admits, child_pattern, matches, pattern_of
 from pathcraft.ir.trace import TraceTerm
+
+if TYPE_CHECKING:
+    from pathcraft.engine.engine import Engine
 
 
 class TraceGuide(SearchControl):
@@ -90,13 +95,26 @@ class TraceGuide(SearchControl):
         return sum(1 for c in frame.children if self.scope.keeps(c.predicate))
 
     def finished(self, path: SymbolicPath) -> Verdict:
-        target = _first_term(path.trace, self.root)
+        target = first_term(path.trace, self.root)
         if target is not None and self.scope is not None:
             target = self.scope.project(target)
         return Verdict.KEEP if target is not None and matches(self.pattern, target) else Verdict.DROP
 
 
-def _first_term(trace: TraceTerm, predicate: str) -> TraceTerm | None:
+def first_guided_path(engine: Engine, target: str, term: TraceTerm, scope: LocalScope) -> SymbolicPath | None:
+    """The first path of `target` whose local trace is an instance of
+    `term`: a sibling search guided by it, closed once it has answered."""
+    base = engine.options
+    guided = engine.sibling(replace(base, controls=base.controls + (TraceGuide(pattern_of(term), scope.entry,
+                                                                              scope),)))
+    paths = guided.explore(target)
+    try:
+        return next(paths, None)
+    finally:
+        paths.close()
+
+
+def first_term(trace: TraceTerm, predicate: str) -> TraceTerm | None:
     """The first term of `predicate` in `trace` (pre-order): the target's own
     trace inside a wrapper's."""
     stack = [trace]

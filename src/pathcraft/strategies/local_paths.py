@@ -7,13 +7,11 @@ is infeasible."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from pathcraft.engine.state import SymbolicPath
-from pathcraft.ir.pattern import pattern_of
 from pathcraft.ir.trace import TraceTerm
 from pathcraft.strategies.base import Job, Outcome, RunOptions, Sink, TraceCounts, loop_bound
-from pathcraft.strategies.guide import TraceGuide
+from pathcraft.strategies.guide import first_guided_path, first_term
 from pathcraft.strategies.points import out_of_time
 from pathcraft.strategies.tracegen import LocalScope, LocalTraces
 
@@ -56,13 +54,7 @@ def _guided(job: Job, counts: TraceCounts) -> Iterator[SymbolicPath]:
             counts.gave_way_after = generated
             break
         counts.tried()
-        guided = engine.sibling(replace(base, controls=base.controls + (TraceGuide(pattern_of(term), scope.entry,
-                                                                                  scope),)))
-        paths = guided.explore(target)
-        try:
-            first = next(paths, None)
-        finally:
-            paths.close()
+        first = first_guided_path(engine, target, term, scope)
         if first is None:
             counts.failed()
         else:
@@ -80,10 +72,4 @@ def _guided(job: Job, counts: TraceCounts) -> Iterator[SymbolicPath]:
 
 def target_term(trace: TraceTerm, entry: str) -> TraceTerm:
     """The target's own trace term inside a wrapper's (pre-order first)."""
-    stack = [trace]
-    while stack:
-        term = stack.pop()
-        if term.predicate == entry:
-            return term
-        stack.extend(reversed(term.children))
-    return trace
+    return first_term(trace, entry) or trace

@@ -18,17 +18,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathcraft.strategies.base import TraceCounts
-from pathcraft.strategies.guide import TraceGuide
+from pathcraft.strategies.guide import first_guided_path
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.strategies.tracegen import LocalScope, LocalTraces
 from pathcraft.errors import PathcraftError
 from pathcraft.ir.nodes import Program
-from pathcraft.ir.pattern import pattern_of
 from pathcraft.ir.trace import Event, TraceTerm
 
 if TYPE_CHECKING:
@@ -181,7 +180,6 @@ def _by_traces(engine: Engine, program: Program, target: str, scope: LocalScope,
                counts: TraceCounts) -> SymbolicPath | None:
     """The first path of the first local trace through the point that has
     a path reaching it (or `_GAVE_WAY`, after `GIVE_WAY` traces without)."""
-    base = engine.options
     tried = looked = 0
     for term in LocalTraces(program, program.predicate(scope.entry).function, k):
         if engine.stats.stopped is not None or out_of_time(engine):
@@ -195,13 +193,7 @@ def _by_traces(engine: Engine, program: Program, target: str, scope: LocalScope,
             return _GAVE_WAY  # type: ignore[no-any-return]
         tried += 1
         counts.tried()
-        guided = engine.sibling(replace(base, controls=base.controls + (TraceGuide(pattern_of(term), scope.entry,
-                                                                                  scope),)))
-        paths = guided.explore(target)
-        try:
-            first = next(paths, None)
-        finally:
-            paths.close()
+        first = first_guided_path(engine, target, term, scope)
         if first is not None and point.reached_by(first.events, first.trace):
             return first
         counts.failed()
