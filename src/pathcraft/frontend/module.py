@@ -460,18 +460,27 @@ def _attribute_types(module: ModuleSource, cls: ast.ClassDef, with_foreign: bool
         if key in module.typing_classes:  # asked again while typing them: nothing known yet, and the
             module.partial.update(module.typing_classes[module.typing_classes.index(key) + 1:])  # askers partial
         return cached
+    state = (key, tuple(module.typing_classes), frozenset(_TYPING_PARAMETERS))
+    known = module.partial_typings.get(state)
+    if known is not None:  # typed before in this state, within this outermost call: the same answer
+        module.partial.update(known[1])
+        return known[0]
+    before = set(module.partial)
     module.attribute_types[key] = {}
     module.typing_classes.append(key)
     try:
         result = _typed_attributes(module, cls, with_foreign)
     finally:
         module.typing_classes.pop()
-    if key in module.partial and module.typing_classes:  # typed without a class being typed: again later
+    if key in module.partial and module.typing_classes:  # typed while a class it needs was: again later
         module.partial.discard(key)
         del module.attribute_types[key]
+        module.partial_typings[state] = (result, frozenset(module.partial - before))
     else:
         module.partial.discard(key)
         module.attribute_types[key] = result
+    if not module.typing_classes:  # the outermost call is done: what was partial in it is asked afresh
+        module.partial_typings.clear()
     return result
 
 

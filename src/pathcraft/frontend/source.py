@@ -68,6 +68,10 @@ class ModuleSource:
     attribute_types: dict[tuple[str, bool], dict[str, Type]] = field(default_factory=dict)
     typing_classes: list[tuple[str, bool]] = field(default_factory=list)  # `_attribute_types` at work, outermost first
     partial: set[tuple[str, bool]] = field(default_factory=set)  # typed while a class they need was at work
+    # partial typings of one outermost `_attribute_types` call, by (class, classes and parameters at work):
+    # the same question in the same state has the same answer (and marks the same askers partial)
+    partial_typings: dict[tuple[object, ...], tuple[dict[str, Type], frozenset[tuple[str, bool]]]] = \
+        field(default_factory=dict)
     namedtuples: dict[str, NamedTupleInfo] = field(default_factory=dict)  # see frontend/namedtuples.py
     # definitions merged from other modules of the project (frontend/imports.py):
     # top-level name -> the file defining it, that file's tree, views of the module from it
