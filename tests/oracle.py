@@ -9,13 +9,16 @@
 from __future__ import annotations
 
 import ast
+import fcntl
+import hashlib
 import importlib.util
 import inspect
 import itertools
 import json
+import os
 import sys
 import typing
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -27,12 +30,14 @@ from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
 from pathcraft.testcase.heapdesc import build_inputs, real_snapshot
 from pathcraft.testcase.model import TestCase
+from pathcraft.testcase.stored import NotStorable, decode_cases, encode_cases
 from pathcraft.testcase.replay import clear_caches, spelled_class
 from pathcraft.testcase.pathsig import RealRun, loop_shapes, record, statement_lines, within_loop_bound
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 SHARED_EXAMPLES = REPO / "tests" / "fixtures" / "papers"  # the papers' examples, vendored
+SHARED_RUNS = "PATHCRAFT_TEST_RUNS"  # environment: the folder where `generated` keeps its runs for the session
 
 
 def load_module(path: Path) -> ModuleType:
@@ -61,11 +66,44 @@ def resolve(module: ModuleType, qualname: str) -> Any:
 
 def generated(path: Path, qualname: str, criterion: str = "loop-2", exceptions: bool = True,
               heap: str = "symbolic", assumptions: tuple[str, ...] = ()) -> list[TestCase]:
+    """The tests pathcraft generates for `qualname`, computed once per test
+    session: the replay and the enumeration oracle of one function ask for
+    the same run (conftest.py names a folder the xdist workers share)."""
+    key = json.dumps([str(path), hashlib.sha256(path.read_bytes()).hexdigest(), qualname, criterion, exceptions,
+                      heap, list(assumptions)])
+    return shared_run(key, lambda: _generate(path, qualname, criterion, exceptions, heap, assumptions))
+
+
+def _generate(path: Path, qualname: str, criterion: str, exceptions: bool, heap: str,
+              assumptions: tuple[str, ...]) -> list[TestCase]:
     result = translate(str(path), [qualname])
     assert not result.errors, result.errors
     options = GenerateOptions.of(criterion=parse_criterion(criterion), exceptions=exceptions, heap=heap,
                               assume=assumptions)
     return generate(result.program, qualname, options).cases
+
+
+def shared_run(key: str, run: Callable[[], list[TestCase]]) -> list[TestCase]:
+    """`run()`, or the cases an earlier test of this session stored under
+    `key` (as the summary store writes them: tagged JSON, never pickle).
+    A lock per key makes a second worker wait for the first instead of
+    running the same search beside it."""
+    folder = os.environ.get(SHARED_RUNS)
+    if not folder:
+        return run()
+    stem = Path(folder) / hashlib.sha256(key.encode()).hexdigest()
+    with open(stem.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        stored = stem.with_suffix(".json")
+        if stored.exists():
+            return decode_cases(json.loads(stored.read_text(encoding="utf-8")))[0]
+        cases = run()
+        try:
+            document = encode_cases(cases, {})
+        except NotStorable:
+            return cases
+        stored.write_text(json.dumps(document), encoding="utf-8")
+        return cases
 
 
 class RealCode:
