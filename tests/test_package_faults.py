@@ -119,12 +119,16 @@ def test_a_function_past_its_item_budget_is_reported_and_the_run_goes_on(tmp_pat
 
 
 def test_ctrl_c_keeps_the_tests_that_came_back_in_valid_files(package: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "pkg_faults"
+    shutil.copytree(package, copy)
+    (copy / "endless.py").write_text(ENDLESS)  # after branchy.py: hours at loop-12, so Ctrl-C surely finds it at work
     out = tmp_path / "out"
-    run = subprocess.Popen([sys.executable, "-m", "pathcraft", "gen", str(package), "-o", str(out), "--jobs", "1",
-                            "--timeout", "120", "-q", "--no-incremental"], stderr=subprocess.PIPE, text=True)
-    written = out / "test_branchy.py"
+    run = subprocess.Popen([sys.executable, "-m", "pathcraft", "gen", str(copy), "-o", str(out), "--jobs", "1",
+                            "--timeout", "120", "--criterion", "loop-12", "--max-paths", str(10**7), "-q",
+                            "--no-incremental"], stderr=subprocess.PIPE, text=True)
+    written = out / "test_endless.py"
     deadline = time.monotonic() + 120
-    while not (written.exists() and "def test_quick_" in written.read_text()):  # quick is in, branchy running
+    while not (written.exists() and "def test_quick_" in written.read_text()):  # quick is in, endless running
         assert run.poll() is None and time.monotonic() < deadline
         time.sleep(0.05)
     run.send_signal(signal.SIGINT)

@@ -341,6 +341,9 @@ def _reports(root: Path, plan: _Plan) -> list[ModuleReport]:
             for m in sorted(statuses)]
 
 
+WAKE_SECONDS = 0.2  # how soon a Ctrl-C reaches a scheduler waiting on its items
+
+
 class _Scheduler:
     """Hands a run's work items to the pool and takes their results as
     they come: a module's plan submits its functions (or their split
@@ -364,7 +367,9 @@ class _Scheduler:
             self.submit(run, None, (0, 0))
         self.told.items_added(len(self.plan.todo))
         while self.pending:
-            done, _ = wait(self.pending, return_when=FIRST_COMPLETED)
+            # a wait that wakes up now and then: this runs on depth.run_deep's thread, where a Ctrl-C
+            # arrives as an exception set from the main thread, raised only once Python code runs here
+            done, _ = wait(self.pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
             for future in sorted(done, key=lambda f: self.pending[f][0].index):
                 run, qualname, split = self.pending.pop(future)
                 result = future.result()
