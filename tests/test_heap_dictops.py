@@ -1,6 +1,6 @@
 """The dict and set operations of `HeapModel`, on each heap model, called
 directly (no run): every model gives the same outcomes, and the models of
-`models/dict.py` reach dicts only through them."""
+`models/dict/semantics.py` reach dicts only through them."""
 
 from __future__ import annotations
 

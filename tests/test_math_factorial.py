@@ -1,4 +1,4 @@
-"""`math.factorial` on ints is the prelude's loop (frontend/prelude/numbers.py):
+"""`math.factorial` on ints is the prelude's loop (models/math/prelude.py):
 the tests replay against the real code, negative arguments raise CPython's
 ValueError, a float its TypeError (type only)."""
 

@@ -1,4 +1,4 @@
-"""The str model's `partition` (models/str.py), the registry's worked
+"""The str model's `partition` (models/str/semantics.py), the registry's worked
 example: tests replayed on the real code, every small input's path covered,
 and the registry answering for the method."""
 
@@ -10,7 +10,7 @@ import pytest
 from heap_enum import Bounds
 from oracle import generated, missed_heap_paths, replay_mismatches
 
-from pathcraft.models import REGISTRY
+from pathcraft.models.catalog import REGISTRY
 
 SOURCE = '''
 def split_key(line: str) -> str:

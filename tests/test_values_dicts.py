@@ -182,7 +182,7 @@ def test_equal_dicts_compare_entries_whatever_their_order() -> None:
 
 def test_memory_grows_by_a_slot_per_key_and_value() -> None:
     from pathcraft.cost.models import SizeModel
-    from pathcraft.models.dict import growth
+    from pathcraft.models.dict.semantics import growth
 
     empty, addr = dicts.new(Heap(), is_set=False)
     one = dicts.write(empty, addr, 1, 10)[-1].heap  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
 from pathcraft.ir import pure_calls
 from pathcraft.ir.builtin_names import ITERATE
 from pathcraft.ir.nodes import Call, FunctionInfo, Predicate, Program
-from pathcraft.models import REGISTRY
+from pathcraft.models.catalog import REGISTRY
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import Term
 

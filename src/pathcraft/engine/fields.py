@@ -11,7 +11,7 @@ from pathcraft.errors import Unsupported
 from pathcraft.heap.cells import Addr, ObjectCell
 from pathcraft.ir.nodes import GetField, SetField
 from pathcraft.ir.values import ExcValue
-from pathcraft.models import REGISTRY
+from pathcraft.models.catalog import REGISTRY
 
 
 def get_field(machine: Machine, state: State, frame: Frame, instr: GetField) -> Successors:

@@ -16,7 +16,7 @@ from pathcraft.engine.values import value_kind
 from pathcraft.heap.cells import Addr
 from pathcraft.ir.nodes import ListOp
 from pathcraft.ir.values import ExcValue
-from pathcraft.models import REGISTRY
+from pathcraft.models.catalog import REGISTRY
 
 
 def list_op(machine: Machine, state: State, frame: Frame, instr: ListOp) -> Successors:

@@ -19,7 +19,7 @@ from pathcraft.ir.builtin_names import (EQ, LIST_PROTOCOL, OBJECT_EQ, OBJECT_ORD
                                        method_predicate)
 from pathcraft.ir.nodes import Binary, CallMethod, CheckMethod, FunctionInfo, Var
 from pathcraft.ir.values import ExcValue
-from pathcraft.models import REGISTRY
+from pathcraft.models.catalog import REGISTRY
 
 
 def check_method(machine: Machine, state: State, frame: Frame, instr: CheckMethod) -> Successors:

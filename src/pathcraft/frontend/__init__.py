@@ -15,9 +15,9 @@ from pathcraft.frontend.imports import home, unmerged_reason
 from pathcraft.frontend.invariants import decorated_invariants
 from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.prelude import prelude_predicates
-from pathcraft.frontend.intformat import format_predicates
+from pathcraft.models.int.lowering import format_predicates
 from pathcraft.frontend.powers import power_predicates
-from pathcraft.frontend.strbuiltins import str_predicates
+from pathcraft.models.str.lowering import str_predicates
 from pathcraft.frontend.natives import load_natives
 from pathcraft.frontend.stdlib import foreign_predicates
 from pathcraft.frontend.module import function_info, load_module, property_setters

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import ast
 
-from pathcraft.frontend import bitops, powers
+from pathcraft.frontend import powers
+from pathcraft.models.bits import lowering as bitops
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.ir.builtin_names import function_predicate
 from pathcraft.ir.nodes import Binary, Call, CallMethod, Const, Expr, Text, Unary, Var

@@ -15,10 +15,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from pathcraft.frontend import intformat, isinstances, numbuiltins as num, seqbuiltins as seq
+from pathcraft.frontend import isinstances, numbuiltins as num, seqbuiltins as seq
+from pathcraft.models.int import lowering as intformat
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.frontend.generators import CONSUMERS
-from pathcraft.frontend.strbuiltins import CONVERSIONS
+from pathcraft.models.str.lowering import CONVERSIONS
 from pathcraft.ir.nodes import Expr
 
 # (lowerer, the builtin's name, the call) -> its value, or None: not this rule

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from pathcraft.frontend.bitops import bit_predicates
+from pathcraft.models.bits.lowering import bit_predicates
 from pathcraft.ir.builtin_names import ITERATE, NEW_DEFAULTDICT, NEW_DICT, NEW_SET, NUMBER_CONVERSIONS, method_predicate
 from pathcraft.ir.nodes import (
     Assign, Binary, Const, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Unary, Var,

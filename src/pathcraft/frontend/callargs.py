@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from pathcraft.frontend import namedtuples
+from pathcraft.models.namedtuple import lowering as namedtuples
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.ir.nodes import CallMethod, Const, Expr, FunctionInfo, NewList, NewObject, Var
 

@@ -16,7 +16,8 @@ import builtins
 import types
 
 from pathcraft.errors import construct_name, unknown_name
-from pathcraft.frontend import builtincalls, callargs, mathmod, methodcalls
+from pathcraft.frontend import builtincalls, callargs, methodcalls
+from pathcraft.models.math import lowering as mathmod
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.ir.builtin_names import LOOP_STEP, NEW_DEFAULTDICT
 from pathcraft.ir.nodes import Assign, Call, Const, Expr, ListOp, NewList, Text, Var

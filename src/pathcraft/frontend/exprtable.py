@@ -15,11 +15,13 @@ from collections.abc import Callable
 from typing import Any
 
 from pathcraft.errors import construct_name, unknown_name
-from pathcraft.frontend import arith, bitops, calls, classrefs, comparisons, conditions, displays, exprlines, mathmod
+from pathcraft.frontend import arith, calls, classrefs, comparisons, conditions, displays, exprlines
+from pathcraft.models.bits import lowering as bitops
+from pathcraft.models.math import lowering as mathmod
 from pathcraft.frontend.arith import OPERATOR_TEXT
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.frontend.frozen import Relocate
-from pathcraft.frontend.mathmod import is_math
+from pathcraft.models.math.lowering import is_math
 from pathcraft.ir.nodes import Const, Expr, GetField, ListOp, Mark, Text, Unary, Var
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import ast
 
-from pathcraft.frontend import callargs, classrefs, mathmod
+from pathcraft.frontend import callargs, classrefs
+from pathcraft.models.math import lowering as mathmod
 from pathcraft.frontend.exprhost import ExprLowering
-from pathcraft.frontend.mathmod import is_math
+from pathcraft.models.math.lowering import is_math
 from pathcraft.frontend.seqbuiltins import key_and_reverse
 from pathcraft.ir.builtin_names import SORT_BY
 from pathcraft.ir.nodes import Call, CallMethod, CheckMethod, Const, Expr, Text, Var

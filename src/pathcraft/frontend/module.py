@@ -18,14 +18,15 @@ from pathcraft.files import read_source
 from pathcraft.frontend.aliases import module_aliases
 from pathcraft.frontend.boolsafe import bool_safe_ints, returned_as_given
 from pathcraft.frontend.decorators import read_decorators
-from pathcraft.frontend import mathmod, nested
+from pathcraft.frontend import nested
+from pathcraft.models.math import lowering as mathmod
 from pathcraft.frontend.folding import fold_module_constants
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.importable import import_failure
 from pathcraft.frontend.names import module_level as _module_level
 from pathcraft.frontend.packages import module_name
 from pathcraft.frontend.fields import UNKNOWN, Typer, Unknown, infer_attributes, join_types
-from pathcraft.frontend.namedtuples import namedtuple_info, namedtuple_literal
+from pathcraft.models.namedtuple.lowering import namedtuple_info, namedtuple_literal
 from pathcraft.frontend.optional import optional_scalar
 from pathcraft.frontend.imports import Linker, home, link_imports
 from pathcraft.frontend.siblings import home_hidden_classes, import_siblings

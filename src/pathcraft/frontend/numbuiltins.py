@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import ast
 
-from pathcraft.frontend import arith, intformat, powers
+from pathcraft.frontend import arith, powers
+from pathcraft.models.int import lowering as intformat
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.ir.builtin_names import function_predicate
 from pathcraft.ir.nodes import Binary, Call, Const, Expr, NewList, Unary, Var
@@ -20,7 +21,7 @@ from pathcraft.ir.nodes import Binary, Call, Const, Expr, NewList, Unary, Var
 
 def conversion(ex: ExprLowering, name: str, node: ast.Call) -> Expr:
     """`str(x)`, `int(x)`, `ord(x)`, `chr(x)`: dispatched on the type of
-    `x` at run time (`frontend/strbuiltins.py`)."""
+    `x` at run time (`models/str/lowering.py`)."""
     arg = ex.expr(node.args[0])
     tmp = ex.blocks.temp()
     ex.blocks.emit(Call(tmp, function_predicate(name), (arg,), node.lineno))
@@ -152,7 +153,7 @@ def converted(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
 
 
 def formatted(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
-    """`format(n, "b")` (and "o", "x"): the digits' loop of frontend/intformat.py."""
+    """`format(n, "b")` (and "o", "x"): the digits' loop of models/int/lowering.py."""
     if len(node.args) != 2 or not isinstance(node.args[1], ast.Constant) \
             or node.args[1].value not in intformat.SPECS:
         return None

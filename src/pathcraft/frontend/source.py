@@ -18,7 +18,7 @@ from typing import Final
 from pathcraft.errors import PathcraftError
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments
 from pathcraft.frontend.lines import statement_lines
-from pathcraft.frontend.namedtuples import NamedTupleInfo
+from pathcraft.models.namedtuple.lowering import NamedTupleInfo
 from pathcraft.frontend.nativetable import Natives
 from pathcraft.frontend.yields import module_has_generators
 from pathcraft.ir.nodes import ClassInfo, Text
@@ -72,7 +72,7 @@ class ModuleSource:
     # the same question in the same state has the same answer (and marks the same askers partial)
     partial_typings: dict[tuple[object, ...], tuple[dict[str, Type], frozenset[tuple[str, bool]]]] = \
         field(default_factory=dict)
-    namedtuples: dict[str, NamedTupleInfo] = field(default_factory=dict)  # see frontend/namedtuples.py
+    namedtuples: dict[str, NamedTupleInfo] = field(default_factory=dict)  # see models/namedtuple/lowering.py
     # definitions merged from other modules of the project (frontend/imports.py):
     # top-level name -> the file defining it, that file's tree, views of the module from it
     origins: dict[str, str] = field(default_factory=dict)

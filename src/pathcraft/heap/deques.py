@@ -10,7 +10,7 @@ that changed since the first started cannot tell whether the first
 still runs: the path is dropped. Loops of prelude code (`x in d`,
 `list(d)`, `sum(d)`) run nothing between their steps: not tracked.
 Methods a list lacks (`popleft`,
-`appendleft`, `rotate`) are prelude code (`frontend/prelude/deques.py`).
+`appendleft`, `rotate`) are prelude code (`models/deque/prelude.py`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ EMPTY = "pop from an empty deque"
 OUT_OF_RANGE = "deque index out of range"
 MUTATED = "deque mutated during iteration"
 _CHANGES = ("append", "pop")
-# methods whose list prelude code is exact for a deque (its own are in `frontend/prelude/deques.py`)
+# methods whose list prelude code is exact for a deque (its own are in `models/deque/prelude.py`)
 DEQUE_AS_LIST = frozenset({"__contains__", "count", "extend", "reverse", "clear", "insert", "__eq__", "__iadd__"})
 
 

@@ -3,7 +3,7 @@
 Dicts and sets hold concrete entries under every model (`heap/dicts.py`
 says how): no model materializes or aliases them differently once made, so
 the models inherit one implementation and the engine's dict model
-(`models/dict.py`) reaches them only through the `HeapModel` protocol.
+(`models/dict/semantics.py`) reaches them only through the `HeapModel` protocol.
 """
 
 from __future__ import annotations

@@ -217,7 +217,7 @@ class NewList:
     elem: Type | None
     line: int
     is_tuple: bool = False
-    named: tuple[str, tuple[str, ...]] | None = None  # a NamedTuple's class and fields (frontend/namedtuples.py)
+    named: tuple[str, tuple[str, ...]] | None = None  # a NamedTuple's class and fields (models/namedtuple/lowering.py)
 
 
 @dataclass(frozen=True)

@@ -1,20 +1,17 @@
-"""Python models: the semantics of one Python type or stdlib module in one
-place, registered by what they model (`models/registry.py`).
+"""Python models: how pathcraft treats one Python type or stdlib module,
+in one folder per type (`models/str/`, `models/dict/`, `models/math/`, ...).
 
-The order matters where two models intercept one predicate: a str's `%`
-before the int model's operand check, which comes before the float rows.
+A folder holds up to three halves, each on its own layer:
+
+* `prelude.py`: the type's methods and functions written as plain Python,
+  which the frontend lowers like user code (`frontend/prelude/`; never
+  imported to run, read as source);
+* `lowering.py`: the frontend's rules for its syntax and builtin calls
+  (layer 3, beside `frontend/`);
+* `semantics.py`: the engine-side hooks, a `Model` (`registry.py`) that says
+  what it answers for (value kinds, builtin predicates); `catalog.py`
+  gathers them into the `REGISTRY` the engine's handlers ask (layer 4).
+
+This package's `__init__` imports nothing, so the frontend can import a
+`lowering.py` without pulling in the engine.
 """
-
-from __future__ import annotations
-
-from pathcraft.models import bits, deque, namedtuple
-from pathcraft.models import dict as dict_model
-from pathcraft.models import float as float_model
-from pathcraft.models import int as int_model
-from pathcraft.models import list as list_model
-from pathcraft.models import str as str_model
-from pathcraft.models.registry import Model, Registry
-
-MODELS: tuple[Model, ...] = (str_model.MODEL, int_model.MODEL, bits.MODEL, float_model.MODEL, dict_model.MODEL,
-                             namedtuple.MODEL, list_model.MODEL, deque.MODEL)
-REGISTRY = Registry(MODELS)

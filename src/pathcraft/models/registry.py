@@ -9,7 +9,7 @@ kind of the value it meets, so it never names a type itself; solver
 theories (`solver/`) and heap cells (`heap/`) stay below as services the
 models call. The models' frontend halves (prelude code, lowering rules)
 are found by the frontend; a model module may hold them too
-(`models/namedtuple.py`).
+(`models/namedtuple/semantics.py`).
 """
 
 from __future__ import annotations

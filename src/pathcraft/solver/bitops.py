@@ -3,7 +3,7 @@
 Python's ints are unbounded two's complement. On operands that fit in
 signed 64 bits, `&`, `|` and `^` give exactly the signed 64-bit result, so
 Z3 computes them bit by bit on 64 bits; the builtin predicates that apply
-them (`frontend/bitops.py`) guard both operands with that range, which
+them (`models/bits/lowering.py`) guard both operands with that range, which
 becomes part of the path constraint. Shifts by a symbolic count multiply
 or divide by a power of two picked from the counts 0..MAX_SHIFT (the
 guard bounds the count), and `bit_length`/`bit_count` are sums over the
@@ -70,7 +70,7 @@ def py_oct_digits(x: int) -> int:
 
 
 def _digits(z3: Any, x: Any, group: int) -> Any:
-    """`x`'s bits (0 <= x < 2**WIDTH, as the guards of `frontend/intformat.py`
+    """`x`'s bits (0 <= x < 2**WIDTH, as the guards of `models/int/lowering.py`
     state) in groups of `group`, each group a decimal digit: linear."""
     bits = z3.bits(x, False)
     ctx = x.ctx

@@ -2,9 +2,11 @@
 
 A method of a builtin value that the engine does not know natively
 (`list.index`, `list.insert`, ...) is the summary of what CPython does,
-written as plain Python in a module of this package and lowered by the
-frontend itself, so its branches are choice points of the execution like
-any other. Naming, per module of this package:
+written as plain Python in the `prelude.py` of the type's model folder
+(`models/list/prelude.py`; the iterator steps and the stdlib functions of
+no model folder yet are in this package) and lowered by the frontend
+itself, so its branches are choice points of the execution like any
+other. The files are read as source, never run. Naming, per file:
 
 * `def list__index(self, x)`: the method `index` of `list` values,
   entered by the engine when `xs.index(x)` has a list receiver
@@ -40,7 +42,10 @@ from pathcraft.ir.nodes import Call, Goto, Mark, Predicate, Raise
 NOT_MODELLED = "NotImplementedError"
 UNSUPPORTED = "$unsupported"
 
-MODULES = ("lists", "strings", "tuples", "dicts", "iterators", "numbers", "stdlib", "deques")
+_HERE = Path(__file__).parent
+# every model folder's prelude (found by its place: a new model adds a file, not a line here), then this
+# package's own files
+FILES = (*sorted((_HERE.parent.parent / "models").glob("*/prelude.py")), *sorted(_HERE.glob("[!_]*.py")))
 
 
 def _public_name(function: str) -> str:
@@ -53,8 +58,8 @@ def prelude_predicates() -> dict[str, Predicate]:
     """Every prelude predicate, lowered once per process (predicates are
     frozen, so every program can share them)."""
     out: dict[str, Predicate] = {}
-    for module_name in MODULES:
-        module = load_module(str(Path(__file__).with_name(f"{module_name}.py")))
+    for file in FILES:
+        module = load_module(str(file))
         out.update(silent_predicates(module, _public_name))
     return out
 

@@ -2,7 +2,7 @@
 dict operations (`HeapModel.dict_*`, `heap/dictops.py`) an instruction on
 one of them is, registered for the kinds "dict", "set" and "view" and the
 literals `$dict`/`$set`/`$defaultdict`; the methods beyond these are
-prelude code (`frontend/prelude/dicts.py`).
+prelude code (`models/dict/prelude.py`).
 
 `{k: v}` and `{a}` are the native builtins `$dict`/`$set`; `d[k]`, `d[k] = v`,
 `del d[k]`, `len(d)` and a `for` loop's steps are `ListOp`s (a loop's own

@@ -1,6 +1,6 @@
 """The model of lists (kind "list"): `append`, `pop()` and `copy` are the
 heap model's own operations (`heap/base.py: list_method`); every other
-method is prelude code (`frontend/prelude/lists.py`), entered once its
+method is prelude code (`models/list/prelude.py`), entered once its
 sequence argument is checked (`xs + ys`, `xs.extend(ys)`)."""
 
 from __future__ import annotations

@@ -4,8 +4,8 @@
 (terms: `indexof`, `substr`), a new tuple. Strings
 are terms of sort STR (`solver/strings.py` states each operator); their
 sequence operations are the heap executor's (`engine/strings.py`), their
-methods builtin predicates (`frontend/strbuiltins.py`) or prelude loops
-(`frontend/prelude/strings.py`)."""
+methods builtin predicates (`models/str/lowering.py`) or prelude loops
+(`models/str/prelude.py`)."""
 
 from __future__ import annotations
 

@@ -80,7 +80,7 @@ def lower_call(name: str, args: list[Expr], emit: Callable[[Call], None], temp: 
         else:
             emit(Call(tmp, MATH_POW, tuple(args), line))
         return Var(tmp)
-    if name == "factorial" and len(args) == 1:  # on ints, the prelude's loop (frontend/prelude/numbers.py)
+    if name == "factorial" and len(args) == 1:  # on ints, the prelude's loop (models/math/prelude.py)
         tmp = temp()
         emit(Call(tmp, function_predicate("factorial"), (args[0],), line))
         return Var(tmp)

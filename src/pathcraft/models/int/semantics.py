@@ -11,7 +11,7 @@ from pathcraft.engine.machine import Machine, Successors
 from pathcraft.engine.state import Frame, State, step
 from pathcraft.engine.values import Value
 from pathcraft.errors import Unsupported
-from pathcraft.frontend.bitops import BIT_PREDICATES
+from pathcraft.models.bits.lowering import BIT_PREDICATES
 from pathcraft.heap.base import is_scalar
 from pathcraft.heap.cells import Addr
 from pathcraft.ir.builtin_names import NUMBER_CONVERSIONS

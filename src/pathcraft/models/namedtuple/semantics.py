@@ -1,5 +1,5 @@
 """The model of tuples and NamedTuples (kind "tuple"; the frontend's half
-is `frontend/namedtuples.py`, the comparisons `engine/tuples.py`, the
+is `models/namedtuple/lowering.py`, the comparisons `engine/tuples.py`, the
 cell `heap/tuples.py`). A NamedTuple value is a tuple cell tagged with its
 class and field names. Reading a field reads its
 item; assigning any attribute raises AttributeError (the class has

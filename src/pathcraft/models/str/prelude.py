@@ -87,7 +87,7 @@ def str__join(self: str, items: list[str]) -> str:
 
 def str___split_spaces(self: str) -> list[str]:
     """`self.split()` for a string whose only whitespace is the space (see
-    `frontend/strbuiltins.py`)."""
+    `models/str/lowering.py`)."""
     out = []
     rest = self
     i = rest.find(" ")

@@ -1,6 +1,6 @@
 """The model of `collections.deque` (kind "deque"): a list cell marked
 `is_deque` (`heap/deques.py`: its messages, the mutation count a loop
-checks). Its own methods are prelude code (`frontend/prelude/deques.py`);
+checks). Its own methods are prelude code (`models/deque/prelude.py`);
 those it shares with lists (`DEQUE_AS_LIST`) run the list's."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathcraft.engine.machine import Machine
 from pathcraft.engine.state import State
 from pathcraft.heap.deques import DEQUE_AS_LIST
 from pathcraft.ir.builtin_names import IADD, method_predicate
-from pathcraft.models.list import HEAP_METHODS, sequence_methods
+from pathcraft.models.list.semantics import HEAP_METHODS, sequence_methods
 from pathcraft.models.registry import Model
 
 _SEQUENCES = ("list", "tuple", "str", "deque")

@@ -1,5 +1,5 @@
 """The model of the bit operators `& | ^ << >>` beyond ints
-(`frontend/bitops.py` lowers them, `solver/bitops.py` states their
+(`models/bits/lowering.py` lowers them, `solver/bitops.py` states their
 meaning): on a float Python raises TypeError (its message names the
 types: only the type is asserted)."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathcraft.engine.machine import Machine, Successors
 from pathcraft.engine.state import Frame, State
 from pathcraft.engine.values import Value
-from pathcraft.frontend.bitops import BIT_PREDICATES
+from pathcraft.models.bits.lowering import BIT_PREDICATES
 from pathcraft.ir.nodes import Call, Predicate
 from pathcraft.ir.values import ExcValue
 from pathcraft.models.registry import Model

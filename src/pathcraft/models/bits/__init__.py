@@ -1,0 +1,1 @@
+"""The model of `bits` (see `pathcraft.models`)."""

@@ -1,0 +1,1 @@
+"""The model of `deque` (see `pathcraft.models`)."""

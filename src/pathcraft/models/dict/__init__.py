@@ -1,0 +1,1 @@
+"""The model of `dict` (see `pathcraft.models`)."""

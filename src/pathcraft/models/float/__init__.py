@@ -1,0 +1,1 @@
+"""The model of `float` (see `pathcraft.models`)."""

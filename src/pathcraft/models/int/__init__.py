@@ -1,0 +1,1 @@
+"""The model of `int` (see `pathcraft.models`)."""

@@ -1,0 +1,1 @@
+"""The model of `list` (see `pathcraft.models`)."""

@@ -1,0 +1,1 @@
+"""The model of `math` (see `pathcraft.models`)."""

@@ -1,0 +1,1 @@
+"""The model of `namedtuple` (see `pathcraft.models`)."""

@@ -1,0 +1,1 @@
+"""The model of `str` (see `pathcraft.models`)."""

@@ -1,0 +1,1 @@
+"""The model of `tuple` (see `pathcraft.models`)."""
