@@ -132,7 +132,11 @@ def test_ctrl_c_keeps_the_tests_that_came_back_in_valid_files(package: Path, tmp
         assert run.poll() is None and time.monotonic() < deadline
         time.sleep(0.05)
     run.send_signal(signal.SIGINT)
-    _, stderr = run.communicate(timeout=60)
+    try:
+        _, stderr = run.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        run.kill()
+        pytest.fail(f"still running 60 s after Ctrl-C; it said:\n{run.communicate()[1]}")
     assert run.returncode == 130, stderr
     assert "interrupted; kept" in stderr and "Traceback" not in stderr
     kept = written.read_text()

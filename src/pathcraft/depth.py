@@ -49,6 +49,7 @@ def run_deep(work: Callable[[], T]) -> T:
     would on the main thread (a second one leaves without waiting)."""
     outcome: list[tuple[bool, object]] = []
     done = threading.Event()
+    _INTERRUPTED.clear()
 
     def target() -> None:
         try:
@@ -86,6 +87,18 @@ def run_deep(work: Callable[[], T]) -> T:
     raise value.with_traceback(value.__traceback__)
 
 
+_INTERRUPTED = threading.Event()  # a Ctrl-C reached the main thread while work ran on the deep one
+
+
+def interrupted() -> bool:
+    """Has Ctrl-C been pressed during `run_deep`'s work? A loop that waits
+    on other processes asks at each wake-up and raises `KeyboardInterrupt`
+    itself: the exception set on its thread is raised at whatever line it
+    runs, and one raised inside a finalizer (`__del__`, run by the
+    collector at any point) is printed and dropped."""
+    return _INTERRUPTED.is_set()
+
+
 def _wait(thread: threading.Thread, done: threading.Event) -> None:
     """Wait for `thread` to set `done`; pass a Ctrl-C on to it (Python runs
     signal handlers on the main thread only) and wait for it to finish what
@@ -98,6 +111,7 @@ def _wait(thread: threading.Thread, done: threading.Event) -> None:
         while not done.wait(POLL_SECONDS):
             pass
     except KeyboardInterrupt:
+        _INTERRUPTED.set()  # for work that waits in a loop: an exception set on a thread can be lost
         if not done.is_set() and thread.ident is not None:
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
                                                        ctypes.py_object(KeyboardInterrupt))

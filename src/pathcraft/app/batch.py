@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pathcraft import __version__
+from pathcraft.depth import interrupted
 from pathcraft.fingerprint import fingerprint
 from pathcraft.frontend.packages import resolve
 from pathcraft.report.htmlreport import FunctionReport, ModuleReport
@@ -368,8 +369,11 @@ class _Scheduler:
         self.told.items_added(len(self.plan.todo))
         while self.pending:
             # a wait that wakes up now and then: this runs on depth.run_deep's thread, where a Ctrl-C
-            # arrives as an exception set from the main thread, raised only once Python code runs here
+            # arrives as an exception set from the main thread (raised only once Python code runs here,
+            # and lost if it lands in a finalizer), and as the flag asked below
             done, _ = wait(self.pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
+            if interrupted():
+                raise KeyboardInterrupt
             for future in sorted(done, key=lambda f: self.pending[f][0].index):
                 run, qualname, split = self.pending.pop(future)
                 result = future.result()
