@@ -117,7 +117,7 @@ class RealCode:
         self.shapes = loop_shapes(tree)
         self.filename = self.module.__file__
         code = getattr(self.fn, "__wrapped__", self.fn).__code__  # through a functools cache
-        params = code.co_varnames[: code.co_argcount]
+        params = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
         if inspect.ismethod(self.fn):  # a classmethod: `cls` is bound
             params = params[1:]
         self.params: tuple[str, ...] = tuple(params)

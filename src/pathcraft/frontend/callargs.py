@@ -19,7 +19,7 @@ def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_
     if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
         raise ex.error(node, "*args or **kwargs in a call")
     params = callee.params[1:] if skip_self else callee.params
-    if len(node.args) > len(params):
+    if len(node.args) > len(params) - len(callee.keyword_only):  # Python's TypeError, refused here
         raise ex.error(node, f"too many arguments to {callee.name}()")
     given: dict[str, Expr] = {}
     for param, arg in zip(params, node.args):

@@ -770,6 +770,8 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
     """Signature of a function, or of a method of class `owner`."""
     args = fn.args
     _check_parameter_kinds(module, args)
+    if args.kwonlyargs and owner is None and fn.name in module.replaced_at_import:  # its tests call positionally
+        raise unsupported(module.path, args.kwonlyargs[0], "keyword-only parameter of a function a C module replaces")
     decorations = read_decorators(module.path, module.tree, fn, owner, set(module.functions) | set(module.classes),
                                   module.imported)
     binding = decorations.binding
@@ -800,18 +802,19 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         binding="static" if binding == "class" else binding,
         cached=decorations.cached,
         cache_limit=decorations.cache_limit,
+        keyword_only=tuple(a.arg for a in args.kwonlyargs),
     )
 
 
 def _check_parameter_kinds(module: ModuleSource, args: ast.arguments) -> None:
-    """Only plain positional-or-keyword parameters are modelled."""
+    """Positional-or-keyword and keyword-only parameters are modelled (a
+    keyword-only one is a parameter that calls, tests included, name)."""
     if args.vararg:
         raise unsupported(module.path, args.vararg, "*args parameter")
     if args.kwarg:
         raise unsupported(module.path, args.kwarg, "**kwargs parameter")
-    if args.kwonlyargs or args.posonlyargs:
-        first = (args.kwonlyargs or args.posonlyargs)[0]
-        raise unsupported(module.path, first, "keyword-only or positional-only parameter")
+    if args.posonlyargs:
+        raise unsupported(module.path, args.posonlyargs[0], "positional-only parameter")
 
 
 def _parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, binding: str
@@ -822,7 +825,7 @@ def _parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, bi
     names: list[str] = []
     types: list[Type] = []
     inferred_names: list[str] = []
-    for index, arg in enumerate(fn.args.args):
+    for index, arg in enumerate([*fn.args.args, *fn.args.kwonlyargs]):
         if binding == "class" and index == 0:
             continue  # `cls`: the class itself, known when lowering
         if owner is not None and index == 0 and binding != "static":
@@ -899,7 +902,9 @@ def _check_binding(module: ModuleSource, fn: ast.FunctionDef, owner: str | None,
 def _defaults(module: ModuleSource, args: ast.arguments) -> tuple[tuple[str, Literal], ...]:
     """The parameters' default values: constants only."""
     defaults: list[tuple[str, Literal]] = []
-    for arg, default in zip(args.args[len(args.args) - len(args.defaults):], args.defaults):
+    given = [*zip(args.args[len(args.args) - len(args.defaults):], args.defaults),
+             *((arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None)]
+    for arg, default in given:
         value = literal_value(default, module.from_math, module.imported, module.constants)
         if value is NO_DEFAULT:
             raise unsupported(module.path, default, "default value other than a constant")

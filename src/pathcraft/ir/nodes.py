@@ -324,6 +324,8 @@ class FunctionInfo:
     # (p, line) of each `return p` of an int parameter p a bool may stand in for with the same
     # outcome (frontend/boolsafe.py): a path that returns from that line returns the bool itself
     bool_returns: tuple[tuple[str, int], ...] = ()
+    # the parameters after `*` (the last of `params`): a call passes them by keyword only
+    keyword_only: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
