@@ -123,9 +123,15 @@ def test_ctrl_c_keeps_the_tests_that_came_back_in_valid_files(package: Path, tmp
     shutil.copytree(package, copy)
     (copy / "endless.py").write_text(ENDLESS)  # after branchy.py: hours at loop-12, so Ctrl-C surely finds it at work
     out = tmp_path / "out"
-    run = subprocess.Popen([sys.executable, "-m", "pathcraft", "gen", str(copy), "-o", str(out), "--jobs", "1",
-                            "--timeout", "120", "--criterion", "loop-12", "--max-paths", str(10**7), "-q",
-                            "--no-incremental"], stderr=subprocess.PIPE, text=True)
+    # started as from a terminal: a shell that runs the suite in the background hands its children
+    # Ctrl-C ignored, and a Python started so never turns it into KeyboardInterrupt
+    previous = signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        run = subprocess.Popen([sys.executable, "-m", "pathcraft", "gen", str(copy), "-o", str(out), "--jobs", "1",
+                                "--timeout", "120", "--criterion", "loop-12", "--max-paths", str(10**7), "-q",
+                                "--no-incremental"], stderr=subprocess.PIPE, text=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     written = out / "test_endless.py"
     deadline = time.monotonic() + 120
     while not (written.exists() and "def test_quick_" in written.read_text()):  # quick is in, endless running
