@@ -170,6 +170,10 @@ class CaseSink:
             self.stats.note_unsupported(Unsupported(f"a test naming class {hidden[0]} of another module, "
                                                     "which the tested module does not import"))
             return None
+        abstract = sorted(c for c in named if c in program.classes and program.classes[c].abstract)
+        if abstract:  # object.__new__ refuses it: no value of the test could be one
+            self.stats.note_unsupported(Unsupported(f"an instance of abstract class {abstract[0]}"))
+            return None
         return case
 
     def _dressed(self, case: TestCase, candidate: Candidate, name: str, broken: str | None) -> TestCase:

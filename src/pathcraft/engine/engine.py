@@ -576,8 +576,12 @@ class Run:
             if isinstance(instr, ListOp) and instr.op == "truth":
                 return protocols.checked_truth(self, state, parent, instr.target, outcome.value,
                                           frame.pred.function.endswith(".__bool__"))
-            if isinstance(instr, ListOp):
+            if isinstance(instr, ListOp) and instr.op == "len":
                 return protocols.checked_len(self, state, parent, instr.target, outcome.value)
+            if isinstance(instr, ListOp):  # `x[i]` (its value) or `x[i] = v` (None, not kept): as Python gives them
+                target = instr.target if instr.op == "get" else None
+                env = parent.env if target is None else {**parent.env, target: outcome.value}
+                return [step(state, parent, env=env)]
             assert isinstance(instr, (Call, CallMethod, GetField, SetField))  # a property's getter or setter
             target = None if isinstance(instr, SetField) else instr.target
             env = parent.env if target is None else {**parent.env, target: outcome.value}

@@ -35,8 +35,9 @@ def object_truth(machine: Machine, state: State, frame: Frame, instr: ListOp) ->
 
 
 def object_protocol(machine: Machine, state: State, frame: Frame, instr: ListOp, subject: Value) -> Successors | None:
-    """`len(obj)` on an object whose class defines `__len__` (called); the
-    other protocols of a class refused; None for anything else."""
+    """`len(obj)`, `obj[i]`, `obj[i] = v` on an object whose class defines
+    `__len__`, `__getitem__`, `__setitem__` (called); its `__iter__` other
+    than a generator refused; None for anything else."""
     if instr.op not in PROTOCOL:
         return None
     cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
@@ -50,7 +51,10 @@ def object_protocol(machine: Machine, state: State, frame: Frame, instr: ListOp,
         return [step(state, frame)]  # a loop walks the generator its `__iter__` makes
     if generators.is_loop_step(instr):
         raise Unsupported(f"a loop over an object of class {cell.cls} (its __iter__ not called)")
-    if instr.op != "len":  # x[i], x[i] = v, for v in x on a class that defines them
+    if instr.op in ("get", "set"):  # `x[i]`, `x[i] = v`: the class's own `__getitem__`, `__setitem__`
+        return call_method(machine, state, frame, CallMethod(instr.target, instr.lst, PROTOCOL[instr.op],
+                                                             instr.args, instr.line))
+    if instr.op != "len":  # for v in x on a class that defines `__iter__` other than as a generator
         raise Unsupported(f"{PROTOCOL[instr.op]} of class {cell.cls}")
     return call_method(machine, state, frame, CallMethod(instr.target, instr.lst, "__len__", (), instr.line))
 

@@ -10,10 +10,11 @@ from pathcraft.depth import too_deep
 from pathcraft.errors import PathcraftError, TargetError, UnsupportedError, at
 from pathcraft.frontend import dataclass_eq
 from pathcraft.frontend.builtins import builtin_predicates
-from pathcraft.frontend.blocks import silenced
+from pathcraft.frontend.blocks import not_modelled_drops, silenced
 from pathcraft.frontend.imports import home, unmerged_reason
 from pathcraft.frontend.invariants import decorated_invariants
 from pathcraft.frontend.lower import FunctionLowerer
+from pathcraft.frontend.modelclasses import is_model_file
 from pathcraft.frontend.prelude import prelude_predicates
 from pathcraft.models.int.lowering import format_predicates
 from pathcraft.frontend.powers import power_predicates
@@ -246,9 +247,17 @@ class Frontend:
         lowered = lowerer.lower()
         if qualname in self.silent:  # a generated `__eq__`: no events of its own
             lowered = silenced(lowered, builtin=True)
+        elif is_model_file(source.path):  # a stdlib base class's model: the stdlib's code, as a path sees it
+            lowered = not_modelled_drops(silenced(lowered, foreign=True))
         elif source is not self.module:  # another file's code: no events in this file's trace
             lowered = silenced(lowered, foreign=True)
         self.predicates.update(lowered)
+        return self._callees(qualname, lowerer, source, fn)
+
+    def _callees(self, qualname: str, lowerer: FunctionLowerer, source: ModuleSource, fn: ast.FunctionDef
+                 ) -> set[str]:
+        """What the lowered `qualname` calls, by name or by dispatch, and the
+        `__init__` of each class it builds (an abstract one is refused)."""
         callees = set(lowerer.calls.callees)
         direct = set(callees)  # entered by name (`super().m()`, `C.m(self)`): its failure is the caller's
         for method in lowerer.calls.methods_called:
@@ -265,6 +274,10 @@ class Frontend:
         for cls_name in lowerer.calls.classes_built:
             if cls_name in self.module.class_errors:
                 raise self.module.class_errors[cls_name]
+            abstract = self.module.class_infos[cls_name].abstract
+            if abstract:  # Python refuses to build one (TypeError, its message differs by version)
+                raise UnsupportedError(f"unsupported instance of abstract class '{cls_name}' (abstract method "
+                                       f"{abstract[0]})", at(source.path, fn))
             if "__init__" in self.module.class_infos[cls_name].methods:
                 callees.add(f"{cls_name}.__init__")
         return callees

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Union
 
+from pathcraft.ir.builtin_names import UNSUPPORTED
 from pathcraft.ir.nodes import (
     EXC_VAR,
     Binary,
@@ -252,3 +253,19 @@ def silenced(predicates: dict[str, Predicate], *, builtin: bool = False, foreign
         out[name] = replace(pred, rules=rules, marks=(), builtin=pred.builtin or builtin,
                             foreign=pred.foreign or foreign)
     return out
+
+
+NOT_MODELLED = "NotImplementedError"  # raised in a model's plain Python: the model stops there
+
+
+def not_modelled_drops(predicates: dict[str, Predicate]) -> dict[str, Predicate]:
+    """A model's `raise NotImplementedError(why)` as a dropped path naming
+    `why` (the engine's `$unsupported`), not an exception of the analysed code."""
+    out = {}
+    for name, pred in predicates.items():
+        rules = tuple(replace(r, body=tuple(replace(i, exc_type=UNSUPPORTED) if isinstance(i, Raise)
+                                            and i.exc_type == NOT_MODELLED else i for i in r.body))
+                      for r in pred.rules)
+        out[name] = replace(pred, rules=rules)
+    return out
+

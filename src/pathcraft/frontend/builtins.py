@@ -11,7 +11,9 @@ from __future__ import annotations
 import sys
 
 from pathcraft.models.bits.lowering import bit_predicates
-from pathcraft.ir.builtin_names import ITERATE, NEW_DEFAULTDICT, NEW_DICT, NEW_SET, NUMBER_CONVERSIONS, method_predicate
+from pathcraft.ir.builtin_names import (
+    ITERATE, NEW_DEFAULTDICT, NEW_DICT, NEW_SET, NUMBER_CONVERSIONS, UNSUPPORTED, method_predicate,
+)
 from pathcraft.ir.nodes import (
     Assign, Binary, Const, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
 )
@@ -202,7 +204,6 @@ def _float_predicates() -> list[Predicate]:
     return preds
 
 
-UNSUPPORTED = "$unsupported"  # an exception type the engine turns into a dropped path
 
 
 def _power() -> list[Predicate]:

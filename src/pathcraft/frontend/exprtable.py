@@ -57,6 +57,7 @@ def subscript(ex: ExprLowering, node: ast.Subscript) -> Expr:
     lst = ex.expr(node.value)
     index = arith.index(ex, node.slice)
     tmp = ex.blocks.temp()
+    ex.calls.methods_called.add("__getitem__")  # an object's own (engine/protocols.py)
     ex.blocks.emit(ListOp("get", tmp, lst, (index,), node.lineno))
     return Var(tmp)
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pathcraft.errors import PathcraftError
+from pathcraft.frontend.modelclasses import model_import
 from pathcraft.frontend.names import module_level
 from pathcraft.frontend.packages import resolve
 
@@ -165,12 +166,16 @@ def link_imports(module: ModuleSource, load_module: Loader, linker: Linker | Non
     if linker is None:
         linker = Linker(load_module, loading={str(Path(module.path).resolve())})
     me = Path(module.path)
-    found: list[tuple[ast.ImportFrom, ModuleSource]] = []
+    found: list[tuple[ast.ImportFrom, ModuleSource, frozenset[str] | None]] = []
     project: dict[str, str] = {}  # imported name -> identity of its definition
-    for statement in module.tree.body:
+    top = {id(s) for s in module.tree.body}
+    for statement in module_level(module.tree.body):  # a model's import may be in a `try:` (py2 shims)
         if not isinstance(statement, ast.ImportFrom):
             continue
-        target = resolve(me, statement.module, statement.level)
+        target = resolve(me, statement.module, statement.level) if id(statement) in top else None
+        modelled = model_import(statement.module) if target is None and statement.level == 0 else None
+        if modelled is not None:  # a standard-library module whose classes a model stands for
+            target = modelled[0]
         if target is None or target.resolve() == me.resolve():
             continue
         source = linker.load(target)
@@ -179,17 +184,18 @@ def link_imports(module: ModuleSource, load_module: Loader, linker: Linker | Non
         if source.import_failure is not None and module.import_failure is None:  # importing it fails here too
             module.import_failure = (statement, f"it imports {Path(source.path).name}, where "
                                                 f"{source.import_failure[1]}")
-        found.append((statement, source))
+        names = modelled[1] if modelled is not None else None  # of a model: only the names it stands for
+        found.append((statement, source, names))
         for a in statement.names:
-            if a.name != "*" and (a.asname or a.name) == a.name:
+            if a.name != "*" and (a.asname or a.name) == a.name and (names is None or a.name in names):
                 project[a.name] = _identity(source, a.name)
     if not found:
         return
     mine = _bindings(module, project)
-    for statement, source in found:
+    for statement, source, names in found:
         theirs = _bindings(source, {n: _identity(source, n) for n in source.origins})
         for a in statement.names:
-            if a.name == "*" or (a.asname or a.name) != a.name:
+            if a.name == "*" or (a.asname or a.name) != a.name or names is not None and a.name not in names:
                 continue
             plan = _closure(source, a.name, theirs)
             why = "not a function, class or constant there, or under a cache" if plan is None else \

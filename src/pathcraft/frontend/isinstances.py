@@ -13,6 +13,7 @@ import ast
 
 from pathcraft.frontend import classrefs
 from pathcraft.frontend.exprhost import ExprLowering
+from pathcraft.frontend.modelclasses import abstract_instance
 from pathcraft.ir.nodes import Binary, Const, Expr, Unary, Var
 
 # `isinstance(e, T)` decided at run time (the engine's `isa:` operator)
@@ -34,12 +35,23 @@ def isinstance_of(ex: ExprLowering, node: ast.Call) -> Expr:
     wanted = {n for n in spelled if n is not None}
     if None in spelled:
         raise ex.error(kinds, "isinstance() with a class other than a builtin or module class")
+    modelled = sorted(wanted & ex.module.model_classes)  # `Sequence`: a list is one, a class may say it is
     guessed = {entry.partition(":")[0] for entry in ex.info.inferred}  # a caller may pass anything
     if not (isinstance(subject, ast.Name) and subject.id in ex.info.params
             and subject.id not in ex.reassigned and subject.id not in ex.opaque) \
             or isinstance(subject, ast.Name) and subject.id in {*ex.info.probes, *guessed}:  # a float tried too
+        if modelled:
+            raise ex.error(kinds, f"isinstance() with abstract base class '{modelled[0]}' on a value of any type")
         return isinstance_at_run_time(ex, node, subject, wanted)
     declared = ex.info.param_types[ex.info.params.index(subject.id)]
+    for name in modelled:  # decided by the builtin type, or by the class's own bases
+        verdict = abstract_instance(declared, name, ex.module.is_subclass)
+        if verdict is None:
+            raise ex.error(kinds, f"isinstance() with abstract base class '{name}' on a parameter of type "
+                                  f"{declared}")
+        if verdict:
+            return Binary("isnot", Var(subject.id), Const(None)) if declared.optional else Const(True)
+    wanted -= set(modelled)
     if declared.kind == "int":
         matches = bool(wanted & {"int", "object"})
     elif declared.kind == "bool":

@@ -29,6 +29,7 @@ from pathcraft.frontend.fields import UNKNOWN, Typer, Unknown, infer_attributes,
 from pathcraft.models.namedtuple.lowering import namedtuple_info, namedtuple_literal
 from pathcraft.frontend.optional import optional_scalar
 from pathcraft.frontend.imports import Linker, home, link_imports
+from pathcraft.frontend.modelclasses import abstract_methods, is_model_file, normalize_bases
 from pathcraft.frontend.siblings import home_hidden_classes, import_siblings
 from pathcraft.frontend.source import NO_DEFAULT, Literal, ModuleSource, NoDefault, builtin_exception
 from pathcraft.frontend.untyped import call_arguments, infer_class, passed_to, structural_class
@@ -92,8 +93,11 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     module.import_failure = import_failure(path, tree)  # frontend/importable.py
     if linker is None:
         linker = Linker(load_module, loading={str(file.resolve())})
+    normalize_bases(module)
     import_siblings(module, linker)
     link_imports(module, load_module, linker)
+    module.model_classes = {c for c in module.classes if is_model_file(module.origins.get(c, module.path))}
+    module.hidden |= module.model_classes
     home_hidden_classes(module)
     nested.hoist(module.classes)  # `Outer.Inner`, a class of its own (frontend/nested.py)
     _spell_hidden_nested(module)
@@ -194,7 +198,7 @@ def _read_aliases(module: ModuleSource, tree: ast.Module, rebound: set[str]) -> 
     """`TPos = tuple[int, int]` (frontend/aliases.py), of names bound once."""
     def parses(annotation: ast.expr) -> bool:
         try:
-            parse_type(annotation, set(module.classes), None, module.type_aliases)
+            parse_type(annotation, set(module.classes) - module.model_classes, None, module.type_aliases)
         except TypeSyntaxError:
             return False
         return True
@@ -278,7 +282,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
     opaque = tuple(sorted(bound - set(class_defaults) - set(methods) - set(fields)))
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
                      tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters),
-                     plain_ne=_plain_ne(cls))
+                     plain_ne=_plain_ne(cls), abstract=abstract_methods(module, class_chain(module, cls)))
 
 
 def _class_base(module: ModuleSource, cls: ast.ClassDef) -> str | None:
@@ -321,7 +325,7 @@ def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, cla
     """The annotated fields (class body and `self.f: T` in methods), a
     dataclass's defaults, and the methods; constant class attributes go
     into `class_defaults`."""
-    known = module.user_classes
+    known = module.annotation_classes
     scope = type_scope(module.type_aliases, cls)
     fields: dict[str, Type] = {}
     defaults: list[tuple[str, int | bool | None | NoDefault]] = []
@@ -486,7 +490,7 @@ def _attribute_types(module: ModuleSource, cls: ast.ClassDef, with_foreign: bool
 
 
 def _typed_attributes(module: ModuleSource, cls: ast.ClassDef, with_foreign: bool) -> dict[str, Type]:
-    known = module.user_classes
+    known = module.annotation_classes
     chain = class_chain(module, cls)
     scope = type_scope(module.type_aliases, cls)
 
@@ -872,7 +876,7 @@ def _annotated_parameter(module: ModuleSource, arg: ast.arg, annotation: ast.exp
     items are taken as ints."""
     scalar = optional_scalar(annotation)  # `int | None`: the int, optional
     try:
-        kind = parse_type(scalar or annotation, module.user_classes, owner, scope)
+        kind = parse_type(scalar or annotation, module.annotation_classes, owner, scope)
     except TypeSyntaxError as exc:
         raise unsupported(module.path, annotation, f"parameter {exc}") from None
     if scalar is not None:

@@ -16,7 +16,8 @@ the path: their rounding is libm's.
 
 from __future__ import annotations
 
-from pathcraft.frontend.builtins import MATH_DOMAIN, UNSUPPORTED
+from pathcraft.frontend.builtins import MATH_DOMAIN
+from pathcraft.ir.builtin_names import UNSUPPORTED
 from pathcraft.solver.bitops import MAX_SHIFT
 from pathcraft.ir.nodes import (
     Assign, Binary, Const, Expr, Goto, ListOp, Predicate, Raise, Return, Rule, Unary, Var,

@@ -80,6 +80,7 @@ class ModuleSource:
     views: dict[str, ModuleSource] = field(default_factory=dict)
     unmerged: dict[str, str] = field(default_factory=dict)  # a project import not merged, and why
     hidden: set[str] = field(default_factory=set)  # merged classes this module does not bind (Program.hidden_classes)
+    model_classes: set[str] = field(default_factory=set)  # merged from a model of the stdlib (frontend/modelclasses.py)
     spellings: dict[str, str] = field(default_factory=dict)  # a hidden nested class as a bound class's attribute
     # a sibling module's class the module is read as importing (frontend/siblings.py) -> that module's dotted name
     homes: dict[str, str] = field(default_factory=dict)
@@ -127,6 +128,11 @@ class ModuleSource:
     @property
     def user_classes(self) -> set[str]:
         return {c for c in self.classes if c not in self.exception_bases}
+
+    @property
+    def annotation_classes(self) -> set[str]:
+        """Classes an annotation may name: not a model's (a `Sequence` is a list)."""
+        return self.user_classes - self.model_classes
 
     def method(self, cls: str, name: str) -> ast.FunctionDef | None:
         node = self.classes.get(cls)

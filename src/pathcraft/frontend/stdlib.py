@@ -34,11 +34,10 @@ from pathcraft.frontend.packages import import_name, installed
 from pathcraft.frontend.sink import BlockSink
 from pathcraft.frontend.source import ModuleSource
 from pathcraft.ir import pure_calls
-from pathcraft.ir.builtin_names import LIST_PROTOCOL, function_predicate
+from pathcraft.ir.builtin_names import LIST_PROTOCOL, UNSUPPORTED, function_predicate
 from pathcraft.ir.nodes import Call, CallMethod, Const, Expr, ListOp, NewList, Predicate, Raise, Rule, Text, Var
 
 FOREIGN = function_predicate("foreign")  # raises `$unsupported` with its argument as the message
-UNSUPPORTED = "$unsupported"
 
 # `string`'s str constants, the same in every Python version
 STRING_CONSTANTS = {name: getattr(string, name) for name in (

@@ -38,6 +38,7 @@ def store(lw: StatementLowering, target: ast.expr, value: Expr, line: int) -> No
     elif isinstance(target, ast.Subscript):
         lst = lw.expressions.expr(target.value)
         index = arith.index(lw.expressions, target.slice)
+        lw.expressions.calls.methods_called.add("__setitem__")  # an object's own (engine/protocols.py)
         lw.blocks.emit(ListOp("set", None, lst, (index, value), line))
     elif isinstance(target, (ast.Tuple, ast.List)):
         unpack(lw, target, value, line)

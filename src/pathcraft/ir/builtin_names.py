@@ -80,3 +80,6 @@ MEMO_WRAPPER = f"{PREFIX}memo"
 # class's `__iter__` is a generator function, a new generator of it; the loop
 # closes it (`close`, a ListOp) where it leaves early (engine/generators.py)
 ITERATE = f"{PREFIX}iterate"
+
+# an exception type no code raises: the engine drops the path there and names the message (a model stops)
+UNSUPPORTED = "$unsupported"

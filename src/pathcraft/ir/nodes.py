@@ -345,6 +345,7 @@ class ClassInfo:
     properties: tuple[str, ...] = ()  # methods decorated @property
     setters: tuple[str, ...] = ()  # properties with a `@p.setter` (its FunctionInfo: `C.p.setter`)
     plain_ne: bool = False  # its `__ne__` is `not (self == other)`: `!=` is the negation of `==` anyway
+    abstract: tuple[str, ...] = ()  # abstract methods it leaves unimplemented under `abc.ABC`: no instance exists
 
     def field_type(self, name: str) -> Type | None:
         return dict(self.fields).get(name)

@@ -32,15 +32,13 @@ from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
+from pathcraft.frontend.blocks import NOT_MODELLED
 from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.module import function_info, load_module
 from pathcraft.frontend.source import ModuleSource
-from pathcraft.ir.builtin_names import function_predicate, method_predicate
+from pathcraft.ir.builtin_names import UNSUPPORTED, function_predicate, method_predicate
 from pathcraft.ir.nodes import Call, Goto, Mark, Predicate, Raise
 
-# `raise NotImplementedError(why)` in the prelude: the model stops there, the path is dropped and `why` named
-NOT_MODELLED = "NotImplementedError"
-UNSUPPORTED = "$unsupported"
 
 _HERE = Path(__file__).parent
 # every model folder's prelude (found by its place: a new model adds a file, not a line here), then this

@@ -17,11 +17,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from pathcraft.ir.builtin_names import UNSUPPORTED
 from pathcraft.frontend.sink import BlockSink
 from pathcraft.ir.nodes import Binary, Call, Const, Expr, Predicate, Raise, Return, Rule, Unary, Var
 from pathcraft.solver.bitops import HIGH, LOW, MAX_SHIFT
 
-UNSUPPORTED = "$unsupported"
 NEGATIVE_SHIFT = "negative shift count"
 BIT_OPERATORS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 _PREDICATE = {ast.BitAnd: "int_bitand", ast.BitOr: "int_bitor", ast.BitXor: "int_bitxor",

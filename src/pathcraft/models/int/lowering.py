@@ -16,7 +16,7 @@ may define `__index__`).
 
 from __future__ import annotations
 
-from pathcraft.frontend.builtins import UNSUPPORTED
+from pathcraft.ir.builtin_names import UNSUPPORTED
 from pathcraft.ir.builtin_names import function_predicate
 from pathcraft.ir.nodes import (
     Assign, Binary, Const, Expr, Goto, ListOp, Predicate, Raise, Return, Rule, Text, Unary, Var,

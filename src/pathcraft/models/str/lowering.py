@@ -12,7 +12,7 @@ Messages are asserted only where CPython's is a constant.
 
 from __future__ import annotations
 
-from pathcraft.frontend.builtins import UNSUPPORTED
+from pathcraft.ir.builtin_names import UNSUPPORTED
 from pathcraft.ir.builtin_names import function_predicate, method_predicate
 from pathcraft.ir.nodes import (
     Binary, Const, Expr, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Text, Unary, Var,

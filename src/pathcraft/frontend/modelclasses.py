@@ -1,0 +1,202 @@
+"""Standard-library base classes read from plain-Python models.
+
+A library class derives from `collections.abc.MutableMapping`, `Generic[T]`
+or `abc.ABC` as often as from its own classes. Those bases are written as
+plain Python in the model folders (`models/*/classes.py`, each saying in
+`STANDS_FOR` which module's names it stands for) and merged into the
+module like a class imported from another module of the project
+(frontend/imports.py): their mixin methods are lowered like the library's
+own code, silently (no line of them reaches a trace), with `raise
+NotImplementedError(why)` dropping the path that reaches it.
+
+Before linking, a class statement's bases are put in the form the linker
+reads (`normalize_bases`): `collections.abc.Sequence` and `t.Generic` (an
+imported module's attribute) become the bare name, imported; `Base[KT,
+VT]` is `Base` (a subscripted base has the same MRO); `metaclass=ABCMeta`
+with no other base is the base `ABC`, the same behaviour. The rewritten
+bases are the model's own business: the tests import the real module.
+
+A model class is never a type an annotation names (a `Sequence[int]`
+parameter stays a list), never a class a test names (they are hidden: an
+abstract class cannot be built), and `isinstance` with one is refused (a
+builtin list is a `Sequence`, which the model's class does not know).
+"""
+
+from __future__ import annotations
+
+import abc
+import ast
+import collections
+import collections.abc
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pathcraft.frontend.names import module_level
+
+if TYPE_CHECKING:
+    from pathcraft.frontend.source import ModuleSource
+    from pathcraft.ir.types import Type
+
+_MODELS = Path(__file__).resolve().parent.parent / "models"
+CLASS_FILES = tuple(sorted(_MODELS.glob("*/classes.py")))
+ABC_ROOT = "ABC"  # the model class of `abc.ABC`: below it, unimplemented abstract methods make a class abstract
+
+
+@cache
+def stands_for() -> dict[str, tuple[Path, frozenset[str]]]:
+    """Standard-library module -> the model file and the names it models
+    there, read from each file's `STANDS_FOR` literal."""
+    out: dict[str, tuple[Path, frozenset[str]]] = {}
+    for file in CLASS_FILES:
+        tree = ast.parse(file.read_text(encoding="utf-8"))
+        constants = {t.id: s.value for s in tree.body if isinstance(s, ast.Assign)
+                     for t in s.targets if isinstance(t, ast.Name)}
+        table = constants["STANDS_FOR"]
+        assert isinstance(table, ast.Dict)
+        for key, value in zip(table.keys, table.values):
+            assert isinstance(key, ast.Constant) and isinstance(key.value, str)
+            out[key.value] = (file, frozenset(_names(value, constants)))
+    return out
+
+
+def _names(node: ast.expr, constants: dict[str, ast.expr]) -> list[str]:
+    """The strings of a tuple literal, `A + (...)` and names of such tuples."""
+    if isinstance(node, ast.Name):
+        return _names(constants[node.id], constants)
+    if isinstance(node, ast.BinOp):
+        return _names(node.left, constants) + _names(node.right, constants)
+    assert isinstance(node, ast.Tuple)
+    return [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+
+
+def model_import(module: str | None) -> tuple[Path, frozenset[str]] | None:
+    """The model file standing for standard-library `module`, and its names there."""
+    return stands_for().get(module or "")
+
+
+def is_model_file(path: str) -> bool:
+    return Path(path).resolve() in CLASS_FILES
+
+
+def normalize_bases(module: ModuleSource) -> None:
+    """Rewrite the module's class bases into names the linker merges (see
+    the module docstring), adding the imports they need."""
+    aliases, bound = _module_names(module.tree)
+    wanted: dict[str, set[str]] = {}
+
+    def modelled(stdlib: str, name: str) -> bool:
+        found = model_import(stdlib)
+        if found is None or name not in found[1] or bound.get(name, f"{stdlib}.{name}") != f"{stdlib}.{name}":
+            return False  # not modelled, or the module binds the name to something else
+        wanted.setdefault(stdlib, set()).add(name)
+        return True
+
+    for cls in [n for n in ast.walk(module.tree) if isinstance(n, ast.ClassDef)]:
+        bases: list[ast.expr] = []
+        for base in cls.bases:
+            plain = base.value if isinstance(base, ast.Subscript) else base  # `Base[KT, VT]` is `Base`
+            dotted = _dotted(plain)
+            if isinstance(plain, ast.Attribute) and dotted is not None:
+                head, _, name = dotted.rpartition(".")
+                first, _, rest = head.partition(".")
+                stdlib = ".".join(p for p in (aliases.get(first, ""), rest) if p)
+                if first in aliases and modelled(stdlib, name):
+                    plain = ast.Name(name, ast.Load())
+            bases.append(ast.copy_location(plain, base))
+        real = [b for b in bases if not (isinstance(b, ast.Name) and b.id == "object")]
+        meta = [k for k in cls.keywords if k.arg == "metaclass"]
+        if len(cls.keywords) == 1 and meta and not real and _is_abcmeta(meta[0].value, aliases, bound) \
+                and modelled("abc", ABC_ROOT):
+            cls.keywords = []
+            bases = [ast.copy_location(ast.Name(ABC_ROOT, ast.Load()), meta[0])]
+        cls.bases = bases
+    for stdlib, names in sorted(wanted.items()):
+        statement = ast.ImportFrom(module=stdlib, names=[ast.alias(name=n) for n in sorted(names)], level=0)
+        module.tree.body.insert(0, ast.fix_missing_locations(ast.copy_location(statement, module.tree)))
+
+
+def _module_names(tree: ast.Module) -> tuple[dict[str, str], dict[str, str]]:
+    """Modules the module imports, by the name it binds (`import
+    collections.abc` binds `collections`; `import typing as t`, `t`), and
+    what each name `from m import n` binds is (`m.n`; any other binding
+    of a name: the empty string)."""
+    aliases: dict[str, str] = {}
+    bound: dict[str, str] = {}
+    for statement in module_level(tree.body):
+        if isinstance(statement, ast.Import):
+            for a in statement.names:
+                if a.asname:
+                    aliases[a.asname] = a.name
+                else:
+                    aliases[a.name.split(".")[0]] = a.name.split(".")[0]
+        elif isinstance(statement, ast.ImportFrom):
+            for a in statement.names:
+                bound[a.asname or a.name] = f"{statement.module}.{a.name}" if statement.level == 0 else ""
+        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound[statement.name] = ""
+        else:
+            for node in ast.walk(statement):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                    bound[node.id] = ""
+    return aliases, bound
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """`a.b.c` for a chain of attributes of a name, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = _dotted(node.value)
+        return None if inner is None else f"{inner}.{node.attr}"
+    return None
+
+
+def _is_abcmeta(node: ast.expr, aliases: dict[str, str], bound: dict[str, str]) -> bool:
+    """Is `node` `abc.ABCMeta` (as `ABCMeta` imported from abc, or `abc.ABCMeta`)?"""
+    if isinstance(node, ast.Name):
+        return bound.get(node.id) == "abc.ABCMeta"
+    return isinstance(node, ast.Attribute) and node.attr == "ABCMeta" and isinstance(node.value, ast.Name) \
+        and aliases.get(node.value.id) == "abc"
+
+
+def abstract_methods(module: ModuleSource, chain: list[ast.ClassDef]) -> tuple[str, ...]:
+    """The abstract methods a class (`chain`: it and its bases, nearest
+    first) leaves unimplemented, when `abc.ABC` is among its bases; such a
+    class cannot be instantiated (`object.__new__` raises TypeError)."""
+    if not any(c.name == ABC_ROOT and c.name in module.model_classes for c in chain):
+        return ()
+    abstract: set[str] = set()
+    for cls in reversed(chain):  # the farthest base first: a nearer definition overrides it
+        for item in cls.body:
+            names: list[str] = []
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names = [item.name]
+                if any(_dotted(d) in ("abstractmethod", "abc.abstractmethod") for d in item.decorator_list):
+                    abstract.add(item.name)
+                    continue
+            elif isinstance(item, ast.Assign) or isinstance(item, ast.AnnAssign) and item.value is not None:
+                targets = item.targets if isinstance(item, ast.Assign) else [item.target]
+                names = [t.id for t in targets if isinstance(t, ast.Name)]
+            abstract.difference_update(names)
+    return tuple(sorted(abstract))
+
+
+_BUILTIN_TYPES: dict[str, type] = {"int": int, "bool": bool, "float": float, "str": str, "list": list,
+                                   "tuple": tuple, "dict": dict, "set": set, "none": type(None)}
+
+
+def abstract_instance(declared: Type, name: str, is_subclass: Callable[[str, str], bool]) -> bool | None:
+    """Is a value of type `declared` an instance of the model class `name`?
+    For a builtin type, CPython's answer (the real ABC, asked here: it is
+    the standard library's, not the analysed code); for an object, yes
+    when its class derives from it. None when it is not decided that way
+    (an object whose class may count as one by its methods or `register`)."""
+    if declared.kind == "obj":
+        return True if is_subclass(str(declared.cls), name) else None
+    real = abc.ABC if name == ABC_ROOT else getattr(collections.abc, name, None)
+    python_type = collections.deque if declared.deque else _BUILTIN_TYPES.get(declared.kind)
+    if not isinstance(real, type) or python_type is None:
+        return None
+    return issubclass(python_type, real)

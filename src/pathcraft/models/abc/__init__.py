@@ -1,0 +1,1 @@
+"""The abstract base classes libraries derive from (see `pathcraft.models`)."""
