@@ -219,6 +219,33 @@ def test_iterating_builtins_and_string_formatting_say_what_python_says(tmp_path:
     assert "pytest.raises(TypeError)" in text
 
 
+SHADOWED = '''
+class Sizer:
+    def __init__(self, limit: int, size=None) -> None:
+        if size is not None:
+            self.size = size
+        self.limit = limit
+
+    @staticmethod
+    def size(value: int) -> int:
+        return 1
+
+    def fits(self, value: int) -> bool:
+        return self.size(value) <= self.limit
+'''
+
+
+def test_an_instance_attribute_hides_the_method_of_its_name(tmp_path: Path) -> None:
+    """cachetools' `Cache`: `self.getsizeof = getsizeof` in `__init__`, a
+    static method `getsizeof` in the class. An instance holding the
+    attribute calls it, not the method: a test that sets it to an int and
+    expects the method's result fails. Such a call drops the path."""
+    source = tmp_path / "shadowed.py"
+    source.write_text(SHADOWED)
+    text = generate_and_run(source, tmp_path, tmp_path / "test_shadowed.py")
+    assert "def test_Sizer_fits" not in text
+
+
 def test_verify_does_not_count_a_test_that_fails_under_pytest_as_on_its_path(tmp_path: Path) -> None:
     """A test whose file does not import never enters its function: the
     replay may take the claimed path, but `--verify` says the path is not
@@ -251,6 +278,7 @@ REAL_MODULES = [
     ("boltons", "boltons/statsutils.py"),
     ("boltons", "boltons/cacheutils.py"),
     ("boltons", "boltons/iterutils.py"),
+    ("cachetools", "cachetools/__init__.py"),
 ]
 
 

@@ -104,6 +104,11 @@ def _object_method(machine: Machine, state: State, frame: Frame, instr: CallMeth
         uncertain = uncertain_attribute(program, cell, instr.method) or called_field(program, cell, instr.method)
         if uncertain is not None:
             raise Unsupported(f"calling {uncertain}")
+    if qualname is not None and isinstance(cell, ObjectCell) and not instr.method.startswith("__"):
+        # `self.getsizeof = getsizeof` somewhere: an instance's own attribute hides the class's method
+        shadow = called_field(program, cell, instr.method)
+        if shadow is not None:
+            raise Unsupported(f"calling {shadow}, which hides the method of that name")
     if qualname is None and instr.method in PROTOCOLS:  # `x in c`, `c[a:b]`, `list(c)` on no sequence
         if isinstance(cell, ObjectCell):
             raise Unsupported(f"{instr.method} through class {cell.cls}'s protocols (not modelled)")

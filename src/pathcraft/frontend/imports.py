@@ -3,7 +3,8 @@
 A module's `from pkg.mod import C` (absolute, resolved from the root of its
 packages) and `from ..exceptions import Empty` (relative) that name a
 module of the same source tree are read too, never run: the functions,
-classes and literal constants they bind join the importing module's
+classes, literal constants and type aliases (type variables too) they
+bind join the importing module's
 namespace, with everything those definitions use from their own module
 (its other functions and classes, its imports of the standard library).
 
@@ -87,10 +88,14 @@ def _bindings(module: ModuleSource, project: dict[str, str]) -> dict[str, str]:
             for a in statement.names:  # `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`
                 bind(a.asname or a.name.split(".")[0], f"import:{a.name if a.asname else a.name.split('.')[0]}")
         elif isinstance(statement, ast.ImportFrom):
+            target = resolve(Path(module.path), statement.module, statement.level)
             for a in statement.names:
                 local = a.asname or a.name
-                if statement.level == 0 and statement.module and local not in project:
+                if statement.level == 0 and statement.module and local not in project and target is None:
                     bind(local, f"from:{statement.module}.{a.name}")
+                elif target is not None and a.name != "*" and local not in project:
+                    # a project module's name not merged here: the same object wherever it is imported from there
+                    bind(local, f"{target.resolve()}:{a.name}")
                 else:
                     bind(local, project.get(local, f"ambiguous:{module.path}:{local}"))
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -112,6 +117,7 @@ class _Plan:
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
     constants: set[str] = field(default_factory=set)
+    aliases: set[str] = field(default_factory=set)  # type aliases and type variables (`KT = TypeVar("KT")`)
     needs: dict[str, str] = field(default_factory=dict)  # other names its code reads, and what they are there
 
 
@@ -135,6 +141,9 @@ def _closure(source: ModuleSource, name: str, bindings: dict[str, str]) -> _Plan
             node = source.classes[current]
         elif current in source.constants:
             plan.constants.add(current)
+        elif current in source.type_aliases:  # what it stands for may name classes of its module
+            plan.aliases.add(current)
+            node = source.type_aliases[current]
         elif current == name:
             return None
         else:
@@ -210,7 +219,7 @@ def _misfit(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[
     """Why the plan would not mean in `module` what it means in `source`
     (None: it would)."""
     where = Path(source.path).name
-    for name in (*plan.functions, *plan.classes, *plan.constants):
+    for name in (*plan.functions, *plan.classes, *plan.constants, *plan.aliases):
         bound = mine.get(name)
         if bound is not None and bound != _identity(source, name):
             return f"'{name}' of {where} is something else here"
@@ -231,7 +240,9 @@ def _merge(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[s
         module.classes.setdefault(name, cls)
     for name in plan.constants:
         module.constants.setdefault(name, source.constants[name])
-    for name in (*plan.functions, *plan.classes, *plan.constants):
+    for name in plan.aliases:
+        module.type_aliases.setdefault(name, source.type_aliases[name])
+    for name in (*plan.functions, *plan.classes, *plan.constants, *plan.aliases):
         origin = source.origins.get(name, source.path)
         if origin != module.path:
             module.origins[name] = origin

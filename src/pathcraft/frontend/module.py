@@ -338,7 +338,11 @@ def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, cla
 
     methods: list[str] = []
     for item in cls.body:
-        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and item.value is not None \
+                and _class_attribute_annotation(item.annotation, is_dataclass):
+            if isinstance(item.value, ast.Constant) and isinstance(item.value.value, (int, bool, type(None))):
+                class_defaults[mangle(item.target.id, cls.name)] = item.value.value
+        elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
             add(item.target.id, item.annotation, item.annotation)
             if isinstance(item.value, ast.Constant) and isinstance(item.value.value, (int, bool, type(None))):
                 class_defaults[mangle(item.target.id, cls.name)] = item.value.value
@@ -359,6 +363,15 @@ def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, cla
                         and isinstance(node.target.value, ast.Name) and node.target.value.id == "self":
                     add(node.target.attr, node.annotation, node.annotation)
     return fields, defaults, methods
+
+
+def _class_attribute_annotation(annotation: ast.expr, is_dataclass: bool) -> bool:
+    """`x: ClassVar[int] = 0`, `x: Final = re.compile(...)` in a class body:
+    an attribute of the class (a constant default, or a value not modelled),
+    no field of its instances; a dataclass's `Final` is a field."""
+    head = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+    name = head.attr if isinstance(head, ast.Attribute) else head.id if isinstance(head, ast.Name) else ""
+    return name == "ClassVar" or name == "Final" and not is_dataclass
 
 
 def _bound_in_class(cls: ast.ClassDef) -> set[str]:

@@ -1,0 +1,59 @@
+"""Forms typed libraries write their classes and modules in, read as
+Python means them: `ClassVar`/`Final` class attributes (no instance
+field), type variables and aliases imported from a sibling module, a name
+two modules import from the same sibling (one object, merged or not)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pathcraft.frontend import translate
+from pathcraft.generate import GenerateOptions, generate
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+
+
+def test_classvar_and_final_are_class_attributes(tmp_path: Path) -> None:
+    write(tmp_path, {"spec.py": (
+        "import re\nfrom typing import ClassVar, Final\n\n\nclass Spec:\n"
+        "    _regex: Final = re.compile(r'[0-9]+')\n    limit: ClassVar[int] = 3\n    name: str\n\n"
+        "    def over(self, n: int) -> bool:\n        if n > self.limit:\n            return True\n"
+        "        return False\n")})
+    result = translate(str(tmp_path / "spec.py"))
+    assert not result.errors
+    assert dict(result.program.classes["Spec"].fields).keys() == {"name"}  # neither is an instance's field
+    cases = generate(result.program, "Spec.over", GenerateOptions()).cases
+    assert sorted(case.value for case in cases) == [False, True]
+    assert all("limit" not in str(case.heap_in) for case in cases)  # read from the class, as Python does
+
+
+def test_a_type_variable_of_a_sibling_module_is_its_bound(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/_typing.py": "from typing import TypeVar\n\nN = TypeVar('N', bound=int)\n",
+        "pkg/ops.py": "from ._typing import N\n\n\ndef twice(x: N) -> int:\n    if x > 2:\n"
+                      "        return 2 * x\n    return x\n",
+    })
+    result = translate(str(tmp_path / "pkg" / "ops.py"))
+    assert not result.errors
+    assert len(generate(result.program, "twice", GenerateOptions()).cases) == 2
+
+
+def test_a_name_two_modules_import_from_one_sibling_is_one_object(tmp_path: Path) -> None:
+    # `MISSING` cannot be merged (not a literal), yet base.py and its importer mean the same
+    # one: the base class is merged (only code that reads MISSING would be refused)
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/_common.py": "class _Missing:\n    pass\n\n\nMISSING = _Missing()\n",
+        "pkg/base.py": "from ._common import MISSING\n\n\nclass Base:\n    size: int\n\n"
+                       "    def grow(self) -> int:\n        self.size += 1\n        return self.size\n\n"
+                       "    def missing(self) -> object:\n        return MISSING\n",
+        "pkg/sub.py": "from ._common import MISSING\nfrom .base import Base\n\n\nclass Sub(Base):\n"
+                      "    def shrink(self) -> int:\n        self.size -= 1\n        return self.size\n",
+    })
+    result = translate(str(tmp_path / "pkg" / "sub.py"))
+    assert not result.errors and "Sub.shrink" in result.program.functions
