@@ -57,3 +57,20 @@ def test_a_name_two_modules_import_from_one_sibling_is_one_object(tmp_path: Path
     })
     result = translate(str(tmp_path / "pkg" / "sub.py"))
     assert not result.errors and "Sub.shrink" in result.program.functions
+
+
+def test_a_setter_with_a_decorator_of_its_own_refuses_itself_not_its_class(tmp_path: Path) -> None:
+    # packaging's Version: `@_version.setter` over `@_deprecated(...)`
+    write(tmp_path, {"version.py": (
+        "def _deprecated(message):\n    return lambda fn: fn\n\n\nclass Version:\n    major: int\n\n"
+        "    @property\n    def pair(self) -> int:\n        return self.major\n\n"
+        "    @pair.setter\n    @_deprecated('private')\n    def pair(self, value: int) -> None:\n"
+        "        self.major = value\n\n"
+        "    def bump(self) -> int:\n        if self.major > 8:\n            return 0\n"
+        "        return self.major + 1\n\n"
+        "    def reset(self) -> None:\n        self.pair = 1\n")})
+    result = translate(str(tmp_path / "version.py"))
+    assert "Version.bump" not in result.errors
+    assert len(generate(result.program, "Version.bump", GenerateOptions()).cases) == 2
+    reset = generate(result.program, "Version.reset", GenerateOptions())
+    assert reset.cases == [] and any("setter" in note for note in reset.notes)  # never an AttributeError claim

@@ -46,6 +46,8 @@ def call_method(machine: Machine, state: State, frame: Frame, instr: CallMethod)
     args = tuple(machine.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
     cell = state.heap.cell(receiver) if isinstance(receiver, Addr) else None
     kind = value_kind(receiver, cell)
+    if instr.keywords and kind is not None:  # a builtin's own parameter names are not modelled
+        raise Unsupported(f"keyword arguments to {kind}.{instr.method}()")
     model = REGISTRY.of_kind(kind)
     if model is not None and model.method is not None:  # a method the model answers itself (`d.get(k)`)
         answered = model.method(machine, state, frame, instr, receiver, args)
@@ -128,13 +130,24 @@ def _bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod,
     if info.binding == "property":  # `obj.p(...)` calls what the getter returns
         raise Unsupported(f"calling the value of property {info.qualname}")
     values = args if info.binding == "static" else (receiver,) + args
-    if len(values) > len(info.params):
+    positional = [p for p in info.params if p not in info.keyword_only]
+    if len(values) > len(positional):
+        if instr.keywords or info.keyword_only:  # CPython counts them otherwise in its message
+            return machine.throw(state, ExcValue("TypeError", None))
         return machine.throw(state, ExcValue("TypeError", f"{info.name}() takes {len(info.params)} "
                                                           f"positional arguments but {len(values)} were given"))
     defaults = dict(info.defaults)
-    bound: dict[str, Value] = dict(zip(info.params, values))
-    for param in info.params[len(values):]:
+    bound: dict[str, Value] = dict(zip(positional, values))
+    for name, expr in instr.keywords:
+        if name not in info.params or name in bound or name == info.params[0] and info.binding != "static":
+            return machine.throw(state, ExcValue("TypeError", None))  # unexpected, or given twice
+        bound[name] = machine.evaluator.eval(expr, frame.env, state.heap)
+    for param in info.params:
+        if param in bound:
+            continue
         if param not in defaults:
+            if instr.keywords or info.keyword_only:
+                return machine.throw(state, ExcValue("TypeError", None))
             return machine.throw(state, ExcValue("TypeError", f"{info.name}() missing argument '{param}'"))
         bound[param] = defaults[param]
     callee = machine.program.predicate(info.entry)

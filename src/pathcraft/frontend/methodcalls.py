@@ -54,18 +54,19 @@ def method_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: 
     if func.attr == "sort" and keyed_by is not None and not node.args and ex.keyed is not None:
         ex.calls.methods_called.add(SORT_BY)
         return ex.keyed("sort", func.value, keyed_by[0], keyed_by[1], node)
-    if node.keywords:
-        raise ex.error(node, "keyword arguments in a method call")
+    if any(k.arg is None for k in node.keywords):
+        raise ex.error(node, "**kwargs in a method call")
     if any(isinstance(a, ast.Starred) for a in node.args):
         raise ex.error(node, "*args in a call")
     obj = ex.blocks.stable(ex.expr(func.value), node.lineno)
     name = classrefs.method_name(ex, func.attr)
-    if any(_may_raise(a) for a in node.args):  # Python looks the method up first
+    if any(_may_raise(a) for a in [*node.args, *(k.value for k in node.keywords)]):  # the method is looked up first
         ex.blocks.emit(CheckMethod(obj, name, node.lineno))
     args = tuple(ex.blocks.stable(ex.expr(a), node.lineno) for a in node.args)
+    keywords = tuple((str(k.arg), ex.blocks.stable(ex.expr(k.value), node.lineno)) for k in node.keywords)
     target = None if discard else ex.blocks.temp()
     ex.calls.methods_called.add(name)
-    ex.blocks.emit(CallMethod(target, obj, name, args, node.lineno))
+    ex.blocks.emit(CallMethod(target, obj, name, args, node.lineno, keywords))
     return Var(target) if target else Const(None)
 
 

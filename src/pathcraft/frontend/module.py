@@ -450,8 +450,10 @@ def _properties(module: ModuleSource, cls: ast.ClassDef) -> tuple[list[str], lis
             continue
         for deco in item.decorator_list:
             if isinstance(deco, ast.Attribute) and deco.attr in ("setter", "deleter", "getter"):
+                # another decorator on the setter (`@_deprecated(...)`) is its own refusal (decorators.py):
+                # assigning the property then drops the path, the class stands
                 if not (deco.attr == "setter" and isinstance(deco.value, ast.Name) and deco.value.id == item.name
-                        and item.name in found and item.name not in setters and len(item.decorator_list) == 1):
+                        and item.name in found and item.name not in setters):
                     raise unsupported(module.path, deco, f"property {deco.attr} '@{ast.unparse(deco)}'")
                 setters.append(item.name)
             if isinstance(deco, ast.Name) and deco.id == "property" \

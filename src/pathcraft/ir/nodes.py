@@ -187,13 +187,14 @@ class SetField:
 
 @dataclass(frozen=True)
 class CallMethod:
-    """`obj.method(args)`, dispatched on the class of `obj` at run time."""
+    """`obj.method(args, name=value)`, dispatched on the class of `obj` at run time."""
 
     target: str | None
     obj: Expr
     method: str
     args: tuple[Expr, ...]
     line: int
+    keywords: tuple[tuple[str, Expr], ...] = ()  # bound to the callee's parameters by name
 
 
 @dataclass(frozen=True)
