@@ -556,7 +556,7 @@ class Run:
             if not frame.via_tail and not frame.pred.builtin and not frame.pred.foreign:
                 events = EventNode(("return", frame.pred.function), events)
             if rest is None:
-                generators.check_none_suspended(state)
+                generators.check_none_suspended(self, state)
                 return [self.path(replace(state, stack=None, events=events), outcome, trace)]
             parent = rest.top
             parent = replace(parent, children=parent.children + (trace,))

@@ -135,9 +135,9 @@ def resume(machine: Machine, state: State, frame: Frame, addr: Addr, cell: Gener
     if admitted is None:
         machine.stats.pruned += 1
         return []
+    events = admitted.events if entry.builtin else EventNode(("call", cell.function), admitted.events)
     state = replace(admitted, heap=admitted.heap.with_cell(addr, replace(cell, status="running")),
-                    events=EventNode(("call", cell.function), admitted.events),
-                    costs=admitted.costs.call(cell.function))
+                    events=events, costs=admitted.costs.call(cell.function))
     if cell.status == "new":
         assert isinstance(cell.frames, NotStarted)
         out: list[State] = []
@@ -173,8 +173,8 @@ def suspend(machine: Machine, state: State, frame: Frame, instr: Yield) -> Succe
                                               last=value, closable=instr.closable))
     resumer = below.top
     target = _len_target(resumer)
-    state = replace(state, heap=heap, stack=Stack(resumer, below.rest),
-                    events=EventNode(("return", cell.function), state.events))
+    events = state.events if _silent(machine, cell) else EventNode(("return", cell.function), state.events)
+    state = replace(state, heap=heap, stack=Stack(resumer, below.rest), events=events)
     return [step(state, resumer, env=resumer.env if target is None else {**resumer.env, target: count})]
 
 
@@ -199,7 +199,7 @@ def close(machine: Machine, state: State, frame: Frame, addr: Addr, cell: Genera
         if not cell.closable:
             raise Unsupported("closing a generator suspended in try/with or 'yield from' (runs its code)")
         events = state.events
-        if _CLOSE_RUNS_FRAME:
+        if _CLOSE_RUNS_FRAME and not _silent(machine, cell):
             events = EventNode(("return", cell.function), EventNode(("call", cell.function), events))
         state = replace(state, events=events)
     if cell.status != "done":
@@ -207,12 +207,18 @@ def close(machine: Machine, state: State, frame: Frame, addr: Addr, cell: Genera
     return [step(state, frame)]
 
 
-def check_none_suspended(state: State) -> None:
+def check_none_suspended(machine: Machine, state: State) -> None:
     """At the end of a path: a generator left suspended is closed whenever
-    CPython drops it (events the model cannot place)."""
+    CPython drops it (events the model cannot place); a silent one (the
+    prelude's `iter`) runs nothing when closed."""
     for cell in state.heap.cells.values():
-        if isinstance(cell, GeneratorCell) and cell.status == "suspended":
+        if isinstance(cell, GeneratorCell) and cell.status == "suspended" and not _silent(machine, cell):
             raise Unsupported(f"a generator of {cell.function} left suspended (closed when CPython drops it)")
+
+
+def _silent(machine: Machine, cell: GeneratorCell) -> bool:
+    """Is the generator the prelude's (CPython's C iterator: no frame, no events)?"""
+    return machine.program.predicate(cell.entry).builtin
 
 
 def _len_target(frame: Frame) -> str | None:

@@ -5,6 +5,8 @@ protocols, a generator-making `__iter__` under `list(obj)`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pathcraft.engine import generators, objeq, objorder
 from pathcraft.engine.evaluate import is_ref
 from pathcraft.engine.heapstep import Effect
@@ -13,9 +15,9 @@ from pathcraft.engine.state import Frame, State, step
 from pathcraft.engine.summaries import composable
 from pathcraft.engine.values import Value, value_kind
 from pathcraft.errors import Unsupported
-from pathcraft.heap.base import attribute_error, called_field, uncertain_attribute
+from pathcraft.heap.base import attribute_error, called_field, type_name, uncertain_attribute
 from pathcraft.heap.cells import Addr, ListCell, ObjectCell
-from pathcraft.ir.builtin_names import (EQ, LIST_PROTOCOL, OBJECT_EQ, OBJECT_ORDER, ORDERINGS, PROTOCOLS,
+from pathcraft.ir.builtin_names import (EQ, LIST_PROTOCOL, NEXT_CALL, OBJECT_EQ, OBJECT_ORDER, ORDERINGS, PROTOCOLS,
                                        method_predicate)
 from pathcraft.ir.nodes import Binary, CallMethod, CheckMethod, FunctionInfo, Var
 from pathcraft.ir.values import ExcValue
@@ -48,6 +50,8 @@ def call_method(machine: Machine, state: State, frame: Frame, instr: CallMethod)
     kind = value_kind(receiver, cell)
     if instr.keywords and kind is not None:  # a builtin's own parameter names are not modelled
         raise Unsupported(f"keyword arguments to {kind}.{instr.method}()")
+    if instr.method == NEXT_CALL:
+        return next_item(machine, state, frame, instr, kind, receiver, args)
     model = REGISTRY.of_kind(kind)
     if model is not None and model.method is not None:  # a method the model answers itself (`d.get(k)`)
         answered = model.method(machine, state, frame, instr, receiver, args)
@@ -64,6 +68,22 @@ def call_method(machine: Machine, state: State, frame: Frame, instr: CallMethod)
     if kind is not None:
         return value_method(machine, state, frame, instr, kind, receiver, args)
     return _object_method(machine, state, frame, instr, receiver, args)
+
+
+def next_item(machine: Machine, state: State, frame: Frame, instr: CallMethod, kind: str | None, receiver: Value,
+              args: tuple[Value, ...]) -> Successors:
+    """`next(it[, default])`: a generator resumed once (its prelude
+    `__next__`), an object's own `__next__` (without a default: with one,
+    its StopIteration would be caught here, not modelled), else TypeError
+    as CPython words it."""
+    cell = state.heap.cell(receiver) if isinstance(receiver, Addr) else None
+    if kind == "generator":
+        return value_method(machine, state, frame, replace(instr, method="__next__"), kind, receiver, args)
+    if isinstance(cell, ObjectCell) and machine.program.resolve_method(cell.cls, "__next__") is not None:
+        if args:
+            raise Unsupported(f"next() with a default on an object of class {cell.cls}")
+        return _object_method(machine, state, frame, replace(instr, method="__next__"), receiver, args)
+    return machine.throw(state, ExcValue("TypeError", f"'{type_name(receiver, state.heap)}' object is not an iterator"))
 
 
 def value_method(machine: Machine, state: State, frame: Frame, instr: CallMethod, kind: str, receiver: Value,

@@ -49,6 +49,8 @@ WITH_KEYWORDS = _table(
     (("sorted",), seq.sorted_list),
     (("list",), seq.list_of),
     (("next",), seq.first_item),
+    (("next",), seq.next_item),
+    (("iter",), seq.iterator),
     (("tuple",), seq.tuple_of),
     (("sorted", "min", "max"), seq.keyed),
 )

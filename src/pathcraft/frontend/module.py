@@ -973,9 +973,14 @@ def _check_classmethod(module: ModuleSource, fn: ast.FunctionDef, owner: str | N
             raise unsupported(module.path, fn, f"classmethod of a class with subclasses ('{me}' may be {name})")
 
 
+# builtins whose first argument is a sized or iterable value: a list will do
+_SIZED_OR_ITERATED = ("len", "iter", "list", "sorted", "sum", "tuple", "enumerate", "reversed")
+
+
 def infer_from_use(fn: ast.FunctionDef, name: str) -> Type | None:
     """A type for an unannotated parameter from how the body uses it:
-    indexed, passed to `len` or iterated -> `list[int]`; reached into with
+    indexed, passed to `len`, `iter` and other builtins that walk it, or
+    iterated -> `list[int]`; reached into with
     `.attr` or called -> unknown (None); otherwise an `int` (compared,
     computed with, passed on). A guess, announced as one."""
     from pathcraft.ir.types import INT
@@ -988,7 +993,7 @@ def infer_from_use(fn: ast.FunctionDef, name: str) -> Type | None:
             return None
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name:
             listy = True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _SIZED_OR_ITERATED \
                 and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == name:
             listy = True
         if isinstance(node, ast.For) and isinstance(node.iter, ast.Name) and node.iter.id == name:

@@ -16,7 +16,7 @@ import ast
 from pathcraft.frontend import arith, displays
 from pathcraft.frontend.builtins import PRINT
 from pathcraft.frontend.exprhost import ExprLowering
-from pathcraft.ir.builtin_names import LIST_PROTOCOL, function_predicate
+from pathcraft.ir.builtin_names import LIST_PROTOCOL, NEXT_CALL, function_predicate
 from pathcraft.ir.nodes import Call, CallMethod, Const, Expr, ListOp, NewList, Var
 
 
@@ -123,6 +123,30 @@ def first_item(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
     tmp = ex.blocks.temp()
     first = function_predicate("first" if len(node.args) == 1 else "first_or")
     ex.blocks.emit(Call(tmp, first, tuple(args), node.lineno))
+    return Var(tmp)
+
+
+def iterator(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
+    """`iter(x)`: TypeError at once when `x` is not iterable (CPython asks
+    at the call), then the prelude's silent generator walking it."""
+    if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
+        return None
+    source = ex.blocks.stable(ex.expr(node.args[0]), node.lineno)
+    ex.blocks.emit(ListOp("iter", ex.blocks.temp("n"), source, (), node.lineno))
+    tmp = ex.blocks.temp()
+    ex.blocks.emit(Call(tmp, function_predicate("iter"), (source,), node.lineno))
+    return Var(tmp)
+
+
+def next_item(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
+    """`next(it)`, `next(it, default)` of anything but `iter(x)` (see
+    `first_item`): dispatched by the engine on what `it` is."""
+    if len(node.args) not in (1, 2) or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    args = [ex.blocks.stable(ex.expr(a), node.lineno) for a in node.args]
+    tmp = ex.blocks.temp()
+    ex.calls.methods_called.add("__next__")  # an object's own
+    ex.blocks.emit(CallMethod(tmp, args[0], NEXT_CALL, tuple(args[1:]), node.lineno))
     return Var(tmp)
 
 

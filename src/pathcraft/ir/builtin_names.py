@@ -32,6 +32,9 @@ EQ = "__eq__"  # `a == b` likewise: item by item
 # `a == b` / `a != b` in a module whose classes compare by value (a user
 # `__eq__`, a dataclass): Python's dispatch, done by the engine (engine/objeq.py)
 OBJECT_EQ = "$object_eq"
+# `next(it)` / `next(it, default)`: a generator resumed once (its kind's prelude `__next__`), an object's
+# own `__next__`, anything else TypeError (engine/methods.py: next_item)
+NEXT_CALL = "$next"
 # `a < b` (`<=`, `>`, `>=`: the second argument, an index into ORDERINGS) in a
 # module whose classes order their instances: Python's dispatch (engine/objorder.py)
 OBJECT_ORDER = "$object_order"
