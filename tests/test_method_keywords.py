@@ -14,7 +14,7 @@ from heap_enum import Bounds
 from oracle import generated, oracle_tests
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "method_keywords.py"
-NAMES = ["pay", "pay_first", "capped", "wrong"]
+NAMES = ["pay", "pay_first", "capped", "wrong", "capped_by_position", "Finder.safe"]
 
 test_replay, test_enumeration = oracle_tests(FIXTURE, NAMES, Bounds(ints=tuple(range(-2, 3))))
 
@@ -33,3 +33,8 @@ def test_keywords_reach_the_method_by_name() -> None:
         n = dict(case.inputs)["n"]
         balance = case.heap_in["acct"]["fields"]["balance"]
         assert n > 2 and case.value == balance + n - 2
+
+
+def test_a_keyword_only_parameter_given_by_position_is_a_type_error() -> None:
+    outcomes = {case.exc_type for case in generated(FIXTURE, "capped_by_position")}
+    assert "TypeError" in outcomes and None not in outcomes

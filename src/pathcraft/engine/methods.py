@@ -150,9 +150,9 @@ def _bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod,
     if info.binding == "property":  # `obj.p(...)` calls what the getter returns
         raise Unsupported(f"calling the value of property {info.qualname}")
     values = args if info.binding == "static" else (receiver,) + args
-    positional = [p for p in info.params if p not in info.keyword_only]
+    positional = [p for p in info.params if p not in info.keyword_only] if instr.written else list(info.params)
     if len(values) > len(positional):
-        if instr.keywords or info.keyword_only:  # CPython counts them otherwise in its message
+        if instr.keywords or len(positional) < len(info.params):  # CPython counts otherwise in its message
             return machine.throw(state, ExcValue("TypeError", None))
         return machine.throw(state, ExcValue("TypeError", f"{info.name}() takes {len(info.params)} "
                                                           f"positional arguments but {len(values)} were given"))
@@ -166,7 +166,7 @@ def _bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod,
         if param in bound:
             continue
         if param not in defaults:
-            if instr.keywords or info.keyword_only:
+            if instr.keywords or len(positional) < len(info.params):
                 return machine.throw(state, ExcValue("TypeError", None))
             return machine.throw(state, ExcValue("TypeError", f"{info.name}() missing argument '{param}'"))
         bound[param] = defaults[param]

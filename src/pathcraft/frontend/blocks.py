@@ -99,6 +99,8 @@ def _instr_uses_defs(instr: Instr | Terminator) -> tuple[set[str], set[str]]:
             expr_uses(value, uses)
         elif isinstance(value, tuple):
             for item in value:
+                if isinstance(item, tuple):  # (name, expression) pairs: a call's keyword arguments
+                    item = item[-1]
                 if isinstance(item, _EXPR_TYPES):
                     expr_uses(item, uses)
     return uses, defs

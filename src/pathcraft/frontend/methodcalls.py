@@ -66,7 +66,7 @@ def method_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: 
     keywords = tuple((str(k.arg), ex.blocks.stable(ex.expr(k.value), node.lineno)) for k in node.keywords)
     target = None if discard else ex.blocks.temp()
     ex.calls.methods_called.add(name)
-    ex.blocks.emit(CallMethod(target, obj, name, args, node.lineno, keywords))
+    ex.blocks.emit(CallMethod(target, obj, name, args, node.lineno, keywords, written=True))
     return Var(target) if target else Const(None)
 
 

@@ -195,6 +195,10 @@ class CallMethod:
     args: tuple[Expr, ...]
     line: int
     keywords: tuple[tuple[str, Expr], ...] = ()  # bound to the callee's parameters by name
+    # the call as the source writes it (`obj.m(1, k=2)`): `args` fill only the callee's positional
+    # parameters; otherwise (the frontend's own calls, a constructor's `__init__`) they fill every
+    # parameter in order, keyword-only ones too
+    written: bool = False
 
 
 @dataclass(frozen=True)

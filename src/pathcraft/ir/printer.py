@@ -167,7 +167,7 @@ def rule_text(pred: Predicate, rule: Rule) -> str:
         elif isinstance(instr, CallMethod):
             trace = f"T{len(traces) + 1}"
             traces.append(trace)
-            args = _args([expr_text(a, names) for a in (instr.obj, *instr.args)])
+            args = _args([*(expr_text(a, names) for a in (instr.obj, *instr.args)), *_keywords(instr, names)])
             out = names.define(instr.target) if instr.target else "_"
             goals.append(f"invoke({instr.method},{args},[{out}],H{heap},H{heap + 1},ok,{trace})")
             heap += 1
@@ -342,3 +342,8 @@ def _expr_names(e: object) -> set[str]:
     if isinstance(e, Binary):
         return _expr_names(e.left) | _expr_names(e.right)
     return set()
+
+
+def _keywords(instr: CallMethod, names: _Names) -> list[str]:
+    """A method call's keyword arguments, `name=Value`."""
+    return [f"{k}={expr_text(v, names)}" for k, v in instr.keywords]
