@@ -246,6 +246,26 @@ def test_an_instance_attribute_hides_the_method_of_its_name(tmp_path: Path) -> N
     assert "def test_Sizer_fits" not in text
 
 
+RAISED_PARAMETER = '''
+def one(iterable, too_short=None):
+    iterator = iter(iterable)
+    for first in iterator:
+        return first
+    if too_short is not None:
+        raise too_short
+    raise ValueError("too few items in iterable (expected 1)")
+'''
+
+
+def test_raising_a_parameter_that_is_no_exception_is_a_type_error(tmp_path: Path) -> None:
+    """more_itertools' `one`: `raise too_short`, where the parameter (an int
+    here) is no exception, was an internal error; Python raises TypeError."""
+    source = tmp_path / "raised.py"
+    source.write_text(RAISED_PARAMETER)
+    text = generate_and_run(source, tmp_path, tmp_path / "test_raised.py")
+    assert "exceptions must derive from BaseException" in text
+
+
 def test_verify_does_not_count_a_test_that_fails_under_pytest_as_on_its_path(tmp_path: Path) -> None:
     """A test whose file does not import never enters its function: the
     replay may take the claimed path, but `--verify` says the path is not
@@ -279,6 +299,7 @@ REAL_MODULES = [
     ("boltons", "boltons/cacheutils.py"),
     ("boltons", "boltons/iterutils.py"),
     ("cachetools", "cachetools/__init__.py"),
+    ("more_itertools", "more_itertools/more.py"),
 ]
 
 

@@ -62,8 +62,6 @@ class LoopBound(SearchControl):
         self.k = k
 
     def enter(self, state: State, entry: Entry) -> State | None:
-        if entry.pred.paced:  # resumed by a consumer, whose own loop is bounded
-            return state
         if entry.pred.iterates is not None and entry.loops[entry.pred.iterates] > self.k:
             return None
         return state

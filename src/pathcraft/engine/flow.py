@@ -10,6 +10,7 @@ from pathcraft.engine.values import UNDEFINED
 from pathcraft.errors import Unsupported
 from pathcraft.ir.nodes import Expr, Goto, NewList, NewObject, Raise, RepeatList, Return, Text, Var
 from pathcraft.ir.values import ExcValue
+from pathcraft.solver.terms import App, Sym
 
 
 def goto(machine: Machine, state: State, frame: Frame, instr: Goto) -> Successors:
@@ -44,8 +45,11 @@ def raised(instr: Raise, frame: Frame) -> ExcValue:
     """The exception a `raise` makes (`$unsupported` drops the path)."""
     if instr.reraise is not None:
         exc = frame.env[instr.reraise]
-        assert isinstance(exc, ExcValue)
-        return exc
+        if isinstance(exc, ExcValue):
+            return exc
+        if exc is None or isinstance(exc, (int, float, str, Text, Sym, App)):  # `raise 5`, `raise None`
+            return ExcValue("TypeError", "exceptions must derive from BaseException")
+        raise Unsupported("raising a value that is no caught exception (an object, a class)")
     assert instr.exc_type is not None
     message = instr.message
     if instr.message_var is not None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from pathcraft.frontend import isinstances, numbuiltins as num, seqbuiltins as seq
+from pathcraft.frontend import isinstances, iterators, numbuiltins as num, seqbuiltins as seq
+from pathcraft.frontend.iterators import ITERATORS
 from pathcraft.models.int import lowering as intformat
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.frontend.generators import CONSUMERS
@@ -56,6 +57,7 @@ WITH_KEYWORDS = _table(
 )
 
 POSITIONAL = _table(
+    (ITERATORS, iterators.iterator_call),
     (("divmod",), num.divmod_rule),
     (("pow",), num.power),
     (("abs",), num.absolute),

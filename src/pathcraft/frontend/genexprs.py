@@ -19,17 +19,20 @@ from pathcraft.frontend import generators
 from pathcraft.frontend.stmt_loops import REVERSED, iterate
 from pathcraft.frontend.stmthost import StatementLowering, makes_fresh
 from pathcraft.frontend.synthetic import copy_with_call_positions, frame_scope, free_names, synthetic_function
-from pathcraft.ir.nodes import Call, Expr, FunctionInfo, ListOp, Var
+from pathcraft.ir.nodes import Call, Expr, FunctionInfo, ListOp, Mark, Var
 from pathcraft.ir.types import INT
 
 
-def generator_object(lw: StatementLowering, node: ast.GeneratorExp) -> Expr:
+def generator_object(lw: StatementLowering, node: ast.GeneratorExp, silent: bool = False) -> Expr:
     """A generator expression as a value (or with several `for` clauses, or
     over what the consumers' resumptions do not walk): a generator
     function of its own, `f.<locals>.<genexpr>(source, free...)`, whose
     loops yield each item (engine/generators.py); the first iterable is
     evaluated here, as CPython does. Its frame's line events are the
-    statement's line on entry and on every back edge (each resumption)."""
+    statement's line on entry and on every back edge (each resumption).
+    `silent`: the frontend's own rewriting of a C iterator (`map(f, xs)`,
+    frontend/iterators.py): no frame, so no events (its loops are bounded
+    by the criterion like any loop)."""
     if any(g.is_async for g in node.generators) or any(
             isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Lambda, ast.Await))
             for n in ast.walk(node)):
@@ -69,8 +72,13 @@ def generator_object(lw: StatementLowering, node: ast.GeneratorExp) -> Expr:
                         tuple(INT for _ in params), None, (), line, line, f"{lw.info.entry}$genfn{number}",
                         generator=True)
     lw.nested_function(synthetic_function("<genexpr>", params, body, line), info, line,
-                         entry_mark=True, builtin=False)
+                       entry_mark=not silent, builtin=silent, marks=not silent)
     lw.nested[info.entry] = replace(lw.nested[info.entry], generator=True)
+    if silent:  # not even the line CPython reports again when a call returns: it returns into C
+        for name, pred in list(lw.nested.items()):
+            if pred.function == info.qualname:
+                rules = tuple(replace(r, body=tuple(i for i in r.body if not isinstance(i, Mark))) for r in pred.rules)
+                lw.nested[name] = replace(pred, rules=rules)
     tmp = lw.blocks.temp()
     lw.blocks.emit(Call(tmp, info.entry, (*args, *(Var(f) for f in free)), line))
     return Var(tmp)

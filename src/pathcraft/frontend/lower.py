@@ -88,6 +88,7 @@ class FunctionLowerer:
         self.expressions.keyed = lambda consumer, items, key, reverse, node: keyfuncs.keyed_call(
             self, consumer, items, key, reverse, node)
         self.expressions.generator_value = lambda node: genexprs.generator_object(self, node)
+        self.expressions.iterator_value = lambda node: genexprs.generator_object(self, node, silent=True)
         if owner is not None and fn.args.args and any(
                 isinstance(d, ast.Name) and d.id == "classmethod" for d in fn.decorator_list):
             self.expressions.class_alias = {fn.args.args[0].arg: owner}  # `cls`: the class itself

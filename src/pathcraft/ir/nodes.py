@@ -298,9 +298,6 @@ class Predicate:
     # the entry of a generator function: a call makes a generator object, its
     # first resumption enters this predicate (engine/generators.py)
     generator: bool = False
-    # code of a silent generator (the prelude's `iter`): its loops go as far as
-    # its consumer asks, so no loop bound of its own applies (engine/criteria.py)
-    paced: bool = False
 
 
 @dataclass(frozen=True)

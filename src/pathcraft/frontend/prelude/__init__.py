@@ -74,9 +74,7 @@ def silent_predicates(module: ModuleSource, public: Callable[[str], str]) -> dic
     for pred in lowered.values():
         entry, head = signatures[pred.function].entry, public(pred.function)
         rename[pred.name] = head if pred.name == entry else head + ":" + pred.name[len(entry) + 1:]
-    generators = {name for name, info in signatures.items() if info.generator}  # paced by their consumers
-    return {rename[pred.name]: replace(_silent(pred, rename, public(pred.function)), paced=pred.function in generators)
-            for pred in lowered.values()}
+    return {rename[pred.name]: _silent(pred, rename, public(pred.function)) for pred in lowered.values()}
 
 
 def _silent(pred: Predicate, rename: dict[str, str], function: str) -> Predicate:

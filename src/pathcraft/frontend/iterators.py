@@ -1,0 +1,89 @@
+"""`map`, `filter`, `zip` and `enumerate` as values: CPython's C iterators,
+written as the generator expressions they equal and run silent.
+
+`map(f, xs)` is `(f(x) for x in xs)`, `filter(f, xs)` is `(x for x in xs
+if f(x))` (`filter(None, xs)`: `if x`), `zip(a, b)` is `((x, y) for x, y
+in zip(a, b))`, `enumerate(xs, k)` is `((i, x) for i, x in enumerate(xs,
+k))`: the same items, taken from the sources in the same order, the
+sources' iterability checked at the call (frontend/genexprs.py evaluates
+and checks the first clause's iterables there). What differs is only
+that a C iterator has no frame: the generator is silent (no call, line or
+return events of its own; `f`'s own frames are events as in CPython). Its
+loop is bounded by the criterion like any loop (loop-K: at most K items
+of a source walked through it). `f` must be a function of the
+module or a builtin the lowering calls by name (evaluated once in
+CPython, looked up at each item here: the same object, as nothing of
+the module rebinds a function while it runs).
+
+A `for` loop or a comprehension over `zip`/`enumerate` is no value: the
+loop lowering walks those itself (frontend/stmt_loops.py).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from pathcraft.frontend.exprhost import ExprLowering
+from pathcraft.ir.nodes import Expr
+
+ITERATORS = ("map", "filter", "zip", "enumerate")
+# builtins a rewritten `map`/`filter` may call by name (each lowered by its own rule, or refused there)
+_CALLABLE_BUILTINS = frozenset({"int", "str", "float", "bool", "abs", "len", "repr", "ord", "chr", "round",
+                                "sorted", "list", "tuple", "sum", "min", "max", "hex", "bin", "oct"})
+
+
+def iterator_call(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
+    """The builtin-call rule (see builtincalls.py)."""
+    if ex.iterator_value is None or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    generator = _as_generator(ex, name, node)
+    if generator is None:
+        return None
+    return ex.iterator_value(generator)
+
+
+def _as_generator(ex: ExprLowering, name: str, node: ast.Call) -> ast.GeneratorExp | None:
+    args = node.args
+    x, y = _name("__pc_it0"), _name("__pc_it1")
+    if name == "map" and len(args) in (2, 3) and _plain_function(ex, args[0]):
+        if len(args) == 2:
+            return _generator(node, ast.Call(args[0], [_load(x)], []), x, args[1])
+        return _generator(node, ast.Call(args[0], [_load(x), _load(y)], []), ast.Tuple([x, y], ast.Store()),
+                          ast.Call(_load(_name("zip")), args[1:], []))
+    if name == "filter" and len(args) == 2:
+        test: ast.expr | None = None
+        if isinstance(args[0], ast.Constant) and args[0].value is None:
+            test = _load(x)
+        elif _plain_function(ex, args[0]):
+            test = ast.Call(args[0], [_load(x)], [])
+        return None if test is None else _generator(node, _load(x), x, args[1], test)
+    if name == "zip" and len(args) == 2:
+        return _generator(node, ast.Tuple([_load(x), _load(y)], ast.Load()), ast.Tuple([x, y], ast.Store()),
+                          ast.Call(_load(_name("zip")), args, []))
+    if name == "enumerate" and len(args) in (1, 2):
+        return _generator(node, ast.Tuple([_load(x), _load(y)], ast.Load()), ast.Tuple([x, y], ast.Store()),
+                          ast.Call(_load(_name("enumerate")), args, []))
+    return None
+
+
+def _plain_function(ex: ExprLowering, node: ast.expr) -> bool:
+    """A function of the module, or a builtin called by name, not shadowed."""
+    return isinstance(node, ast.Name) and node.id not in ex.local_names \
+        and (node.id in ex.functions or node.id in _CALLABLE_BUILTINS and node.id not in ex.module.imported)
+
+
+def _generator(at: ast.Call, elt: ast.expr, target: ast.expr, source: ast.expr,
+               test: ast.expr | None = None) -> ast.GeneratorExp:
+    made = ast.GeneratorExp(elt, [ast.comprehension(target, source, [test] if test is not None else [], 0)])
+    for part in ast.walk(made):  # at the call's place (the sources keep their own)
+        if "lineno" in part._attributes and not hasattr(part, "lineno"):
+            ast.copy_location(part, at)
+    return made
+
+
+def _name(identifier: str) -> ast.Name:
+    return ast.Name(identifier, ast.Store())
+
+
+def _load(name: ast.Name) -> ast.Name:
+    return ast.Name(name.id, ast.Load())
