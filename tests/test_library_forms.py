@@ -74,3 +74,22 @@ def test_a_setter_with_a_decorator_of_its_own_refuses_itself_not_its_class(tmp_p
     assert len(generate(result.program, "Version.bump", GenerateOptions()).cases) == 2
     reset = generate(result.program, "Version.reset", GenerateOptions())
     assert reset.cases == [] and any("setter" in note for note in reset.notes)  # never an AttributeError claim
+
+
+def test_a_subscripted_generic_class_and_a_literal_are_their_plain_types(tmp_path: Path) -> None:
+    write(tmp_path, {"lit.py": (
+        "from typing import Generic, Literal, TypeVar\n\nT = TypeVar('T')\nMode = Literal['r', 'w']\n\n\n"
+        "class Box(Generic[T]):\n    size: int\n\n    def grow(self, mode: Mode) -> int:\n"
+        "        if mode == 'w':\n            self.size += 1\n        return self.size\n\n\n"
+        "class Holder:\n    box: Box[int]\n\n    def total(self, n: Literal[1, 2]) -> int:\n"
+        "        return self.box.size + n\n")})
+    result = translate(str(tmp_path / "lit.py"))
+    assert not result.errors
+    assert str(dict(result.program.classes["Holder"].fields)["box"]) == "Box"
+    grow = generate(result.program, "Box.grow", GenerateOptions()).cases
+    assert {dict(case.inputs)["mode"] == "w" for case in grow} == {True, False}
+
+
+def test_a_literal_of_mixed_types_is_refused(tmp_path: Path) -> None:
+    write(tmp_path, {"mixed.py": "from typing import Literal\n\n\ndef f(x: Literal[1, 'a']) -> int:\n    return 1\n"})
+    assert "Literal" in translate(str(tmp_path / "mixed.py")).errors["f"].message

@@ -100,6 +100,11 @@ def _generic_type(node: ast.Subscript, classes: set[str], owner: str | None,
             and isinstance(node.value.value, ast.Name) and node.value.value.id in ("collections", "typing") \
             and node.value.attr in ("deque", "Deque"):  # `collections.deque[int]`
         return parse_type(ast.Subscript(ast.Name(node.value.attr), node.slice), classes, owner, aliases)
+    if isinstance(node.value, ast.Name) and node.value.id in classes:  # `Node[T]`: a generic class is the class
+        return Type("obj", node.value.id)
+    if isinstance(node.value, ast.Name) and node.value.id == "Literal" or isinstance(node.value, ast.Attribute) \
+            and node.value.attr == "Literal" and isinstance(node.value.value, ast.Name):
+        return _literal_type(node)
     if isinstance(node.value, ast.Name):
         head = node.value.id
         if head in ABSTRACT_SEQUENCES:  # a list is one: the tests pass lists
@@ -123,6 +128,23 @@ def _generic_type(node: ast.Subscript, classes: set[str], owner: str | None,
             key, value = (parse_type(e, classes, owner, aliases) for e in node.slice.elts)
             return Type("dict", elem=value, key=_key_type(key, node))
     raise TypeSyntaxError(f"type '{ast.unparse(node)}'")
+
+
+def _literal_type(node: ast.Subscript) -> Type:
+    """`Literal["a", "b"]`: the type of its values, all strs, all ints or
+    all bools (the tests may pass other values of that type: Python does
+    not check annotations)."""
+    values = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    kinds = {type(v.value) for v in values if isinstance(v, ast.Constant)}
+    if len(kinds) == 1 and len(values) == sum(isinstance(v, ast.Constant) for v in values):
+        kind = kinds.pop()
+        if kind is str:
+            return STR
+        if kind is bool:
+            return BOOL
+        if kind is int:
+            return INT
+    raise TypeSyntaxError(f"type '{ast.unparse(node)}' (a Literal of other than strs, ints or bools alone)")
 
 
 BARE_LISTS = ("list", "List")
