@@ -93,3 +93,15 @@ def test_a_subscripted_generic_class_and_a_literal_are_their_plain_types(tmp_pat
 def test_a_literal_of_mixed_types_is_refused(tmp_path: Path) -> None:
     write(tmp_path, {"mixed.py": "from typing import Literal\n\n\ndef f(x: Literal[1, 'a']) -> int:\n    return 1\n"})
     assert "Literal" in translate(str(tmp_path / "mixed.py")).errors["f"].message
+
+
+def test_an_abstract_set_parameter_is_a_set(tmp_path: Path) -> None:
+    # packaging's `_eval_extra_set(extras: AbstractSet[str], ...)`
+    write(tmp_path, {"aset.py": "from typing import AbstractSet\n\n\n"
+                                "def has(extras: AbstractSet[str], name: str) -> bool:\n"
+                                "    if name in extras:\n        return True\n    return False\n"})
+    result = translate(str(tmp_path / "aset.py"))
+    assert not result.errors
+    cases = generate(result.program, "has", GenerateOptions()).cases
+    assert {case.value for case in cases} == {True, False}
+    assert all("set" in case.heap_in["extras"] for case in cases)

@@ -92,9 +92,9 @@ def _union_type(node: ast.BinOp, classes: set[str], owner: str | None,
 def _generic_type(node: ast.Subscript, classes: set[str], owner: str | None,
                   aliases: Mapping[str, ast.expr] | None) -> Type:
     """`list[T]`, `Optional[T]`, `deque[T]`, `tuple[...]`, `set[K]`,
-    `dict[K, V]` and the abstract ones a list or dict satisfies."""
+    `dict[K, V]` and the abstract ones a list, dict or set satisfies."""
     if isinstance(node.value, ast.Attribute) \
-            and node.value.attr in ABSTRACT_SEQUENCES + ABSTRACT_MAPPINGS:  # `collections.abc.Sequence[int]`
+            and node.value.attr in ABSTRACT_SEQUENCES + ABSTRACT_MAPPINGS + ABSTRACT_SETS:  # `abc.Sequence[int]`
         return parse_type(ast.Subscript(ast.Name(node.value.attr), node.slice), classes, owner, aliases)
     if isinstance(node.value, ast.Attribute) \
             and isinstance(node.value.value, ast.Name) and node.value.value.id in ("collections", "typing") \
@@ -111,6 +111,8 @@ def _generic_type(node: ast.Subscript, classes: set[str], owner: str | None,
             head = "list"
         if head in ABSTRACT_MAPPINGS:
             head = "dict"
+        if head in ABSTRACT_SETS:  # a set is one: the tests pass sets
+            head = "set"
         if head == "Optional":
             inner = parse_type(node.slice, classes, owner, aliases)
             if not inner.is_ref:
@@ -151,6 +153,7 @@ BARE_LISTS = ("list", "List")
 # abstract annotations a list (a dict) satisfies: inputs are built as one
 ABSTRACT_SEQUENCES = ("Sequence", "MutableSequence", "Iterable", "Collection", "Reversible")
 ABSTRACT_MAPPINGS = ("Mapping", "MutableMapping")
+ABSTRACT_SETS = ("AbstractSet", "MutableSet")
 BARE_DICTS = ("dict", "Dict")
 BARE_SETS = ("set", "Set")
 
