@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pathcraft.frontend.names import module_level
+from pathcraft.frontend.nested import dotted
 
 if TYPE_CHECKING:
     from pathcraft.frontend.source import ModuleSource
@@ -97,9 +98,9 @@ def normalize_bases(module: ModuleSource) -> None:
         bases: list[ast.expr] = []
         for base in cls.bases:
             plain = base.value if isinstance(base, ast.Subscript) else base  # `Base[KT, VT]` is `Base`
-            dotted = _dotted(plain)
-            if isinstance(plain, ast.Attribute) and dotted is not None:
-                head, _, name = dotted.rpartition(".")
+            spelled = dotted(plain)
+            if isinstance(plain, ast.Attribute) and spelled is not None:
+                head, _, name = spelled.rpartition(".")
                 first, _, rest = head.partition(".")
                 stdlib = ".".join(p for p in (aliases.get(first, ""), rest) if p)
                 if first in aliases and modelled(stdlib, name):
@@ -143,16 +144,6 @@ def _module_names(tree: ast.Module) -> tuple[dict[str, str], dict[str, str]]:
     return aliases, bound
 
 
-def _dotted(node: ast.expr) -> str | None:
-    """`a.b.c` for a chain of attributes of a name, else None."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        inner = _dotted(node.value)
-        return None if inner is None else f"{inner}.{node.attr}"
-    return None
-
-
 def _is_abcmeta(node: ast.expr, aliases: dict[str, str], bound: dict[str, str]) -> bool:
     """Is `node` `abc.ABCMeta` (as `ABCMeta` imported from abc, or `abc.ABCMeta`)?"""
     if isinstance(node, ast.Name):
@@ -173,7 +164,7 @@ def abstract_methods(module: ModuleSource, chain: list[ast.ClassDef]) -> tuple[s
             names: list[str] = []
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 names = [item.name]
-                if any(_dotted(d) in ("abstractmethod", "abc.abstractmethod") for d in item.decorator_list):
+                if any(dotted(d) in ("abstractmethod", "abc.abstractmethod") for d in item.decorator_list):
                     abstract.add(item.name)
                     continue
             elif isinstance(item, ast.Assign) or isinstance(item, ast.AnnAssign) and item.value is not None:
