@@ -32,7 +32,8 @@ def test_what_is_no_iterator_says_so_as_cpython_does() -> None:
 
 
 VALUES = Path(__file__).resolve().parent / "fixtures" / "structure" / "iterator_values.py"
-VALUE_NAMES = ["doubled", "positives", "evens_doubled", "pairs", "numbered", "as_text", "bad"]
+VALUE_NAMES = ["doubled", "positives", "evens_doubled", "pairs", "numbered", "as_text", "bad", "last_two",
+               "reversed_set"]
 
 test_values_replay, test_values_enumeration = oracle_tests(
     VALUES, VALUE_NAMES, Bounds(ints=tuple(range(-1, 7, 3)), max_str=2, max_list=2))

@@ -1,11 +1,11 @@
-"""`map`, `filter`, `zip` and `enumerate` as values: CPython's C iterators,
-written as the generator expressions they equal and run silent.
+"""`map`, `filter`, `zip`, `enumerate` and `reversed` as values: CPython's
+C iterators, written as the generator expressions they equal and run silent.
 
 `map(f, xs)` is `(f(x) for x in xs)`, `filter(f, xs)` is `(x for x in xs
 if f(x))` (`filter(None, xs)`: `if x`), `zip(a, b)` is `((x, y) for x, y
 in zip(a, b))`, `enumerate(xs, k)` is `((i, x) for i, x in enumerate(xs,
-k))`: the same items, taken from the sources in the same order, the
-sources' iterability checked at the call (frontend/genexprs.py evaluates
+k))`, `reversed(xs)` is `(x for x in reversed(xs))`: the same items,
+taken from the sources in the same order, the sources' iterability checked at the call (frontend/genexprs.py evaluates
 and checks the first clause's iterables there). What differs is only
 that a C iterator has no frame: the generator is silent (no call, line or
 return events of its own; `f`'s own frames are events as in CPython). Its
@@ -26,7 +26,7 @@ import ast
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.ir.nodes import Expr
 
-ITERATORS = ("map", "filter", "zip", "enumerate")
+ITERATORS = ("map", "filter", "zip", "enumerate", "reversed")
 # builtins a rewritten `map`/`filter` may call by name (each lowered by its own rule, or refused there)
 _CALLABLE_BUILTINS = frozenset({"int", "str", "float", "bool", "abs", "len", "repr", "ord", "chr", "round",
                                 "sorted", "list", "tuple", "sum", "min", "max", "hex", "bin", "oct"})
@@ -60,6 +60,8 @@ def _as_generator(ex: ExprLowering, name: str, node: ast.Call) -> ast.GeneratorE
     if name == "zip" and len(args) == 2:
         return _generator(node, ast.Tuple([_load(x), _load(y)], ast.Load()), ast.Tuple([x, y], ast.Store()),
                           ast.Call(_load(_name("zip")), args, []))
+    if name == "reversed" and len(args) == 1:  # a sequence walked backwards (TypeError on a set, a generator)
+        return _generator(node, _load(x), x, ast.Call(_load(_name("reversed")), args, []))
     if name == "enumerate" and len(args) in (1, 2):
         return _generator(node, ast.Tuple([_load(x), _load(y)], ast.Load()), ast.Tuple([x, y], ast.Store()),
                           ast.Call(_load(_name("enumerate")), args, []))
