@@ -210,14 +210,14 @@ def close(machine: Machine, state: State, frame: Frame, addr: Addr, cell: Genera
 def check_none_suspended(machine: Machine, state: State) -> None:
     """At the end of a path: a generator left suspended is closed whenever
     CPython drops it (events the model cannot place); a silent one (the
-    prelude's `iter`) runs nothing when closed."""
+    frontend's rewriting of `iter(x)`, `map(f, xs)`) runs nothing when closed."""
     for cell in state.heap.cells.values():
         if isinstance(cell, GeneratorCell) and cell.status == "suspended" and not _silent(machine, cell):
             raise Unsupported(f"a generator of {cell.function} left suspended (closed when CPython drops it)")
 
 
 def _silent(machine: Machine, cell: GeneratorCell) -> bool:
-    """Is the generator the prelude's (CPython's C iterator: no frame, no events)?"""
+    """Is the generator silent code pathcraft wrote (CPython's C iterator: no frame, no events)?"""
     return machine.program.predicate(cell.entry).builtin
 
 

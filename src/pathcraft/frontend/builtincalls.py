@@ -51,7 +51,6 @@ WITH_KEYWORDS = _table(
     (("list",), seq.list_of),
     (("next",), seq.first_item),
     (("next",), seq.next_item),
-    (("iter",), seq.iterator),
     (("tuple",), seq.tuple_of),
     (("sorted", "min", "max"), seq.keyed),
 )

@@ -1,7 +1,8 @@
-"""`map`, `filter`, `zip`, `enumerate` and `reversed` as values: CPython's
-C iterators, written as the generator expressions they equal and run silent.
+"""`iter`, `map`, `filter`, `zip`, `enumerate` and `reversed` as values:
+CPython's C iterators, written as the generator expressions they equal and
+run silent.
 
-`map(f, xs)` is `(f(x) for x in xs)`, `filter(f, xs)` is `(x for x in xs
+`iter(xs)` is `(x for x in xs)`, `map(f, xs)` is `(f(x) for x in xs)`, `filter(f, xs)` is `(x for x in xs
 if f(x))` (`filter(None, xs)`: `if x`), `zip(a, b)` is `((x, y) for x, y
 in zip(a, b))`, `enumerate(xs, k)` is `((i, x) for i, x in enumerate(xs,
 k))`, `reversed(xs)` is `(x for x in reversed(xs))`: the same items,
@@ -26,7 +27,7 @@ import ast
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.ir.nodes import Expr
 
-ITERATORS = ("map", "filter", "zip", "enumerate", "reversed")
+ITERATORS = ("iter", "map", "filter", "zip", "enumerate", "reversed")
 # builtins a rewritten `map`/`filter` may call by name (each lowered by its own rule, or refused there)
 _CALLABLE_BUILTINS = frozenset({"int", "str", "float", "bool", "abs", "len", "repr", "ord", "chr", "round",
                                 "sorted", "list", "tuple", "sum", "min", "max", "hex", "bin", "oct"})
@@ -60,6 +61,8 @@ def _as_generator(ex: ExprLowering, name: str, node: ast.Call) -> ast.GeneratorE
     if name == "zip" and len(args) == 2:
         return _generator(node, ast.Tuple([_load(x), _load(y)], ast.Load()), ast.Tuple([x, y], ast.Store()),
                           ast.Call(_load(_name("zip")), args, []))
+    if name == "iter" and len(args) == 1:  # `iter(callable, sentinel)` is another thing
+        return _generator(node, _load(x), x, args[0])
     if name == "reversed" and len(args) == 1:  # a sequence walked backwards (TypeError on a set, a generator)
         return _generator(node, _load(x), x, ast.Call(_load(_name("reversed")), args, []))
     if name == "enumerate" and len(args) in (1, 2):

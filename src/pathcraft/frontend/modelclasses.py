@@ -77,6 +77,7 @@ def model_import(module: str | None) -> tuple[Path, frozenset[str]] | None:
     return stands_for().get(module or "")
 
 
+@cache  # asked for every class of every module read
 def is_model_file(path: str) -> bool:
     return Path(path).resolve() in CLASS_FILES
 

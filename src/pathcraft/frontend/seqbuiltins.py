@@ -126,18 +126,6 @@ def first_item(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
     return Var(tmp)
 
 
-def iterator(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
-    """`iter(x)`: TypeError at once when `x` is not iterable (CPython asks
-    at the call), then the prelude's silent generator walking it."""
-    if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
-        return None
-    source = ex.blocks.stable(ex.expr(node.args[0]), node.lineno)
-    ex.blocks.emit(ListOp("iter", ex.blocks.temp("n"), source, (), node.lineno))
-    tmp = ex.blocks.temp()
-    ex.blocks.emit(Call(tmp, function_predicate("iter"), (source,), node.lineno))
-    return Var(tmp)
-
-
 def next_item(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
     """`next(it)`, `next(it, default)` of anything but `iter(x)` (see
     `first_item`): dispatched by the engine on what `it` is."""

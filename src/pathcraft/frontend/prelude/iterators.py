@@ -1,5 +1,5 @@
 """`next(iter(x))`, `next(iter(x), default)` and `list(x)` of a tuple or
-str, `iter(x)` and `next(g)`, as CPython computes them. Lowered by `pathcraft.frontend.prelude`
+str, and `next(g)`, as CPython computes them. Lowered by `pathcraft.frontend.prelude`
 (see there for the naming). The loop walks `x` like any `for` loop: the
 keys of a dict in insertion order, a set only where its order is certain.
 """
@@ -42,15 +42,6 @@ def generator____list__(self: list[int]) -> list[int]:
     for x in self:
         out.append(x)
     return out
-
-
-def fn__iter(items: list[int]):  # type: ignore[no-untyped-def]  # a generator: engine/generators.py
-    """`iter(x)` of a list, tuple, str, dict or set: an iterator over it,
-    walked as a `for` loop walks it (the caller checked `x` is iterable, as
-    CPython's `iter` does at once). A silent generator: CPython's iterator
-    has no frame, so its resumptions are no events."""
-    for x in items:
-        yield x
 
 
 def generator____next__(self: list[int]) -> int:
