@@ -129,9 +129,7 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
         args = typing.get_args(tp)
         shapes = [args[:1] * n for n in range(bounds.max_list + 1)] if args[-1:] == (Ellipsis,) else [args]
         for shape in shapes:
-            domains = [(False, True) if t is bool else bounds.ints for t in shape]
-            for items in itertools.product(*domains):
-                yield tuple(items), heap, []
+            yield from _tuple_of(shape, heap, bounds, label)
         return
     if typing.get_origin(tp) in (collections.abc.Sequence, collections.abc.Iterable):  # pathcraft builds lists
         tp = list[typing.get_args(tp)]  # type: ignore[misc]
@@ -178,6 +176,20 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
         name = f"o{len(heap)}"
         desc = {"class": tp.__qualname__, "_cls": tp, "fields": {}}
         yield {"$ref": name}, {**heap, name: desc}, [(name, f, t) for f, t in _fields(tp, bounds)]
+
+
+def _tuple_of(shape: tuple[Any, ...], heap: dict[str, Any], bounds: Bounds, label: str) -> Iterator[Choice]:
+    """Every tuple of the item types `shape`: each item as a value of its
+    own type (objects named in the heap, their fields slots to fill)."""
+    def rec(k: int, items: list[Any], h: dict[str, Any]) -> Iterator[Choice]:
+        if k == len(shape):
+            yield tuple(items), h, []
+            return
+        for value, h2, slots in _choices(shape[k], h, bounds, f"{label}_{k}"):
+            for done, h3, slots2 in rec(k + 1, items + [value], h2):
+                yield done, h3, slots + slots2
+
+    yield from rec(0, [], heap)
 
 
 def _object_list(elem: type, n: int, heap: dict[str, Any], bounds: Bounds,

@@ -28,7 +28,7 @@ from heap_enum import FLOATS, Bounds, clean, enumerate_inputs
 from pathcraft.engine.criteria import parse_criterion
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
-from pathcraft.testcase.heapdesc import build_inputs, real_snapshot
+from pathcraft.testcase.heapdesc import build_inputs, real_snapshot, real_value
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.stored import NotStorable, decode_cases, encode_cases
 from pathcraft.testcase.replay import clear_caches, spelled_class
@@ -136,7 +136,7 @@ class RealCode:
         `spellings`: classes the module reaches as another class's attribute."""
         spelled = spellings or {}
         objects = build_inputs(heap_in, lambda name: spelled_class(self.module, spelled.get(name, name)))
-        args = {k: objects[v["$ref"]] if isinstance(v, dict) else v for k, v in inputs.items()}
+        args = {k: real_value(v, objects) for k, v in inputs.items()}  # objects by name, in tuples too
         run = self.run(args, max_events)
         value, final = real_snapshot(run.value if run.kind == "return" else None, objects)
         return run, value, final

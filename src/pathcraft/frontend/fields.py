@@ -349,9 +349,7 @@ def join_types(kinds: Sequence[Inferred]) -> Inferred:
         return UNKNOWN
     (kind,) = values
     maybe_none = any(t.kind == "none" or t.optional for t in types)
-    if maybe_none and kind.kind == "str":  # `str | None` is outside the subset
-        return UNKNOWN
-    return kind.nullable() if maybe_none and kind.is_ref else kind
+    return kind.nullable() if maybe_none else kind  # `int | None`: None or an int, chosen when read
 
 
 def _constant_type(value: object) -> Inferred:

@@ -332,7 +332,9 @@ def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, cla
 
     def add(name: str, annotation: ast.expr, where: ast.AST) -> None:
         try:
-            fields[mangle(name, cls.name)] = parse_type(annotation, known, cls.name, scope)
+            scalar = optional_scalar(annotation)  # `bool | None`: None or a bool, chosen when read
+            kind = parse_type(scalar or annotation, known, cls.name, scope)
+            fields[mangle(name, cls.name)] = kind.nullable() if scalar is not None else kind
         except TypeSyntaxError as exc:
             raise UnsupportedError(f"unsupported field {exc}", at(module.path, where)) from None
 
@@ -510,7 +512,7 @@ def _typed_attributes(module: ModuleSource, cls: ast.ClassDef, with_foreign: boo
     scope = type_scope(module.type_aliases, cls)
 
     def annotation(node: ast.expr, fn: ast.FunctionDef | None) -> Type | None:
-        scalar = optional_scalar(node) if fn is not None else None  # a parameter `int | None`: an int or None
+        scalar = optional_scalar(node)  # `int | None`: an int or None
         try:
             kind = parse_type(scalar or node, known, cls.name, type_scope(scope, fn))
         except TypeSyntaxError:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
+from pathcraft.frontend.optional import optional_scalar
 from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, STR, Type
 
 
@@ -194,13 +195,24 @@ def type_scope(aliases: Mapping[str, ast.expr], *generic: ast.AST | None) -> dic
 
 def _tuple_type(node: ast.Subscript, classes: set[str], owner: str | None,
                 aliases: Mapping[str, ast.expr] | None) -> Type:
-    """`tuple[int, bool]` (fixed length) or `tuple[int, ...]`, of ints and bools."""
+    """`tuple[str, Node]` (fixed length) or `tuple[T, ...]`, of any types the
+    subset has (`heap/tuples.py` builds them as inputs)."""
     elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     variadic = len(elts) == 2 and isinstance(elts[1], ast.Constant) and elts[1].value is Ellipsis
-    kinds = [parse_type(e, classes, owner, aliases) for e in (elts[:1] if variadic else elts)]
-    if not all(k.kind in ("int", "bool") and not k.optional for k in kinds):
-        raise TypeSyntaxError(f"type '{ast.unparse(node)}' (tuples of other than ints and bools)")
+    if not elts or any(isinstance(e, ast.Constant) and e.value is Ellipsis for e in (elts[:1] if variadic else elts)):
+        raise TypeSyntaxError(f"type '{ast.unparse(node)}'")
+    kinds = [_tuple_item(e, classes, owner, aliases) for e in (elts[:1] if variadic else elts)]
     return Type("tuple", elem=kinds[0]) if variadic else Type("tuple", items=tuple(kinds))
+
+
+def _tuple_item(node: ast.expr, classes: set[str], owner: str | None,
+                aliases: Mapping[str, ast.expr] | None) -> Type:
+    """An item type of a tuple annotation; `X | None` of a scalar X is that
+    scalar, optional (an item is a value of its own, not a field)."""
+    scalar = optional_scalar(node)
+    if scalar is not None:
+        return parse_type(scalar, classes, owner, aliases).nullable()
+    return parse_type(node, classes, owner, aliases)
 
 
 def _deque_item(item: Type, node: ast.expr) -> Type:

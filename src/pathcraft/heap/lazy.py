@@ -48,6 +48,8 @@ MAX_REPEAT = 4096
 # Records a choice for a lazy reference where it was stored.
 Update = Callable[[Heap, object], Heap]
 
+SCALAR_KINDS = ("int", "bool", "str", "float")
+
 
 class LazyHeap(DictOps):
     def __init__(self, program: Program, aliasing: bool, max_list_length: int = 3,
@@ -78,6 +80,10 @@ class LazyHeap(DictOps):
             return [(heap, self.fresh_value(kind, label))]
         if kind.optional or kind.kind == "none":
             choices.append((heap, None))
+        if kind.kind in SCALAR_KINDS:  # `int | None` (an optional field or tuple item): None or a symbol
+            value = self.fresh_value(Type(kind.kind), label)
+            choices.append((heap.constrain(T.apply("printable", value)) if kind.kind == "str" else heap,  # type: ignore[arg-type]  # a Sym
+                            value))
         if kind.kind == "obj":
             assert kind.cls is not None
             if self.aliasing:
@@ -95,7 +101,7 @@ class LazyHeap(DictOps):
             fresh = self._fresh_lists(heap, kind, label)
             choices.extend(deques.as_deques(fresh) if kind.deque else fresh)
         elif kind.kind == "tuple":
-            choices.append(fresh_tuple(heap, kind, label))
+            choices.extend(fresh_tuple(heap, kind, label, self.max_list_length))
         elif kind.kind in ("dict", "set"):
             if self.aliasing:
                 for addr, cell in heap.input_objects():
@@ -118,12 +124,14 @@ class LazyHeap(DictOps):
         for klass in reversed(self.program.mro(cls)):
             for name, ftype in self.program.classes[klass].fields:
                 fields[name] = self.fresh_value(ftype, f"{label}.{name}")
-                if ftype.kind == "str":  # string inputs are printable ASCII (solver/strings.py)
+                if ftype.kind == "str" and not ftype.optional:  # string inputs are printable ASCII (solver/strings.py)
                     heap = heap.constrain(T.apply("printable", fields[name]))  # type: ignore[arg-type]  # a Sym
         return heap.allocate(ObjectCell(cls, fields, "input", label), initial=True)
 
     @staticmethod
     def fresh_value(kind: Type, label: str) -> object:
+        if kind.optional:  # None or a value: chosen when read (`materialize`)
+            return Lazy(kind, label)
         if kind.kind == "int":
             return Sym(label, INT)
         if kind.kind == "bool":

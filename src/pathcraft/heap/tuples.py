@@ -4,9 +4,8 @@ A tuple is a `ListCell` with `is_tuple` set, so length, indexing (negative
 indices too), iteration and `in` are the list machinery's. What differs is
 what Python refuses: item assignment raises TypeError, list methods raise
 AttributeError, and an index out of range says "tuple". Identity (`is`)
-between equal tuples is not promised, as in CPython. Input tuples hold ints
-and bools: `tuple[int, bool]` one symbol per item, `tuple[int, ...]` an
-array with a symbolic length, like `list[int]`.
+between equal tuples is not promised, as in CPython. An input tuple
+holds items of any type (`fresh_tuple`).
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from typing import Protocol
 
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import HeapResult, HeapValue, ListOpName
-from pathcraft.heap.cells import Addr, Heap, ListCell, ObjectCell
+from pathcraft.heap.cells import Addr, Heap, Lazy, ListCell, ObjectCell
 from pathcraft.ir.nodes import Text
 from pathcraft.ir.types import Type
 from pathcraft.ir.values import ExcValue
@@ -39,16 +38,40 @@ def is_tuple(heap: Heap, value: object) -> bool:
     return isinstance(cell, ListCell) and cell.is_tuple
 
 
-def fresh_tuple(heap: Heap, kind: Type, label: str) -> tuple[Heap, Addr]:
-    """An input tuple of type `kind` (items of int or bool)."""
+def fresh_tuple(heap: Heap, kind: Type, label: str, max_length: int) -> list[tuple[Heap, Addr]]:
+    """The choices for an input tuple of type `kind`: `tuple[int, ...]` (of
+    ints or bools) an array with a symbolic length, like `list[int]`; any
+    other variadic tuple one choice per length up to `max_length`; a fixed
+    one its items. A scalar item is a symbol (a string printable ASCII, as
+    `solver/strings.py` builds them), any other a reference read lazily."""
     if kind.items is not None:
-        items = tuple(Sym(f"{label}[{k}]", BOOL if t.kind == "bool" else INT) for k, t in enumerate(kind.items))
-        return heap.allocate(ListCell(None, "input", label, items=items, is_tuple=True), initial=True)
+        items, heap = _fresh_items(heap, kind.items, label)
+        return [heap.allocate(ListCell(None, "input", label, items=items, is_tuple=True), initial=True)]
     assert kind.elem is not None
-    length = Sym(f"len({label})", INT)
-    data = Sym(label, T.array_sort(kind.elem.kind))
-    cell = ListCell(kind.elem, "input", label, length=length, data=data, is_tuple=True)
-    return heap.constrain(T.relation("ge", length, 0)).allocate(cell, initial=True)
+    if kind.elem.kind in ("int", "bool") and not kind.elem.optional:
+        length = Sym(f"len({label})", INT)
+        data = Sym(label, T.array_sort(kind.elem.kind))
+        cell = ListCell(kind.elem, "input", label, length=length, data=data, is_tuple=True)
+        return [heap.constrain(T.relation("ge", length, 0)).allocate(cell, initial=True)]
+    out: list[tuple[Heap, Addr]] = []
+    for n in range(max_length + 1):
+        items, h = _fresh_items(heap, (kind.elem,) * n, label)
+        out.append(h.allocate(ListCell(kind.elem, "input", label, items=items, is_tuple=True), initial=True))
+    return out
+
+
+def _fresh_items(heap: Heap, kinds: tuple[Type, ...], label: str) -> tuple[tuple[object, ...], Heap]:
+    items: list[object] = []
+    for k, item in enumerate(kinds):
+        name = f"{label}[{k}]"
+        if item.optional or item.is_ref:
+            items.append(Lazy(item, name))
+        elif item.kind == "str":
+            items.append(Sym(name, T.STR))
+            heap = heap.constrain(T.apply("printable", items[-1]))  # type: ignore[arg-type]  # a Sym
+        else:
+            items.append(Sym(name, {"bool": BOOL, "float": T.FLOAT}.get(item.kind, INT)))
+    return tuple(items), heap
 
 
 def new_tuple(heap: Heap, addr: Addr, named: tuple[str, tuple[str, ...]] | None = None) -> Heap:

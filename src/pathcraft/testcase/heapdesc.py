@@ -164,9 +164,13 @@ class SymbolicSnapshot:
         """An element the path never read: None when allowed, else an object
         with no field set, an empty list, or a tuple of zeros of the declared
         shape (any value takes the same path)."""
-        if item.type.kind == "tuple" and not item.type.optional:
-            return tuple(False if t.kind == "bool" else 0 for t in item.type.items or ())
-        if item.type.optional or item.type.kind not in ("obj", "list"):
+        if item.type.optional:
+            return None
+        if item.type.kind == "tuple":
+            return tuple(self._blank(Lazy(t, f"{label}_{k}"), f"{label}_{k}") for k, t in enumerate(item.type.items or ()))
+        if item.type.kind in _ZEROS:
+            return _ZEROS[item.type.kind]
+        if item.type.kind not in ("obj", "list"):
             return None
         name = self._blank_names.get(label)
         if name is None:
@@ -222,6 +226,10 @@ class SymbolicSnapshot:
         for name, blank in self.blanks.items():
             objects.setdefault(name, blank)
         return self.value(result), objects
+
+
+# what a blank scalar item of a tuple is written as (any value takes the same path)
+_ZEROS: dict[str, Json] = {"int": 0, "bool": False, "str": "", "float": 0.0}
 
 
 def _is_tuple(cell: object) -> bool:
