@@ -118,10 +118,14 @@ class RealCode:
         self.filename = self.module.__file__
         code = getattr(self.fn, "__wrapped__", self.fn).__code__  # through a functools cache
         params = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+        hints = typing.get_type_hints(self.fn)
+        if code.co_flags & inspect.CO_VARARGS:  # `*args`: a tuple of its items' type, after the positional ones
+            star = code.co_varnames[code.co_argcount + code.co_kwonlyargcount]
+            params = params[:code.co_argcount] + (star,) + params[code.co_argcount:]
+            hints[star] = tuple[hints.get(star, int), ...]  # type: ignore[misc]  # unannotated: pathcraft's ints
         if inspect.ismethod(self.fn):  # a classmethod: `cls` is bound
             params = params[1:]
         self.params: tuple[str, ...] = tuple(params)
-        hints = typing.get_type_hints(self.fn)
         owner = resolve(self.module, qualname.rpartition(".")[0]) if "." in qualname else None
         self.types = [(p, hints.get(p, owner)) for p in params]
         self.annotations = {p: self.fn.__annotations__.get(p) for p in params}

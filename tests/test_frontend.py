@@ -189,15 +189,16 @@ def test_untyped_parameter_location(tmp_path: Path) -> None:
     assert "'x'" in error.message and "annotation" in error.message
 
 
-def test_star_args(tmp_path: Path) -> None:
-    error = _error_of(tmp_path, "def f(*args: int) -> int:\n    return 1\n")
+def test_star_args_whose_items_use_does_not_tell_is_refused(tmp_path: Path) -> None:
+    error = _error_of(tmp_path, "def f(*args):\n    for a in args:\n        a.go()\n    return 1\n")
     assert isinstance(error, UnsupportedError)
-    assert re.match(rf"{re.escape(str(tmp_path / 'mod.py'))}:1:\d+: unsupported \*args", str(error))
+    assert re.match(rf"{re.escape(str(tmp_path / 'mod.py'))}:1:\d+: unsupported \*args without a type annotation",
+                    str(error))
 
 
-def test_star_args_column(tmp_path: Path) -> None:
-    error = _error_of(tmp_path, "def f(*args: int) -> int:\n    return 1\n")
-    assert error.location is not None and error.location.col == 8
+def test_star_kwargs_column(tmp_path: Path) -> None:
+    error = _error_of(tmp_path, "def f(**kwargs: int) -> int:\n    return 1\n")
+    assert error.location is not None and error.location.col == 9
 
 
 # --------------------------------------------------------- other errors

@@ -14,7 +14,8 @@ FIXTURE = Path(__file__).resolve().parent / "fixtures" / "values" / "tuple_items
 FUNCTIONS = ["interval_start", "count_tag", "label", "release", "starts", "Version.dev_number",
              "Version.local_flag", "Version.name_length", "Counter.bump"]
 BOX = Bounds(ints=tuple(range(-1, 2)), max_list=2, max_objects=2, max_str=1, alphabet="dv",
-             unannotated=(("Bound", "at", int), ("Bound", "closed", bool), ("Version", "epoch", int), ("Version", "dev", tuple[str, int] | None),
+             unannotated=(("Bound", "at", int), ("Bound", "closed", bool), ("Version", "epoch", int),
+                          ("Version", "dev", tuple[str, int] | None),
                           ("Version", "local", bool | None), ("Version", "name", str | None),
                           ("Counter", "last", int | None)))
 

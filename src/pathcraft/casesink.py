@@ -191,6 +191,8 @@ class CaseSink:
         info = self.program.functions[self.qualname]
         if info.binding:  # a static or class method is called on the class; a property read
             case = replace(case, extra={**case.extra, "binding": info.binding})
+        if info.varargs is not None:  # its items are spread in the call: `f(a, 1, 2)`
+            case = replace(case, extra={**case.extra, "varargs": info.varargs})
         if info.generator:  # the test consumes what it yields: `list(f(...))`
             case = replace(case, extra={**case.extra, "consumed": "list"})
         if self.checked is not None:

@@ -16,6 +16,7 @@ from pathcraft.engine.summaries import composable
 from pathcraft.engine.values import Value, value_kind
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import attribute_error, called_field, type_name, uncertain_attribute
+from pathcraft.heap import tuples
 from pathcraft.heap.cells import Addr, ListCell, ObjectCell
 from pathcraft.ir.builtin_names import (EQ, LIST_PROTOCOL, NEXT_CALL, OBJECT_EQ, OBJECT_ORDER, ORDERINGS, PROTOCOLS,
                                        method_predicate)
@@ -151,6 +152,12 @@ def _bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod,
         raise Unsupported(f"calling the value of property {info.qualname}")
     values = args if info.binding == "static" else (receiver,) + args
     positional = [p for p in info.params if p not in info.keyword_only] if instr.written else list(info.params)
+    if info.varargs is not None and instr.written:  # the arguments past the positional parameters, as a tuple
+        positional = positional[:positional.index(info.varargs)] if info.varargs in positional else positional
+        heap, packed = machine.heap_model.new_list(state.heap, values[len(positional):])
+        state = replace(state, heap=tuples.new_tuple(heap, packed))
+        values = values[:len(positional)] + (packed,)
+        positional.append(info.varargs)
     if len(values) > len(positional):
         if instr.keywords or len(positional) < len(info.params):  # CPython counts otherwise in its message
             return machine.throw(state, ExcValue("TypeError", None))
@@ -159,7 +166,8 @@ def _bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod,
     defaults = dict(info.defaults)
     bound: dict[str, Value] = dict(zip(positional, values))
     for name, expr in instr.keywords:
-        if name not in info.params or name in bound or name == info.params[0] and info.binding != "static":
+        if name not in info.params or name in bound or name == info.params[0] and info.binding != "static" \
+                or name == info.varargs:
             return machine.throw(state, ExcValue("TypeError", None))  # unexpected, or given twice
         bound[name] = machine.evaluator.eval(expr, frame.env, state.heap)
     for param in info.params:

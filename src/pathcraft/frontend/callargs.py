@@ -19,14 +19,20 @@ def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_
     if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
         raise ex.error(node, "*args or **kwargs in a call")
     params = callee.params[1:] if skip_self else callee.params
-    if len(node.args) > len(params) - len(callee.keyword_only):  # Python's TypeError, refused here
+    positional = [p for p in params if p not in callee.keyword_only and p != callee.varargs]
+    if len(node.args) > len(positional) and callee.varargs is None:  # Python's TypeError, refused here
         raise ex.error(node, f"too many arguments to {callee.name}()")
     given: dict[str, Expr] = {}
-    for param, arg in zip(params, node.args):
+    for param, arg in zip(positional, node.args):
         given[param] = ex.blocks.stable(ex.expr(arg), node.lineno) if skip_self else ex.expr(arg)
+    if callee.varargs is not None:  # the arguments left over, as a tuple
+        rest = tuple(ex.blocks.stable(ex.expr(arg), node.lineno) for arg in node.args[len(positional):])
+        packed = ex.blocks.temp("args")
+        ex.blocks.emit(NewList(packed, rest, None, node.lineno, is_tuple=True))
+        given[callee.varargs] = Var(packed)
     for kw in node.keywords:
         assert kw.arg is not None
-        if kw.arg not in params or kw.arg in given:
+        if kw.arg not in params or kw.arg in given or kw.arg == callee.varargs:
             raise ex.error(kw.value, f"bad keyword argument '{kw.arg}' to {callee.name}()")
         given[kw.arg] = ex.blocks.stable(ex.expr(kw.value), node.lineno)
     defaults = dict(callee.defaults)

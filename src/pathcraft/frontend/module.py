@@ -33,6 +33,7 @@ from pathcraft.frontend.modelclasses import abstract_methods, is_model_file, nor
 from pathcraft.frontend.siblings import home_hidden_classes, import_siblings
 from pathcraft.frontend.source import NO_DEFAULT, Literal, ModuleSource, NoDefault, builtin_exception
 from pathcraft.frontend.untyped import call_arguments, infer_class, passed_to, structural_class
+from pathcraft.frontend import varargs
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.frontend.yields import is_generator, own_nodes, running_with
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
@@ -84,6 +85,8 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     folded = fold_module_constants(tree.body, once)  # `{hex(i): i for i in range(16)}`: its literal
     for node in tree.body:
         _read_definition(module, node, folded)
+        for name, alias in _checking_aliases(node):  # `if TYPE_CHECKING: Pos = tuple[int, int]`
+            module.type_aliases.setdefault(name, alias)
     _split_namedtuples(module)
     rebound = _rebound_names(tree.body)
     _read_aliases(module, tree, rebound)
@@ -155,6 +158,19 @@ def _read_definition(module: ModuleSource, node: ast.stmt, folded: dict[str, ast
     elif isinstance(node, ast.Assign) and len(node.targets) == 1 or \
             isinstance(node, ast.AnnAssign) and node.value is not None:
         _read_assignment(module, node, folded)
+
+
+def _checking_aliases(node: ast.stmt) -> list[tuple[str, ast.expr]]:
+    """The type aliases an `if TYPE_CHECKING:` block binds: names for
+    annotations only (they do not exist when the module runs, and no test
+    names them)."""
+    test = node.test if isinstance(node, ast.If) else None
+    if not (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING" or isinstance(test, ast.Attribute)
+            and test.attr == "TYPE_CHECKING" and isinstance(test.value, ast.Name) and test.value.id == "typing"):
+        return []
+    assert isinstance(node, ast.If)
+    return [(s.targets[0].id, s.value) for s in node.body
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)]
 
 
 def _read_import(module: ModuleSource, node: ast.Import | ast.ImportFrom) -> None:
@@ -824,14 +840,14 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         cached=decorations.cached,
         cache_limit=decorations.cache_limit,
         keyword_only=tuple(a.arg for a in args.kwonlyargs),
+        varargs=args.vararg.arg if args.vararg else None,
     )
 
 
 def _check_parameter_kinds(module: ModuleSource, args: ast.arguments) -> None:
-    """Positional-or-keyword and keyword-only parameters are modelled (a
-    keyword-only one is a parameter that calls, tests included, name)."""
-    if args.vararg:
-        raise unsupported(module.path, args.vararg, "*args parameter")
+    """Positional-or-keyword and keyword-only parameters and `*args` are
+    modelled (a keyword-only one is a parameter that calls, tests included,
+    name; `*args` a tuple, frontend/varargs.py)."""
     if args.kwarg:
         raise unsupported(module.path, args.kwarg, "**kwargs parameter")
     if args.posonlyargs:
@@ -846,14 +862,24 @@ def _parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, bi
     names: list[str] = []
     types: list[Type] = []
     inferred_names: list[str] = []
-    for index, arg in enumerate([*fn.args.args, *fn.args.kwonlyargs]):
+    note: str | None
+    for index, arg in enumerate([*fn.args.args, *([fn.args.vararg] if fn.args.vararg else []), *fn.args.kwonlyargs]):
+        if arg is fn.args.vararg:  # `*args`: a tuple of the arguments left over (frontend/varargs.py)
+            try:
+                kind, note = varargs.parameter_type(
+                    fn, arg, lambda a, node: _annotated_parameter(module, a, node, owner, scope)[0], infer_from_use)
+            except varargs.VarargsError as exc:
+                raise unsupported(module.path, arg, str(exc)) from None
+            names.append(arg.arg)
+            types.append(kind)
+            inferred_names.extend([note] if note is not None else [])
+            continue
         if binding == "class" and index == 0:
             continue  # `cls`: the class itself, known when lowering
         if owner is not None and index == 0 and binding != "static":
             names.append(arg.arg)
             types.append(Type("obj", owner))
             continue
-        note: str | None
         if arg.annotation is None:
             kind, note = _unannotated_parameter(module, fn, arg, owner)
         else:

@@ -331,6 +331,8 @@ class FunctionInfo:
     bool_returns: tuple[tuple[str, int], ...] = ()
     # the parameters after `*` (the last of `params`): a call passes them by keyword only
     keyword_only: tuple[str, ...] = ()
+    # the `*args` parameter (in `params` after the positional ones): a tuple of the arguments left over
+    varargs: str | None = None
 
 
 @dataclass(frozen=True)

@@ -271,8 +271,17 @@ def call_text(case: TestCase, alias: str, positional: bool = False,
     trailing ones only, when positional): the call reads as a user writes
     it, and the test checks the default too."""
     inputs = list(case.inputs)
+    star = case.extra.get("varargs")
 
     def arguments(pairs: list[tuple[str, Any]]) -> str:
+        names = [k for k, _ in pairs]
+        if star in names:  # `*args`: the parameters before it by position, then its items, then keywords
+            at = names.index(star)
+            spread = [render(v) for _, v in pairs[:at]] + [render(v) for v in pairs[at][1]]
+            rest = _without_defaults(pairs[at + 1:], defaults or {}, False)
+            if not pairs[at][1]:  # no items: every parameter by keyword reads better
+                return arguments(pairs[:at] + pairs[at + 1:])
+            return ", ".join(spread + [f"{k}={render(v)}" for k, v in rest])
         pairs = _without_defaults(pairs, defaults or {}, positional)
         return ", ".join(render(v) if positional else f"{k}={render(v)}" for k, v in pairs)
 

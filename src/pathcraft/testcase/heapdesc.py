@@ -167,7 +167,8 @@ class SymbolicSnapshot:
         if item.type.optional:
             return None
         if item.type.kind == "tuple":
-            return tuple(self._blank(Lazy(t, f"{label}_{k}"), f"{label}_{k}") for k, t in enumerate(item.type.items or ()))
+            items = enumerate(item.type.items or ())
+            return tuple(self._blank(Lazy(t, f"{label}_{k}"), f"{label}_{k}") for k, t in items)
         if item.type.kind in _ZEROS:
             return _ZEROS[item.type.kind]
         if item.type.kind not in ("obj", "list"):
@@ -223,9 +224,10 @@ class SymbolicSnapshot:
             name = self.names.get(key) or self._new_names[addr_id]
             cell = self.heap.cells[addr_id]
             objects[name] = self._describe(key, cell, name, final=True)
+        value = self.value(result)  # before the blanks: an unread item of a returned tuple is one
         for name, blank in self.blanks.items():
             objects.setdefault(name, blank)
-        return self.value(result), objects
+        return value, objects
 
 
 # what a blank scalar item of a tuple is written as (any value takes the same path)

@@ -26,6 +26,7 @@ from typing import Any
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.yields import own_nodes
 from pathcraft.ir.trace import Event
+from pathcraft.testcase import callshape
 
 __all__ = ["statement_lines"]  # re-exported: real runs and claims map lines alike
 
@@ -81,7 +82,7 @@ def record(fn: Callable[..., Any], args: dict[str, Any], filename: str,
     old = sys.gettrace()
     sys.settrace(tracer)
     try:
-        value = fn(**args)
+        value = callshape.call(fn, args)  # `*args` items spread, the rest by keyword
         if isinstance(value, types.GeneratorType):  # a generator function's test takes every item
             value = list(value)
     except EventBudgetExceeded:
