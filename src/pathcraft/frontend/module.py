@@ -37,7 +37,7 @@ from pathcraft.frontend import varargs
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.frontend.yields import is_generator, own_nodes, running_with
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
-from pathcraft.ir.types import INT, NONE, Type
+from pathcraft.ir.types import INT, NONE, STR, Type
 
 
 def literal_value(node: ast.expr, from_math: dict[str, str] | None = None,
@@ -899,6 +899,9 @@ def _unannotated_parameter(module: ModuleSource, fn: ast.FunctionDef, arg: ast.a
     how = ""
     if inferred is None:  # used as an object: a class whose attributes fit (frontend/untyped.py)
         inferred, how = infer_class(module, fn, arg.arg, passed_to(module, owner))
+        if inferred is None:  # or a str or dict whose methods it calls
+            inferred = builtin_receiver(fn, arg.arg) or inferred
+            how = "its methods are a str's" if inferred == STR else "its methods are a dict's" if inferred else how
     elif inferred == INT and owner is not None:  # passed on to a method that uses it as an object?
         fitting, told = infer_class(module, fn, arg.arg, passed_to(module, owner))
         if fitting is not None:
@@ -1001,6 +1004,35 @@ def _check_classmethod(module: ModuleSource, fn: ast.FunctionDef, owner: str | N
             raise unsupported(module.path, fn, f"classmethod of a class with subclasses ('{me}' may be {name})")
 
 
+_STR_ONLY = frozenset(name for name in dir(str) if not name.startswith("_")) - set(dir(list)) - set(dir(dict))
+# str methods whose first argument is a str (and no list or dict method of that name takes one)
+_STR_ARGUMENT = frozenset({"split", "rsplit", "startswith", "endswith", "find", "rfind", "partition", "rpartition",
+                           "replace", "strip", "lstrip", "rstrip", "removeprefix", "removesuffix"})
+_DICT_ONLY = frozenset({"items", "keys", "values", "get", "setdefault", "update"})
+
+
+def builtin_receiver(fn: ast.FunctionDef, name: str) -> Type | None:
+    """A str for a parameter whose every use as an object calls methods
+    of str (one at least that a list lacks: `.split()`, `.strip()`), a
+    dict of ints for one that calls `.items()`, `.keys()` and the like;
+    None when it is called, reached into otherwise, or used as a value
+    there (`x.count` as a value is no call)."""
+    methods: set[str] = set()
+    called = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
+            return None
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
+            if id(node) not in called or not isinstance(node.ctx, ast.Load):
+                return None
+            methods.add(node.attr)
+    if methods and methods <= set(dir(str)) and methods & _STR_ONLY:
+        return STR
+    if methods and methods <= _DICT_ONLY:
+        return Type("dict", elem=INT, key=INT)
+    return None
+
+
 # builtins whose first argument is a sized or iterable value: a list will do
 _SIZED_OR_ITERATED = ("len", "iter", "list", "sorted", "sum", "tuple", "enumerate", "reversed")
 
@@ -1013,7 +1045,7 @@ def infer_from_use(fn: ast.FunctionDef, name: str) -> Type | None:
     computed with, passed on). A guess, announced as one."""
     from pathcraft.ir.types import INT
 
-    listy = False
+    listy = texty = False
     for node in ast.walk(fn):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
             return None
@@ -1026,4 +1058,7 @@ def infer_from_use(fn: ast.FunctionDef, name: str) -> Type | None:
             listy = True
         if isinstance(node, ast.For) and isinstance(node.iter, ast.Name) and node.iter.id == name:
             listy = True
-    return Type("list", elem=INT) if listy else INT
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _STR_ARGUMENT \
+                and any(isinstance(a, ast.Name) and a.id == name for a in node.args[:1]):
+            texty = True  # `text.split(sep)`: what only a str method takes is a str
+    return Type("list", elem=INT) if listy else STR if texty and not listy else INT

@@ -1,0 +1,49 @@
+"""Unannotated parameters typed str or dict from their use
+(`frontend/module.py`, `builtin_receiver` and `infer_from_use`): the
+guess announced, and the engine against the real code, by replay of every
+generated test and by enumeration of small inputs of the guessed types."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from heap_enum import Bounds
+from oracle import RealCode, generated, missed_heap_paths, replay_mismatches
+
+from pathcraft.frontend import translate
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "untyped_receivers.py"
+GUESSED: dict[str, list[tuple[str, Any]]] = {
+    "trimmed": [("text", str), ("tail", str)],
+    "count_rising": [("mapping", dict[int, int])],
+    "suffix_kind": [("name", str)],
+}
+BOX = Bounds(ints=tuple(range(-1, 2)), max_str=2, alphabet="ax ", max_dict=2)
+
+
+@pytest.mark.parametrize("name", sorted(GUESSED))
+def test_replay(name: str) -> None:
+    assert replay_mismatches(FIXTURE, name, generated(FIXTURE, name)) == []
+
+
+@pytest.mark.parametrize("name", sorted(GUESSED))
+def test_enumeration(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    init = RealCode.__init__
+
+    def typed(self: RealCode, path: Path, qualname: str) -> None:  # the types pathcraft guessed
+        init(self, path, qualname)
+        self.types = GUESSED[name]
+
+    monkeypatch.setattr(RealCode, "__init__", typed)
+    missed, runs = missed_heap_paths(FIXTURE, name, generated(FIXTURE, name), k=2, bounds=BOX)
+    assert runs > 0
+    assert missed == []
+
+
+def test_the_guess_is_announced() -> None:
+    program = translate(str(FIXTURE)).program
+    notes = {q: program.functions[q].inferred for q in GUESSED}
+    assert notes["trimmed"] == ("text: str (its methods are a str's)", "tail: str")
+    assert notes["count_rising"] == ("mapping: dict[int, int] (its methods are a dict's)",)
