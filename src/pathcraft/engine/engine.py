@@ -58,6 +58,7 @@ from pathcraft.heap.factory import make_heap_model
 from pathcraft.ir.builtin_names import LIST_PROTOCOL, method_predicate
 from pathcraft.ir.nodes import (
     EXC_VAR,
+    Sentinel,
     Assign,
     BindException,
     Call,
@@ -354,9 +355,13 @@ class Run:
         """Inputs: a symbol per int/bool parameter; each reference parameter
         materialized by the heap model (one binding per choice)."""
         bindings: list[tuple[Heap, dict[str, Value]]] = [(Heap(), {})]
+        defaults = dict(self.function.defaults)
         for name, kind in zip(self.function.params, self.function.param_types):
             extended: list[tuple[Heap, dict[str, Value]]] = []
             for heap, env in bindings:
+                default = defaults.get(name)
+                if isinstance(default, Sentinel):  # left out of the call: its default, a sentinel object
+                    extended.append((heap.with_root(name, default), {**env, name: default}))
                 if kind.kind in _SORT_OF_KIND and kind.optional:  # `int | None` (frontend/optional.py): None first
                     extended.append((heap.with_root(name, None), {**env, name: None}))
                 if kind.kind in _SORT_OF_KIND:

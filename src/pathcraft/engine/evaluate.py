@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pathcraft.engine import identity, strings, tuples
-from pathcraft.engine.values import UNDEFINED, Value, exception_is_a, unbound_local, value_kind
+from pathcraft.engine.values import UNDEFINED, Value, exception_is_a, sentinel_use, unbound_local, value_kind
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import HeapModel
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
-from pathcraft.ir.nodes import Binary, CheckExceptionType, Const, Expr, Guard, Program, Text, Unary, Var
+from pathcraft.ir.nodes import (Binary, CheckExceptionType, Const, Expr, Guard, Program, Sentinel, Text, Unary,
+                                Var)
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import floats
 from pathcraft.solver import terms as T
@@ -46,6 +47,8 @@ def _type_error(left: object, right: object = None) -> Exception:
 
 def _term(value: Value) -> Term:
     """A value already known to be an int/bool term."""
+    if isinstance(value, Sentinel):
+        raise sentinel_use(value)
     assert isinstance(value, (int, bool, float, T.Sym, T.App)), value
     return value
 
@@ -116,6 +119,8 @@ class Evaluator:
         return self._binary(e.op, self.eval(e.left, env, heap), self.eval(e.right, env, heap), heap)
 
     def _unary(self, e: Unary, v: Value, heap: Heap) -> Value:
+        if isinstance(v, Sentinel):
+            raise sentinel_use(v)
         if e.op.startswith("isa:"):  # `isinstance(v, A, B)`: the frontend's ISINSTANCE_OP
             return self._isinstance(v, frozenset(e.op[4:].split(",")), heap)
         if e.op == "typeof":  # `type(v)`, only ever compared by `is` (frontend: type_comparison)
@@ -198,6 +203,10 @@ class Evaluator:
         return kind in wanted
 
     def _binary(self, op: str, left: Value, right: Value, heap: Heap) -> Value:
+        if isinstance(left, Sentinel) or isinstance(right, Sentinel):
+            if op not in ("is", "isnot"):
+                raise sentinel_use(left if isinstance(left, Sentinel) else right)  # type: ignore[arg-type]
+            return (left == right) == (op == "is")  # one object, told apart from every other value
         if isinstance(left, Text) and isinstance(right, Text) and op in ("is", "isnot") \
                 and left.value is not None and right.value is not None:
             return (left.value == right.value) == (op == "is")

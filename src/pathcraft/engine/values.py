@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from typing import Union
 
 from pathcraft.heap.cells import Addr, DictCell, GeneratorCell, ListCell, ViewCell
-from pathcraft.ir.nodes import Text
+from pathcraft.errors import Unsupported
+from pathcraft.ir.nodes import Sentinel, Text
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver.terms import BOOL, FLOAT, INT, STR, App, Sym, Term, sort_of
 
@@ -28,14 +29,22 @@ class _Undefined:
 
 UNDEFINED = _Undefined()
 # What a variable holds: an int/bool/str term, None, a reference, a string literal,
-# a caught exception, or nothing yet.
-Value = Union[Term, None, Addr, Text, ExcValue, _Undefined]
+# a caught exception, a sentinel object, or nothing yet.
+Value = Union[Term, None, Addr, Text, ExcValue, Sentinel, _Undefined]
+
+
+def sentinel_use(value: Sentinel) -> Unsupported:
+    """What doing anything but `is` with a sentinel object raises (its class,
+    truth and methods are not modelled)."""
+    return Unsupported(f"using the sentinel object {value.name} other than with 'is'")
 
 
 def value_kind(value: object, cell: object) -> str | None:
     """The builtin type whose methods a value has (`list`, `int`, `str`
     ...), or None for None, objects and caught exceptions. `cell` is the
     heap cell of a reference. A bool has int's methods."""
+    if isinstance(value, Sentinel):
+        raise sentinel_use(value)
     if isinstance(cell, ListCell):
         return "tuple" if cell.is_tuple else "deque" if cell.is_deque else "list"
     if isinstance(cell, DictCell):

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from pathcraft.frontend.nested import dotted
-from pathcraft.ir.nodes import Text
+from pathcraft.ir.nodes import Sentinel, Text
 from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, Type
 
 # Parses an annotation in the scope of a method; None for what the subset lacks.
@@ -76,7 +76,7 @@ def infer_attributes(
     chain: list[ast.ClassDef],
     declared: Mapping[str, Type],
     classes: set[str],
-    constants: Mapping[str, int | bool | float | Text | None],
+    constants: Mapping[str, int | bool | float | Text | Sentinel | None],
     annotation: Annotation,
     mangle: Callable[[str, str], str],
     foreign: Mapping[str, list[ForeignWrite]],
@@ -383,7 +383,7 @@ def _display_type(node: ast.List | ast.Dict | ast.Set) -> Inferred:
 class Typer:
     """Types of expressions in a method, as far as they are plain."""
 
-    def __init__(self, classes: set[str], constants: Mapping[str, int | bool | float | Text | None],
+    def __init__(self, classes: set[str], constants: Mapping[str, int | bool | float | Text | Sentinel | None],
                  annotation: Annotation, methods: set[ast.FunctionDef]) -> None:
         self.classes = classes
         self.constants = constants
@@ -541,7 +541,7 @@ class Typer:
         elif assigned is None:
             if name in self.constants:
                 constant = self.constants[name]
-                if constant is None or isinstance(constant, Text):
+                if constant is None or isinstance(constant, (Text, Sentinel)):
                     return UNKNOWN
                 return BOOL if isinstance(constant, bool) else (FLOAT if isinstance(constant, float) else INT)
             return UNKNOWN

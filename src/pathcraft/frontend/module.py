@@ -34,6 +34,7 @@ from pathcraft.frontend.siblings import home_hidden_classes, import_siblings
 from pathcraft.frontend.source import NO_DEFAULT, Literal, ModuleSource, NoDefault, builtin_exception
 from pathcraft.frontend.untyped import call_arguments, infer_class, passed_to, structural_class
 from pathcraft.frontend import varargs
+from pathcraft.frontend.sentinels import sentinels
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.frontend.yields import is_generator, own_nodes, running_with
 from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
@@ -99,6 +100,8 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     normalize_bases(module)
     import_siblings(module, linker)
     link_imports(module, load_module, linker)
+    for name, sentinel in sentinels(path, tree, module.functions, module.classes).items():  # `_MISSING = object()`
+        module.constants.setdefault(name, sentinel)
     module.model_classes = {c for c in module.classes if is_model_file(module.origins.get(c, module.path))}
     module.hidden |= module.model_classes
     home_hidden_classes(module)

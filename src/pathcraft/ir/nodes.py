@@ -43,8 +43,20 @@ class Text:
 
 
 @dataclass(frozen=True)
+class Sentinel:
+    """A module-level object made only to be told apart by identity
+    (`_UNSET = object()`, frontend/sentinels.py), defined in module file
+    `origin`. The model knows nothing of it but its identity: `is` and
+    `is not` are exact, anything else done with it drops the path. A test
+    never names it: a parameter it is the default of is left out."""
+
+    origin: str
+    name: str
+
+
+@dataclass(frozen=True)
 class Const:
-    value: int | bool | float | None | Text
+    value: int | bool | float | None | Text | Sentinel
 
 
 @dataclass(frozen=True)
@@ -309,7 +321,7 @@ class FunctionInfo:
     params: tuple[str, ...]
     param_types: tuple[Type, ...]
     return_type: str | None
-    defaults: tuple[tuple[str, int | bool | float | Text | None], ...]
+    defaults: tuple[tuple[str, int | bool | float | Text | Sentinel | None], ...]
     lineno: int
     end_lineno: int
     entry: str

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pathcraft.ir.nodes import (
+    Sentinel,
     Assign,
     Binary,
     BindException,
@@ -88,6 +89,8 @@ def expr_text(e: Expr, names: _Names | None = None) -> str:
             return "'<text>'" if e.value.value is None else repr(e.value.value)
         if isinstance(e.value, bool):
             return "1" if e.value else "0"
+        if isinstance(e.value, Sentinel):  # an atom of its own: told apart by identity only
+            return f"sentinel('{e.value.name}')"
         return str(e.value)
     if isinstance(e, Unary):
         inner = expr_text(e.operand, names)

@@ -31,7 +31,7 @@ from pathcraft.heap.base import is_scalar
 from pathcraft.solver.floats import is_float
 from pathcraft.heap.cells import Addr, Cell, DictCell, GeneratorCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.readback import ObjectKey, final_fields, object_key
-from pathcraft.ir.nodes import Text
+from pathcraft.ir.nodes import Sentinel, Text
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import STR, App, Model, Sym, Term, evaluate, value_of
 from pathcraft.testcase.records import NamedValue
@@ -93,6 +93,8 @@ class SymbolicSnapshot:
         v = self.heap.current(v)
         if v is None:
             return None
+        if isinstance(v, Sentinel):
+            raise Unsupported(f"the sentinel object {v.name} in the result or a changed object (a test cannot name it)")
         if isinstance(v, Text):
             if v.value is None:  # an f-string or a %-formatted string: never asserted as something else
                 raise Unsupported("a string whose text is not computed, in the result or a changed object")

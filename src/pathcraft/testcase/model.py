@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from pathcraft.engine.state import SymbolicPath
 from pathcraft.ir.values import ExcValue
+from pathcraft.ir.nodes import Sentinel
 from pathcraft.solver.terms import App, Sym, Term, show, symbols
 from pathcraft.testcase.heapdesc import SymbolicSnapshot, changed, json_value
 from pathcraft.ir.trace import Event, TraceTerm
@@ -143,7 +144,8 @@ def concretize(path: SymbolicPath, name: str, canonical: CanonicalModel | None =
     scalars = [p for p, v in path.roots if not isinstance(v, Addr)]
     # names the test file already uses (the module, pytest, `result`) are not given to objects
     snapshot = SymbolicSnapshot(path.heap, model, reserved=[*scalars, *reserved])
-    inputs = tuple((p, snapshot.value(v)) for p, v in path.roots)
+    # a parameter holding its sentinel default is left out of the call (a test cannot name the object)
+    inputs = tuple((p, snapshot.value(v)) for p, v in path.roots if not isinstance(v, Sentinel))
     heap_in = snapshot.inputs()
     outcome = path.outcome
     result = outcome.value if outcome.kind == "return" else None
