@@ -80,6 +80,7 @@ class FunctionLowerer:
         self.loops: list[Loop] = []
         self.finallies: list[Finally] = []
         self.handled: list[str] = []
+        self.caught: list[str] = []  # the `as` names of the except clauses around the statement
         self.owner = owner
         self.signatures = signatures
         # the expressions that are loops: lowered as functions this lowerer writes

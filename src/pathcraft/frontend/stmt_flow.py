@@ -8,7 +8,9 @@ the `finally` bodies and closes the loops' iterators it leaves through.
 from __future__ import annotations
 
 import ast
+import builtins
 
+from pathcraft.frontend import usererrors
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend.stmt_try import leave_finallies
 from pathcraft.frontend.stmthost import StatementLowering, close
@@ -36,9 +38,11 @@ def return_statement(lw: StatementLowering, s: ast.Return) -> None:
 
 def raise_statement(lw: StatementLowering, s: ast.Raise) -> None:
     lw.blocks.emit(Mark(s.lineno))
-    if s.cause is not None:
-        raise lw.error(s.cause, "raise ... from ...")
-    lw.blocks.close(raise_of(lw, s.exc, s))
+    if s.cause is not None and not (isinstance(s.cause, ast.Constant) and s.cause.value is None
+                                    or isinstance(s.cause, ast.Name) and s.cause.id in lw.caught
+                                    and not _rebinds(lw, s.cause.id)):
+        raise lw.error(s.cause, "raise ... from ... other than None or the exception being handled")
+    lw.blocks.close(raise_of(lw, s.exc, s))  # the cause sets __cause__ only: no part of the claim
 
 
 def raise_of(lw: StatementLowering, exc: ast.expr | None, s: ast.stmt) -> Raise:
@@ -49,24 +53,37 @@ def raise_of(lw: StatementLowering, exc: ast.expr | None, s: ast.stmt) -> Raise:
     if isinstance(exc, ast.Name) and exc.id in lw.locals:
         return Raise(None, None, s.lineno, reraise=exc.id)
     call_args: list[ast.expr] = []
+    call = exc if isinstance(exc, ast.Call) else None
     if isinstance(exc, ast.Call):
-        if exc.keywords:
-            raise lw.error(exc, "keyword arguments to an exception")
         call_args = list(exc.args)
         exc = exc.func
     if not isinstance(exc, ast.Name) or not lw.module.is_exception(exc.id):
         raise lw.error(exc, "raise of anything but an exception class")
+    try:
+        plan = usererrors.construction(lw.module, exc.id, call)
+    except usererrors.NotModelled as why:  # only the paths that raise it are dropped
+        return Raise("$unsupported", str(why), s.lineno)
+    if call is not None and call.keywords:
+        if not plan.keywords:
+            raise lw.error(call, "keyword arguments to an exception")
+        for keyword in call.keywords:  # evaluated for what they may raise; stored on the object only
+            lw.blocks.stable(lw.expressions.expr(keyword.value), s.lineno)
+    if not plan.message_kept:  # its __init__ or __str__ makes the message: the type alone is claimed
+        if call_args and not all(_plain_message(a) for a in call_args):
+            raise lw.error(call_args[0], "exception argument other than a string or an f-string")
+        return Raise(exc.id, None, s.lineno)
     message: str | None = None
+    keyish = _key_error(lw, exc.id)  # str(KeyError('k')) is the repr of its argument: "'k'"
     if len(call_args) == 1 and isinstance(call_args[0], ast.Constant) \
             and isinstance(call_args[0].value, str):
-        message = call_args[0].value
+        message = repr(call_args[0].value) if keyish else call_args[0].value
     elif len(call_args) == 1 and isinstance(call_args[0], ast.Name) and call_args[0].id in lw.locals:
-        return Raise(exc.id, None, s.lineno, message_var=call_args[0].id)
+        return Raise(exc.id, None, s.lineno, message_var=None if keyish else call_args[0].id)
     elif len(call_args) == 1 and isinstance(call_args[0], ast.BinOp) and isinstance(call_args[0].op, ast.Mod):
         # "bad value %d" % x: evaluated as Python would (the text is not computed)
         text = lw.blocks.temp("msg")
         lw.blocks.emit(Assign(text, lw.expressions.expr(call_args[0]), s.lineno))
-        return Raise(exc.id, None, s.lineno, message_var=text)
+        return Raise(exc.id, None, s.lineno, message_var=None if keyish else text)
     elif call_args and not all(_plain_message(a) for a in call_args):
         raise lw.error(call_args[0], "exception argument other than a string or an f-string")
     return Raise(exc.id, message, s.lineno)
@@ -115,6 +132,31 @@ def if_statement(lw: StatementLowering, s: ast.If) -> None:
     for join in reversed(joins):
         lw.blocks.jump(join)
         lw.blocks.resume(join)
+
+
+def _key_error(lw: StatementLowering, name: str) -> bool:
+    """Is exception class `name` a KeyError (builtin, or the module's subclass of one)?"""
+    seen: set[str] = set()
+    pending = [name]
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        builtin = getattr(builtins, current, None)
+        if isinstance(builtin, type) and issubclass(builtin, KeyError):
+            return True
+        pending.extend(lw.module.exception_bases.get(current, ()))
+    return False
+
+
+def _rebinds(lw: StatementLowering, name: str) -> bool:
+    """Is `name` bound anywhere in the function but by `except ... as name`
+    (then `raise ... from name` may be handed something else)?"""
+    owner, _, own = lw.info.qualname.rpartition(".")
+    fn = lw.module.method(owner, own) if owner else lw.module.functions.get(own)
+    return fn is None or any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+                             for n in ast.walk(fn))
 
 
 def _plain_message(node: ast.expr) -> bool:

@@ -83,7 +83,9 @@ def except_clauses(lw: StatementLowering, s: ast.Try, dispatch: BlockBuilder, af
         if h.name:
             lw.blocks.emit(Assign(h.name, Var(exc), h.lineno))
         lw.handled.append(exc)
+        lw.caught.append(h.name or "")
         lw.statements(h.body)
+        lw.caught.pop()
         lw.handled.pop()
         exit_try(lw, after, has_finally)
         lw.blocks.enter(rest)

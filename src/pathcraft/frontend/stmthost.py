@@ -62,6 +62,7 @@ class StatementLowering(Protocol):
     loops: list[Loop]
     finallies: list[Finally]
     handled: list[str]
+    caught: list[str]
 
     @property
     def module(self) -> ModuleSource: ...

@@ -90,10 +90,20 @@ def record(fn: Callable[..., Any], args: dict[str, Any], filename: str,
         return RealRun("budget", None, None, None, normalize(events))
     except Exception as exc:  # the code under test may raise anything
         sys.settrace(old)
-        message = str(exc.args[0]) if len(exc.args) == 1 and isinstance(exc.args[0], str) else None
+        message = _text_of(exc)
         return RealRun("raise", None, type(exc).__name__, message, normalize(events))
     sys.settrace(old)
     return RealRun("return", value, None, None, normalize(events))
+
+
+def _text_of(exc: Exception) -> str | None:
+    """What `pytest.raises(match=...)` matches: `str(exc)` (a KeyError's
+    is the repr of its key, a class's `__str__` its own), None when even
+    that raises."""
+    try:
+        return str(exc)
+    except Exception:  # the code under test's __str__ may raise anything
+        return None
 
 
 @dataclass(frozen=True)
