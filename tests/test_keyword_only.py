@@ -35,8 +35,10 @@ def test_a_keyword_only_argument_passed_by_position_is_refused(tmp_path: Path) -
     assert "too many arguments to f()" in result.errors["g"].message
 
 
-def test_positional_only_parameters_are_refused_with_their_place(tmp_path: Path) -> None:
+def test_positional_only_parameters_are_positional_and_keywords_for_them_refused(tmp_path: Path) -> None:
     source = tmp_path / "m.py"
-    source.write_text("def f(x: int, /, y: int) -> int:\n    return x + y\n", encoding="utf-8")
-    error = translate(str(source)).errors["f"]
-    assert "positional-only parameter" in error.message and ":1:7" in str(error)
+    source.write_text("def f(x: int, /, y: int) -> int:\n    return x + y\n\n\n"
+                      "def g(x: int) -> int:\n    return f(x=x, y=1)\n", encoding="utf-8")
+    result = translate(str(source))
+    assert "f" not in result.errors
+    assert "bad keyword argument 'x' to f()" in result.errors["g"].message

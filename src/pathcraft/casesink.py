@@ -193,6 +193,8 @@ class CaseSink:
             case = replace(case, extra={**case.extra, "binding": info.binding})
         if info.varargs is not None:  # its items are spread in the call: `f(a, 1, 2)`
             case = replace(case, extra={**case.extra, "varargs": info.varargs})
+        if info.positional_only:  # passed by position: `f(1, b=2)`
+            case = replace(case, extra={**case.extra, "positional_only": list(info.positional_only)})
         if info.generator:  # the test consumes what it yields: `list(f(...))`
             case = replace(case, extra={**case.extra, "consumed": "list"})
         if self.checked is not None:

@@ -167,7 +167,7 @@ def _bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod,
     bound: dict[str, Value] = dict(zip(positional, values))
     for name, expr in instr.keywords:
         if name not in info.params or name in bound or name == info.params[0] and info.binding != "static" \
-                or name == info.varargs:
+                or name == info.varargs or name in info.positional_only:
             return machine.throw(state, ExcValue("TypeError", None))  # unexpected, or given twice
         bound[name] = machine.evaluator.eval(expr, frame.env, state.heap)
     for param in info.params:

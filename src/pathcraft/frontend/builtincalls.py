@@ -37,13 +37,48 @@ def _table(*rows: tuple[tuple[str, ...], BuiltinRule]) -> dict[str, tuple[Builti
 
 
 BEFORE_FUNCTIONS = _table(
+    (("set",), lambda ex, name, node: _ranges_walked(ex, name, node)),
     (("len",), seq.length),
     (("dict", "set"), seq.empty_container),
     (("dict", "set"), seq.container_copy),
     (("isinstance",), isinstances.isinstance_rule),
 )
 
+def _ranges_walked(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
+    """`set(range(n))`, `zip(range(a), xs)`, `sum(range(1, n))`: a builtin
+    that only walks its argument walks a range as it walks `iter(range(...))`,
+    a silent generator (the same items; range's own checks made when the
+    iterator is made, as when the range is): the call is lowered again with
+    the range so written. `list`/`sorted` of a range alone have
+    the prelude's loop (`seq.range_list`, tried first)."""
+    if name in ("list", "sorted") and len(node.args) == 1 and not node.keywords:
+        listed = seq.range_list(ex, name, node)
+        if listed is not None:
+            return listed
+    ranges = [k for k, a in enumerate(node.args) if isinstance(a, ast.Call) and isinstance(a.func, ast.Name)
+              and a.func.id == "range" and "range" not in ex.local_names and "range" not in ex.functions
+              and not a.keywords]
+    if not ranges or name in ("map", "filter") and 0 in ranges or {"iter"} & (ex.local_names | set(ex.functions)):
+        return None
+    args = [_walk(a) if k in ranges and isinstance(a, ast.Call) else a for k, a in enumerate(node.args)]
+    walked = ast.copy_location(ast.Call(node.func, args, node.keywords), node)
+    return before_functions(ex, name, walked) or builtin_call(ex, name, walked)
+
+
+def _walk(call: ast.Call) -> ast.Call:
+    """`iter(range(...))`: the silent generator `iter` is (frontend/iterators.py)."""
+    walk = ast.Call(ast.Name("iter", ast.Load()), [call], [])
+    for part in (walk, walk.func):
+        ast.copy_location(part, call)
+        part.end_lineno, part.end_col_offset = call.end_lineno, call.end_col_offset
+    return walk
+
+
+# builtins that only walk what they are given and take a generator: a range there is walked as one
+WALKERS = ("list", "sorted", "tuple", "set", "zip", "enumerate", "map", "filter", "any", "all")
+
 WITH_KEYWORDS = _table(
+    (WALKERS, _ranges_walked),
     (CONSUMERS, seq.generator_consumer),
     (("print",), seq.print_call),
     (("list", "sorted"), seq.range_list),

@@ -32,7 +32,7 @@ def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_
         given[callee.varargs] = Var(packed)
     for kw in node.keywords:
         assert kw.arg is not None
-        if kw.arg not in params or kw.arg in given or kw.arg == callee.varargs:
+        if kw.arg not in params or kw.arg in given or kw.arg == callee.varargs or kw.arg in callee.positional_only:
             raise ex.error(kw.value, f"bad keyword argument '{kw.arg}' to {callee.name}()")
         given[kw.arg] = ex.blocks.stable(ex.expr(kw.value), node.lineno)
     defaults = dict(callee.defaults)

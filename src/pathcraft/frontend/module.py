@@ -79,6 +79,7 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     file = Path(path)
     tree = _parse(path, file)
     module = ModuleSource(path=path, name=module_name(file), tree=tree)
+    positional_parameters(tree)
     _read_private_imports(module, tree)
     _read_deletions(module, tree)
     module.altered = altered_names(tree.body)
@@ -161,6 +162,28 @@ def _read_definition(module: ModuleSource, node: ast.stmt, folded: dict[str, ast
     elif isinstance(node, ast.Assign) and len(node.targets) == 1 or \
             isinstance(node, ast.AnnAssign) and node.value is not None:
         _read_assignment(module, node, folded)
+
+
+POSITIONAL_ONLY = "pathcraft_positional_only"  # an `ast.arguments` attribute: the names that were before `/`
+
+
+def positional_parameters(tree: ast.Module) -> None:
+    """The module's functions and methods read with their positional-only
+    parameters (`def f(a, /, b)`) as positional ones, their names kept on
+    the node (`POSITIONAL_ONLY`): everything but binding a keyword (refused
+    at calls, frontend/callargs.py and engine/methods.py) and writing a
+    test's call (by position, testcase/emit_pytest.py) is the same."""
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.ClassDef):
+            pending.extend(node.body)
+        elif isinstance(node, (ast.If, ast.Try)):
+            pending.extend([*node.body, *node.orelse, *getattr(node, "finalbody", [])])
+        elif isinstance(node, ast.FunctionDef) and node.args.posonlyargs:
+            setattr(node.args, POSITIONAL_ONLY, tuple(a.arg for a in node.args.posonlyargs))
+            node.args.args = [*node.args.posonlyargs, *node.args.args]
+            node.args.posonlyargs = []
 
 
 def _checking_aliases(node: ast.stmt) -> list[tuple[str, ast.expr]]:
@@ -844,17 +867,17 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         cache_limit=decorations.cache_limit,
         keyword_only=tuple(a.arg for a in args.kwonlyargs),
         varargs=args.vararg.arg if args.vararg else None,
+        positional_only=getattr(args, POSITIONAL_ONLY, ()),
     )
 
 
 def _check_parameter_kinds(module: ModuleSource, args: ast.arguments) -> None:
-    """Positional-or-keyword and keyword-only parameters and `*args` are
+    """Positional-or-keyword, positional-only (read as positional ones:
+    `positional_parameters`) and keyword-only parameters and `*args` are
     modelled (a keyword-only one is a parameter that calls, tests included,
     name; `*args` a tuple, frontend/varargs.py)."""
     if args.kwarg:
         raise unsupported(module.path, args.kwarg, "**kwargs parameter")
-    if args.posonlyargs:
-        raise unsupported(module.path, args.posonlyargs[0], "positional-only parameter")
 
 
 def _parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, binding: str

@@ -75,8 +75,14 @@ def print_call(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
 
 
 def range_list(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
-    """`list(range(...))`, `sorted(range(...))`: the prelude's loop."""
+    """`list(range(...))`, `sorted(range(...))`: the prelude's loop (a
+    range of a step that may be negative is no sorted list: not for `sorted`)."""
     if len(node.args) != 1 or node.keywords:
+        return None
+    walked_range = node.args[0]
+    if name == "sorted" and isinstance(walked_range, ast.Call) and len(walked_range.args) == 3 \
+            and not (isinstance(walked_range.args[2], ast.Constant) and type(walked_range.args[2].value) is int
+                     and walked_range.args[2].value > 0):
         return None
     walked = arith.range_call(ex, node.args[0])
     if walked is None:

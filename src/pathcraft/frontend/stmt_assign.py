@@ -12,7 +12,8 @@ import ast
 from pathcraft.errors import construct_name
 from pathcraft.frontend import arith, classrefs
 from pathcraft.frontend.stmthost import StatementLowering
-from pathcraft.ir.nodes import Assign, Const, Expr, GetField, ListOp, Mark, SetField, Var
+from pathcraft.ir.builtin_names import DELSLICE_PROTOCOL
+from pathcraft.ir.nodes import Assign, CallMethod, Const, Expr, GetField, ListOp, Mark, SetField, Var
 
 
 def assign(lw: StatementLowering, s: ast.Assign) -> None:
@@ -114,9 +115,19 @@ def target_name(lw: StatementLowering, node: ast.expr) -> str:
 
 
 def delete(lw: StatementLowering, s: ast.Delete) -> None:
-    """`del d[k]` (dicts; `del` of list items and names is refused or dropped)."""
+    """`del d[k]` (dicts; `del` of list items and names is refused or
+    dropped), `del xs[a:b]` (a list's prelude `__delslice__`)."""
     lw.blocks.emit(Mark(s.lineno))
     for target in s.targets:
+        if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Slice) and target.slice.step is None:
+            obj = lw.blocks.stable(lw.expressions.expr(target.value), s.lineno)
+            bounds: list[Expr] = []
+            for bound in (target.slice.lower, target.slice.upper):
+                bounds += [Const(0), Const(False)] if bound is None else \
+                    [lw.blocks.stable(lw.expressions.expr(bound), s.lineno), Const(True)]
+            lw.calls.methods_called.add(DELSLICE_PROTOCOL)
+            lw.blocks.emit(CallMethod(None, obj, DELSLICE_PROTOCOL, tuple(bounds), s.lineno))
+            continue
         if not isinstance(target, ast.Subscript) or isinstance(target.slice, ast.Slice):
             raise lw.error(target, f"del of {construct_name(target)}")
         obj = lw.blocks.stable(lw.expressions.expr(target.value), s.lineno)

@@ -40,7 +40,8 @@ NEXT_CALL = "$next"
 OBJECT_ORDER = "$object_order"
 ORDERINGS = ("lt", "le", "gt", "ge")
 SORT_BY = "__sort_by__"  # `xs.sort(key=f)` once the keys are computed (frontend/keyed.py): a list's alone
-PROTOCOLS = (CONTAINS, SLICE_PROTOCOL, LIST_PROTOCOL, ADD, IADD, SORT_BY)
+DELSLICE_PROTOCOL = "__delslice__"  # `del xs[a:b]` (a list's alone; CPython calls `__delitem__(slice)`)
+PROTOCOLS = (CONTAINS, SLICE_PROTOCOL, LIST_PROTOCOL, ADD, IADD, SORT_BY, DELSLICE_PROTOCOL)
 
 
 def method_predicate(kind: str, method: str) -> str:

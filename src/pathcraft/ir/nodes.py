@@ -345,6 +345,8 @@ class FunctionInfo:
     keyword_only: tuple[str, ...] = ()
     # the `*args` parameter (in `params` after the positional ones): a tuple of the arguments left over
     varargs: str | None = None
+    # parameters before `/` (the first of `params`): a call passes them by position only
+    positional_only: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

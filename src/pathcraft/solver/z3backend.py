@@ -28,7 +28,11 @@ from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, FLOAT, STR, App, Arr
 # long probe of thealgorithms' radix_sort hung on twelve of them). A query holding one is
 # answered 'unknown' without calling Z3; the engine's own float search (floatsearch.py)
 # still tries it first, and a test keeps the search's model when the canonical one is unknown.
-UNBOUNDED_IN_Z3 = frozenset({"fmod", "ffloordiv"})
+# `str.lower`/`upper` are a `seq.map` of a lambda: with a slice of the result and a dozen
+# equalities to constants (boltons' singularize looking its word up in a table), one check
+# held the interpreter for over 60 s under a 2 s timeout (the GIL too: no watchdog can stop
+# it); the string layers before Z3 (solver/chain.py) find the models such paths need.
+UNBOUNDED_IN_Z3 = frozenset({"fmod", "ffloordiv", "lower", "upper"})
 
 
 class _WithBits:

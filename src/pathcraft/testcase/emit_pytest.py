@@ -272,6 +272,7 @@ def call_text(case: TestCase, alias: str, positional: bool = False,
     it, and the test checks the default too."""
     inputs = list(case.inputs)
     star = case.extra.get("varargs")
+    only = set(case.extra.get("positional_only", ()))
 
     def arguments(pairs: list[tuple[str, Any]]) -> str:
         names = [k for k, _ in pairs]
@@ -282,6 +283,10 @@ def call_text(case: TestCase, alias: str, positional: bool = False,
             if not pairs[at][1]:  # no items: every parameter by keyword reads better
                 return arguments(pairs[:at] + pairs[at + 1:])
             return ", ".join(spread + [f"{k}={render(v)}" for k, v in rest])
+        if only and not positional:  # positional-only parameters (they come first) by position
+            lead = [render(v) for k, v in pairs if k in only]
+            rest = _without_defaults([(k, v) for k, v in pairs if k not in only], defaults or {}, False)
+            return ", ".join(lead + [f"{k}={render(v)}" for k, v in rest])
         pairs = _without_defaults(pairs, defaults or {}, positional)
         return ", ".join(render(v) if positional else f"{k}={render(v)}" for k, v in pairs)
 

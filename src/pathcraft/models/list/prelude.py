@@ -180,6 +180,40 @@ def list____getslice__(self: list[int], start: int, has_start: bool, stop: int, 
     return out
 
 
+def list____delslice__(self: list[int], start: int, has_start: bool, stop: int, has_stop: bool) -> None:
+    """`del self[start:stop]`, bounds clipped as `slice.indices` does: the
+    items after the slice move down over it, then the tail is popped."""
+    n = len(self)
+    lo = 0
+    if has_start:
+        lo = start
+        if lo < 0:
+            lo += n
+            if lo < 0:
+                lo = 0
+        if lo > n:
+            lo = n
+    hi = n
+    if has_stop:
+        hi = stop
+        if hi < 0:
+            hi += n
+            if hi < 0:
+                hi = 0
+        if hi > n:
+            hi = n
+    if hi <= lo:
+        return None
+    gone = hi - lo
+    while lo + gone < n:
+        self[lo] = self[lo + gone]
+        lo += 1
+    while gone > 0:
+        self.pop()
+        gone -= 1
+    return None
+
+
 def fn__any(items: list[int]) -> bool:
     for x in items:
         if x:
