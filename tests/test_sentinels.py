@@ -50,6 +50,13 @@ def test_the_default_is_left_out_and_misuse_is_dropped() -> None:
     assert all("fill" in dict(c.inputs) for c in generated(FIXTURE, "returned"))
 
 
+def test_a_sentinel_made_by_a_sibling_modules_factory() -> None:
+    walk = FIXTURE.parent / "pkg_sentinels" / "walk.py"
+    cases = generated(walk, "pairs")
+    assert replay_mismatches(walk, "pairs", cases) == []
+    assert any("end" not in dict(c.inputs) for c in cases) and any("end" in dict(c.inputs) for c in cases)
+
+
 def test_a_name_rebound_to_anything_else_is_no_sentinel(tmp_path: Path) -> None:
     source = tmp_path / "mod.py"
     source.write_text("_M = object()\n_M = 3\n\n\ndef f(x: int = _M) -> int:\n    return x\n")

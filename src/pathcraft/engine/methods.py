@@ -173,11 +173,16 @@ def _bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod,
     for param in info.params:
         if param in bound:
             continue
+        if isinstance(defaults.get(param), tuple):  # a tuple of constants
+            heap, made = machine.heap_model.new_list(state.heap, defaults[param])  # type: ignore[arg-type]
+            state = replace(state, heap=tuples.new_tuple(heap, made))
+            bound[param] = made
+            continue
         if param not in defaults:
             if instr.keywords or len(positional) < len(info.params):
                 return machine.throw(state, ExcValue("TypeError", None))
             return machine.throw(state, ExcValue("TypeError", f"{info.name}() missing argument '{param}'"))
-        bound[param] = defaults[param]
+        bound[param] = defaults[param]  # type: ignore[assignment]  # not a tuple (made above)
     callee = machine.program.predicate(info.entry)
     if info.generator:
         return [generators.make(state, frame, instr.target, callee, bound)]

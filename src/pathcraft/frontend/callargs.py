@@ -40,8 +40,13 @@ def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_
     for param in params:
         if param in given:
             out.append(given[param])
+        elif isinstance(defaults.get(param), tuple):  # a tuple of constants (the same object in CPython)
+            made = ex.blocks.temp("default")
+            items = tuple(Const(item) for item in defaults[param])  # type: ignore[union-attr, arg-type]
+            ex.blocks.emit(NewList(made, items, None, node.lineno, is_tuple=True))
+            out.append(Var(made))
         elif param in defaults:
-            out.append(Const(defaults[param]))
+            out.append(Const(defaults[param]))  # type: ignore[arg-type]  # not a tuple
         else:
             raise ex.error(node, f"missing argument '{param}' to {callee.name}()")
     return out

@@ -37,8 +37,8 @@ from pathcraft.frontend import varargs
 from pathcraft.frontend.sentinels import sentinels
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.frontend.yields import is_generator, own_nodes, running_with
-from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Text
-from pathcraft.ir.types import INT, NONE, STR, Type
+from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Sentinel, Text
+from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, STR, Type
 
 
 def literal_value(node: ast.expr, from_math: dict[str, str] | None = None,
@@ -923,6 +923,9 @@ def _unannotated_parameter(module: ModuleSource, fn: ast.FunctionDef, arg: ast.a
     that announces the guess; refused when nothing fits."""
     inferred = infer_from_use(fn, arg.arg)
     how = ""
+    default = _default_type(fn, arg.arg)
+    if default is not None and (inferred == INT or inferred == Type("list", elem=INT) and default.kind == "tuple"):
+        inferred, how = default, "as its default"  # `with_text=False`: a bool; `inclusive=(True, True)`: such a tuple
     if inferred is None:  # used as an object: a class whose attributes fit (frontend/untyped.py)
         inferred, how = infer_class(module, fn, arg.arg, passed_to(module, owner))
         if inferred is None:  # or a str or dict whose methods it calls
@@ -976,16 +979,38 @@ def _check_binding(module: ModuleSource, fn: ast.FunctionDef, owner: str | None,
 
 
 def _defaults(module: ModuleSource, args: ast.arguments) -> tuple[tuple[str, Literal], ...]:
-    """The parameters' default values: constants only."""
+    """The parameters' default values: constants, and tuples of them."""
     defaults: list[tuple[str, Literal]] = []
     given = [*zip(args.args[len(args.args) - len(args.defaults):], args.defaults),
              *((arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None)]
     for arg, default in given:
         value = literal_value(default, module.from_math, module.imported, module.constants)
+        if isinstance(default, ast.Tuple):  # `inclusive=(True, True)`: a tuple of constants, made at each call
+            items = [literal_value(e, module.from_math, module.imported, module.constants) for e in default.elts]
+            if all(i is not NO_DEFAULT and not isinstance(i, Sentinel) for i in items):
+                value = tuple(items)  # type: ignore[assignment]  # a tuple of literals
         if value is NO_DEFAULT:
             raise unsupported(module.path, default, "default value other than a constant")
         defaults.append((arg.arg, value))
     return tuple(defaults)
+
+
+_LITERAL_TYPES = {bool: BOOL, str: STR, float: FLOAT, int: INT}
+
+
+def _default_type(fn: ast.FunctionDef, name: str) -> Type | None:
+    """The type of parameter `name`'s default when it is a literal (a bool,
+    str, float or int) or a tuple of them; None otherwise (None itself too)."""
+    args = fn.args
+    given = dict(zip([a.arg for a in args.args[len(args.args) - len(args.defaults):]], args.defaults))
+    given.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    default = given.get(name)
+    if isinstance(default, ast.Constant) and type(default.value) in _LITERAL_TYPES:
+        return _LITERAL_TYPES[type(default.value)]
+    if isinstance(default, ast.Tuple) and default.elts and all(
+            isinstance(e, ast.Constant) and type(e.value) in _LITERAL_TYPES for e in default.elts):
+        return Type("tuple", items=tuple(_LITERAL_TYPES[type(getattr(e, "value"))] for e in default.elts))
+    return None
 
 
 def _type_checked(fn: ast.FunctionDef, name: str) -> bool:

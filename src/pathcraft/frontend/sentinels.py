@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
+from pathlib import Path
 
 from pathcraft.frontend.names import module_level
+from pathcraft.frontend.packages import resolve
+from pathcraft.files import read_source
 from pathcraft.frontend.yields import own_nodes
 from pathcraft.ir.nodes import Sentinel
 
@@ -41,8 +44,32 @@ def sentinels(path: str, tree: ast.Module, functions: Mapping[str, ast.FunctionD
     for node in ast.walk(tree):
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             spoiled.update(node.names)
+    imported = {**functions, **_imported_functions(path, tree, set(functions))}
     return {name: Sentinel(path, name) for name, bound in values.items()
-            if name not in spoiled and all(_fresh(v, functions, classes) for v in bound)}
+            if name not in spoiled and all(_fresh(v, imported, classes) for v in bound)}
+
+
+def _imported_functions(path: str, tree: ast.Module, known: set[str]) -> dict[str, ast.FunctionDef]:
+    """Functions a module-level `from .sibling import f` binds that the
+    module's own code does not use (so the linker did not merge them):
+    `make_sentinel`, called only to make the sentinels."""
+    found: dict[str, ast.FunctionDef] = {}
+    for statement in module_level(tree.body):
+        if not isinstance(statement, ast.ImportFrom):
+            continue
+        wanted = {alias.name: alias.asname or alias.name for alias in statement.names
+                  if (alias.asname or alias.name) not in known}
+        source = resolve(Path(path), statement.module, statement.level) if wanted else None
+        if source is None:
+            continue
+        try:
+            body = ast.parse(read_source(source)).body
+        except (SyntaxError, OSError, ValueError):
+            continue
+        for node in body:
+            if isinstance(node, ast.FunctionDef) and node.name in wanted:
+                found[wanted[node.name]] = node
+    return found
 
 
 def _bound_otherwise(statement: ast.stmt) -> set[str]:

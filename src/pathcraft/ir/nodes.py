@@ -321,7 +321,8 @@ class FunctionInfo:
     params: tuple[str, ...]
     param_types: tuple[Type, ...]
     return_type: str | None
-    defaults: tuple[tuple[str, int | bool | float | Text | Sentinel | None], ...]
+    # a tuple default (`(True, True)`) holds literals: each use makes the tuple (frontend/callargs.py)
+    defaults: tuple[tuple[str, int | bool | float | Text | Sentinel | tuple[object, ...] | None], ...]
     lineno: int
     end_lineno: int
     entry: str
