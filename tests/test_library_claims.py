@@ -316,3 +316,31 @@ def test_the_library_modules_that_had_failing_tests_pass(tmp_path: Path, library
     if out.exists():
         run = run_pytest(out, root)
         assert run.returncode in (0, 5), run.stdout[-3000:]
+
+
+BOUND_METHOD = '''
+class Channel:
+    def __init__(self) -> None:
+        self.sent = 0
+
+    def each_line(self, cmd: str, callback: list[int]) -> None:
+        self.sent += len(cmd)
+
+    def names(self, *args: str) -> list[int]:
+        cmd = "NLST"
+        for arg in args:
+            cmd = cmd + " " + arg
+        files: list[int] = []
+        self.each_line(cmd, files.append)
+        return files
+'''
+
+
+def test_a_builtin_values_method_read_as_a_value_is_no_attribute_error(tmp_path: Path) -> None:
+    """`files.append` handed on (ftplib's `FTP.nlst`): the model does not
+    follow bound methods, so its paths are dropped; a test once claimed
+    "'list' object has no attribute 'append'"."""
+    source = tmp_path / "channel.py"
+    source.write_text(BOUND_METHOD)
+    text = generate_and_run(source, tmp_path, tmp_path / "test_channel.py")
+    assert "channel.names(" not in text and "has no attribute 'append'" not in text

@@ -9,7 +9,9 @@ a value, an optional constraint on the path and an optional exception.
 
 from __future__ import annotations
 
+import collections
 import sys
+import types
 
 from dataclasses import dataclass
 from typing import Literal, Protocol, TypeGuard, Union, get_args
@@ -147,8 +149,24 @@ def called_field(program: Program, cell: ObjectCell, name: str) -> str | None:
     return None
 
 
+# the builtin types `type_name` names, for asking whether one has an attribute
+_BUILTIN_TYPES: dict[str, type] = {
+    "NoneType": type(None), "list": list, "tuple": tuple, "dict": dict, "set": set, "str": str, "int": int,
+    "float": float, "bool": bool, "generator": types.GeneratorType, "deque": collections.deque,
+    "defaultdict": collections.defaultdict, "dict_keys": type({}.keys()), "dict_values": type({}.values()),
+    "dict_items": type({}.items()),
+}
+
+
 def attribute_error(value: object, heap: Heap, field: str) -> ExcValue:
-    return ExcValue("AttributeError", f"'{type_name(value, heap)}' object has no attribute '{field}'")
+    """Python's AttributeError for `value.field`; a path that reads what a
+    builtin value has but the model does not follow (`files.append` as a
+    value, a bound method) is dropped instead of claiming the error."""
+    name = type_name(value, heap)
+    real = _BUILTIN_TYPES.get(name)
+    if real is not None and hasattr(real, field):
+        raise Unsupported(f"reading {name}.{field} (a builtin value's attribute, not modelled)")
+    return ExcValue("AttributeError", f"'{name}' object has no attribute '{field}'")
 
 
 def set_attribute_error(value: object, heap: Heap, field: str) -> ExcValue:
