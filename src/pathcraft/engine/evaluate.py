@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pathcraft.engine import identity, strings, tuples
-from pathcraft.engine.values import UNDEFINED, Value, exception_is_a, sentinel_use, unbound_local, value_kind
+from pathcraft.engine.values import UNDEFINED, Value, sentinel_use, unbound_local, value_kind
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import HeapModel
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.ir.nodes import (Binary, CheckExceptionType, Const, Expr, Guard, Program, Sentinel, Text, Unary,
                                 Var)
-from pathcraft.ir.values import ExcValue
+from pathcraft.ir.values import ExcValue, exception_is_a
 from pathcraft.solver import floats
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import Term

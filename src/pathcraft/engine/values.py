@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import builtins
-from collections.abc import Mapping
 from typing import Union
 
 from pathcraft.heap.cells import Addr, DictCell, GeneratorCell, ListCell, ViewCell
@@ -62,18 +60,6 @@ def value_kind(value: object, cell: object) -> str | None:
 
 # the builtin type of each sort of scalar term
 KIND_OF_SORT = {INT: "int", BOOL: "int", FLOAT: "float", STR: "str"}
-
-
-def exception_is_a(name: str, base: str, user_bases: Mapping[str, tuple[str, ...]]) -> bool:
-    """`issubclass(name, base)` for builtin and module-defined exception names."""
-    if name == base:
-        return True
-    if name in user_bases:
-        return any(exception_is_a(b, base, user_bases) for b in user_bases[name])
-    cls, target = getattr(builtins, name, None), getattr(builtins, base, None)
-    if isinstance(cls, type) and isinstance(target, type):
-        return issubclass(cls, target)
-    return False
 
 
 def unbound_local(name: str) -> ExcValue:

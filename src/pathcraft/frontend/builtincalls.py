@@ -36,16 +36,8 @@ def _table(*rows: tuple[tuple[str, ...], BuiltinRule]) -> dict[str, tuple[Builti
     return {name: tuple(rules) for name, rules in table.items()}
 
 
-BEFORE_FUNCTIONS = _table(
-    (("set",), lambda ex, name, node: _ranges_walked(ex, name, node)),
-    (("len",), seq.length),
-    (("dict", "set"), seq.empty_container),
-    (("dict", "set"), seq.container_copy),
-    (("isinstance",), isinstances.isinstance_rule),
-)
-
 def _ranges_walked(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
-    """`set(range(n))`, `zip(range(a), xs)`, `sum(range(1, n))`: a builtin
+    """`set(range(n))`, `zip(range(a), xs)`, `any(range(a, b))`: a builtin
     that only walks its argument walks a range as it walks `iter(range(...))`,
     a silent generator (the same items; range's own checks made when the
     iterator is made, as when the range is): the call is lowered again with
@@ -76,6 +68,14 @@ def _walk(call: ast.Call) -> ast.Call:
 
 # builtins that only walk what they are given and take a generator: a range there is walked as one
 WALKERS = ("list", "sorted", "tuple", "set", "zip", "enumerate", "map", "filter", "any", "all")
+
+BEFORE_FUNCTIONS = _table(
+    (("set",), _ranges_walked),
+    (("len",), seq.length),
+    (("dict", "set"), seq.empty_container),
+    (("dict", "set"), seq.container_copy),
+    (("isinstance",), isinstances.isinstance_rule),
+)
 
 WITH_KEYWORDS = _table(
     (WALKERS, _ranges_walked),

@@ -981,9 +981,7 @@ def _check_binding(module: ModuleSource, fn: ast.FunctionDef, owner: str | None,
 def _defaults(module: ModuleSource, args: ast.arguments) -> tuple[tuple[str, Literal], ...]:
     """The parameters' default values: constants, and tuples of them."""
     defaults: list[tuple[str, Literal]] = []
-    given = [*zip(args.args[len(args.args) - len(args.defaults):], args.defaults),
-             *((arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None)]
-    for arg, default in given:
+    for arg, default in _default_nodes(args):
         value = literal_value(default, module.from_math, module.imported, module.constants)
         if isinstance(default, ast.Tuple):  # `inclusive=(True, True)`: a tuple of constants, made at each call
             items = [literal_value(e, module.from_math, module.imported, module.constants) for e in default.elts]
@@ -995,16 +993,19 @@ def _defaults(module: ModuleSource, args: ast.arguments) -> tuple[tuple[str, Lit
     return tuple(defaults)
 
 
+def _default_nodes(args: ast.arguments) -> list[tuple[ast.arg, ast.expr]]:
+    """Each parameter that has a default, with the default's expression."""
+    return [*zip(args.args[len(args.args) - len(args.defaults):], args.defaults),
+            *((arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None)]
+
+
 _LITERAL_TYPES = {bool: BOOL, str: STR, float: FLOAT, int: INT}
 
 
 def _default_type(fn: ast.FunctionDef, name: str) -> Type | None:
     """The type of parameter `name`'s default when it is a literal (a bool,
     str, float or int) or a tuple of them; None otherwise (None itself too)."""
-    args = fn.args
-    given = dict(zip([a.arg for a in args.args[len(args.args) - len(args.defaults):]], args.defaults))
-    given.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
-    default = given.get(name)
+    default = next((d for a, d in _default_nodes(fn.args) if a.arg == name), None)
     if isinstance(default, ast.Constant) and type(default.value) in _LITERAL_TYPES:
         return _LITERAL_TYPES[type(default.value)]
     if isinstance(default, ast.Tuple) and default.elts and all(

@@ -41,24 +41,37 @@ def sentinels(path: str, tree: ast.Module, functions: Mapping[str, ast.FunctionD
             values.setdefault(statement.target.id, []).append(statement.value)
             continue
         spoiled.update(_bound_otherwise(statement))
+    candidates = {name: bound for name, bound in values.items()
+                  if name not in spoiled and all(_maybe_fresh(v) for v in bound)}
+    if not candidates:  # most modules: no walk of their functions, no sibling read
+        return {}
     for node in ast.walk(tree):
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             spoiled.update(node.names)
-    imported = {**functions, **_imported_functions(path, tree, set(functions))}
-    return {name: Sentinel(path, name) for name, bound in values.items()
+    factories = {n.func.id for bound in candidates.values() for v in bound for n in ast.walk(v)
+                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)} - set(functions)
+    imported = {**functions, **_imported_functions(path, tree, factories)}
+    return {name: Sentinel(path, name) for name, bound in candidates.items()
             if name not in spoiled and all(_fresh(v, imported, classes) for v in bound)}
 
 
-def _imported_functions(path: str, tree: ast.Module, known: set[str]) -> dict[str, ast.FunctionDef]:
-    """Functions a module-level `from .sibling import f` binds that the
-    module's own code does not use (so the linker did not merge them):
-    `make_sentinel`, called only to make the sentinels."""
+def _maybe_fresh(value: ast.expr) -> bool:
+    """Could `value` be a fresh object (a call, or a conditional of calls)?"""
+    if isinstance(value, ast.IfExp):
+        return _maybe_fresh(value.body) and _maybe_fresh(value.orelse)
+    return isinstance(value, ast.Call)
+
+
+def _imported_functions(path: str, tree: ast.Module, wanted_names: set[str]) -> dict[str, ast.FunctionDef]:
+    """The functions named `wanted_names` that a module-level `from .sibling
+    import f` binds and the module's own code does not use (so the linker
+    did not merge them): `make_sentinel`, called only to make the sentinels."""
     found: dict[str, ast.FunctionDef] = {}
     for statement in module_level(tree.body):
         if not isinstance(statement, ast.ImportFrom):
             continue
         wanted = {alias.name: alias.asname or alias.name for alias in statement.names
-                  if (alias.asname or alias.name) not in known}
+                  if (alias.asname or alias.name) in wanted_names}
         source = resolve(Path(path), statement.module, statement.level) if wanted else None
         if source is None:
             continue

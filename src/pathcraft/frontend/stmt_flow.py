@@ -8,13 +8,13 @@ the `finally` bodies and closes the loops' iterators it leaves through.
 from __future__ import annotations
 
 import ast
-import builtins
 
 from pathcraft.frontend import usererrors
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend.stmt_try import leave_finallies
 from pathcraft.frontend.stmthost import StatementLowering, close
 from pathcraft.ir.nodes import Assign, Const, Mark, Raise, Return, Var
+from pathcraft.ir.values import exception_is_a
 
 
 def return_statement(lw: StatementLowering, s: ast.Return) -> None:
@@ -73,7 +73,8 @@ def raise_of(lw: StatementLowering, exc: ast.expr | None, s: ast.stmt) -> Raise:
             raise lw.error(call_args[0], "exception argument other than a string or an f-string")
         return Raise(exc.id, None, s.lineno)
     message: str | None = None
-    keyish = _key_error(lw, exc.id)  # str(KeyError('k')) is the repr of its argument: "'k'"
+    # str(KeyError("k")) is the repr of its argument: "'k'"
+    keyish = exception_is_a(exc.id, "KeyError", lw.module.exception_bases)
     if len(call_args) == 1 and isinstance(call_args[0], ast.Constant) \
             and isinstance(call_args[0].value, str):
         message = repr(call_args[0].value) if keyish else call_args[0].value
@@ -132,22 +133,6 @@ def if_statement(lw: StatementLowering, s: ast.If) -> None:
     for join in reversed(joins):
         lw.blocks.jump(join)
         lw.blocks.resume(join)
-
-
-def _key_error(lw: StatementLowering, name: str) -> bool:
-    """Is exception class `name` a KeyError (builtin, or the module's subclass of one)?"""
-    seen: set[str] = set()
-    pending = [name]
-    while pending:
-        current = pending.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        builtin = getattr(builtins, current, None)
-        if isinstance(builtin, type) and issubclass(builtin, KeyError):
-            return True
-        pending.extend(lw.module.exception_bases.get(current, ()))
-    return False
 
 
 def _rebinds(lw: StatementLowering, name: str) -> bool:

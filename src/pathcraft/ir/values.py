@@ -6,6 +6,8 @@ Python's exceptions (`IndexError`, `AttributeError`) as well as the engine.
 
 from __future__ import annotations
 
+import builtins
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -16,3 +18,15 @@ class ExcValue:
 
     type: str
     message: str | None
+
+
+def exception_is_a(name: str, base: str, user_bases: Mapping[str, tuple[str, ...]]) -> bool:
+    """`issubclass(name, base)` for builtin and module-defined exception names."""
+    if name == base:
+        return True
+    if name in user_bases:
+        return any(exception_is_a(b, base, user_bases) for b in user_bases[name])
+    cls, target = getattr(builtins, name, None), getattr(builtins, base, None)
+    if isinstance(cls, type) and isinstance(target, type):
+        return issubclass(cls, target)
+    return False
