@@ -95,6 +95,21 @@ def test_a_module_container_that_a_function_changes_stays_unknown(tmp_path: Path
     assert "unknown name 'SEEN'" in str(errors["remember"]) and "unknown name 'SEEN'" in str(errors["look"])
 
 
+def test_a_module_container_returned_to_callers_outside_the_module_only(tmp_path: Path) -> None:
+    """PEP 562's `def __dir__(): return __all__`: nothing in the module calls
+    `__dir__`, so the list is handed only to code outside it, after the
+    call; a function the module calls that returns the list keeps it
+    unknown (a caller inside could change it and read it again)."""
+    path = tmp_path / "exported.py"
+    path.write_text("__all__ = ['a', 'b']\nTABLE = [1, 2]\n\n\ndef __dir__() -> list[str]:\n    return __all__\n\n\n"
+                    "def table() -> list[int]:\n    return TABLE\n\n\ndef user() -> int:\n    return len(table())\n")
+    result = translate(str(path), ["__dir__", "table"])
+    assert "unknown name 'TABLE'" in str(result.errors["table"])
+    cases = generated(path, "__dir__")
+    assert [case.kind for case in cases] == ["return"]
+    assert replay_mismatches(path, "__dir__", cases) == []
+
+
 def test_a_dict_view_left_in_the_final_state_drops_the_path(tmp_path: Path) -> None:
     """A view kept in a field cannot be written in a test: the path is
     dropped and counted (the corpus's boruvka MST crashed the CLI)."""

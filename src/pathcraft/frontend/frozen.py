@@ -5,7 +5,10 @@ module level, never rebound and, in every function of the module, used
 only in ways that cannot change it or let it escape (indexed, `in`, walked
 by `for`, passed to `len`/`sorted`/`min`..., `.get`/`.items`/`.keys`): a
 read of the name is then as good as a fresh copy of the literal, which is
-how the lowerer builds it at each read. Items must be literals (or tuples
+how the lowerer builds it at each read. `return NAME` in a function that
+no code of the module calls or names (PEP 562's `def __dir__(): return
+__all__`) hands the container to code outside the module only, after the
+call: a copy is as good there too. Items must be literals (or tuples
 of them), so nothing reached through the container can be mutated either.
 Anything else about the name (a `global`, an alias, a call that could
 mutate it) keeps it unknown, and the function that reads it is refused.
@@ -36,7 +39,15 @@ def frozen_containers(tree: ast.Module, candidates: dict[str, ast.expr],
         for parent in ast.walk(function):
             for child in ast.iter_child_nodes(parent):
                 parents[child] = parent
+    named = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} | \
+        {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     spoiled: set[str] = set()
+    for function in functions:
+        if isinstance(function, ast.FunctionDef) and function.name not in named:
+            for node in ast.walk(function):  # handed out only to a caller outside the module
+                if isinstance(node, ast.Return) and isinstance(node.value, ast.Name):
+                    parents.pop(node.value, None)
+                    parents[node.value] = _RETURNED
     for function in functions:
         for node in ast.walk(function):
             if isinstance(node, (ast.Global, ast.Nonlocal)):
@@ -63,8 +74,14 @@ def _item(value: ast.expr, is_literal: Callable[[ast.expr], bool]) -> bool:
     return is_literal(value)
 
 
+# the parent recorded for `return NAME` in a function nothing in the module calls
+_RETURNED = ast.Pass()
+
+
 def _read_only_use(node: ast.Name, parents: dict[ast.AST, ast.AST]) -> bool:
     parent = parents.get(node)
+    if parent is _RETURNED:
+        return True
     if isinstance(parent, ast.Subscript) and parent.value is node:
         return isinstance(parent.ctx, ast.Load)
     if isinstance(parent, ast.Compare) and node in parent.comparators:
