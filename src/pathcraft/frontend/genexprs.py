@@ -71,12 +71,13 @@ def generator_object(lw: StatementLowering, node: ast.GeneratorExp, silent: bool
     info = FunctionInfo("<genexpr>", f"{lw.info.qualname}{scope}<genexpr>", tuple(params),
                         tuple(INT for _ in params), None, (), line, line, f"{lw.info.entry}$genfn{number}",
                         generator=True)
+    before = set(lw.nested)
     lw.nested_function(synthetic_function("<genexpr>", params, body, line), info, line,
                        entry_mark=not silent, builtin=silent, marks=not silent)
     lw.nested[info.entry] = replace(lw.nested[info.entry], generator=True)
     if silent:  # not even the line CPython reports again when a call returns: it returns into C
-        for name, pred in list(lw.nested.items()):
-            if pred.function == info.qualname:
+        for name, pred in list(lw.nested.items()):  # its own predicates: a genexpr of the user's shares its name
+            if name not in before and pred.function == info.qualname:
                 rules = tuple(replace(r, body=tuple(i for i in r.body if not isinstance(i, Mark))) for r in pred.rules)
                 lw.nested[name] = replace(pred, rules=rules)
     tmp = lw.blocks.temp()

@@ -16,8 +16,9 @@ from pathcraft.models.list.semantics import HEAP_METHODS, sequence_methods
 from pathcraft.models.registry import Model
 
 _SEQUENCES = ("list", "tuple", "str", "deque")
+_ITERABLES = _SEQUENCES + ("generator",)  # walked by the prelude (an iterator is a generator here)
 SEQUENCE_ARGUMENT: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    IADD: _SEQUENCES, "extend": _SEQUENCES, "extendleft": _SEQUENCES,
+    IADD: _ITERABLES, "extend": _ITERABLES, "extendleft": _ITERABLES,
 })
 
 

@@ -77,11 +77,16 @@ def list__remove(self: list[int], item: int) -> None:
 
 
 def list__extend(self: list[int], other: list[int]) -> None:
-    n = len(other)  # `xs.extend(xs)` adds each item once
-    i = 0
-    while i < n:
-        self.append(other[i])
-        i += 1
+    given = other  # a local: `isinstance` decided at run time, not by the annotation
+    if isinstance(given, (list, tuple)):  # CPython's fast path: the size first (`xs.extend(xs)` adds each item once)
+        n = len(other)
+        i = 0
+        while i < n:
+            self.append(other[i])
+            i += 1
+    else:  # any other iterable (an iterator, a generator, a str, a dict, a set): walked
+        for item in given:
+            self.append(item)
 
 
 def list____add__(self: list[int], other: list[int]) -> list[int]:
@@ -106,7 +111,7 @@ def list____eq__(self: list[int], other: list[int]) -> bool:
 
 
 def list____iadd__(self: list[int], other: list[int]) -> list[int]:
-    """`a += b`: extends a in place (b any list or tuple) and rebinds it."""
+    """`a += b`: extends a in place (b any iterable) and rebinds it."""
     self.extend(other)
     return self
 

@@ -21,10 +21,11 @@ from pathcraft.models.registry import MethodHook, Model
 HEAP_METHODS = frozenset({"append", "pop", "copy"})  # what the heap model runs itself
 
 _SEQUENCES = ("list", "tuple", "str", "deque")
+_ITERABLES = _SEQUENCES + ("generator",)  # what `extend` walks (an iterator is a generator here)
 # the kinds of argument a list method takes as a sequence; others raise
 # TypeError (None, numbers) or drop the path (an object's protocols, dicts)
 SEQUENCE_ARGUMENT: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    ADD: ("list",), IADD: _SEQUENCES, "extend": _SEQUENCES,
+    ADD: ("list",), IADD: _ITERABLES, "extend": _ITERABLES,
 })
 
 
