@@ -26,6 +26,11 @@ from typing import Any
 FLOATS = (-0.0, 0.0, 0.5, -1.5, 2.0, 0.1, float("inf"), float("-inf"), float("nan"))
 
 
+# functions tried for a `Callable` parameter: wider than pathcraft's candidates (constants too),
+# each of any argument type
+FUNCTIONS = (lambda x: x, lambda x: bool(x), lambda x: not x, lambda x: True, lambda x: False)
+
+
 @dataclass(frozen=True)
 class Bounds:
     ints: tuple[int, ...] = tuple(range(-3, 4))
@@ -123,6 +128,10 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
         return
     if optional:
         yield None, heap, []
+    if tp is collections.abc.Callable or typing.get_origin(tp) is collections.abc.Callable:
+        for function in FUNCTIONS:  # a value, not a heap object: no fields to fill
+            yield function, heap, []
+        return
     if tp is list:  # a bare `list`: pathcraft takes its items as ints
         tp = list[int]
     if typing.get_origin(tp) is tuple:  # a value, not a heap object: `tuple[int, bool]`, `tuple[int, ...]`

@@ -231,7 +231,7 @@ def _classes_named(case: TestCase) -> set[str]:
     while pending:
         item = pending.pop()
         if isinstance(item, dict):
-            if isinstance(item.get("class"), str):
+            if isinstance(item.get("class"), str) and "function" not in item:  # a function is its lambda
                 found.add(item["class"])
             pending.extend(item.values())
         elif isinstance(item, (list, tuple)):

@@ -16,7 +16,7 @@ import builtins
 import types
 
 from pathcraft.errors import construct_name, unknown_name
-from pathcraft.frontend import builtincalls, callargs, methodcalls
+from pathcraft.frontend import builtincalls, callables, callargs, methodcalls
 from pathcraft.models.math import lowering as mathmod
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.ir.builtin_names import LOOP_STEP, NEW_DEFAULTDICT
@@ -38,6 +38,11 @@ def call(ex: ExprLowering, node: ast.Call, discard: bool) -> Expr:
     if not isinstance(func, ast.Name):
         raise ex.error(func, "call of " + construct_name(func))
     name = func.id
+    if callables.callable_parameter(ex, name):  # `pred(item)`: the input's `__call__` (frontend/callables.py)
+        if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
+            raise ex.error(node, f"call of callable parameter '{name}' with other than one argument")
+        method = ast.copy_location(ast.Attribute(func, "__call__", ast.Load()), func)
+        return methodcalls.method_call(ex, method, ast.copy_location(ast.Call(method, node.args, []), node), discard)
     if name in ex.nested_calls:  # a nested function (frontend/closures.py)
         return nested_call(ex, name, node, discard)
     value = _special_call(ex, name, node)

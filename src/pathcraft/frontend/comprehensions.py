@@ -15,10 +15,10 @@ import sys
 
 from pathcraft.errors import construct_name
 from pathcraft.frontend.stmt_loops import ITERATORS, items_call, pair
+from pathcraft.frontend.callables import nested_types
 from pathcraft.frontend.stmthost import StatementLowering
 from pathcraft.frontend.synthetic import copy_with_call_positions, free_names, synthetic_function
 from pathcraft.ir.nodes import EXC_VAR, Call, Expr, FunctionInfo, ListOp, Predicate, Raise, Rule, Var
-from pathcraft.ir.types import INT
 
 COMPREHENSIONS = {ast.ListComp: "<listcomp>", ast.DictComp: "<dictcomp>", ast.SetComp: "<setcomp>"}
 
@@ -48,8 +48,8 @@ def comprehension(lw: StatementLowering, node: Comprehension) -> Expr:
     qualname = lw.info.qualname if inlined else f"{lw.info.qualname}{scope}{kind}"
     fn = synthetic_function(kind, params, _body(node, loop_iter), line)
     entry = f"{lw.info.entry}${kind[1:-1]}{len([p for p in lw.nested if p.endswith('$entry')])}$entry"
-    info = FunctionInfo(kind, qualname, tuple(params), tuple(INT for _ in params), None, (),
-                        line, line, entry)
+    info = FunctionInfo(kind, qualname, tuple(params), nested_types(lw.info, lw.expressions.reassigned, params),
+                        None, (), line, line, entry)
     mark = lw.nested_function(fn, info, line, entry_mark=not inlined, builtin=inlined,
                               handler=info.entry + "$cleanup" if inlined else None)
     if inlined:  # an exception leaving an inlined comprehension runs its cleanup at the statement's line

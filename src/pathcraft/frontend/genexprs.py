@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from pathcraft.frontend import generators
 from pathcraft.frontend.stmt_loops import REVERSED, iterate
+from pathcraft.frontend.callables import nested_types
 from pathcraft.frontend.stmthost import StatementLowering, makes_fresh
 from pathcraft.frontend.synthetic import copy_with_call_positions, frame_scope, free_names, synthetic_function
 from pathcraft.ir.nodes import Call, Expr, FunctionInfo, ListOp, Mark, Var
@@ -69,8 +70,8 @@ def generator_object(lw: StatementLowering, node: ast.GeneratorExp, silent: bool
     number = len([p for p in lw.nested if re.search(r"\$genfn\d+$", p)])  # entries: `...$genfn<n>`
     scope = frame_scope(lw.info.qualname)
     info = FunctionInfo("<genexpr>", f"{lw.info.qualname}{scope}<genexpr>", tuple(params),
-                        tuple(INT for _ in params), None, (), line, line, f"{lw.info.entry}$genfn{number}",
-                        generator=True)
+                        nested_types(lw.info, lw.expressions.reassigned, params), None, (), line, line,
+                        f"{lw.info.entry}$genfn{number}", generator=True)
     before = set(lw.nested)
     lw.nested_function(synthetic_function("<genexpr>", params, body, line), info, line,
                        entry_mark=not silent, builtin=silent, marks=not silent)
@@ -157,7 +158,8 @@ def _resumable_consumer(lw: StatementLowering, consumer: str, node: ast.Generato
         return _Placeholders(gen, node.elt).visit_all(fn.body)
 
     resume_params = [f"__pc_S{k}" for k in range(count)] + ["__pc_state"] + free
-    resume = FunctionInfo("<genexpr>", qualname, tuple(resume_params), tuple(INT for _ in resume_params),
+    resume = FunctionInfo("<genexpr>", qualname, tuple(resume_params),
+                          nested_types(lw.info, lw.expressions.reassigned, resume_params),
                           None, (), line, line, base + "$resume")
     close = FunctionInfo("<genexpr>", qualname, (), (), None, (), line, line, base + "$close")
     consume_params = [f"__pc_S{k}" for k in range(count)] + free

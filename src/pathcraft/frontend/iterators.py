@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 
+from pathcraft.frontend.callables import callable_parameter
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.ir.nodes import Expr
 
@@ -72,7 +73,10 @@ def _as_generator(ex: ExprLowering, name: str, node: ast.Call) -> ast.GeneratorE
 
 
 def _plain_function(ex: ExprLowering, node: ast.expr) -> bool:
-    """A function of the module, or a builtin called by name, not shadowed."""
+    """A function of the module, or a builtin called by name, not shadowed;
+    or a callable parameter (frontend/callables.py)."""
+    if isinstance(node, ast.Name) and callable_parameter(ex, node.id):  # a function the caller passes
+        return True
     return isinstance(node, ast.Name) and node.id not in ex.local_names \
         and (node.id in ex.functions or node.id in _CALLABLE_BUILTINS and node.id not in ex.module.imported)
 

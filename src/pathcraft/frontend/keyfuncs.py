@@ -14,6 +14,7 @@ import copy
 from collections.abc import Mapping
 
 from pathcraft.frontend import keyed
+from pathcraft.frontend.callables import callable_parameter
 from pathcraft.frontend.builtins import empty_sequence_message
 from pathcraft.frontend.stmthost import StatementLowering
 from pathcraft.frontend.synthetic import copy_with_call_positions, synthetic_function
@@ -87,6 +88,19 @@ def key_function(lw: StatementLowering, key: ast.expr, number: int) -> tuple[Fun
         ast.fix_missing_locations(fn)
         lw.nested_function(fn, info, key.lineno, entry_mark=False, builtin=True, marks=False)
         return info, []
+    if isinstance(key, ast.Name) and callable_parameter(lw.expressions, key.id):
+        # a function the caller passes (frontend/callables.py): no frame in this module, called with the item
+        param, own = "__pc_item", key.id
+        body = ast.Return(ast.Call(ast.Name(own, ast.Load()), [ast.Name(param, ast.Load())], []))
+        kind = lw.info.param_types[lw.info.params.index(own)]
+        info = FunctionInfo("key", f"{lw.info.qualname}$key", (param, own), (INT, kind), None, (), key.lineno,
+                            key.lineno, f"{lw.info.entry}$passedkey{number}")
+        fn = ast.FunctionDef("key", ast.arguments([], [ast.arg(param), ast.arg(own)], None, [], [], None, []),
+                             [body], [], None)
+        ast.copy_location(fn, key)
+        ast.fix_missing_locations(fn)
+        lw.nested_function(fn, info, key.lineno, entry_mark=False, builtin=True, marks=False)
+        return info, [own]
     if not isinstance(key, ast.Lambda):
         raise lw.error(key, "key other than a lambda, a builtin or a function of the module")
     args = key.args

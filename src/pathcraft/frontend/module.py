@@ -21,6 +21,7 @@ from pathcraft.frontend.decorators import read_decorators
 from pathcraft.frontend import nested
 from pathcraft.models.math import lowering as mathmod
 from pathcraft.frontend.folding import fold_module_constants
+from pathcraft.frontend import callables
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.importable import import_failure
 from pathcraft.frontend.names import module_level as _module_level
@@ -99,6 +100,8 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     if linker is None:
         linker = Linker(load_module, loading={str(file.resolve())})
     normalize_bases(module)
+    if callables.needs_models(module.tree):  # `pred(item)` on a parameter: the candidates' model classes
+        callables.add_models(module.tree)
     import_siblings(module, linker)
     link_imports(module, load_module, linker)
     for name, sentinel in sentinels(path, tree, module.functions, module.classes).items():  # `_MISSING = object()`
@@ -921,6 +924,10 @@ def _unannotated_parameter(module: ModuleSource, fn: ast.FunctionDef, arg: ast.a
                            ) -> tuple[Type, str]:
     """A guessed type for a parameter without annotation, and the note
     that announces the guess; refused when nothing fits."""
+    root = callables.called_root(fn, arg.arg)
+    if root is not None:  # only called: a function of one argument (frontend/callables.py)
+        kind = Type("obj", root, optional=_defaults_to_none(fn, arg.arg))
+        return kind, f"{arg.arg}: a function (called with one argument)"
     inferred = infer_from_use(fn, arg.arg)
     how = ""
     default = _default_type(fn, arg.arg)
@@ -1012,6 +1019,11 @@ def _default_type(fn: ast.FunctionDef, name: str) -> Type | None:
             isinstance(e, ast.Constant) and type(e.value) in _LITERAL_TYPES for e in default.elts):
         return Type("tuple", items=tuple(_LITERAL_TYPES[type(getattr(e, "value"))] for e in default.elts))
     return None
+
+
+def _defaults_to_none(fn: ast.FunctionDef, name: str) -> bool:
+    default = next((d for a, d in _default_nodes(fn.args) if a.arg == name), None)
+    return isinstance(default, ast.Constant) and default.value is None
 
 
 def _type_checked(fn: ast.FunctionDef, name: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
+from pathcraft.frontend import callables
 from pathcraft.frontend.optional import optional_scalar
 from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, STR, Type
 
@@ -27,6 +28,9 @@ def parse_type(node: ast.expr | None, classes: set[str], owner: str | None = Non
     an int is the simplest one the generated tests can pass."""
     if node is None:
         raise TypeSyntaxError("missing type annotation")
+    function = callables.annotated_root(node)
+    if function is not None:  # `Callable[[T], R]`: a function the caller passes (frontend/callables.py)
+        return Type("obj", function[0], optional=function[1])
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         try:
             parsed = ast.parse(node.value, mode="eval").body

@@ -37,6 +37,7 @@ from pathcraft.heap import deques
 from pathcraft.heap.dictops import DictOps
 from pathcraft.heap.cells import Addr, DictCell, Heap, Lazy, ListCell, ObjectCell
 from pathcraft.heap.tuples import fresh_tuple
+from pathcraft.ir.callables import CANDIDATES
 from pathcraft.ir.nodes import Program
 from pathcraft.ir.types import Type
 from pathcraft.ir.values import ExcValue
@@ -91,7 +92,8 @@ class LazyHeap(DictOps):
                     if isinstance(cell, ObjectCell) and self.program.is_subclass(cell.cls, kind.cls) \
                             and self.allowed_alias(label, cell.label):
                         choices.append((heap, addr))
-            choices.append(self._fresh_object(heap, kind.cls, label))
+            for cls in CANDIDATES.get(kind.cls, (kind.cls,)):  # a callable parameter: each function a test may pass
+                choices.append(self._fresh_object(heap, cls, label))
         elif kind.kind == "list":
             if self.aliasing:
                 for addr, cell in heap.input_objects():

@@ -351,7 +351,9 @@ def build_lines(heap_in: Mapping[str, Any], alias: str, spellings: Mapping[str, 
     field refers to it."""
     lines = []
     for name, desc in heap_in.items():
-        if "class" in desc:
+        if "function" in desc:  # a callable parameter's function (models/callables)
+            lines.append(f"{name} = {desc['function']}  # noqa: E731")
+        elif "class" in desc:
             lines.append(f"{name} = object.__new__({class_expr(alias, desc['class'], spellings)})")
     for name in _lists_in_order(heap_in):
         lines.append(f"{name} = {container_literal(heap_in[name])}")

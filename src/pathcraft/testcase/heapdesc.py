@@ -29,6 +29,8 @@ from typing import Any
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import is_scalar
 from pathcraft.solver.floats import is_float
+from pathcraft.ir.callables import SOURCES, made_as
+from pathcraft.ir.callables import real as real_function
 from pathcraft.heap.cells import Addr, Cell, DictCell, GeneratorCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.readback import ObjectKey, final_fields, object_key
 from pathcraft.ir.nodes import Sentinel, Text
@@ -138,6 +140,8 @@ class SymbolicSnapshot:
         if isinstance(cell, GeneratorCell):
             raise Unsupported("a generator in the state after the call (its test would not state it)")
         if isinstance(cell, ObjectCell):
+            if cell.cls in SOURCES:  # a function a callable parameter takes: the test writes its lambda
+                return {"class": cell.cls, "fields": {}, "function": SOURCES[cell.cls]}
             if key in self.members:
                 raw = self._fields(key, final)
             else:
@@ -269,7 +273,9 @@ def build_inputs(snapshot: Mapping[str, Json], classes: Callable[[str], type]) -
     `__init__`, fields set directly, sharing and cycles reproduced."""
     objects: dict[str, Any] = {}
     for name, desc in snapshot.items():
-        if "class" in desc:
+        if "function" in desc:  # a callable parameter's function (models/callables)
+            objects[name] = real_function(desc["class"])
+        elif "class" in desc:
             cls = classes(desc["class"])
             objects[name] = object.__new__(cls)
         else:
@@ -336,6 +342,8 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
             objects[names[id(obj)]] = {"list": [value(x) for x in obj]}
         elif isinstance(obj, deque):
             objects[names[id(obj)]] = {"deque": [value(x) for x in obj]}
+        elif (model := made_as(obj)) is not None:  # a callable parameter's function (models/callables)
+            objects[names[id(obj)]] = {"class": model, "fields": {}, "function": SOURCES[model]}
         else:
             fields = {f: value(x) for f, x in sorted(_attributes(obj).items())}
             objects[names[id(obj)]] = {"class": type(obj).__qualname__, "fields": fields}

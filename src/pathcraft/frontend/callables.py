@@ -1,0 +1,190 @@
+"""Callable parameters: `pred(item)` where `pred` is a function the caller
+passes.
+
+A parameter annotated `Callable[[T], R]` (or `Callable[..., R]`, bare
+`Callable`, any of them `| None`), or an unannotated one the body only
+calls with one argument, tests against None, tests for truth or hands to
+`map`/`filter`, is typed as an object of the model class
+`PathcraftCallable`, or `PathcraftPredicate` when every call's result is
+only tested for truth (`R` is `bool`). Its call is the method call
+`pred.__call__(item)`, dispatched at run time to the candidate the input
+is: a test passes `lambda x: x`, `lambda x: bool(x)` or `lambda x: not x`
+(`models/callables/classes.py`, `ir/callables.py`), each a path root of its own.
+
+Why candidates and not any function: a test must pass a function it can
+write, and these three are exact, pure and readable; they split a
+predicate's items both ways, which is what the branches on it need.
+What they leave out (a function of two arguments, one that raises, one
+whose result is a new type) refuses the parameter or, at a call with
+other than one argument, the function.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from pathcraft.frontend.exprhost import ExprLowering
+from pathcraft.frontend.yields import own_nodes
+from pathcraft.ir.nodes import FunctionInfo
+from pathcraft.ir.types import INT, Type
+from pathcraft.ir.callables import CALLABLE, MODEL_MODULE, MODEL_NAMES, PREDICATE, ROOTS
+
+# statements and expressions whose test only asks for truth
+_TRUTH_TESTS = (ast.If, ast.While, ast.IfExp, ast.Assert)
+_TYPING_HEADS = ("Callable",)
+
+
+def annotated_root(annotation: ast.expr) -> tuple[str, bool] | None:
+    """The model class a `Callable` annotation stands for, and whether it
+    admits None; None when the annotation is no callable of one argument."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return None
+    optional = False
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        parts = [annotation.left, annotation.right]
+        nones = [p for p in parts if isinstance(p, ast.Constant) and p.value is None]
+        if len(nones) != 1:
+            return None
+        annotation, optional = next(p for p in parts if p not in nones), True
+    elif isinstance(annotation, ast.Subscript) and _head(annotation.value) == "Optional":
+        annotation, optional = annotation.slice, True
+    if _head(annotation) in _TYPING_HEADS:
+        return CALLABLE, optional
+    if not (isinstance(annotation, ast.Subscript) and _head(annotation.value) in _TYPING_HEADS):
+        return None
+    shape = annotation.slice
+    if not (isinstance(shape, ast.Tuple) and len(shape.elts) == 2):
+        return None
+    params, result = shape.elts
+    one = isinstance(params, ast.List) and len(params.elts) == 1 or \
+        isinstance(params, ast.Constant) and params.value is Ellipsis
+    if not one:
+        return None
+    return (PREDICATE if _head(result) == "bool" else CALLABLE), optional
+
+
+def mentions_callable(annotation: ast.expr) -> bool:
+    """Does an annotation name `Callable` (it may type a callable parameter)?"""
+    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) \
+        else ast.unparse(annotation)
+    return isinstance(text, str) and "Callable" in text
+
+
+def called_root(fn: ast.FunctionDef, name: str) -> str | None:
+    """The model class of unannotated parameter `name` when the body uses
+    it only as a function of one argument (see the module docstring)."""
+    parents = {id(child): node for node in own_nodes(fn) for child in ast.iter_child_nodes(node)}
+    scoped = {id(n) for n in own_nodes(fn)}
+    called = False
+    predicate = True
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Name) and node.id == name):
+            continue
+        if id(node) not in scoped or not isinstance(node.ctx, ast.Load):
+            return None  # read in a nested scope, or rebound
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Call) and parent.func is node:
+            if len(parent.args) != 1 or parent.keywords or isinstance(parent.args[0], ast.Starred):
+                return None
+            called = True
+            predicate = predicate and _truth_tested(parent, parents)
+        elif isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) \
+                and parent.func.id in ("map", "filter") and len(parent.args) == 2 and parent.args[0] is node \
+                and not parent.keywords:
+            called = True
+            predicate = predicate and parent.func.id == "filter"
+        elif isinstance(parent, ast.keyword) and parent.arg == "key" and _keyed(parents.get(id(parent))):
+            called = True  # `sorted(xs, key=key)`: called on each item (frontend/keyfuncs.py)
+            predicate = False
+        elif isinstance(parent, ast.Compare) and len(parent.ops) == 1 \
+                and isinstance(parent.ops[0], (ast.Is, ast.IsNot)) and _is_none(parent.comparators[0]) \
+                and parent.left is node:
+            continue
+        elif _truth_tested(node, parents):
+            continue
+        else:
+            return None
+    if not called:
+        return None
+    return PREDICATE if predicate else CALLABLE
+
+
+def _keyed(call: ast.AST | None) -> bool:
+    """`sorted(...)`, `min(...)`, `max(...)` or `xs.sort(...)`."""
+    return isinstance(call, ast.Call) and (
+        isinstance(call.func, ast.Name) and call.func.id in ("sorted", "min", "max")
+        or isinstance(call.func, ast.Attribute) and call.func.attr == "sort")
+
+
+def _truth_tested(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
+    """Is `node`'s value only tested for truth (an `if`, `while`, `not`,
+    a comprehension's condition, an `and`/`or` that is itself tested)?"""
+    parent = parents.get(id(node))
+    if isinstance(parent, _TRUTH_TESTS) and parent.test is node:
+        return True
+    if isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
+        return True
+    if isinstance(parent, ast.comprehension) and node in parent.ifs:
+        return True
+    if isinstance(parent, ast.BoolOp):
+        return _truth_tested(parent, parents)
+    return False
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _head(node: ast.expr) -> str | None:
+    """`Callable`, `typing.Callable`, `abc.Callable`, `collections.abc.Callable` -> 'Callable'."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def needs_models(tree: ast.Module) -> bool:
+    """Does any function of the module take a callable parameter, or any
+    annotation name `Callable` (a field may hold one)?"""
+    for fn in ast.walk(tree):
+        if isinstance(fn, ast.AnnAssign) and mentions_callable(fn.annotation):
+            return True
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        for arg in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]:
+            if arg.annotation is not None and mentions_callable(arg.annotation) or \
+                    arg.annotation is None and called_root(fn, arg.arg) is not None:
+                return True
+    return False
+
+
+def add_models(tree: ast.Module) -> None:
+    """Import the model classes into the module (merged by the linker like
+    a model of the standard library: `frontend/modelclasses.py`)."""
+    statement = ast.ImportFrom(module=MODEL_MODULE, names=[ast.alias(name=n) for n in MODEL_NAMES], level=0)
+    tree.body.insert(0, ast.fix_missing_locations(ast.copy_location(statement, tree)))
+
+
+def is_callable_type(cls: str | None) -> bool:
+    return cls in ROOTS
+
+
+def nested_types(info: FunctionInfo, reassigned: set[str], params: list[str]) -> tuple[Type, ...]:
+    """The parameter types of a comprehension's or generator expression's
+    own function: a callable parameter of the enclosing function it reads
+    stays one (`pred(x) for x in xs`); the rest are ints, as the nested
+    function's values come from its caller, whatever they are."""
+    outer = dict(zip(info.params, info.param_types))
+    return tuple(outer[p] if p in outer and p not in reassigned and is_callable_type(outer[p].cls) else INT
+                 for p in params)
+
+
+def callable_parameter(ex: ExprLowering, name: str) -> bool:
+    """Is `name` a parameter typed as a function (never rebound)?"""
+    if name not in ex.info.params or name in ex.reassigned:
+        return False
+    return is_callable_type(ex.info.param_types[ex.info.params.index(name)].cls)
