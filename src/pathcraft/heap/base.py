@@ -170,9 +170,16 @@ def attribute_error(value: object, heap: Heap, field: str) -> ExcValue:
 
 
 def set_attribute_error(value: object, heap: Heap, field: str) -> ExcValue:
-    """`value.field = x` on None or a number: Python 3.13 says more."""
+    """`value.field = x` on None, a number or a builtin container: Python
+    3.13 says more. An attribute the builtin type has is no such error
+    (`d.default_factory = None` sets it; `xs.append = f` is read-only,
+    another message): the path is dropped."""
+    name = type_name(value, heap)
+    real = _BUILTIN_TYPES.get(name)
+    if real is not None and hasattr(real, field):
+        raise Unsupported(f"setting {name}.{field} (a builtin value's attribute, not modelled)")
     tail = " and no __dict__ for setting new attributes" if sys.version_info >= (3, 13) else ""
-    return ExcValue("AttributeError", f"'{type_name(value, heap)}' object has no attribute '{field}'{tail}")
+    return ExcValue("AttributeError", f"'{name}' object has no attribute '{field}'{tail}")
 
 
 def list_type_error(op: str, value: object, heap: Heap) -> ExcValue:
