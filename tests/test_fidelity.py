@@ -435,3 +435,24 @@ def test_truth_of_an_object_whose_class_defines_len_calls_it(tmp_path: Path) -> 
     kept = generate(program, "Box.size_or_zero", GenerateOptions.of()).cases
     assert sorted(c.value for c in kept if c.kind == "return") == [0, 0, 1]
     assert replay_mismatches(source, "Box.size_or_zero", kept) == []
+
+
+def test_keyword_only_arguments_stay_keywords_where_a_c_module_replaces_the_function(tmp_path: Path) -> None:
+    """bisect's `key`: `from _bisect import *` makes the tests call
+    positionally, but a keyword-only parameter is one in any implementation
+    (`bisect_right(a, x, lo, hi, key)` failed); the model's callable classes
+    are no classes the star import may replace."""
+    (tmp_path / "_quickkey.py").write_text(
+        "def first_key(xs, *, key=None):\n    for x in xs:\n        if key is None or key(x):\n"
+        "            return x\n    return -1\n")
+    (tmp_path / "keyed.py").write_text(
+        "def first_key(xs: list[int], *, key=None) -> int:\n    for x in xs:\n        if key is None or key(x):\n"
+        "            return x\n    return -1\n\n\nfrom _quickkey import *  # noqa: E402,F401,F403\n")
+    out = tmp_path / "test_keyed.py"
+    assert main(["gen", str(tmp_path / "keyed.py"), "-o", str(out)]) == 0
+    text = out.read_text()
+    assert re.search(r"keyed\.first_key\(xs, key=key\)", text)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert run.returncode == 0, run.stdout

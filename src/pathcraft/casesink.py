@@ -195,6 +195,8 @@ class CaseSink:
             case = replace(case, extra={**case.extra, "varargs": info.varargs})
         if info.positional_only:  # passed by position: `f(1, b=2)`
             case = replace(case, extra={**case.extra, "positional_only": list(info.positional_only)})
+        if info.keyword_only:  # passed by keyword, also where the rest goes by position (`bisect(a, x, key=k)`)
+            case = replace(case, extra={**case.extra, "keyword_only": list(info.keyword_only)})
         if info.generator:  # the test consumes what it yields: `list(f(...))`
             case = replace(case, extra={**case.extra, "consumed": "list"})
         if self.checked is not None:

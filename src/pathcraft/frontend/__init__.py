@@ -317,7 +317,7 @@ class Frontend:
             raise UnsupportedError(f"unsupported '{top}': deleted when the module is imported",
                                    at(self.module.path, deleted))
         star = self.module.star_import
-        if star is not None and "." in qualname:
+        if star is not None and "." in qualname and top not in self.module.model_classes:  # a model's is no import
             raise UnsupportedError(f"unsupported class '{top}': the module may replace it at import "
                                    f"(from {star.module} import *)", at(self.module.path, star))
 

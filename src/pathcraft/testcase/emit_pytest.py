@@ -273,6 +273,7 @@ def call_text(case: TestCase, alias: str, positional: bool = False,
     inputs = list(case.inputs)
     star = case.extra.get("varargs")
     only = set(case.extra.get("positional_only", ()))
+    keyword_only = set(case.extra.get("keyword_only", ()))
 
     def arguments(pairs: list[tuple[str, Any]]) -> str:
         names = [k for k, _ in pairs]
@@ -287,6 +288,10 @@ def call_text(case: TestCase, alias: str, positional: bool = False,
             lead = [render(v) for k, v in pairs if k in only]
             rest = _without_defaults([(k, v) for k, v in pairs if k not in only], defaults or {}, False)
             return ", ".join(lead + [f"{k}={render(v)}" for k, v in rest])
+        if positional and keyword_only:  # a keyword-only parameter is one in any implementation
+            lead = _without_defaults([(k, v) for k, v in pairs if k not in keyword_only], defaults or {}, True)
+            rest = _without_defaults([(k, v) for k, v in pairs if k in keyword_only], defaults or {}, False)
+            return ", ".join([render(v) for _, v in lead] + [f"{k}={render(v)}" for k, v in rest])
         pairs = _without_defaults(pairs, defaults or {}, positional)
         return ", ".join(render(v) if positional else f"{k}={render(v)}" for k, v in pairs)
 
