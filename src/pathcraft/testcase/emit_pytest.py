@@ -289,9 +289,9 @@ def call_text(case: TestCase, alias: str, positional: bool = False,
             rest = _without_defaults([(k, v) for k, v in pairs if k not in only], defaults or {}, False)
             return ", ".join(lead + [f"{k}={render(v)}" for k, v in rest])
         if positional and keyword_only:  # a keyword-only parameter is one in any implementation
-            lead = _without_defaults([(k, v) for k, v in pairs if k not in keyword_only], defaults or {}, True)
-            rest = _without_defaults([(k, v) for k, v in pairs if k in keyword_only], defaults or {}, False)
-            return ", ".join([render(v) for _, v in lead] + [f"{k}={render(v)}" for k, v in rest])
+            given = _without_defaults([(k, v) for k, v in pairs if k not in keyword_only], defaults or {}, True)
+            named = _without_defaults([(k, v) for k, v in pairs if k in keyword_only], defaults or {}, False)
+            return ", ".join([render(v) for _, v in given] + [f"{k}={render(v)}" for k, v in named])
         pairs = _without_defaults(pairs, defaults or {}, positional)
         return ", ".join(render(v) if positional else f"{k}={render(v)}" for k, v in pairs)
 
