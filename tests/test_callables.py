@@ -24,7 +24,7 @@ from pathcraft.ir import callables as model
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "callables.py"
 TYPED = ["count_if", "first_match", "keyed_max", "kept", "mapped_total", "any_of", "chosen", "handed_back",
          "sorted_by", "Sieve.apply"]
-UNTYPED = ["split_at", "apply_or_keep", "largest"]
+UNTYPED = ["split_at", "apply_or_keep", "largest", "unchecked"]
 
 test_replay, test_enumeration = oracle_tests(FIXTURE, TYPED, Bounds(ints=(-1, 0, 1, 2), max_list=2))
 
@@ -83,3 +83,8 @@ def test_the_written_file_passes_under_pytest(tmp_path: Path) -> None:
                          capture_output=True, text=True, cwd=tmp_path, timeout=120,
                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert run.returncode == 0, run.stdout[-2000:]
+
+
+def test_none_called_is_a_type_error_after_the_argument() -> None:
+    raised = {(c.exc_type, c.exc_message) for c in generated(FIXTURE, "unchecked") if c.kind == "raise"}
+    assert raised == {("TypeError", "'NoneType' object is not callable"), ("IndexError", "list index out of range")}

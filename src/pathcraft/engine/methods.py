@@ -35,6 +35,8 @@ def check_method(machine: Machine, state: State, frame: Frame, instr: CheckMetho
     if isinstance(cell, ObjectCell) and program.resolve_method(cell.cls, instr.method) \
             or kind is not None and REGISTRY.has_method(program, kind, cell, instr.method):
         return [step(state, frame)]  # there: CallMethod dispatches
+    if instr.method == "__call__" and receiver is None:  # `f(x)` looks nothing up: its TypeError comes after x
+        return [step(state, frame)]
     if isinstance(cell, ObjectCell):
         uncertain = uncertain_attribute(program, cell, instr.method) or called_field(program, cell, instr.method)
         if uncertain is not None:
@@ -132,6 +134,8 @@ def _object_method(machine: Machine, state: State, frame: Frame, instr: CallMeth
         shadow = called_field(program, cell, instr.method)
         if shadow is not None:
             raise Unsupported(f"calling {shadow}, which hides the method of that name")
+    if qualname is None and instr.method == "__call__" and receiver is None:  # a callable parameter left None
+        return machine.throw(state, ExcValue("TypeError", "'NoneType' object is not callable"))
     if qualname is None and instr.method in PROTOCOLS:  # `x in c`, `c[a:b]`, `list(c)` on no sequence
         if isinstance(cell, ObjectCell):
             raise Unsupported(f"{instr.method} through class {cell.cls}'s protocols (not modelled)")
