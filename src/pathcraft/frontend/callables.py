@@ -32,6 +32,8 @@ from pathcraft.ir.callables import CALLABLE, MODEL_MODULE, MODEL_NAMES, PREDICAT
 # statements and expressions whose test only asks for truth
 _TRUTH_TESTS = (ast.If, ast.While, ast.IfExp, ast.Assert)
 _TYPING_HEADS = ("Callable",)
+# builtins and `itertools` iterators that call their first argument on each item of their second
+_TAKERS = ("map", "filter", "filterfalse", "takewhile", "dropwhile")
 
 
 def annotated_root(annotation: ast.expr) -> tuple[str, bool] | None:
@@ -91,11 +93,10 @@ def called_root(fn: ast.FunctionDef, name: str) -> str | None:
                 return None
             called = True
             predicate = predicate and _truth_tested(parent, parents)
-        elif isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) \
-                and parent.func.id in ("map", "filter") and len(parent.args) == 2 and parent.args[0] is node \
-                and not parent.keywords:
+        elif isinstance(parent, ast.Call) and _head(parent.func) in _TAKERS and len(parent.args) == 2 \
+                and parent.args[0] is node and not parent.keywords:
             called = True
-            predicate = predicate and parent.func.id == "filter"
+            predicate = predicate and _head(parent.func) != "map"
         elif isinstance(parent, ast.keyword) and parent.arg == "key" and _keyed(parents.get(id(parent))):
             called = True  # `sorted(xs, key=key)`: called on each item (frontend/keyfuncs.py)
             predicate = False

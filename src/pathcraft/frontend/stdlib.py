@@ -35,6 +35,7 @@ from pathcraft.frontend.sink import BlockSink
 from pathcraft.frontend.source import ModuleSource
 from pathcraft.ir import pure_calls
 from pathcraft.ir.builtin_names import LIST_PROTOCOL, UNSUPPORTED, function_predicate
+from pathcraft.models.itertools import lowering as itertools_model
 from pathcraft.ir.nodes import Call, CallMethod, Const, Expr, ListOp, NewList, Predicate, Raise, Rule, Text, Var
 
 FOREIGN = function_predicate("foreign")  # raises `$unsupported` with its argument as the message
@@ -268,9 +269,17 @@ class Stdlib:
     def call(self, node: ast.Call) -> Expr | None:
         """A call of a library function: its summary, or a dropped path once
         its arguments are evaluated; None if it calls nothing imported."""
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "from_iterable" \
+                and self.origin(node.func.value) == ("itertools", "chain"):
+            made = self.itertool("chain", node, from_iterable=True) if len(node.args) == 1 else None
+            return made if made is not None else self.dropped("chain.from_iterable() with these arguments", node)
         origin = self.origin(node.func)
         if origin is None:
             return None
+        if origin[0] == "itertools":
+            made = self.itertool(origin[1], node)
+            if made is not None:
+                return made
         module, name = origin
         lowerer = self.lowerer
         if origin == ("collections", "deque") and not node.keywords and len(node.args) <= 1 \
@@ -306,6 +315,28 @@ class Stdlib:
         if len(evaluated) == len(node.args) and not node.keywords:  # `import math as m; m.log(x)`
             return self.concrete(f"{module}.{name}", evaluated, message, node)
         return self.dropped(message, node)
+
+    def itertool(self, name: str, node: ast.Call, from_iterable: bool = False) -> Expr | None:
+        """`chain(a, b)`, `islice(it, 2)`, `repeat(x, n)`, ...: the prelude's
+        generator of that name (models/itertools/), its arguments evaluated
+        here in order; None for a form the model does not take."""
+        if not itertools_model.takes(name, len(node.args)) or node.keywords \
+                or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        lowerer = self.lowerer
+        args = [lowerer.blocks.stable(lowerer.expr(a), node.lineno) for a in node.args]
+
+        def as_tuple(items: list[Expr]) -> Expr:
+            packed = lowerer.blocks.temp()
+            lowerer.blocks.emit(NewList(packed, tuple(items), None, node.lineno, is_tuple=True))
+            return Var(packed)
+
+        args = itertools_model.arguments(name, args, as_tuple, from_iterable)
+        if name in itertools_model.CALLING:  # its predicate's `__call__` (frontend/callables.py)
+            lowerer.calls.methods_called.add("__call__")
+        tmp = lowerer.blocks.temp()
+        lowerer.blocks.emit(Call(tmp, itertools_model.predicate(name), tuple(args), node.lineno))
+        return Var(tmp)
 
     def consumed(self) -> dict[int, bool]:
         """The calls of this function that one consumer walks once, right

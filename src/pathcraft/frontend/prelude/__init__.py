@@ -37,7 +37,7 @@ from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.module import function_info, load_module
 from pathcraft.frontend.source import ModuleSource
 from pathcraft.ir.builtin_names import UNSUPPORTED, function_predicate, method_predicate
-from pathcraft.ir.nodes import Call, Goto, Mark, Predicate, Raise
+from pathcraft.ir.nodes import Call, FunctionInfo, Goto, Mark, Predicate, Raise
 
 
 _HERE = Path(__file__).parent
@@ -71,10 +71,20 @@ def silent_predicates(module: ModuleSource, public: Callable[[str], str]) -> dic
     for name, fn in module.functions.items():
         lowered.update(FunctionLowerer(module, fn, signatures[name], signatures, None).lower())
     rename = {}
+    functions = {}
     for pred in lowered.values():
-        entry, head = signatures[pred.function].entry, public(pred.function)
+        owner = pred.function if pred.function in signatures else _enclosing(pred.name, signatures)
+        entry, head = signatures[owner].entry, public(owner)
         rename[pred.name] = head if pred.name == entry else head + ":" + pred.name[len(entry) + 1:]
-    return {rename[pred.name]: _silent(pred, rename, public(pred.function)) for pred in lowered.values()}
+        functions[pred.name] = head + pred.function[len(owner):]  # a nested frame's: `$f.<locals>.<genexpr>`
+    return {rename[pred.name]: _silent(pred, rename, functions[pred.name]) for pred in lowered.values()}
+
+
+def _enclosing(name: str, signatures: dict[str, FunctionInfo]) -> str:
+    """The function whose lowering made predicate `name` (a generator
+    expression's, of an `iter(x)`): the one whose entry begins it."""
+    return max((q for q, info in signatures.items() if name.startswith(info.entry + "$")),
+               key=lambda q: len(signatures[q].entry))
 
 
 def _silent(pred: Predicate, rename: dict[str, str], function: str) -> Predicate:

@@ -1,0 +1,165 @@
+"""`itertools`' iterators as generator functions.
+
+A call of one in the tested code calls the function here of the same name
+(`frontend/stdlib.py: ITERTOOLS`), which checks its arguments and takes
+`iter()` of its sources as CPython's constructor does, at the call, then
+returns a generator (`engine/generators.py`) that yields the items the C
+iterator yields, reading its sources in the same order and no further
+(an `islice` that has given its last item takes no other from its source:
+a shared iterator keeps it). Like all prelude code the functions are
+silent: a C iterator has no frame. Messages CPython words by the
+argument's type are not claimed (`raise TypeError` alone).
+
+The generators' loops are loops of the path, bounded by the criterion
+like the tested code's own: an infinite `count()` or `repeat(x)` yields
+as many items as its consumer takes within that bound.
+"""
+
+from collections.abc import Callable, Iterable, Iterator
+
+
+def fn__itertools_repeat(item: int, times: int | None) -> Iterator[int]:
+    if times is None:
+        return fn__itertools_repeat_forever(item)
+    n = times  # a local: `isinstance` decided at run time, not by the annotation
+    if not isinstance(n, int):
+        raise TypeError
+    return fn__itertools_repeat_n(item, n)
+
+
+def fn__itertools_repeat_forever(item: int) -> Iterator[int]:
+    while True:
+        yield item
+
+
+def fn__itertools_repeat_n(item: int, n: int) -> Iterator[int]:
+    i = 0
+    while i < n:
+        yield item
+        i += 1
+
+
+def fn__itertools_count(start: int, step: int) -> Iterator[int]:
+    first = start  # locals: `isinstance` decided at run time
+    by = step
+    if not isinstance(first, (int, float)) or not isinstance(by, (int, float)):
+        raise TypeError
+    return fn__itertools_count_from(first, by)
+
+
+def fn__itertools_count_from(n: int, step: int) -> Iterator[int]:
+    while True:
+        yield n
+        n += step
+
+
+def fn__itertools_chain(iterables: list[list[int]]) -> Iterator[int]:
+    """`chain(a, b, ...)` (the arguments as a tuple) and `chain.from_iterable(x)`:
+    `iter()` of the outer source now, of each inner one when it is reached."""
+    source = iter(iterables)
+    return fn__itertools_chain_items(source)
+
+
+def fn__itertools_chain_items(source: Iterable[Iterable[int]]) -> Iterator[int]:
+    for inner in source:
+        for item in inner:
+            yield item
+
+
+def fn__itertools_compress(data: list[int], selectors: list[int]) -> Iterator[int]:
+    items = iter(data)
+    flags = iter(selectors)
+    return fn__itertools_compress_items(items, flags)
+
+
+def fn__itertools_compress_items(items: Iterable[int], flags: Iterable[int]) -> Iterator[int]:
+    for item in items:  # CPython takes a datum, then its selector
+        for flag in flags:
+            if flag:
+                yield item
+            break
+        else:
+            return
+
+
+def fn__itertools_filterfalse(pred: Callable[[int], bool] | None, iterable: list[int]) -> Iterator[int]:
+    items = iter(iterable)
+    return fn__itertools_filterfalse_items(pred, items)
+
+
+def fn__itertools_filterfalse_items(pred: Callable[[int], bool] | None, items: Iterable[int]) -> Iterator[int]:
+    for item in items:
+        if pred is None:
+            if not item:
+                yield item
+        elif not pred(item):
+            yield item
+
+
+def fn__itertools_takewhile(pred: Callable[[int], bool], iterable: list[int]) -> Iterator[int]:
+    items = iter(iterable)
+    return fn__itertools_takewhile_items(pred, items)
+
+
+def fn__itertools_takewhile_items(pred: Callable[[int], bool], items: Iterable[int]) -> Iterator[int]:
+    for item in items:
+        if not pred(item):
+            return
+        yield item
+
+
+def fn__itertools_dropwhile(pred: Callable[[int], bool], iterable: list[int]) -> Iterator[int]:
+    items = iter(iterable)
+    return fn__itertools_dropwhile_items(pred, items)
+
+
+def fn__itertools_dropwhile_items(pred: Callable[[int], bool], items: Iterable[int]) -> Iterator[int]:
+    for item in items:
+        if not pred(item):
+            yield item
+            break
+    for item in items:
+        yield item
+
+
+def fn__itertools_islice(iterable: list[int], start: int | None, stop: int | None, step: int | None
+                         ) -> Iterator[int]:
+    """`islice(it, stop)` (start and step None) and `islice(it, start, stop[, step])`."""
+    last = stop  # locals: `isinstance` decided at run time
+    first = start
+    by = step
+    if last is not None and (not isinstance(last, int) or last < 0):
+        raise ValueError
+    if first is None:
+        first = 0
+    elif not isinstance(first, int) or first < 0:
+        raise ValueError
+    if by is None:
+        by = 1
+    elif not isinstance(by, int) or by < 1:
+        raise ValueError
+    items = iter(iterable)
+    return fn__itertools_islice_items(items, first, last, by)
+
+
+def fn__itertools_islice_items(items: Iterable[int], start: int, stop: int | None, step: int) -> Iterator[int]:
+    taken = 0  # items read from the source
+    wanted = start  # the index of the next item to give
+    while True:
+        while taken < wanted:  # skipped
+            for _ in items:
+                break
+            else:
+                return
+            taken += 1
+        if stop is not None and taken >= stop:
+            return
+        for item in items:
+            break
+        else:
+            return
+        taken += 1
+        wanted += step
+        if stop is not None and wanted > stop:
+            wanted = stop
+        yield item
