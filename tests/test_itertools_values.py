@@ -12,7 +12,7 @@ from oracle import generated, oracle_tests
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "itertools_values.py"
 NAMES = ["chained", "flattened", "head_then_rest", "window", "repeated", "numbered", "picked", "falsy", "taken",
-         "dropped", "rejected", "not_iterable"]
+         "dropped", "rejected", "not_iterable", "lazily_chained", "evens_of"]
 
 test_replay, test_enumeration = oracle_tests(FIXTURE, NAMES, Bounds(ints=(-1, 0, 1, 2), max_list=2))
 
@@ -25,3 +25,10 @@ def test_errors_at_the_call_are_claimed_by_type() -> None:
     assert raised == {("ValueError", None)}
     raised = {(c.exc_type, c.exc_message) for c in generated(FIXTURE, "not_iterable") if c.kind == "raise"}
     assert raised == {("TypeError", "'int' object is not iterable")}
+
+
+def test_a_returned_iterator_is_taken_whole() -> None:
+    """`return chain(a, b)`: the test states `list(f(...))`."""
+    cases = generated(FIXTURE, "lazily_chained")
+    assert cases and all(c.extra.get("consumed") == "list" and "list" in c.heap_final[c.value["$ref"]]
+                         for c in cases)

@@ -16,6 +16,7 @@ from typing import Any
 
 from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition
 from pathcraft.engine.concretize import CONCRETIZED
+from pathcraft.engine.generators import DRAINED
 from pathcraft.engine.engine import Engine
 from pathcraft.engine.state import EngineStats, SymbolicPath
 from pathcraft.errors import Unsupported
@@ -143,6 +144,9 @@ class CaseSink:
         program = self.program
         reserved = (module_alias(program.module), "pytest", "result",
                     *(home.rpartition(".")[2] for home in program.class_homes.values()))
+        if self.plan is not None and DRAINED in path.ext:  # its test would call the method on a built object
+            self.stats.note_unsupported(Unsupported("a generator returned by a method of an object the test builds"))
+            return None
         try:
             if self.plan is not None:
                 case = concretize_constructed(path, self.plan, name, self._canonical, self.cost_names, note,
@@ -197,7 +201,7 @@ class CaseSink:
             case = replace(case, extra={**case.extra, "positional_only": list(info.positional_only)})
         if info.keyword_only:  # passed by keyword, also where the rest goes by position (`bisect(a, x, key=k)`)
             case = replace(case, extra={**case.extra, "keyword_only": list(info.keyword_only)})
-        if info.generator:  # the test consumes what it yields: `list(f(...))`
+        if info.generator or DRAINED in candidate.path.ext:  # the test consumes what it yields: `list(f(...))`
             case = replace(case, extra={**case.extra, "consumed": "list"})
         if self.checked is not None:
             case = replace(case, extra={**case.extra, "invariants": list(self.checked.invariants),

@@ -167,6 +167,7 @@ class Engine:
         anchor = next(iter(self.program.functions.values()))  # a run needs a function; its paths are not tests
         run = self._assembled(anchor, options, Brancher(solver, stats), stats)
         run.summaries = summaries
+        run.drains = False  # a summary's callee hands its generator to its caller
         start = State(None, None, {}, None, 0, heap if heap is not None else Heap(), Costs())
         starts: Successors = list(run.enter(start, callee, env, False, {}))
         yield from run.search(starts)
@@ -238,6 +239,7 @@ class Run:
         self.concretizer = concretizer  # concolic mode: allow-listed calls run on concrete values
         self.concrete: Run | None = None  # Solve-First: runs alternatives on their model's values
         self.function = function
+        self.drains = not function.generator  # a returned generator is drained (a generator function is from the start)
         self.heap_model = heap_model
         self.evaluator = evaluator
         self.heap = heap
@@ -561,8 +563,13 @@ class Run:
             if not frame.via_tail and not frame.pred.builtin and not frame.pred.foreign:
                 events = EventNode(("return", frame.pred.function), events)
             if rest is None:
+                done = replace(state, stack=None, events=events)
+                if self.drains:  # `list(f(...))`: the tested call returned a generator
+                    drained = generators.drain_result(self, done, outcome, trace)
+                    if drained is not None:
+                        return drained
                 generators.check_none_suspended(self, state)
-                return [self.path(replace(state, stack=None, events=events), outcome, trace)]
+                return [self.path(done, outcome, generators.whole_trace(done, trace))]
             parent = rest.top
             parent = replace(parent, children=parent.children + (trace,))
             state = replace(state, stack=Stack(parent, rest.rest), events=events)

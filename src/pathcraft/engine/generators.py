@@ -34,8 +34,9 @@ from pathcraft.engine.state import EventNode, Frame, Outcome, Stack, State, step
 from pathcraft.engine.values import Value
 from pathcraft.errors import Unsupported
 from pathcraft.heap.cells import Addr, GeneratorCell, Heap, ObjectCell
-from pathcraft.ir.builtin_names import LOOP_LATER, LOOP_STEP
+from pathcraft.ir.builtin_names import LIST_PROTOCOL, LOOP_LATER, LOOP_STEP, method_predicate
 from pathcraft.ir.nodes import Call, Const, ListOp, Predicate, Text, Yield
+from pathcraft.ir.trace import TraceTerm
 from pathcraft.ir.values import ExcValue
 
 ENDED = 0  # what a loop's `len` step gets from a generator that has ended
@@ -226,3 +227,25 @@ def _len_target(frame: Frame) -> str | None:
     assert isinstance(instr, ListOp) and instr.op == "len", instr
     return instr.target
 
+
+
+DRAINED = "generators.drained"  # state.ext: the trace of the tested call whose returned generator its test drains
+
+
+def drain_result(machine: Machine, state: State, outcome: Outcome, trace: TraceTerm) -> Successors | None:
+    """The tested call returned a generator (an `itertools` iterator, a
+    generator expression, `iter(xs)`): its test takes every item,
+    `list(f(...))`, so the path goes on into the prelude's loop over it.
+    None when the result is no generator, or is the drained list."""
+    if outcome.kind != "return" or not isinstance(outcome.value, Addr) or DRAINED in state.ext \
+            or not isinstance(state.heap.cell(outcome.value), GeneratorCell):
+        return None
+    consume = machine.program.predicate(method_predicate("generator", LIST_PROTOCOL))
+    marked = state.with_ext(DRAINED, trace)
+    return list(machine.enter(marked, consume, {consume.params[0]: outcome.value}, False, {}))
+
+
+def whole_trace(state: State, trace: TraceTerm) -> TraceTerm:
+    """A drained call's trace: the call's, then the loop's over its result."""
+    called = state.ext.get(DRAINED)
+    return TraceTerm("$drained", 1, (called, trace)) if isinstance(called, TraceTerm) else trace

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import sys
+import collections.abc
 import types
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -83,7 +84,7 @@ def record(fn: Callable[..., Any], args: dict[str, Any], filename: str,
     sys.settrace(tracer)
     try:
         value = callshape.call(fn, args)  # `*args` items spread, the rest by keyword
-        if isinstance(value, types.GeneratorType):  # a generator function's test takes every item
+        if drained(value):  # a generator function's test takes every item, as a returned iterator's does
             value = list(value)
     except EventBudgetExceeded:
         sys.settrace(old)
@@ -94,6 +95,15 @@ def record(fn: Callable[..., Any], args: dict[str, Any], filename: str,
         return RealRun("raise", None, type(exc).__name__, message, normalize(events))
     sys.settrace(old)
     return RealRun("return", value, None, None, normalize(events))
+
+
+def drained(value: object) -> bool:
+    """Is `value` an iterator a test takes whole, `list(f(...))`: a
+    generator, or a C iterator of the builtins or `itertools` (the model
+    has them all as generators); an iterator class of the code under test
+    is an object like any other."""
+    return isinstance(value, types.GeneratorType) or isinstance(value, collections.abc.Iterator) \
+        and type(value).__module__ in ("builtins", "itertools")
 
 
 def _text_of(exc: Exception) -> str | None:
