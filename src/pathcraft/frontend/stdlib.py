@@ -320,18 +320,20 @@ class Stdlib:
         """`chain(a, b)`, `islice(it, 2)`, `repeat(x, n)`, ...: the prelude's
         generator of that name (models/itertools/), its arguments evaluated
         here in order; None for a form the model does not take."""
-        if not itertools_model.takes(name, len(node.args)) or node.keywords \
-                or any(isinstance(a, ast.Starred) for a in node.args):
+        names = [k.arg for k in node.keywords]
+        if any(n is None for n in names) or any(isinstance(a, ast.Starred) for a in node.args) \
+                or not itertools_model.takes(name, len(node.args), [str(n) for n in names]):
             return None
         lowerer = self.lowerer
         args = [lowerer.blocks.stable(lowerer.expr(a), node.lineno) for a in node.args]
+        keywords = {str(k.arg): lowerer.blocks.stable(lowerer.expr(k.value), node.lineno) for k in node.keywords}
 
         def as_tuple(items: list[Expr]) -> Expr:
             packed = lowerer.blocks.temp()
             lowerer.blocks.emit(NewList(packed, tuple(items), None, node.lineno, is_tuple=True))
             return Var(packed)
 
-        args = itertools_model.arguments(name, args, as_tuple, from_iterable)
+        args = itertools_model.arguments(name, args, keywords, as_tuple, from_iterable)
         if name in itertools_model.CALLING:  # its predicate's `__call__` (frontend/callables.py)
             lowerer.calls.methods_called.add("__call__")
         tmp = lowerer.blocks.temp()

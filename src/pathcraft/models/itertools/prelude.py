@@ -163,3 +163,108 @@ def fn__itertools_islice_items(items: Iterable[int], start: int, stop: int | Non
         if stop is not None and wanted > stop:
             wanted = stop
         yield item
+
+
+def fn__itertools_zip_longest(first: list[int], second: list[int], fillvalue: int | None
+                              ) -> Iterator[tuple[int | None, int | None]]:
+    """`zip_longest(a, b, fillvalue=...)` of two sources."""
+    left = iter(first)
+    right = iter(second)
+    return fn__itertools_zip_longest_items(left, right, fillvalue)
+
+
+def fn__itertools_zip_longest_items(left: Iterable[int], right: Iterable[int], fill: int | None
+                                    ) -> Iterator[tuple[int | None, int | None]]:
+    left_done = False  # an exhausted source is not asked again; the last one to end ends the iterator
+    right_done = False
+    while True:
+        x = fill
+        if not left_done:
+            for x in left:
+                break
+            else:
+                left_done = True
+                x = fill
+                if right_done:
+                    return
+        y = fill
+        if not right_done:
+            for y in right:
+                break
+            else:
+                right_done = True
+                y = fill
+                if left_done:
+                    return
+        yield (x, y)
+
+
+def fn__itertools_accumulate(iterable: list[int], initial: int | None) -> Iterator[int | None]:
+    """`accumulate(xs)` and `accumulate(xs, initial=v)`: running sums with `+`."""
+    items = iter(iterable)
+    return fn__itertools_accumulate_items(items, initial)
+
+
+def fn__itertools_accumulate_items(items: Iterable[int], initial: int | None) -> Iterator[int | None]:
+    started = initial is not None
+    total = initial
+    if started:
+        yield total
+    for item in items:
+        if started:
+            total = total + item  # type: ignore[operator]  # a number once started
+        else:
+            total = item
+            started = True
+        yield total
+
+
+def fn__itertools_cycle(iterable: list[int]) -> Iterator[int]:
+    items = iter(iterable)
+    return fn__itertools_cycle_items(items)
+
+
+def fn__itertools_cycle_items(items: Iterable[int]) -> Iterator[int]:
+    saved = []  # the first pass keeps what it gives; the next ones give it again
+    for item in items:
+        saved.append(item)
+        yield item
+    if not saved:
+        return
+    while True:
+        for item in saved:
+            yield item
+
+
+def fn__itertools_tee(iterable: list[int], n: int) -> tuple[Iterator[int], ...]:
+    """`tee(it, n)`: n iterators over one source, each reading an item from
+    it only when none of them has read it yet (the items read are kept for
+    the ones behind)."""
+    count = n  # a local: `isinstance` decided at run time
+    if not isinstance(count, int):
+        raise TypeError
+    if count < 0:
+        raise ValueError("n must be >= 0")
+    source = iter(iterable)
+    seen: list[int] = []
+    made = []
+    i = 0
+    while i < count:
+        made.append(fn__itertools_tee_items(source, seen))
+        i += 1
+    return tuple(made)
+
+
+def fn__itertools_tee_items(source: Iterable[int], seen: list[int]) -> Iterator[int]:
+    at = 0
+    while True:
+        if at < len(seen):
+            yield seen[at]
+        else:
+            for item in source:
+                seen.append(item)
+                break
+            else:
+                return
+            yield item
+        at += 1
