@@ -14,7 +14,9 @@ loop is bounded by the criterion like any loop (loop-K: at most K items
 of a source walked through it). `f` must be a function of the
 module or a builtin the lowering calls by name (evaluated once in
 CPython, looked up at each item here: the same object, as nothing of
-the module rebinds a function while it runs).
+the module rebinds a function while it runs), a callable parameter, an
+`operator` function (`map(lt, a, b)` is `(x < y for x, y in zip(a, b))`)
+or a method of a local's object (`map(buffer.append, xs)`).
 
 A `for` loop or a comprehension over `zip`/`enumerate` is no value: the
 loop lowering walks those itself (frontend/stmt_loops.py).
@@ -23,6 +25,7 @@ loop lowering walks those itself (frontend/stmt_loops.py).
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from pathcraft.frontend.callables import callable_parameter
 from pathcraft.frontend.exprhost import ExprLowering
@@ -31,7 +34,8 @@ from pathcraft.ir.nodes import Expr
 ITERATORS = ("iter", "map", "filter", "zip", "enumerate", "reversed")
 # builtins a rewritten `map`/`filter` may call by name (each lowered by its own rule, or refused there)
 _CALLABLE_BUILTINS = frozenset({"int", "str", "float", "bool", "abs", "len", "repr", "ord", "chr", "round",
-                                "sorted", "list", "tuple", "sum", "min", "max", "hex", "bin", "oct"})
+                                "sorted", "list", "tuple", "sum", "min", "max", "hex", "bin", "oct", "set", "any",
+                                "all", "iter"})
 
 
 def iterator_call(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
@@ -47,11 +51,13 @@ def iterator_call(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
 def _as_generator(ex: ExprLowering, name: str, node: ast.Call) -> ast.GeneratorExp | None:
     args = node.args
     x, y = _name("__pc_it0"), _name("__pc_it1")
-    if name == "map" and len(args) in (2, 3) and _plain_function(ex, args[0]):
+    if name == "map" and len(args) in (2, 3):
+        applied = _applied(ex, args[0], [_load(x)] if len(args) == 2 else [_load(x), _load(y)])
+        if applied is None:
+            return None
         if len(args) == 2:
-            return _generator(node, ast.Call(args[0], [_load(x)], []), x, args[1])
-        return _generator(node, ast.Call(args[0], [_load(x), _load(y)], []), ast.Tuple([x, y], ast.Store()),
-                          ast.Call(_load(_name("zip")), args[1:], []))
+            return _generator(node, applied, x, args[1])
+        return _generator(node, applied, ast.Tuple([x, y], ast.Store()), ast.Call(_load(_name("zip")), args[1:], []))
     if name == "filter" and len(args) == 2:
         test: ast.expr | None = None
         if isinstance(args[0], ast.Constant) and args[0].value is None:
@@ -69,6 +75,42 @@ def _as_generator(ex: ExprLowering, name: str, node: ast.Call) -> ast.GeneratorE
     if name == "enumerate" and len(args) in (1, 2):
         return _generator(node, ast.Tuple([_load(x), _load(y)], ast.Load()), ast.Tuple([x, y], ast.Store()),
                           ast.Call(_load(_name("enumerate")), args, []))
+    return None
+
+
+# `operator`'s functions of one or two arguments: the expression each computes
+_OPERATORS: dict[str, Callable[[list[ast.expr]], ast.expr]] = {
+    **{name: (lambda op: lambda a: ast.Compare(a[0], [op()], [a[1]]))(op) for name, op in (
+        ("lt", ast.Lt), ("le", ast.LtE), ("gt", ast.Gt), ("ge", ast.GtE), ("eq", ast.Eq), ("ne", ast.NotEq),
+        ("is_", ast.Is), ("is_not", ast.IsNot))},
+    **{name: (lambda op: lambda a: ast.BinOp(a[0], op(), a[1]))(op) for name, op in (
+        ("add", ast.Add), ("sub", ast.Sub), ("mul", ast.Mult), ("floordiv", ast.FloorDiv), ("mod", ast.Mod),
+        ("truediv", ast.Div), ("and_", ast.BitAnd), ("or_", ast.BitOr), ("xor", ast.BitXor))},
+    "neg": lambda a: ast.UnaryOp(ast.USub(), a[0]),
+    "not_": lambda a: ast.UnaryOp(ast.Not(), a[0]),
+    "getitem": lambda a: ast.Subscript(a[0], a[1], ast.Load()),
+    "contains": lambda a: ast.Compare(a[1], [ast.In()], [a[0]]),
+}
+_ARITY = {"neg": 1, "not_": 1}
+
+
+def _applied(ex: ExprLowering, function: ast.expr, items: list[ast.expr]) -> ast.expr | None:
+    """What `map(function, ...)` computes of each item (or pair of items):
+    a call of a function of the module, a builtin or a callable parameter;
+    the expression an `operator` function stands for (`map(lt, a, b)`:
+    `x < y`); a method of a local's object (`map(window.append, xs)`: the
+    generator holds the object the name had when it was made, and the
+    bound method CPython makes once is the same method at each item).
+    None for anything else."""
+    if _plain_function(ex, function):
+        return ast.Call(function, items, [])
+    origin = ex.stdlib.origin(function)
+    if origin is not None and origin[0] == "operator" and origin[1] in _OPERATORS \
+            and _ARITY.get(origin[1], 2) == len(items):
+        return _OPERATORS[origin[1]](items)
+    if origin is None and isinstance(function, ast.Attribute) and isinstance(function.value, ast.Name) \
+            and function.value.id in ex.local_names:  # the generator holds the object it had when made
+        return ast.Call(function, items, [])
     return None
 
 
