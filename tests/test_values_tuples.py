@@ -1,6 +1,6 @@
 """Tuples as values: literals, returns, unpacking of any tuple-valued
 expression, `tuple[int, int]` / `tuple[int, ...]` parameters, `len`,
-indexing, iteration, `in`, `==` and lexicographic `<`, `divmod`, and what
+indexing, slices, starred displays, iteration, `in`, `==` and lexicographic `<`, `divmod`, and what
 Python refuses (item assignment). The engine against the real code:
 replay, and enumeration over the small int box (`tests/heap_enum.py`)."""
 
@@ -21,7 +21,7 @@ FUNCTIONS = [
     "min_max", "split_minutes", "sort_pair", "manhattan", "quadrant", "earlier", "total", "has_zero",
     "second", "ratio", "swap_order", "mutate", "fib_pair", "count_in", "unpack_any", "pairs_sum",
     "nested", "append_to", "grow_list", "flag_value", "split_off", "bucket", "pair_node",
-    "closest", "enumerate_points", "first_pair_sum", "maybe_sum", "Robot.move",
+    "closest", "enumerate_points", "first_pair_sum", "maybe_sum", "Robot.move", "bumped", "stepped", "framed",
 ]
 BOX = Bounds(ints=tuple(range(-2, 3)), max_list=2)
 

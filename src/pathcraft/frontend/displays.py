@@ -81,9 +81,9 @@ def slice(ex: ExprLowering, node: ast.Subscript, part: ast.Slice) -> Expr:
     return Var(tmp)
 
 
-def starred_list(ex: ExprLowering, node: ast.List) -> Expr:
-    """`[a, *b, c]`: as CPython builds it, item by item: the items before
-    the first star, then each star's items (`extend`, which takes any
+def starred_list(ex: ExprLowering, node: ast.List | ast.Tuple) -> Expr:
+    """`[a, *b, c]` (and `(a, *b, c)`, then frozen): as CPython builds it,
+    item by item: the items before the first star, then each star's items (`extend`, which takes any
     sequence) or each plain item (`append`) in order."""
     first = next(i for i, e in enumerate(node.elts) if isinstance(e, ast.Starred))
     items = tuple(ex.blocks.stable(ex.expr(e), node.lineno) for e in node.elts[:first])
@@ -104,9 +104,12 @@ def sequence_display(ex: ExprLowering, node: ast.List | ast.Tuple) -> Expr:
     """`[a, b]`, `(a, b)`: the items in order, then one new list (a tuple
     is a list marked as one); a starred item builds it step by step."""
     if any(isinstance(e, ast.Starred) for e in node.elts):
-        if isinstance(node, ast.Tuple):
-            raise ex.error(node, "starred item in a tuple")
-        return starred_list(ex, node)
+        built = starred_list(ex, node)
+        if isinstance(node, ast.Tuple):  # `(*xs, x)`: the list CPython builds too, then frozen
+            frozen = ex.blocks.temp()
+            ex.blocks.emit(ListOp("freeze", frozen, built, (), node.lineno))
+            return Var(frozen)
+        return built
     items = tuple(ex.blocks.stable(ex.expr(e), node.lineno) for e in node.elts)
     tmp = ex.blocks.temp()
     ex.blocks.emit(NewList(tmp, items, None, node.lineno, is_tuple=isinstance(node, ast.Tuple)))
