@@ -123,6 +123,11 @@ class RealCode:
             star = code.co_varnames[code.co_argcount + code.co_kwonlyargcount]
             params = params[:code.co_argcount] + (star,) + params[code.co_argcount:]
             hints[star] = tuple[hints.get(star, int), ...]  # type: ignore[misc]  # unannotated: pathcraft's ints
+        if code.co_flags & inspect.CO_VARKEYWORDS:  # `**kwargs`: a dict of str keys, last
+            extra = code.co_varnames[code.co_argcount + code.co_kwonlyargcount
+                                     + (1 if code.co_flags & inspect.CO_VARARGS else 0)]
+            params = params + (extra,)
+            hints[extra] = dict[str, hints.get(extra, int)]  # type: ignore[misc]  # unannotated: pathcraft's ints
         if inspect.ismethod(self.fn):  # a classmethod: `cls` is bound
             params = params[1:]
         self.params: tuple[str, ...] = tuple(params)

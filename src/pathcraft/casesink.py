@@ -199,6 +199,8 @@ class CaseSink:
             case = replace(case, extra={**case.extra, "varargs": info.varargs})
         if info.positional_only:  # passed by position: `f(1, b=2)`
             case = replace(case, extra={**case.extra, "positional_only": list(info.positional_only)})
+        if info.kwargs is not None:  # its dict spread last: `f(a, **kwargs)`
+            case = replace(case, extra={**case.extra, "kwargs": info.kwargs})
         if info.keyword_only:  # passed by keyword, also where the rest goes by position (`bisect(a, x, key=k)`)
             case = replace(case, extra={**case.extra, "keyword_only": list(info.keyword_only)})
         if info.generator or DRAINED in candidate.path.ext:  # the test consumes what it yields: `list(f(...))`

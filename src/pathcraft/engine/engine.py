@@ -26,7 +26,7 @@ from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from pathcraft.cost.models import Costs
-from pathcraft.engine import cache, dispatch, generators, protocols
+from pathcraft.engine import cache, dispatch, generators, keywords, protocols
 from pathcraft.engine.branch import Brancher, ModelBrancher
 from pathcraft.engine.concretize import Concretizer
 from pathcraft.engine.control import SearchControl, Verdict
@@ -376,8 +376,7 @@ class Run:
                         probe = Sym(name, T.FLOAT)
                         extended.append((heap.with_root(name, probe), {**env, name: probe}))
                     continue
-                for h, v in self.heap_model.materialize(heap, kind, name):
-                    extended.append((h.with_root(name, v), {**env, name: v}))  # type: ignore[dict-item]  # refs
+                extended.extend(keywords.reference_bindings(self.heap_model, self.function, heap, env, kind, name))
             bindings = extended
         return bindings
 
@@ -564,10 +563,9 @@ class Run:
                 events = EventNode(("return", frame.pred.function), events)
             if rest is None:
                 done = replace(state, stack=None, events=events)
-                if self.drains:  # `list(f(...))`: the tested call returned a generator
-                    drained = generators.drain_result(self, done, outcome, trace)
-                    if drained is not None:
-                        return drained
+                drained = generators.drain_result(self, done, outcome, trace) if self.drains else None
+                if drained is not None:  # `list(f(...))`: the tested call returned a generator
+                    return drained
                 generators.check_none_suspended(self, state)
                 return [self.path(done, outcome, generators.whole_trace(done, trace))]
             parent = rest.top

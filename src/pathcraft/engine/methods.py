@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pathcraft.engine import generators, objeq, objorder
+from pathcraft.engine import generators, keywords, objeq, objorder
 from pathcraft.engine.evaluate import is_ref
 from pathcraft.engine.heapstep import Effect
 from pathcraft.engine.machine import Machine, Successors
@@ -155,7 +155,8 @@ def _bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod,
     if info.binding == "property":  # `obj.p(...)` calls what the getter returns
         raise Unsupported(f"calling the value of property {info.qualname}")
     values = args if info.binding == "static" else (receiver,) + args
-    positional = [p for p in info.params if p not in info.keyword_only] if instr.written else list(info.params)
+    params = info.params[:-1] if info.kwargs is not None else info.params  # `**kwargs` is packed below
+    positional = [p for p in params if p not in info.keyword_only] if instr.written else list(params)
     if info.varargs is not None and instr.written:  # the arguments past the positional parameters, as a tuple
         positional = positional[:positional.index(info.varargs)] if info.varargs in positional else positional
         heap, packed = machine.heap_model.new_list(state.heap, values[len(positional):])
@@ -163,18 +164,26 @@ def _bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod,
         values = values[:len(positional)] + (packed,)
         positional.append(info.varargs)
     if len(values) > len(positional):
-        if instr.keywords or len(positional) < len(info.params):  # CPython counts otherwise in its message
+        if instr.keywords or len(positional) < len(params):  # CPython counts otherwise in its message
             return machine.throw(state, ExcValue("TypeError", None))
         return machine.throw(state, ExcValue("TypeError", f"{info.name}() takes {len(info.params)} "
                                                           f"positional arguments but {len(values)} were given"))
     defaults = dict(info.defaults)
     bound: dict[str, Value] = dict(zip(positional, values))
+    extra: list[tuple[str, Value]] = []  # `**kwargs`: the keywords no parameter takes
     for name, expr in instr.keywords:
-        if name not in info.params or name in bound or name == info.params[0] and info.binding != "static" \
-                or name == info.varargs or name in info.positional_only:
+        named = name in params and not (name == info.params[0] and info.binding != "static") \
+            and name != info.varargs and name not in info.positional_only
+        if info.kwargs is not None and not named and name not in (k for k, _ in extra):
+            extra.append((name, machine.evaluator.eval(expr, frame.env, state.heap)))
+            continue
+        if not named or name in bound:
             return machine.throw(state, ExcValue("TypeError", None))  # unexpected, or given twice
         bound[name] = machine.evaluator.eval(expr, frame.env, state.heap)
-    for param in info.params:
+    if info.kwargs is not None:
+        heap, bound[info.kwargs] = keywords.packed(state.heap, extra)
+        state = replace(state, heap=heap)
+    for param in params:
         if param in bound:
             continue
         if isinstance(defaults.get(param), tuple):  # a tuple of constants

@@ -12,13 +12,16 @@ import ast
 
 from pathcraft.models.namedtuple import lowering as namedtuples
 from pathcraft.frontend.exprhost import ExprLowering
-from pathcraft.ir.nodes import CallMethod, Const, Expr, FunctionInfo, NewList, NewObject, Var
+from pathcraft.ir.builtin_names import NEW_DICT
+from pathcraft.ir.nodes import Call, CallMethod, Const, Expr, FunctionInfo, NewList, NewObject, Text, Var
 
 
 def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_self: bool = False) -> list[Expr]:
     if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
         raise ex.error(node, "*args or **kwargs in a call")
     params = callee.params[1:] if skip_self else callee.params
+    if callee.kwargs is not None:  # `**kwargs` takes the keywords no other parameter does (packed below)
+        params = params[:-1]
     positional = [p for p in params if p not in callee.keyword_only and p != callee.varargs]
     if len(node.args) > len(positional) and callee.varargs is None:  # Python's TypeError, refused here
         raise ex.error(node, f"too many arguments to {callee.name}()")
@@ -30,9 +33,14 @@ def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_
         packed = ex.blocks.temp("args")
         ex.blocks.emit(NewList(packed, rest, None, node.lineno, is_tuple=True))
         given[callee.varargs] = Var(packed)
+    extra: list[Expr] = []  # `**kwargs`: each keyword no parameter takes, its name then its value
     for kw in node.keywords:
         assert kw.arg is not None
-        if kw.arg not in params or kw.arg in given or kw.arg == callee.varargs or kw.arg in callee.positional_only:
+        named = kw.arg in params and kw.arg != callee.varargs and kw.arg not in callee.positional_only
+        if callee.kwargs is not None and not named:
+            extra += [Const(Text(kw.arg)), ex.blocks.stable(ex.expr(kw.value), node.lineno)]
+            continue
+        if not named or kw.arg in given:
             raise ex.error(kw.value, f"bad keyword argument '{kw.arg}' to {callee.name}()")
         given[kw.arg] = ex.blocks.stable(ex.expr(kw.value), node.lineno)
     defaults = dict(callee.defaults)
@@ -49,6 +57,10 @@ def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_
             out.append(Const(defaults[param]))  # type: ignore[arg-type]  # not a tuple
         else:
             raise ex.error(node, f"missing argument '{param}' to {callee.name}()")
+    if callee.kwargs is not None:  # a new dict at each call
+        made = ex.blocks.temp("kwargs")
+        ex.blocks.emit(Call(made, NEW_DICT, tuple(extra), node.lineno))
+        out.append(Var(made))
     return out
 
 

@@ -871,16 +871,18 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         keyword_only=tuple(a.arg for a in args.kwonlyargs),
         varargs=args.vararg.arg if args.vararg else None,
         positional_only=getattr(args, POSITIONAL_ONLY, ()),
+        kwargs=args.kwarg.arg if args.kwarg else None,
     )
 
 
 def _check_parameter_kinds(module: ModuleSource, args: ast.arguments) -> None:
     """Positional-or-keyword, positional-only (read as positional ones:
-    `positional_parameters`) and keyword-only parameters and `*args` are
-    modelled (a keyword-only one is a parameter that calls, tests included,
-    name; `*args` a tuple, frontend/varargs.py)."""
-    if args.kwarg:
-        raise unsupported(module.path, args.kwarg, "**kwargs parameter")
+    `positional_parameters`) and keyword-only parameters, `*args` and
+    `**kwargs` are modelled (a keyword-only one is a parameter that calls,
+    tests included, name; `*args` a tuple, frontend/varargs.py; `**kwargs`
+    a new dict of str keys)."""
+    if args.kwarg and args.kwarg.arg in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}:
+        raise unsupported(module.path, args.kwarg, "**kwargs named like another parameter")
 
 
 def _parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, binding: str
@@ -915,6 +917,14 @@ def _parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, bi
             kind, note = _annotated_parameter(module, arg, arg.annotation, owner, scope)
         names.append(arg.arg)
         types.append(kind)
+        if note is not None:
+            inferred_names.append(note)
+    if fn.args.kwarg is not None:  # `**kwargs`: a new dict of the keyword arguments no parameter takes
+        kwarg = fn.args.kwarg
+        values, note = (_annotated_parameter(module, kwarg, kwarg.annotation, owner, scope)
+                        if kwarg.annotation is not None else (INT, f"**{kwarg.arg}: int values (no annotation)"))
+        names.append(kwarg.arg)
+        types.append(Type("dict", elem=values, key=STR))
         if note is not None:
             inferred_names.append(note)
     return names, types, inferred_names

@@ -348,6 +348,8 @@ class FunctionInfo:
     varargs: str | None = None
     # parameters before `/` (the first of `params`): a call passes them by position only
     positional_only: tuple[str, ...] = ()
+    # the `**kwargs` parameter (the last of `params`): a new dict of the keyword arguments left over
+    kwargs: str | None = None
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Calling a real function with its arguments given by parameter name, as
 a generated test calls it: by keyword, except positional-only parameters
 and, when a `*args` parameter gets items, every parameter before it (by
-position, then the items spread). The replay oracles (`pathsig.record`)
+position, then the items spread); a `**kwargs` dict is spread last. The replay oracles (`pathsig.record`)
 and the pytest writer (`emit_pytest.call_text`) agree on it."""
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ def call(fn: Callable[..., Any], args: Mapping[str, Any]) -> Any:
     positional: list[Any] = []
     keywords: dict[str, Any] = {}
     for name, value in args.items():
-        if name == star:
+        if kinds.get(name) is inspect.Parameter.VAR_KEYWORD:  # `**kwargs`: its dict spread
+            keywords.update(value)
+        elif name == star:
             positional.extend(value)
         elif kinds.get(name) is inspect.Parameter.POSITIONAL_ONLY or name in before:
             positional.append(value)

@@ -271,6 +271,9 @@ def call_text(case: TestCase, alias: str, positional: bool = False,
     trailing ones only, when positional): the call reads as a user writes
     it, and the test checks the default too."""
     inputs = list(case.inputs)
+    spread = case.extra.get("kwargs")  # `**kwargs`: the test's dict, spread after the rest
+    tail = [f"**{render(v)}" for k, v in inputs if k == spread]
+    inputs = [(k, v) for k, v in inputs if k != spread]
     star = case.extra.get("varargs")
     only = set(case.extra.get("positional_only", ()))
     keyword_only = set(case.extra.get("keyword_only", ()))
@@ -295,14 +298,17 @@ def call_text(case: TestCase, alias: str, positional: bool = False,
         pairs = _without_defaults(pairs, defaults or {}, positional)
         return ", ".join(render(v) if positional else f"{k}={render(v)}" for k, v in pairs)
 
+    def joined(pairs: list[tuple[str, Any]]) -> str:
+        return ", ".join(part for part in [arguments(pairs), *tail] if part)
+
     binding = case.extra.get("binding")  # frontend/decorators.py
     if binding == "property":  # read, not called
         return f"{render(inputs[0][1])}.{case.qualname.split('.')[-1]}"
     if "." in case.qualname and binding != "static":
         receiver, rest = inputs[0], inputs[1:]
-        call = f"{render(receiver[1])}.{case.qualname.split('.')[-1]}({arguments(rest)})"
+        call = f"{render(receiver[1])}.{case.qualname.split('.')[-1]}({joined(rest)})"
     else:
-        call = f"{alias}.{case.qualname}({arguments(inputs)})"
+        call = f"{alias}.{case.qualname}({joined(inputs)})"
     if case.extra.get("consumed") == "list":  # a generator function: the items it yields
         return f"list({call})"
     return call
