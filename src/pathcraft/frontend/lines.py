@@ -25,6 +25,11 @@ def statement_lines(tree: ast.Module) -> dict[int, int]:
             end = node.test.end_lineno or node.test.lineno
             for line in range(node.lineno, end + 1):
                 mapping[line] = node.lineno
+        elif isinstance(node, ast.With):  # reported on entry and again where `__exit__` runs
+            last = node.items[-1].context_expr
+            end = last.end_lineno or last.lineno
+            for line in range(node.lineno, end + 1):
+                mapping[line] = node.lineno
         elif isinstance(node, ast.For):
             end = node.iter.end_lineno or node.iter.lineno
             for line in range(node.lineno, end + 1):

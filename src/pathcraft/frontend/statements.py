@@ -13,7 +13,7 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
-from pathcraft.frontend import stmt_assign, stmt_flow, stmt_loops, stmt_simple, stmt_try
+from pathcraft.frontend import stmt_assign, stmt_flow, stmt_loops, stmt_simple, stmt_try, stmt_with
 from pathcraft.frontend.stmthost import StatementLowering
 
 StatementRule = Callable[[StatementLowering, Any], None]
@@ -35,4 +35,7 @@ STATEMENTS: dict[type[ast.stmt], StatementRule] = {
     ast.Break: stmt_loops.break_loop,
     ast.Continue: stmt_loops.continue_loop,
     ast.Try: stmt_try.try_statement,
+    ast.With: stmt_with.with_statement,
+    stmt_with.WithLine: stmt_with.with_line,
+    stmt_with.Nothing: stmt_with.nothing,
 }

@@ -1,0 +1,24 @@
+"""`with suppress(E)` as the `try` it equals, with CPython's line events
+at the `with` line on entry and at `__exit__` (frontend/stmt_with.py).
+The engine against the real code: replay (path included) and every
+small input's path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from heap_enum import Bounds
+from oracle import oracle_tests
+
+from pathcraft.frontend import translate
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "with_suppress.py"
+NAMES = ["first", "second", "nexted", "loop", "other"]
+
+test_replay, test_enumeration = oracle_tests(FIXTURE, NAMES, Bounds(ints=(-1, 0, 1, 2), max_list=3))
+
+
+def test_other_context_managers_are_refused_where_they_stand() -> None:
+    error = translate(str(FIXTURE), ["refused"]).errors["refused"]
+    assert "with statement (only contextlib.suppress is modelled)" in str(error)
+    assert error.location is not None and error.location.line == 50
