@@ -23,8 +23,8 @@ from pathcraft.ir import callables as model
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "callables.py"
 TYPED = ["count_if", "first_match", "keyed_max", "kept", "mapped_total", "any_of", "chosen", "handed_back",
-         "sorted_by", "Sieve.apply"]
-UNTYPED = ["split_at", "apply_or_keep", "largest", "unchecked"]
+         "sorted_by", "Sieve.apply", "callables_among"]
+UNTYPED = ["split_at", "apply_or_keep", "largest", "unchecked", "applied"]
 
 test_replay, test_enumeration = oracle_tests(FIXTURE, TYPED, Bounds(ints=(-1, 0, 1, 2), max_list=2))
 

@@ -123,6 +123,8 @@ class Evaluator:
             raise sentinel_use(v)
         if e.op.startswith("isa:"):  # `isinstance(v, A, B)`: the frontend's ISINSTANCE_OP
             return self._isinstance(v, frozenset(e.op[4:].split(",")), heap)
+        if e.op == "callable":  # `callable(v)` (frontend/isinstances.callable_rule)
+            return self._callable(v, heap)
         if e.op == "typeof":  # `type(v)`, only ever compared by `is` (frontend: type_comparison)
             return self._type_of(v, heap)
         if e.op == "bitint" and (floats.is_float(v) or strings.is_str(v)):  # an operand of & | ^ ~ << >>
@@ -179,6 +181,15 @@ class Evaluator:
         if kind == "deque":
             return Text("collections.deque")
         raise Unsupported("type() of a value the model does not name (a view, a generator, an exception)")
+
+    def _callable(self, value: Value, heap: Heap) -> bool:
+        """An object whose class (or a base) has `__call__` is callable (the
+        functions a test passes are such objects); None, numbers, strs and
+        the containers, generators and views the model has are not."""
+        if isinstance(value, ExcValue):
+            raise Unsupported("callable() of a caught exception")
+        cell = heap.cell(value) if isinstance(value, Addr) else None
+        return isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, "__call__") is not None
 
     def _isinstance(self, value: Value, wanted: frozenset[str], heap: Heap) -> bool:
         """`isinstance(value, wanted...)` from the value's kind (a bool is an

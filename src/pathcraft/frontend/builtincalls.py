@@ -75,6 +75,7 @@ BEFORE_FUNCTIONS = _table(
     (("dict", "set"), seq.empty_container),
     (("dict", "set"), seq.container_copy),
     (("isinstance",), isinstances.isinstance_rule),
+    (("callable",), isinstances.callable_rule),
 )
 
 WITH_KEYWORDS = _table(

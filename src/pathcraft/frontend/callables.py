@@ -3,8 +3,10 @@ passes.
 
 A parameter annotated `Callable[[T], R]` (or `Callable[..., R]`, bare
 `Callable`, any of them `| None`), or an unannotated one the body only
-calls with one argument, tests against None, tests for truth or hands to
-`map`/`filter`, is typed as an object of the model class
+calls with one argument, tests against None, for truth or with
+`callable()`, hands to `map`/`filter`/`filterfalse`/`takewhile`/`dropwhile`
+or gives as the `key` of `sorted`/`min`/`max`/`sort`, is typed as an
+object of the model class
 `PathcraftCallable`, or `PathcraftPredicate` when every call's result is
 only tested for truth (`R` is `bool`). Its call is the method call
 `pred.__call__(item)`, dispatched at run time to the candidate the input
@@ -104,7 +106,8 @@ def called_root(fn: ast.FunctionDef, name: str) -> str | None:
                 and isinstance(parent.ops[0], (ast.Is, ast.IsNot)) and _is_none(parent.comparators[0]) \
                 and parent.left is node:
             continue
-        elif _truth_tested(node, parents):
+        elif _truth_tested(node, parents) or isinstance(parent, ast.Call) and _head(parent.func) == "callable" \
+                and parent.args == [node]:  # `callable(f)`: True for every candidate, False for None
             continue
         else:
             return None

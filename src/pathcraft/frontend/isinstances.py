@@ -18,6 +18,7 @@ from pathcraft.ir.nodes import Binary, Const, Expr, Unary, Var
 
 # `isinstance(e, T)` decided at run time (the engine's `isa:` operator)
 ISINSTANCE_OP = "isa:"
+CALLABLE_OP = "callable"  # `callable(e)`, decided at run time
 RUNTIME_TYPES = frozenset({"int", "bool", "float", "str", "list", "tuple", "dict", "set", "object"})
 
 
@@ -78,3 +79,12 @@ def isinstance_at_run_time(ex: ExprLowering, node: ast.Call, subject: ast.expr, 
     if unknown or any(w in ex.local_names for w in wanted):
         raise ex.error(node, f"isinstance() with class '{unknown[0] if unknown else sorted(wanted)[0]}'")
     return Unary(ISINSTANCE_OP + ",".join(sorted(wanted)), ex.expr(subject))
+
+
+def callable_rule(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
+    """`callable(x)`: decided by the engine from the value (a function a
+    test passes is one, an object whose class has `__call__`; no builtin
+    value the model has is)."""
+    if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
+        return None
+    return Unary(CALLABLE_OP, ex.expr(node.args[0]))
