@@ -17,6 +17,7 @@ from pathcraft.heap.base import HeapModel
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.ir.nodes import (Binary, CheckExceptionType, Const, Expr, Guard, Program, Sentinel, Text, Unary,
                                 Var)
+from pathcraft.ir.callables import SOURCES
 from pathcraft.ir.values import ExcValue, exception_is_a
 from pathcraft.solver import floats
 from pathcraft.solver import terms as T
@@ -123,6 +124,8 @@ class Evaluator:
             raise sentinel_use(v)
         if e.op.startswith("isa:"):  # `isinstance(v, A, B)`: the frontend's ISINSTANCE_OP
             return self._isinstance(v, frozenset(e.op[4:].split(",")), heap)
+        if e.op == "typename":  # `type(v).__name__` (frontend/exprtable.attribute)
+            return self._type_name(v, heap)
         if e.op == "callable":  # `callable(v)` (frontend/isinstances.callable_rule)
             return self._callable(v, heap)
         if e.op == "typeof":  # `type(v)`, only ever compared by `is` (frontend: type_comparison)
@@ -181,6 +184,16 @@ class Evaluator:
         if kind == "deque":
             return Text("collections.deque")
         raise Unsupported("type() of a value the model does not name (a view, a generator, an exception)")
+
+    def _type_name(self, value: Value, heap: Heap) -> Text:
+        """`type(value).__name__`: a class's own name (a nested class's last
+        part), a builtin type's; a function a test passes is a `function`."""
+        cell = heap.cell(value) if isinstance(value, Addr) else None
+        if isinstance(cell, ObjectCell) and cell.cls in SOURCES:
+            return Text("function")
+        full = self._type_of(value, heap).value
+        assert full is not None
+        return Text(full.rpartition(".")[2])
 
     def _callable(self, value: Value, heap: Heap) -> bool:
         """An object whose class (or a base) has `__call__` is callable (the

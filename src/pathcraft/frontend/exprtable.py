@@ -39,6 +39,9 @@ def attribute(ex: ExprLowering, node: ast.Attribute) -> Expr:
         return Const(sys.maxsize)  # the running interpreter's, as the tests' is
     if (foreign := ex.stdlib.read(node)) is not None:
         return foreign
+    named = _type_named(ex, node)
+    if named is not None:  # `type(x).__name__`, `x.__class__.__name__`: the class's name, at run time
+        return Unary(TYPE_NAME_OP, ex.expr(named))
     obj = ex.expr(node.value)
     classrefs.note_attribute(ex, node.attr)
     tmp = ex.blocks.temp()
@@ -48,6 +51,23 @@ def attribute(ex: ExprLowering, node: ast.Attribute) -> Expr:
         if again is not None and ex.blocks.current is not None:
             ex.blocks.emit(Mark(again, after_call=True))
     return Var(tmp)
+
+
+TYPE_NAME_OP = "typename"
+
+
+def _type_named(ex: ExprLowering, node: ast.Attribute) -> ast.expr | None:
+    """The `x` of `type(x).__name__` or `x.__class__.__name__`, else None."""
+    if node.attr != "__name__":
+        return None
+    inner = node.value
+    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "type" \
+            and "type" not in ex.local_names and "type" not in ex.functions and len(inner.args) == 1 \
+            and not inner.keywords and not isinstance(inner.args[0], ast.Starred):
+        return inner.args[0]
+    if isinstance(inner, ast.Attribute) and inner.attr == "__class__":
+        return inner.value
+    return None
 
 
 def subscript(ex: ExprLowering, node: ast.Subscript) -> Expr:
