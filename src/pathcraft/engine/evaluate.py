@@ -8,12 +8,14 @@ objects) as `Unsupported`, which drops the path.
 
 from __future__ import annotations
 
+import types
+
 from collections.abc import Mapping
 
 from pathcraft.engine import identity, strings, tuples
 from pathcraft.engine.values import UNDEFINED, Value, sentinel_use, unbound_local, value_kind
 from pathcraft.errors import Unsupported
-from pathcraft.heap.base import HeapModel
+from pathcraft.heap.base import HeapModel, builtin_type, uncertain_attribute
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.ir.nodes import (Binary, CheckExceptionType, Const, Expr, Guard, Program, Sentinel, Text, Unary,
                                 Var)
@@ -124,6 +126,8 @@ class Evaluator:
             raise sentinel_use(v)
         if e.op.startswith("isa:"):  # `isinstance(v, A, B)`: the frontend's ISINSTANCE_OP
             return self._isinstance(v, frozenset(e.op[4:].split(",")), heap)
+        if e.op.startswith("hasattr:"):  # `hasattr(v, "name")` (frontend/isinstances.hasattr_rule)
+            return self._has_attribute(v, e.op[len("hasattr:"):], heap)
         if e.op == "typename":  # `type(v).__name__` (frontend/exprtable.attribute)
             return self._type_name(v, heap)
         if e.op == "callable":  # `callable(v)` (frontend/isinstances.callable_rule)
@@ -194,6 +198,32 @@ class Evaluator:
         full = self._type_of(value, heap).value
         assert full is not None
         return Text(full.rpartition(".")[2])
+
+    def _has_attribute(self, value: Value, name: str, heap: Heap) -> bool:
+        """`hasattr(value, name)`: an instance's field, its class's method or
+        class attribute, what every object has (`__class__`); a builtin
+        value's type answers for it. A property (its getter would run), a
+        name the class binds to values not modelled, or another dunder
+        name drops the path."""
+        if isinstance(value, ExcValue):
+            raise Unsupported("hasattr() of a caught exception")
+        cell = heap.cell(value) if isinstance(value, Addr) else None
+        if isinstance(cell, ObjectCell) and cell.cls not in SOURCES:
+            program = self.program
+            if name in cell.fields or hasattr(object, name):
+                return True
+            if program.property_getter(cell.cls, name) is not None:
+                raise Unsupported(f"hasattr() of property '{name}' (its getter runs)")
+            if program.resolve_method(cell.cls, name) is not None or program.class_default(cell.cls, name)[0]:
+                return True
+            uncertain = uncertain_attribute(program, cell, name)
+            if uncertain is not None:
+                raise Unsupported(f"hasattr() of {uncertain}")
+            return False
+        real = types.FunctionType if isinstance(cell, ObjectCell) else builtin_type(value, heap)
+        if real is None or real is types.GeneratorType:  # the model's generators stand for C iterators too
+            raise Unsupported(f"hasattr() of a value the model does not name ('{name}')")
+        return hasattr(real, name)
 
     def _callable(self, value: Value, heap: Heap) -> bool:
         """An object whose class (or a base) has `__call__` is callable (the

@@ -76,6 +76,8 @@ BEFORE_FUNCTIONS = _table(
     (("dict", "set"), seq.container_copy),
     (("isinstance",), isinstances.isinstance_rule),
     (("callable",), isinstances.callable_rule),
+    (("hasattr",), isinstances.hasattr_rule),
+    (("getattr",), isinstances.getattr_rule),
 )
 
 WITH_KEYWORDS = _table(

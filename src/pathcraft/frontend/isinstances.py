@@ -88,3 +88,44 @@ def callable_rule(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
     if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
         return None
     return Unary(CALLABLE_OP, ex.expr(node.args[0]))
+
+
+HASATTR_OP = "hasattr:"  # `hasattr(e, "name")`: `Unary("hasattr:name", e)`, decided at run time
+
+
+def hasattr_rule(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
+    """`hasattr(x, "name")` with a constant name: decided by the engine
+    from the value (an instance's fields, its class's methods and
+    attributes; a builtin value's type)."""
+    attribute = _constant_name(node, 2)
+    if attribute is None:
+        return None
+    return Unary(HASATTR_OP + attribute, ex.expr(node.args[0]))
+
+
+def getattr_rule(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
+    """`getattr(x, "name")` is `x.name`; `getattr(x, "name", d)` with `x`
+    and `d` names or constants is `x.name if hasattr(x, "name") else d`
+    (evaluating them twice or late changes nothing). A private name is
+    not mangled by `getattr`, so it is left alone."""
+    attribute = _constant_name(node, 3) or _constant_name(node, 2)
+    if attribute is None or attribute.startswith("__") and not attribute.endswith("__"):
+        return None
+    subject = node.args[0]
+    read = ast.copy_location(ast.Attribute(subject, attribute, ast.Load()), node)
+    if len(node.args) == 2:
+        return ex.expr(read)
+    default = node.args[2]
+    if not all(isinstance(a, (ast.Name, ast.Constant)) for a in (subject, default)) \
+            or any(attribute in c.properties for c in ex.module.class_infos.values()):  # a getter would run twice
+        return None
+    test = ast.copy_location(ast.Call(ast.Name("hasattr", ast.Load()), [subject, node.args[1]], []), node)
+    return ex.expr(ast.copy_location(ast.IfExp(test, read, default), node))
+
+
+def _constant_name(node: ast.Call, arity: int) -> str | None:
+    if len(node.args) != arity or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    name = node.args[1]
+    return name.value if isinstance(name, ast.Constant) and isinstance(name.value, str) \
+        and name.value.isidentifier() else None

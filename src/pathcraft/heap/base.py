@@ -158,6 +158,12 @@ _BUILTIN_TYPES: dict[str, type] = {
 }
 
 
+def builtin_type(value: object, heap: Heap) -> type | None:
+    """The Python type of a value of a builtin kind (None: an object of a
+    class of the module, or a kind without one here)."""
+    return _BUILTIN_TYPES.get(type_name(value, heap))
+
+
 def attribute_error(value: object, heap: Heap, field: str) -> ExcValue:
     """Python's AttributeError for `value.field`; a path that reads what a
     builtin value has but the model does not follow (`files.append` as a
