@@ -22,7 +22,7 @@ from pathcraft.frontend.arith import OPERATOR_TEXT
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.frontend.frozen import Relocate
 from pathcraft.models.math.lowering import is_math
-from pathcraft.ir.nodes import Const, Expr, GetField, ListOp, Mark, Text, Unary, Var
+from pathcraft.ir.nodes import Assign, Const, Expr, GetField, ListOp, Mark, Text, Unary, Var
 
 
 def attribute(ex: ExprLowering, node: ast.Attribute) -> Expr:
@@ -160,6 +160,15 @@ def generator_expression(ex: ExprLowering, node: ast.GeneratorExp) -> Expr:
     return ex.generator_value(node)
 
 
+def named_expression(ex: ExprLowering, node: ast.NamedExpr) -> Expr:
+    """`(y := e)`: e's value, kept in a temporary (a later part of the same
+    expression may bind y again) and assigned to the local y."""
+    value = ex.blocks.temp()
+    ex.blocks.emit(Assign(value, ex.expr(node.value), node.lineno))
+    ex.blocks.emit(Assign(node.target.id, Var(value), node.lineno))
+    return Var(value)
+
+
 def _plain(rule: Callable[[ExprLowering, Any], Expr]) -> Callable[[ExprLowering, Any, bool], Expr]:
     """A rule for which `discard` (the value is not used) changes nothing."""
     return lambda ex, node, discard: rule(ex, node)
@@ -167,6 +176,7 @@ def _plain(rule: Callable[[ExprLowering, Any], Expr]) -> Callable[[ExprLowering,
 
 # AST node type -> rule(lowerer, node, discard)
 EXPRESSIONS: dict[type[ast.expr], Callable[[ExprLowering, Any, bool], Expr]] = {
+    ast.NamedExpr: _plain(named_expression),
     ast.Attribute: _plain(attribute),
     ast.Subscript: _plain(subscript),
     ast.List: _plain(displays.sequence_display),
