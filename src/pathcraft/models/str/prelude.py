@@ -123,3 +123,23 @@ def str__rstrip__1(self: str, chars: str) -> str:
     while j > 0 and self[j - 1] in chars:
         j -= 1
     return self[:j]
+
+
+def str__capitalize(self: str) -> str:
+    """The first character upper case, the rest lower (on ASCII text the
+    title case of a letter is its upper case)."""
+    return self[:1].upper() + self[1:].lower()
+
+
+def str__casefold(self: str) -> str:
+    """On ASCII text, `lower()` (they differ only beyond it: `ß`)."""
+    return self.lower()
+
+
+def str__partition(self: str, sep: str) -> tuple[str, str, str]:
+    if sep == "":
+        raise ValueError("empty separator")
+    i = self.find(sep)
+    if i < 0:
+        return (self, "", "")
+    return (self[:i], sep, self[i + len(sep):])
