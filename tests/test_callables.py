@@ -24,7 +24,7 @@ from pathcraft.ir import callables as model
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "callables.py"
 TYPED = ["count_if", "first_match", "keyed_max", "kept", "mapped_total", "any_of", "chosen", "handed_back",
          "sorted_by", "Sieve.apply", "callables_among"]
-UNTYPED = ["split_at", "apply_or_keep", "largest", "unchecked", "applied"]
+UNTYPED = ["split_at", "apply_or_keep", "largest", "unchecked", "applied", "located"]
 
 test_replay, test_enumeration = oracle_tests(FIXTURE, TYPED, Bounds(ints=(-1, 0, 1, 2), max_list=2))
 
@@ -88,3 +88,12 @@ def test_the_written_file_passes_under_pytest(tmp_path: Path) -> None:
 def test_none_called_is_a_type_error_after_the_argument() -> None:
     raised = {(c.exc_type, c.exc_message) for c in generated(FIXTURE, "unchecked") if c.kind == "raise"}
     assert raised == {("TypeError", "'NoneType' object is not callable"), ("IndexError", "list index out of range")}
+
+
+def test_a_builtin_function_default_is_not_held() -> None:
+    """`pred=bool`: the tests pass their own functions; a call of analysed
+    code that leaves it out is refused (the model does not hold `bool`)."""
+    result = translate(str(FIXTURE), ["located", "locating_all"])
+    assert "located" not in result.errors
+    assert "without 'pred'" in str(result.errors["locating_all"])
+    assert all("pred" in dict(c.inputs) for c in generated(FIXTURE, "located"))

@@ -8,6 +8,7 @@ calls can be resolved before the callee's body is lowered.
 from __future__ import annotations
 
 import ast
+import builtins
 import collections
 import sys
 from pathlib import Path
@@ -856,7 +857,9 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         params=tuple(names),
         param_types=tuple(types),
         return_type=annotation_name(fn.returns),
-        defaults=_defaults(module, args),
+        defaults=_defaults(module, args, _callable_parameters(names, types)),
+        unheld_defaults=tuple(a.arg for a, d in _default_nodes(args)
+                              if a.arg in _callable_parameters(names, types) and _builtin_function(module, d)),
         lineno=fn.lineno,
         end_lineno=fn.end_lineno or fn.lineno,
         entry=qualname.replace(".", "_"),
@@ -995,10 +998,20 @@ def _check_binding(module: ModuleSource, fn: ast.FunctionDef, owner: str | None,
         raise unsupported(module.path, fn, "property setter without exactly 'self' and a value")
 
 
-def _defaults(module: ModuleSource, args: ast.arguments) -> tuple[tuple[str, Literal], ...]:
-    """The parameters' default values: constants, and tuples of them."""
+def _callable_parameters(names: list[str], types: list[Type]) -> set[str]:
+    return {n for n, t in zip(names, types) if t.kind == "obj" and callables.is_callable_type(t.cls)}
+
+
+def _defaults(module: ModuleSource, args: ast.arguments, functions: set[str] = frozenset()  # type: ignore[assignment]
+              ) -> tuple[tuple[str, Literal], ...]:
+    """The parameters' default values: constants, and tuples of them. A
+    callable parameter's default that is a builtin function (`pred=bool`)
+    is left out: a test passes a function of its own there, and a call of
+    analysed code that leaves the argument out is refused."""
     defaults: list[tuple[str, Literal]] = []
     for arg, default in _default_nodes(args):
+        if arg.arg in functions and _builtin_function(module, default):
+            continue
         value = literal_value(default, module.from_math, module.imported, module.constants)
         if isinstance(default, ast.Tuple):  # `inclusive=(True, True)`: a tuple of constants, made at each call
             items = [literal_value(e, module.from_math, module.imported, module.constants) for e in default.elts]
@@ -1008,6 +1021,14 @@ def _defaults(module: ModuleSource, args: ast.arguments) -> tuple[tuple[str, Lit
             raise unsupported(module.path, default, "default value other than a constant")
         defaults.append((arg.arg, value))
     return tuple(defaults)
+
+
+def _builtin_function(module: ModuleSource, node: ast.expr) -> bool:
+    """A builtin function or type named as such (`bool`, `len`), not one
+    the module binds."""
+    return isinstance(node, ast.Name) and callable(getattr(builtins, node.id, None)) \
+        and node.id not in module.functions and node.id not in module.classes and node.id not in module.imported \
+        and node.id not in module.constants
 
 
 def _default_nodes(args: ast.arguments) -> list[tuple[ast.arg, ast.expr]]:

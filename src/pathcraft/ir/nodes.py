@@ -350,6 +350,8 @@ class FunctionInfo:
     positional_only: tuple[str, ...] = ()
     # the `**kwargs` parameter (the last of `params`): a new dict of the keyword arguments left over
     kwargs: str | None = None
+    # parameters whose default the model does not hold (`pred=bool`): a call must pass them
+    unheld_defaults: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
