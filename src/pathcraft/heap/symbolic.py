@@ -116,20 +116,23 @@ class SymbolicHeap(LazyHeap):
         if ident is None or not isinstance(obj, Addr):
             return super().get_field(heap, obj, field)
         out: list[HeapResult] = []
+        cell = heap.cell(obj)
+        lazy = isinstance(cell, ObjectCell) and isinstance(heap.current(cell.fields.get(field)), Lazy)
         for base in super().get_field(heap, obj, field):
             if base.exc is not None:
                 out.append(base)
                 continue
-            h = self._link_field(base.heap, obj, field, base.value)
+            h = self._link_field(base.heap, obj, field, base.value, lazy)
             out.extend(self._through_writes(h, ident, field, base.value))
         return out
 
-    def _link_field(self, heap: Heap, obj: Addr, field: str, value: object) -> Heap:
-        """A reference field just materialized must agree with the same
-        field of every cell that may be the same object. A scalar field
-        was materialized with its cell, which agreed then with every other
+    def _link_field(self, heap: Heap, obj: Addr, field: str, value: object, lazy: bool) -> Heap:
+        """A field just materialized (`lazy`: a reference, or a scalar that
+        may be None, `label: int | None`) must agree with the same field of
+        every cell that may be the same object. Any other scalar field was
+        materialized with its cell, which agreed then with every other
         cell's (`_fresh_object`): nothing to add."""
-        if not (value is None or isinstance(value, Addr)):
+        if not lazy and not (value is None or isinstance(value, Addr)):
             return heap
         ident = heap.ids[obj.id]
         cell = heap.initial[obj.id]
