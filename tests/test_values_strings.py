@@ -27,11 +27,11 @@ FUNCTIONS = [
     "Greeter.greet", "normalize", "shout", "domain", "is_mirror", "title_word", "strip_prefix", "censor",
     "spaces", "slug", "tail", "progress", "badge", "greeting", "longest", "count_starting", "shout_all",
     "first_word", "count_words", "csv", "sentence", "initials", "word_count",
-    "strip_zeros", "trim_punctuation", "capitalized", "key_of",
+    "strip_zeros", "trim_punctuation", "capitalized", "key_of", "doubled", "repeat_width",
 ]
 # enumerated over strings up to 2 long: two strings, or a string and an int or bool
 TWO_STRINGS = {"after", "compare_words", "strip_prefix", "key_of"}
-SHORT_STRINGS = {"badge", "greeting", "count_starting"}
+SHORT_STRINGS = {"badge", "greeting", "count_starting", "repeat_width"}
 S, U, N = Sym("s", STR), Sym("u", STR), Sym("n", INT)
 
 

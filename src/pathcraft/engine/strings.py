@@ -113,8 +113,10 @@ def binary(op: str, left: object, right: object) -> Term | Text:
         if left is None or right is None:
             return op == "isnot"
         raise Unsupported("'is' between strings (identity of strings)")
-    if op in ("mul", "mod"):  # "ab" * 3, "%d" % n: not modelled (a TypeError only for some operands)
-        raise Unsupported(f"operator {'*' if op == 'mul' else '%'} on a string")
+    if op == "mul":
+        return _repeated(left, right)
+    if op == "mod":  # "%d" % n: not modelled (a TypeError only for some operands)
+        raise Unsupported("operator % on a string")
     if not (is_str(left) and is_str(right)):
         raise _type_error(left, right)  # "a" + 1, "a" < 1
     a, b = as_str(left), as_str(right)
@@ -125,6 +127,32 @@ def binary(op: str, left: object, right: object) -> Term | Text:
     if op in _ON_STRINGS:
         return T.apply(op, a, b)
     raise Unsupported(f"operator {op} on strings")
+
+
+_REPEATS = 16  # the most copies of a symbolic string `s * n` concatenates
+
+
+def _repeated(left: object, right: object) -> Term | Text:
+    """`s * n` (or `n * s`) for a count known on the path: the string n
+    times (empty for n <= 0); a symbolic count, or any other operand, is
+    not modelled."""
+    text, count = (left, right) if is_str(left) else (right, left)
+    if not (is_str(text) and isinstance(count, int)):  # a bool counts as 0 or 1, as in CPython
+        raise Unsupported("operator * on a string with a count not known on the path, or no int")
+    n = int(count)
+    if n <= 0:
+        return Text("")
+    if isinstance(text, Text):
+        return UNKNOWN_TEXT if text.value is None else Text(text.value * n)
+    if isinstance(text, str):
+        return Text(text * n)
+    if n > _REPEATS:
+        raise Unsupported(f"a symbolic string repeated more than {_REPEATS} times")
+    term = as_str(text)
+    out = term
+    for _ in range(n - 1):
+        out = T.apply("concat", out, term)
+    return out
 
 
 def unary(op: str, value: object) -> Term | Text:
