@@ -22,7 +22,8 @@ from pathcraft.frontend.arith import OPERATOR_TEXT
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.frontend.frozen import Relocate
 from pathcraft.models.math.lowering import is_math
-from pathcraft.ir.nodes import Assign, Const, Expr, GetField, ListOp, Mark, Text, Unary, Var
+from pathcraft.ir.builtin_names import function_predicate
+from pathcraft.ir.nodes import Assign, Call, Const, Expr, GetField, ListOp, Mark, Text, Unary, Var
 
 
 def attribute(ex: ExprLowering, node: ast.Attribute) -> Expr:
@@ -112,7 +113,23 @@ def binary(ex: ExprLowering, node: ast.BinOp) -> Expr:
     repeated = displays.repeated_list(ex, node)
     if repeated is not None:
         return repeated
+    if isinstance(node.op, ast.Mult) and any(isinstance(side, ast.Constant) and isinstance(side.value, str)
+                                             for side in (node.left, node.right)):
+        return _repeated_text(ex, node)
     return arith.binop(ex, node.op, ex.expr(node.left), node.right, node, left_node=node.left)
+
+
+def _repeated_text(ex: ExprLowering, node: ast.BinOp) -> Expr:
+    """`"-" * n` (or `n * "-"`): the prelude's loop (`str_repeat`), so a
+    count not known on the path is a choice like any loop's; operands in
+    Python's order."""
+    left = ex.blocks.stable(ex.expr(node.left), node.lineno)
+    right = ex.blocks.stable(ex.expr(node.right), node.lineno)
+    text, count = (left, right) if isinstance(node.left, ast.Constant) and isinstance(node.left.value, str) \
+        else (right, left)
+    tmp = ex.blocks.temp()
+    ex.blocks.emit(Call(tmp, function_predicate("str_repeat"), (text, count), node.lineno))
+    return Var(tmp)
 
 
 def unary(ex: ExprLowering, node: ast.UnaryOp) -> Expr:

@@ -143,3 +143,18 @@ def str__partition(self: str, sep: str) -> tuple[str, str, str]:
     if i < 0:
         return (self, "", "")
     return (self[:i], sep, self[i + len(sep):])
+
+
+def fn__str_repeat(text: str, n: int) -> str:
+    """`"-" * n` where the string is a literal: n copies (none for n <= 0);
+    a count of another type is CPython's TypeError (its message names the
+    type: not claimed)."""
+    count = n  # a local: `isinstance` decided at run time, not by the annotation
+    if not isinstance(count, int):
+        raise TypeError
+    out = ""
+    i = 0
+    while i < count:
+        out = out + text
+        i += 1
+    return out
