@@ -100,6 +100,14 @@ Choice = tuple[Any, dict[str, Any], list[Slot]]
 
 
 def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Iterator[Choice]:
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        members = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(members) > 1:  # `int | str`: each member's values (None first when it is one)
+            if len(members) < len(typing.get_args(tp)):
+                yield None, heap, []
+            for member in members:
+                yield from _choices(member, heap, bounds, label)
+            return
     if isinstance(tp, typing.TypeVar):  # pathcraft's reading: its bound, its first constraint, or Any (an int)
         scope = vars(sys.modules[tp.__module__])
         tp = tp.__bound__ or (tp.__constraints__[0] if tp.__constraints__ else int)

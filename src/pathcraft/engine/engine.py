@@ -26,7 +26,7 @@ from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from pathcraft.cost.models import Costs
-from pathcraft.engine import cache, dispatch, generators, keywords, protocols
+from pathcraft.engine import cache, dispatch, generators, inputs, protocols
 from pathcraft.engine.branch import Brancher, ModelBrancher
 from pathcraft.engine.concretize import Concretizer
 from pathcraft.engine.control import SearchControl, Verdict
@@ -58,7 +58,6 @@ from pathcraft.heap.factory import make_heap_model
 from pathcraft.ir.builtin_names import LIST_PROTOCOL, method_predicate
 from pathcraft.ir.nodes import (
     EXC_VAR,
-    Sentinel,
     Assign,
     BindException,
     Call,
@@ -354,31 +353,8 @@ class Run:
         return None
 
     def initial_bindings(self) -> list[tuple[Heap, dict[str, Value]]]:
-        """Inputs: a symbol per int/bool parameter; each reference parameter
-        materialized by the heap model (one binding per choice)."""
-        bindings: list[tuple[Heap, dict[str, Value]]] = [(Heap(), {})]
-        defaults = dict(self.function.defaults)
-        for name, kind in zip(self.function.params, self.function.param_types):
-            extended: list[tuple[Heap, dict[str, Value]]] = []
-            for heap, env in bindings:
-                default = defaults.get(name)
-                if isinstance(default, Sentinel):  # left out of the call: its default, a sentinel object
-                    extended.append((heap.with_root(name, default), {**env, name: default}))
-                if kind.kind in _SORT_OF_KIND and kind.optional:  # `int | None` (frontend/optional.py): None first
-                    extended.append((heap.with_root(name, None), {**env, name: None}))
-                if kind.kind in _SORT_OF_KIND:
-                    symbol = Sym(name, _SORT_OF_KIND[kind.kind])
-                    if kind.kind == "str":  # inputs are printable ASCII (solver/strings.py)
-                        heap = heap.constrain(T.apply("printable", symbol))
-                    value: Value = symbol
-                    extended.append((heap.with_root(name, value), {**env, name: value}))
-                    if name in self.function.probes:  # a float where the function checks for an int
-                        probe = Sym(name, T.FLOAT)
-                        extended.append((heap.with_root(name, probe), {**env, name: probe}))
-                    continue
-                extended.extend(keywords.reference_bindings(self.heap_model, self.function, heap, env, kind, name))
-            bindings = extended
-        return bindings
+        """Inputs: one binding per choice of the parameters' values (engine/inputs.py)."""
+        return inputs.initial_bindings(self.function, self.heap_model)
 
     # ------------------------------------------------------- rule selection
 
@@ -629,5 +605,5 @@ class Run:
         )
 
 
-_SORT_OF_KIND = {"int": T.INT, "bool": T.BOOL, "float": T.FLOAT, "str": T.STR}  # parameters that are one symbol
+_SORT_OF_KIND = inputs.SORT_OF_KIND
 

@@ -84,7 +84,8 @@ def sequence(ex: ExprLowering, node: ast.expr, tuples: bool = True) -> bool:
         return True
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         return sequence(ex, node.left, tuples) or sequence(ex, node.right, tuples)
-    if isinstance(node, ast.Name) and node.id in ex.info.params and node.id not in ex.reassigned:
+    if isinstance(node, ast.Name) and node.id in ex.info.params and node.id not in ex.reassigned \
+            and node.id not in ex.opaque:
         kind = ex.info.param_types[ex.info.params.index(node.id)]
         return kind.kind in (("list", "tuple") if tuples else ("list",)) and not kind.optional
     return False

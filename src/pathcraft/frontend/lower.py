@@ -103,6 +103,8 @@ class FunctionLowerer:
         self.own: dict[str, closures.NestedFunction] = {}  # those it defines
         if known is not None:  # a nested function's parameters are what its callers pass, not annotations
             self.expressions.opaque = frozenset(info.params)
+        if info.alternatives:  # a union parameter: its value's kind is known at run time only (frontend/unions.py)
+            self.expressions.opaque = self.expressions.opaque | {name for name, _ in info.alternatives}
         if owner is not None and fn.name == "__eq__" and len(info.params) == 2:  # `==` passes any value
             self.expressions.opaque = self.expressions.opaque | {info.params[1]}  # (engine/objeq.py)
 

@@ -22,7 +22,7 @@ from pathcraft.frontend.decorators import read_decorators
 from pathcraft.frontend import nested
 from pathcraft.models.math import lowering as mathmod
 from pathcraft.frontend.folding import fold_module_constants
-from pathcraft.frontend import callables
+from pathcraft.frontend import callables, unions
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.importable import import_failure
 from pathcraft.frontend.names import module_level as _module_level
@@ -850,7 +850,8 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
     generator = is_generator(module.path, fn)
     names, types, inferred_names = _parameters(module, fn, owner, binding)
     _check_binding(module, fn, owner, binding, names)
-    probes = guarded_ints(fn, names, types)
+    alternatives = _union_parameters(module, fn, owner)
+    probes = tuple(p for p in guarded_ints(fn, names, types) if p not in alternatives)
     return FunctionInfo(
         name=fn.name,
         qualname=qualname,
@@ -867,7 +868,8 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         inferred=tuple(inferred_names),
         generator=generator,
         probes=probes,
-        bool_returns=returned_as_given(fn, bool_safe_ints(fn, names, types)),
+        bool_returns=returned_as_given(fn, tuple(p for p in bool_safe_ints(fn, names, types) if p not in alternatives)),
+        alternatives=tuple((n, kinds) for n, kinds in alternatives.items() if n in names),
         binding="static" if binding == "class" else binding,
         cached=decorations.cached,
         cache_limit=decorations.cache_limit,
@@ -914,7 +916,10 @@ def _parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, bi
             names.append(arg.arg)
             types.append(Type("obj", owner))
             continue
-        if arg.annotation is None:
+        union = _union_members(module, arg.annotation, owner, scope) if arg.annotation is not None else None
+        if union is not None:  # `x: int | str`: the first member here, each one an input (frontend/unions.py)
+            kind, note = union[0], None
+        elif arg.annotation is None:
             kind, note = _unannotated_parameter(module, fn, arg, owner)
         else:
             kind, note = _annotated_parameter(module, arg, arg.annotation, owner, scope)
@@ -931,6 +936,35 @@ def _parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, bi
         if note is not None:
             inferred_names.append(note)
     return names, types, inferred_names
+
+
+def _union_members(module: ModuleSource, annotation: ast.expr, owner: str | None, scope: dict[str, ast.expr]
+                   ) -> tuple[Type, ...] | None:
+    """The member types of a union annotation the subset reads no other
+    way (`int | float` is a float, `X | None` an optional X), else None."""
+    def parse(node: ast.expr) -> Type:
+        return parse_type(node, module.annotation_classes, owner, scope)
+
+    try:
+        parse(annotation)
+        return None
+    except TypeSyntaxError:
+        pass
+    try:
+        return unions.union_types(annotation, parse)
+    except TypeSyntaxError:
+        return None
+
+
+def _union_parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None) -> dict[str, tuple[Type, ...]]:
+    scope = type_scope(module.type_aliases, module.classes.get(owner) if owner else None, fn)
+    out: dict[str, tuple[Type, ...]] = {}
+    for arg in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]:
+        if arg.annotation is not None:
+            union = _union_members(module, arg.annotation, owner, scope)
+            if union is not None:
+                out[arg.arg] = union
+    return out
 
 
 def _unannotated_parameter(module: ModuleSource, fn: ast.FunctionDef, arg: ast.arg, owner: str | None

@@ -352,6 +352,9 @@ class FunctionInfo:
     kwargs: str | None = None
     # parameters whose default the model does not hold (`pred=bool`): a call must pass them
     unheld_defaults: tuple[str, ...] = ()
+    # parameters annotated with a union (`x: int | str`): each member type, one input per member (the first is
+    # `param_types`'s); the lowering decides nothing by their annotation (frontend/unions.py)
+    alternatives: tuple[tuple[str, tuple[Type, ...]], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ class Z3Translator:
     def __init__(self, ctx: z3.Context) -> None:
         self.ctx = ctx
         self._cache: dict[Term, z3.ExprRef] = {}
-        self._vars: dict[str, z3.ExprRef] = {}
+        self._vars: dict[tuple[str, str], z3.ExprRef] = {}  # a name may stand for values of several sorts
         self._bits: dict[tuple[int, bool], int] = {}  # (operand's ast id, signed) -> definition number
         self._definitions: list[tuple[list[z3.BoolRef], z3.BoolRef]] = []
         self._uses: dict[Term, tuple[int, ...]] = {}  # definitions a translated term relies on
@@ -67,7 +67,7 @@ class Z3Translator:
         self._unbounded: dict[Term, bool] = {}
 
     def var(self, sym: Sym) -> z3.ExprRef:
-        found = self._vars.get(sym.name)
+        found = self._vars.get((sym.name, sym.sort))
         if found is None:
             if sym.sort in (ARR_INT, ARR_BOOL):
                 elem = z3.BoolSort(self.ctx) if sym.sort == ARR_BOOL else z3.IntSort(self.ctx)
@@ -79,7 +79,7 @@ class Z3Translator:
             else:
                 maker = z3.Bool if sym.sort == BOOL else z3.Int
                 found = maker(sym.name, self.ctx)
-            self._vars[sym.name] = found
+            self._vars[(sym.name, sym.sort)] = found
         return found
 
     def __call__(self, t: Term) -> z3.ExprRef:

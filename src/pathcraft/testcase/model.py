@@ -113,7 +113,7 @@ def input_symbols(path: SymbolicPath) -> list[Sym]:
     input objects, contents of input lists), in name order."""
     from pathcraft.heap.cells import DictCell, ListCell, ObjectCell
 
-    found = set(path.inputs)
+    found = set(path.inputs) | {v for _, v in path.roots if isinstance(v, Sym)}  # a union parameter's member too
     for cell in path.heap.initial.values():
         held: list[object] = []
         if isinstance(cell, ObjectCell):

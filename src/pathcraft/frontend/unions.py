@@ -1,0 +1,72 @@
+"""Parameters annotated with a union of types: one input per member.
+
+`x: int | str`, `v: Version | str`, `n: Optional[Union[int, list[int]]]`:
+where each member is a type of the subset, the parameter's declared type
+is the first member and the others are alternatives
+(`FunctionInfo.alternatives`); the engine binds the parameter to a fresh
+value of each member in turn (one path root each, None too for an
+optional union), and the lowering decides nothing by the annotation
+(`isinstance` at run time, `+` by the value's kind). `int | float` stays a
+float (a float is a value of it) and `X | None` an optional X.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from pathcraft.ir.types import NONE, Type
+
+# parses one member, or raises
+Parse = Callable[[ast.expr], Type]
+
+
+def members(annotation: ast.expr) -> list[ast.expr] | None:
+    """The members of `A | B | ...` or `Union[A, B]` / `Optional[Union[...]]`
+    (strings parsed), flattened; None when the annotation is no union."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        left, right = members(annotation.left), members(annotation.right)
+        return (left or [annotation.left]) + (right or [annotation.right])
+    if isinstance(annotation, ast.Subscript) and _head(annotation.value) in ("Union", "Optional"):
+        parts = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+        out: list[ast.expr] = []
+        for part in parts:
+            out += members(part) or [part]
+        if _head(annotation.value) == "Optional":
+            out.append(ast.Constant(None))
+        return out
+    return None
+
+
+def union_types(annotation: ast.expr, parse: Parse) -> tuple[Type, ...] | None:
+    """The member types of a union annotation (the first made optional when
+    None is a member), or None when it is no union of two or more types."""
+    parts = members(annotation)
+    if parts is None:
+        return None
+    types = [parse(part) for part in parts]
+    optional = any(t.kind == "none" for t in types)
+    kinds = [t for t in types if t.kind != "none"]
+    distinct: list[Type] = []
+    for t in kinds:
+        if t not in distinct:
+            distinct.append(t)
+    if len(distinct) < 2:
+        return None
+    first = distinct[0]
+    if optional:
+        first = Type(first.kind, first.cls, True, first.elem, first.items, first.key, first.deque)
+    return (first, *distinct[1:]) if first != NONE else None
+
+
+def _head(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
