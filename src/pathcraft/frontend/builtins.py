@@ -12,12 +12,13 @@ import sys
 
 from pathcraft.models.bits.lowering import bit_predicates
 from pathcraft.ir.builtin_names import (
-    ITERATE, NEW_DEFAULTDICT, NEW_DICT, NEW_SET, NUMBER_CONVERSIONS, UNSUPPORTED, method_predicate,
+    ITERATE, LIST_PROTOCOL, NEW_DEFAULTDICT, NEW_DICT, NEW_SET, NUMBER_CONVERSIONS, UNSUPPORTED, method_predicate,
 )
 from pathcraft.ir.nodes import (
-    Assign, Binary, Const, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
+    Assign, Binary, CallMethod, Const, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
 )
 
+ISINSTANCE_OP = "isa:"  # frontend/isinstances.py's run-time test
 ZERO_DIVISION_FLOORDIV = "integer division or modulo by zero"
 ZERO_DIVISION_MOD = "integer modulo by zero"
 RANGE_ZERO_STEP = "range() arg 3 must not be zero"
@@ -116,7 +117,9 @@ def builtin_predicates() -> dict[str, Predicate]:
 def _fold(name: str, how: str) -> list[Predicate]:
     """`sum(xs)`, `min(xs)`, `max(xs)` over a list: a loop over its items
     (bounded by loop-K like any loop). `min`/`max` of an empty list raise
-    ValueError, as Python's do; ties keep the first item."""
+    ValueError, as Python's do; ties keep the first item. A dict, set,
+    view, generator or object is first walked into a list (`__list__`, as
+    `list(x)` walks it): indexing it would ask for keys, not items."""
     xs, i, acc, n, x = Var("xs"), Var("i"), Var("acc"), Var("n"), Var("x")
     loop, cond, body, pick = f"{name}_loop", f"{name}_cond", f"{name}_body", f"{name}_pick"
     params = ("xs", "i", "acc")
@@ -141,7 +144,15 @@ def _fold(name: str, how: str) -> list[Predicate]:
                 Assign("i", Binary("add", i, Const(1)), 0), Goto(loop, (xs, i, acc)),
             )),
         )
-    preds = [Predicate(name, name, entry_params, entry_rules, builtin=True)]
+    sequence = Unary(f"{ISINSTANCE_OP}list,str,tuple", xs)  # indexed in place; anything else walked into a list
+    preds = [
+        Predicate(name, name, entry_params, (
+            Rule(1, sequence, (Goto(f"{name}_seq", (xs,)),)),
+            Rule(2, Unary("not", sequence), (CallMethod("items", xs, LIST_PROTOCOL, (), 0),
+                                            Goto(f"{name}_seq", (Var("items"),)))),
+        ), builtin=True),
+        Predicate(f"{name}_seq", name, entry_params, entry_rules, builtin=True),
+    ]
     if how != "add":
         word = "min" if how == "lt" else "max"
         preds.append(Predicate(f"{name}_start", name, ("xs", "n"), (

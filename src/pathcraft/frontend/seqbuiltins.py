@@ -184,6 +184,7 @@ def list_fold(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
     """`sum(xs)`, `min(xs)`, `max(xs)`: builtin predicates over a list."""
     if len(node.args) != 1 or isinstance(node.args[0], ast.GeneratorExp):
         return None
+    ex.calls.methods_called.update((LIST_PROTOCOL, "__iter__"))  # what is no sequence is walked first
     tmp = ex.blocks.temp()
     ex.blocks.emit(Call(tmp, f"list_{name}", (ex.expr(node.args[0]),), node.lineno))
     return Var(tmp)
