@@ -55,13 +55,13 @@ def test_a_nested_class_a_subclass_binds_again_is_refused() -> None:
     assert isinstance(error, PathcraftError) and "subclass Boxes binds 'Cell' again" in str(error)
 
 
-def test_a_builtin_walking_an_object_drops_the_path() -> None:
-    """`sum(obj)` iterates through `__iter__`, which the builtin's model does
-    not follow: the path is dropped and named (it claimed 'not subscriptable')."""
+def test_a_builtin_walking_an_object_follows_its_iterator() -> None:
+    """`sum(obj)` walks the object through its `__iter__` (a generator),
+    into a list first (it claimed 'not subscriptable', then dropped the
+    path): every test replays on its path, none claims a TypeError."""
     result = translate(str(NESTED), ["Chain.total"])
     run = generate(result.program, "Chain.total", GenerateOptions.of())
-    assert all(c.exc_type != "TypeError" for c in run.cases)
-    assert any("walking an object of class Chain" in note for note in run.notes)
+    assert run.cases and all(c.exc_type != "TypeError" for c in run.cases)
     assert replay_mismatches(NESTED, "Chain.total", list(run.cases)) == []
 
 

@@ -144,15 +144,7 @@ def _fold(name: str, how: str) -> list[Predicate]:
                 Assign("i", Binary("add", i, Const(1)), 0), Goto(loop, (xs, i, acc)),
             )),
         )
-    sequence = Unary(f"{ISINSTANCE_OP}list,str,tuple", xs)  # indexed in place; anything else walked into a list
-    preds = [
-        Predicate(name, name, entry_params, (
-            Rule(1, sequence, (Goto(f"{name}_seq", (xs,)),)),
-            Rule(2, Unary("not", sequence), (CallMethod("items", xs, LIST_PROTOCOL, (), 0),
-                                            Goto(f"{name}_seq", (Var("items"),)))),
-        ), builtin=True),
-        Predicate(f"{name}_seq", name, entry_params, entry_rules, builtin=True),
-    ]
+    preds = [_walked_first(name), Predicate(f"{name}_seq", name, entry_params, entry_rules, builtin=True)]
     if how != "add":
         word = "min" if how == "lt" else "max"
         preds.append(Predicate(f"{name}_start", name, ("xs", "n"), (
@@ -176,6 +168,22 @@ def _fold(name: str, how: str) -> list[Predicate]:
         Predicate(pick, name, ("xs", "i", "acc", "x"), update, builtin=True),
     ]
     return preds
+
+
+def _walked_first(name: str) -> Predicate:
+    """The entry of a fold: a list, str or tuple is indexed in place
+    (`{name}_seq`); a number or None is CPython's TypeError (its message
+    names the type: not claimed); anything else is walked into a list
+    first (`__list__`, as `list(x)` walks it)."""
+    xs = Var("xs")
+    sequence = Unary(f"{ISINSTANCE_OP}list,str,tuple", xs)
+    scalar = Binary("or", Unary(f"{ISINSTANCE_OP}bool,float,int", xs), Binary("is", xs, Const(None)))
+    return Predicate(name, name, ("xs",), (
+        Rule(1, sequence, (Goto(f"{name}_seq", (xs,)),)),
+        Rule(2, scalar, (Raise("TypeError", None, 0),)),
+        Rule(3, Binary("and", Unary("not", sequence), Unary("not", scalar)),
+             (CallMethod("items", xs, LIST_PROTOCOL, (), 0), Goto(f"{name}_seq", (Var("items"),)))),
+    ), builtin=True)
 
 
 def _float_predicates() -> list[Predicate]:
