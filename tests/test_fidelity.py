@@ -79,9 +79,7 @@ def test_functions_a_private_module_replaces_are_called_positionally(tmp_path: P
     assert code == 0
     text = out.read_text()
     assert re.search(r"fastmod\.double\(-?\d+\)", text) and re.search(r"fastmod\.plain\(x=-?\d+\)", text)
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
-                         capture_output=True, text=True, cwd=tmp_path, timeout=120,
-                         env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    run = _pytest(out, tmp_path)
     assert run.returncode == 0, run.stdout
 
 
@@ -97,9 +95,7 @@ def test_errors_of_functions_a_private_module_replaces_are_asserted_by_type(tmp_
     assert main(["gen", str(tmp_path / "quickmod.py"), "-o", str(out)]) == 0
     text = out.read_text()
     assert "pytest.raises(TypeError)" in text and "match=" not in text
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
-                         capture_output=True, text=True, cwd=tmp_path, timeout=120,
-                         env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    run = _pytest(out, tmp_path)
     assert run.returncode == 0, run.stdout
 
 
@@ -124,9 +120,7 @@ def test_names_deleted_or_replaced_at_import_get_no_tests(tmp_path: Path, capsys
     assert "(skipped uses)" in err and "(skipped Box.get)" in err
     text = out.read_text()
     assert "speedy.kept(" in text and "helper" not in text and "Box" not in text
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
-                         capture_output=True, text=True, cwd=tmp_path, timeout=120,
-                         env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    run = _pytest(out, tmp_path)
     assert run.returncode == 0, run.stdout
 
 
@@ -452,7 +446,12 @@ def test_keyword_only_arguments_stay_keywords_where_a_c_module_replaces_the_func
     assert main(["gen", str(tmp_path / "keyed.py"), "-o", str(out)]) == 0
     text = out.read_text()
     assert re.search(r"keyed\.first_key\(xs, key=key\)", text)
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
-                         capture_output=True, text=True, cwd=tmp_path, timeout=120,
-                         env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    run = _pytest(out, tmp_path)
     assert run.returncode == 0, run.stdout
+
+
+def _pytest(out: Path, root: Path) -> subprocess.CompletedProcess[str]:
+    """The written test file run under pytest, `root` on the import path."""
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
+                          capture_output=True, text=True, cwd=root, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(root)})

@@ -19,6 +19,7 @@ from pathcraft.heap.base import HeapModel, builtin_type, uncertain_attribute
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.ir.nodes import (Binary, CheckExceptionType, Const, Expr, Guard, Program, Sentinel, Text, Unary,
                                 Var)
+from pathcraft.ir.builtin_names import ISINSTANCE_OP
 from pathcraft.ir.callables import SOURCES
 from pathcraft.ir.values import ExcValue, exception_is_a
 from pathcraft.solver import floats
@@ -124,8 +125,8 @@ class Evaluator:
     def _unary(self, e: Unary, v: Value, heap: Heap) -> Value:
         if isinstance(v, Sentinel):
             raise sentinel_use(v)
-        if e.op.startswith("isa:"):  # `isinstance(v, A, B)`: the frontend's ISINSTANCE_OP
-            return self._isinstance(v, frozenset(e.op[4:].split(",")), heap)
+        if e.op.startswith(ISINSTANCE_OP):  # `isinstance(v, A, B)` (frontend/isinstances.py)
+            return self._isinstance(v, frozenset(e.op[len(ISINSTANCE_OP):].split(",")), heap)
         if e.op.startswith("hasattr:"):  # `hasattr(v, "name")` (frontend/isinstances.hasattr_rule)
             return self._has_attribute(v, e.op[len("hasattr:"):], heap)
         if e.op == "typename":  # `type(v).__name__` (frontend/exprtable.attribute)

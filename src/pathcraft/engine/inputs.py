@@ -44,8 +44,11 @@ def initial_bindings(function: FunctionInfo, heap_model: HeapModel) -> list[Bind
 def _values(function: FunctionInfo, heap_model: HeapModel, heap: Heap, env: dict[str, Value], name: str,
             kind: Type) -> list[Binding]:
     """The bindings of parameter `name` to values of type `kind`."""
+    if name == function.kwargs:
+        return keywords.tested_bindings(heap_model, function, heap, env, kind, name)
     if kind.kind not in SORT_OF_KIND:
-        return keywords.reference_bindings(heap_model, function, heap, env, kind, name)
+        return [(h.with_root(name, v), {**env, name: v})  # type: ignore[dict-item]  # references
+                for h, v in heap_model.materialize(heap, kind, name)]
     out: list[Binding] = []
     if kind.optional:  # `int | None` (frontend/optional.py): None first
         out.append((heap.with_root(name, None), {**env, name: None}))

@@ -22,14 +22,10 @@ from pathcraft.ir.types import Type
 from pathcraft.solver import terms as T
 
 
-def reference_bindings(model: HeapModel, info: FunctionInfo, heap: Heap, env: Mapping[str, Value], kind: Type,
-                       name: str) -> list[tuple[Heap, dict[str, Value]]]:
-    """The choices for the tested function's reference parameter `name`:
-    each value the heap model materializes, root and binding; for its
-    `**kwargs`, the test's dict as the root and a copy of it bound."""
-    if name != info.kwargs:
-        return [(h.with_root(name, v), {**env, name: v})  # type: ignore[dict-item]  # references
-                for h, v in model.materialize(heap, kind, name)]
+def tested_bindings(model: HeapModel, info: FunctionInfo, heap: Heap, env: Mapping[str, Value], kind: Type,
+                    name: str) -> list[tuple[Heap, dict[str, Value]]]:
+    """The choices for the tested function's `**name`: the test's dict as
+    the root, a copy of it bound."""
     named = [p for p in info.params if p not in (info.kwargs, info.varargs) and p not in info.positional_only]
     out: list[tuple[Heap, dict[str, Value]]] = []
     for h, given in model.materialize(heap, kind, name):

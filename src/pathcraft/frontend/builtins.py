@@ -12,13 +12,13 @@ import sys
 
 from pathcraft.models.bits.lowering import bit_predicates
 from pathcraft.ir.builtin_names import (
-    ITERATE, LIST_PROTOCOL, NEW_DEFAULTDICT, NEW_DICT, NEW_SET, NUMBER_CONVERSIONS, UNSUPPORTED, method_predicate,
+    ISINSTANCE_OP, ITERATE, LIST_PROTOCOL, NEW_DEFAULTDICT, NEW_DICT, NEW_SET, NUMBER_CONVERSIONS, UNSUPPORTED,
+    method_predicate,
 )
 from pathcraft.ir.nodes import (
     Assign, Binary, CallMethod, Const, Goto, Guard, Instr, ListOp, Predicate, Raise, Return, Rule, Unary, Var,
 )
 
-ISINSTANCE_OP = "isa:"  # frontend/isinstances.py's run-time test
 ZERO_DIVISION_FLOORDIV = "integer division or modulo by zero"
 ZERO_DIVISION_MOD = "integer modulo by zero"
 RANGE_ZERO_STEP = "range() arg 3 must not be zero"

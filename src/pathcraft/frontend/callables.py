@@ -26,6 +26,8 @@ from __future__ import annotations
 import ast
 
 from pathcraft.frontend.exprhost import ExprLowering
+from pathcraft.frontend.optional import annotation_head as _head
+from pathcraft.frontend.optional import unquoted
 from pathcraft.frontend.yields import own_nodes
 from pathcraft.ir.nodes import FunctionInfo
 from pathcraft.ir.types import INT, Type
@@ -41,11 +43,10 @@ _TAKERS = ("map", "filter", "filterfalse", "takewhile", "dropwhile")
 def annotated_root(annotation: ast.expr) -> tuple[str, bool] | None:
     """The model class a `Callable` annotation stands for, and whether it
     admits None; None when the annotation is no callable of one argument."""
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            annotation = ast.parse(annotation.value, mode="eval").body
-        except SyntaxError:
-            return None
+    parsed = unquoted(annotation)
+    if parsed is None:
+        return None
+    annotation = parsed
     optional = False
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
         parts = [annotation.left, annotation.right]
@@ -140,15 +141,6 @@ def _truth_tested(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
 
 def _is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
-
-
-def _head(node: ast.expr) -> str | None:
-    """`Callable`, `typing.Callable`, `abc.Callable`, `collections.abc.Callable` -> 'Callable'."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
 
 
 def needs_models(tree: ast.Module) -> bool:

@@ -14,10 +14,9 @@ import ast
 from pathcraft.frontend import classrefs
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.frontend.modelclasses import abstract_instance
+from pathcraft.ir.builtin_names import ISINSTANCE_OP
 from pathcraft.ir.nodes import Binary, Const, Expr, Unary, Var
 
-# `isinstance(e, T)` decided at run time (the engine's `isa:` operator)
-ISINSTANCE_OP = "isa:"
 CALLABLE_OP = "callable"  # `callable(e)`, decided at run time
 RUNTIME_TYPES = frozenset({"int", "bool", "float", "str", "list", "tuple", "dict", "set", "object"})
 

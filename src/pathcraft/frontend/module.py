@@ -12,7 +12,7 @@ import builtins
 import collections
 import sys
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
 from pathcraft.files import read_source
@@ -848,9 +848,9 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         if isinstance(node, ast.Await):
             raise unsupported(module.path, node, "await")
     generator = is_generator(module.path, fn)
-    names, types, inferred_names = _parameters(module, fn, owner, binding)
+    names, types, inferred_names, alternatives = _parameters(module, fn, owner, binding)
     _check_binding(module, fn, owner, binding, names)
-    alternatives = _union_parameters(module, fn, owner)
+    functions = _callable_parameters(names, types)
     probes = tuple(p for p in guarded_ints(fn, names, types) if p not in alternatives)
     return FunctionInfo(
         name=fn.name,
@@ -858,9 +858,9 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         params=tuple(names),
         param_types=tuple(types),
         return_type=annotation_name(fn.returns),
-        defaults=_defaults(module, args, _callable_parameters(names, types)),
+        defaults=_defaults(module, args, functions),
         unheld_defaults=tuple(a.arg for a, d in _default_nodes(args)
-                              if a.arg in _callable_parameters(names, types) and _builtin_function(module, d)),
+                              if a.arg in functions and _builtin_function(module, d)),
         lineno=fn.lineno,
         end_lineno=fn.end_lineno or fn.lineno,
         entry=qualname.replace(".", "_"),
@@ -869,7 +869,7 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         generator=generator,
         probes=probes,
         bool_returns=returned_as_given(fn, tuple(p for p in bool_safe_ints(fn, names, types) if p not in alternatives)),
-        alternatives=tuple((n, kinds) for n, kinds in alternatives.items() if n in names),
+        alternatives=tuple(alternatives.items()),
         binding="static" if binding == "class" else binding,
         cached=decorations.cached,
         cache_limit=decorations.cache_limit,
@@ -891,13 +891,15 @@ def _check_parameter_kinds(module: ModuleSource, args: ast.arguments) -> None:
 
 
 def _parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, binding: str
-                ) -> tuple[list[str], list[Type], list[str]]:
+                ) -> tuple[list[str], list[Type], list[str], dict[str, tuple[Type, ...]]]:
     """The parameters' names and types (a method's `self` included, a
-    classmethod's `cls` not), and a note for each type that is a guess."""
+    classmethod's `cls` not), a note for each type that is a guess, and
+    the member types of each union parameter (frontend/unions.py)."""
     scope = type_scope(module.type_aliases, module.classes.get(owner) if owner else None, fn)
     names: list[str] = []
     types: list[Type] = []
     inferred_names: list[str] = []
+    alternatives: dict[str, tuple[Type, ...]] = {}
     note: str | None
     for index, arg in enumerate([*fn.args.args, *([fn.args.vararg] if fn.args.vararg else []), *fn.args.kwonlyargs]):
         if arg is fn.args.vararg:  # `*args`: a tuple of the arguments left over (frontend/varargs.py)
@@ -919,6 +921,7 @@ def _parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, bi
         union = _union_members(module, arg.annotation, owner, scope) if arg.annotation is not None else None
         if union is not None:  # `x: int | str`: the first member here, each one an input (frontend/unions.py)
             kind, note = union[0], None
+            alternatives[arg.arg] = union
         elif arg.annotation is None:
             kind, note = _unannotated_parameter(module, fn, arg, owner)
         else:
@@ -935,7 +938,7 @@ def _parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, bi
         types.append(Type("dict", elem=values, key=STR))
         if note is not None:
             inferred_names.append(note)
-    return names, types, inferred_names
+    return names, types, inferred_names, alternatives
 
 
 def _union_members(module: ModuleSource, annotation: ast.expr, owner: str | None, scope: dict[str, ast.expr]
@@ -954,17 +957,6 @@ def _union_members(module: ModuleSource, annotation: ast.expr, owner: str | None
         return unions.union_types(annotation, parse)
     except TypeSyntaxError:
         return None
-
-
-def _union_parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None) -> dict[str, tuple[Type, ...]]:
-    scope = type_scope(module.type_aliases, module.classes.get(owner) if owner else None, fn)
-    out: dict[str, tuple[Type, ...]] = {}
-    for arg in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]:
-        if arg.annotation is not None:
-            union = _union_members(module, arg.annotation, owner, scope)
-            if union is not None:
-                out[arg.arg] = union
-    return out
 
 
 def _unannotated_parameter(module: ModuleSource, fn: ast.FunctionDef, arg: ast.arg, owner: str | None
@@ -1036,7 +1028,7 @@ def _callable_parameters(names: list[str], types: list[Type]) -> set[str]:
     return {n for n, t in zip(names, types) if t.kind == "obj" and callables.is_callable_type(t.cls)}
 
 
-def _defaults(module: ModuleSource, args: ast.arguments, functions: set[str] = frozenset()  # type: ignore[assignment]
+def _defaults(module: ModuleSource, args: ast.arguments, functions: Collection[str] = ()
               ) -> tuple[tuple[str, Literal], ...]:
     """The parameters' default values: constants, and tuples of them. A
     callable parameter's default that is a builtin function (`pred=bool`)

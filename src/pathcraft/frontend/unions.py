@@ -15,7 +15,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from pathcraft.ir.types import NONE, Type
+from pathcraft.frontend.optional import annotation_head as _head
+from pathcraft.frontend.optional import unquoted
+from pathcraft.ir.types import Type
 
 # parses one member, or raises
 Parse = Callable[[ast.expr], Type]
@@ -24,11 +26,10 @@ Parse = Callable[[ast.expr], Type]
 def members(annotation: ast.expr) -> list[ast.expr] | None:
     """The members of `A | B | ...` or `Union[A, B]` / `Optional[Union[...]]`
     (strings parsed), flattened; None when the annotation is no union."""
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            annotation = ast.parse(annotation.value, mode="eval").body
-        except SyntaxError:
-            return None
+    parsed = unquoted(annotation)
+    if parsed is None:
+        return None
+    annotation = parsed
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
         left, right = members(annotation.left), members(annotation.right)
         return (left or [annotation.left]) + (right or [annotation.right])
@@ -58,15 +59,5 @@ def union_types(annotation: ast.expr, parse: Parse) -> tuple[Type, ...] | None:
             distinct.append(t)
     if len(distinct) < 2:
         return None
-    first = distinct[0]
-    if optional:
-        first = Type(first.kind, first.cls, True, first.elem, first.items, first.key, first.deque)
-    return (first, *distinct[1:]) if first != NONE else None
-
-
-def _head(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
+    first = distinct[0].nullable() if optional else distinct[0]
+    return (first, *distinct[1:])

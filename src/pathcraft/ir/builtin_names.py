@@ -87,3 +87,6 @@ ITERATE = f"{PREFIX}iterate"
 
 # an exception type no code raises: the engine drops the path there and names the message (a model stops)
 UNSUPPORTED = "$unsupported"
+
+# `isinstance(e, T)` decided at run time: `Unary("isa:int,float", e)` (frontend/isinstances.py)
+ISINSTANCE_OP = "isa:"
