@@ -47,6 +47,9 @@ class Bounds:
     # attributes no annotation states (set in `__init__` only), as the test
     # author reads them off the code: (class name, attribute, type)
     unannotated: tuple[tuple[str, str, Any], ...] = ()
+    # fields whose annotation names a type pathcraft has no values of: its
+    # inputs lack them, as the test author knows (class name, attribute)
+    opaque: tuple[tuple[str, str], ...] = ()
 
 
 def strings(bounds: Bounds) -> list[str]:
@@ -69,6 +72,9 @@ def _fields(cls: type, bounds: Bounds | None = None) -> list[tuple[str, Any]]:
     for owner, name, tp in bounds.unannotated if bounds is not None else ():
         if owner in (cls.__name__, cls.__qualname__):
             hints.setdefault(name, tp)
+    for owner, name in bounds.opaque if bounds is not None else ():
+        if owner in (cls.__name__, cls.__qualname__):
+            hints.pop(name, None)
     return sorted(hints.items())
 
 

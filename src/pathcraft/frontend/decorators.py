@@ -11,7 +11,9 @@
   models the cache (`engine/cache.py`) because a hit runs no code of the
   function, which a path (its line events) shows.
 * `abc.abstractmethod`: without an `ABC` base (refused elsewhere) it
-  changes nothing at run time.
+  changes nothing at run time; nor does `typing.override`.
+* `typing.overload`: its stubs are removed before reading (`drop_overloads`):
+  the definition that follows them replaces them at import.
 * `@assume(...)` (pathcraft's own heap assumptions), `@invariant`.
 
 Any other decorator is refused with its name.
@@ -66,6 +68,9 @@ def read_decorators(path: str, tree: ast.Module, fn: ast.FunctionDef, owner: str
                 and deco.value.id == fn.name and owner is not None and not binding:
             binding = "setter"  # the class checked it follows its getter (module._properties)
             continue
+        if any(_from(tree, func, typing, "override", defined) for typing in ("typing", "typing_extensions")) \
+                and not isinstance(deco, ast.Call):
+            continue  # PEP 698: sets `__override__` on the function, for type checkers
         if _from(tree, func, "abc", "abstractmethod", defined) and not isinstance(deco, ast.Call):
             continue  # without an ABC base (any other base is refused), nothing at run time
         if _from(tree, func, "functools", "cache", defined) and not isinstance(deco, ast.Call) \
@@ -122,3 +127,22 @@ def _lru_size(path: str, deco: ast.expr) -> int | None:
     if isinstance(value, ast.Constant) and (value.value is None or type(value.value) is int):
         return None if value.value is None else max(0, value.value)
     raise unsupported(path, value, "lru_cache maxsize other than an int constant or None")
+
+
+def drop_overloads(tree: ast.Module) -> None:
+    """Remove the `@typing.overload` stubs of the module and its classes:
+    each is replaced at import by the later definition of its name, the
+    one that runs. A stub with no such definition stays (and is refused)."""
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if not isinstance(node, (ast.Module, ast.ClassDef)) or not isinstance(body, list):
+            continue
+        kept: list[ast.stmt] = []
+        for index, statement in enumerate(body):
+            later = {s.name for s in body[index + 1:] if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            if isinstance(statement, ast.FunctionDef) and statement.name in later and any(
+                    _from(tree, d, typing, "overload", set()) for d in statement.decorator_list
+                    for typing in ("typing", "typing_extensions")):
+                continue
+            kept.append(statement)
+        node.body = kept

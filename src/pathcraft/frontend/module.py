@@ -18,7 +18,7 @@ from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, uns
 from pathcraft.files import read_source
 from pathcraft.frontend.aliases import module_aliases
 from pathcraft.frontend.boolsafe import bool_safe_ints, returned_as_given
-from pathcraft.frontend.decorators import read_decorators
+from pathcraft.frontend.decorators import drop_overloads, read_decorators
 from pathcraft.frontend import nested
 from pathcraft.models.math import lowering as mathmod
 from pathcraft.frontend.folding import fold_module_constants
@@ -82,6 +82,7 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     tree = _parse(path, file)
     module = ModuleSource(path=path, name=module_name(file), tree=tree)
     positional_parameters(tree)
+    drop_overloads(tree)
     _read_private_imports(module, tree)
     _read_deletions(module, tree)
     module.altered = altered_names(tree.body)
@@ -311,9 +312,10 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
     class_defaults: dict[str, object] = {}
     module.class_defaults[cls.name] = class_defaults
     properties, setters = _properties(module, cls)
-    fields, defaults, methods = _class_body(module, cls, is_dataclass, class_defaults)
+    fields, defaults, methods, unmodelled = _class_body(module, cls, is_dataclass, class_defaults)
     for name, kind in _attribute_types(module, cls, with_foreign=True).items():
-        fields.setdefault(name, kind)
+        if name not in unmodelled:  # the annotation says what it holds, and the model has no such value
+            fields.setdefault(name, kind)
     if is_dataclass:
         module.dataclasses[cls.name] = tuple(defaults)
         if "__init__" not in methods:
@@ -325,7 +327,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
         for name in _descriptors(klass):
             if fields.pop(mangle(name, klass.name), None) is not None:
                 bound.add(mangle(name, klass.name))
-    opaque = tuple(sorted(bound - set(class_defaults) - set(methods) - set(fields)))
+    opaque = tuple(sorted((bound | unmodelled) - set(class_defaults) - set(methods) - set(fields)))
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
                      tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters),
                      plain_ne=_plain_ne(cls), abstract=abstract_methods(module, class_chain(module, cls)))
@@ -367,14 +369,22 @@ def _is_dataclass(module: ModuleSource, cls: ast.ClassDef) -> bool:
 
 
 def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, class_defaults: dict[str, object]
-                ) -> tuple[dict[str, Type], list[tuple[str, int | bool | None | NoDefault]], list[str]]:
+                ) -> tuple[dict[str, Type], list[tuple[str, int | bool | None | NoDefault]], list[str], set[str]]:
     """The annotated fields (class body and `self.f: T` in methods), a
-    dataclass's defaults, and the methods; constant class attributes go
-    into `class_defaults`."""
+    dataclass's defaults, the methods, and the fields whose annotation
+    names a type the model has no values of; constant class attributes go
+    into `class_defaults`.
+
+    Such a field (`weakref.ref[T] | None`, a union of classes) is opaque,
+    not a refusal of the class: inputs are built without it, and a path
+    that reads it from one is dropped (heap/base.uncertain_attribute), so
+    the methods that never touch it are analysed. A dataclass's field is
+    a parameter of its generated `__init__`, and still refuses the class."""
     known = module.annotation_classes
     scope = type_scope(module.type_aliases, cls)
     fields: dict[str, Type] = {}
     defaults: list[tuple[str, int | bool | None | NoDefault]] = []
+    unmodelled: set[str] = set()
 
     def add(name: str, annotation: ast.expr, where: ast.AST) -> None:
         try:
@@ -382,7 +392,9 @@ def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, cla
             kind = parse_type(scalar or annotation, known, cls.name, scope)
             fields[mangle(name, cls.name)] = kind.nullable() if scalar is not None else kind
         except TypeSyntaxError as exc:
-            raise UnsupportedError(f"unsupported field {exc}", at(module.path, where)) from None
+            if is_dataclass:
+                raise UnsupportedError(f"unsupported field {exc}", at(module.path, where)) from None
+            unmodelled.add(mangle(name, cls.name))
 
     methods: list[str] = []
     for item in cls.body:
@@ -410,7 +422,7 @@ def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, cla
                 if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute) \
                         and isinstance(node.target.value, ast.Name) and node.target.value.id == "self":
                     add(node.target.attr, node.annotation, node.annotation)
-    return fields, defaults, methods
+    return fields, defaults, methods, unmodelled - set(fields)
 
 
 def _class_attribute_annotation(annotation: ast.expr, is_dataclass: bool) -> bool:

@@ -296,6 +296,9 @@ class Stdlib:
                 tmp = lowerer.blocks.temp()
                 lowerer.blocks.emit(Call(tmp, function_predicate(prelude), tuple(args), node.lineno))
                 return Var(tmp)
+        if name == "cast" and module in _TYPING and len(node.args) == 2 and not node.keywords \
+                and _type_expression(node.args[0]):  # `cast(T, x)` is `x`: evaluating `T` does nothing
+            return lowerer.expr(node.args[1])
         summary = SUMMARIES.get(origin)
         if summary is not None and not node.keywords and summary[1] <= len(node.args) <= summary[2] \
                 and not any(isinstance(a, ast.Starred) for a in node.args):
@@ -382,3 +385,25 @@ class Stdlib:
         tmp = self.lowerer.blocks.temp()
         self.lowerer.blocks.emit(Call(tmp, FOREIGN, (Const(Text(message)),), node.lineno))
         return Var(tmp)
+
+
+_TYPING = ("typing", "typing_extensions")
+
+
+def _type_expression(node: ast.expr) -> bool:
+    """A type as an annotation spells it (`"Node"`, `list[int]`, `t.Any`,
+    `A | None`): its evaluation reads names and builds a type, no code of
+    the program runs."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) or node.value is None
+    if isinstance(node, ast.Name):
+        return True
+    if isinstance(node, ast.Attribute):
+        return _type_expression(node.value)
+    if isinstance(node, ast.Subscript):
+        return _type_expression(node.value) and _type_expression(node.slice)
+    if isinstance(node, ast.Tuple):
+        return all(_type_expression(e) for e in node.elts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _type_expression(node.left) and _type_expression(node.right)
+    return False
