@@ -29,6 +29,9 @@ FLOATS = (-0.0, 0.0, 0.5, -1.5, 2.0, 0.1, float("inf"), float("-inf"), float("na
 # functions tried for a `Callable` parameter: wider than pathcraft's candidates (constants too),
 # each of any argument type
 FUNCTIONS = (lambda x: x, lambda x: bool(x), lambda x: not x, lambda x: True, lambda x: False)
+# for `Callable[[A, B], R]`: wider than pathcraft's candidates (constants, the other order, the first)
+FUNCTIONS2 = (lambda x, y: x + y, lambda x, y: y, lambda x, y: x < y, lambda x, y: x == y, lambda x, y: x,
+              lambda x, y: y < x, lambda x, y: True, lambda x, y: False)
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,9 @@ def _choices(tp: Any, heap: dict[str, Any], bounds: Bounds, label: str) -> Itera
     if optional:
         yield None, heap, []
     if tp is collections.abc.Callable or typing.get_origin(tp) is collections.abc.Callable:
-        for function in FUNCTIONS:  # a value, not a heap object: no fields to fill
+        shape = typing.get_args(tp)[:1]
+        two = bool(shape) and isinstance(shape[0], list) and len(shape[0]) == 2
+        for function in FUNCTIONS2 if two else FUNCTIONS:  # a value, not a heap object: no fields to fill
             yield function, heap, []
         return
     if tp is list:  # a bare `list`: pathcraft takes its items as ints

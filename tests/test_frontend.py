@@ -130,7 +130,7 @@ UNSUPPORTED = [
     # a call of it translates and drops its paths (tests/test_structure_stdlib.py); read as a value, refused
     ("math_log2", "import math\ndef f(x: float) -> float:\n    return math.log2\n", 3, 12, "math.log2"),
     ("matmul", "def f(x: int) -> int:\n    return x @ 2\n", 2, 12, "'@'"),
-    ("with", "def f(x: int) -> int:\n    with x:\n        pass\n    return x\n", 2, 5, "with"),
+    ("with", "def f(x: int) -> int:\n    with x, x:\n        pass\n    return x\n", 2, 5, "with statement of several"),
     ("nested_def", "def f(x: int) -> int:\n    def g() -> int:\n        return 1\n    h = g\n    return x\n", 4, 9,
      "nested function 'g' used as a value"),
     ("global", "def f(x: int) -> int:\n    global y\n    return x\n", 2, 5, "global"),

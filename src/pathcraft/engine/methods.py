@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pathcraft.engine import generators, keywords, objeq, objorder
+from pathcraft.engine import generators, keywords, managers, objeq, objorder
 from pathcraft.engine.evaluate import is_ref
 from pathcraft.engine.heapstep import Effect
 from pathcraft.engine.machine import Machine, Successors
@@ -18,8 +18,8 @@ from pathcraft.errors import Unsupported
 from pathcraft.heap.base import attribute_error, called_field, type_name, uncertain_attribute
 from pathcraft.heap import tuples
 from pathcraft.heap.cells import Addr, ListCell, ObjectCell
-from pathcraft.ir.builtin_names import (EQ, LIST_PROTOCOL, NEXT_CALL, OBJECT_EQ, OBJECT_ORDER, ORDERINGS, PROTOCOLS,
-                                       method_predicate)
+from pathcraft.ir.builtin_names import (ENTER_PROTOCOL, EQ, EXIT_PROTOCOL, LIST_PROTOCOL, NEXT_CALL, OBJECT_EQ,
+                                       OBJECT_ORDER, ORDERINGS, PROTOCOLS, method_predicate)
 from pathcraft.ir.nodes import Binary, CallMethod, CheckMethod, FunctionInfo, Var
 from pathcraft.ir.values import ExcValue
 from pathcraft.models.catalog import REGISTRY
@@ -55,6 +55,8 @@ def call_method(machine: Machine, state: State, frame: Frame, instr: CallMethod)
         raise Unsupported(f"keyword arguments to {kind}.{instr.method}()")
     if instr.method == NEXT_CALL:
         return next_item(machine, state, frame, instr, kind, receiver, args)
+    if instr.method in (ENTER_PROTOCOL, EXIT_PROTOCOL):  # `with m:` (frontend/stmt_with.py)
+        return managers.manager_call(machine, state, frame, instr, receiver, _bound_call)
     model = REGISTRY.of_kind(kind)
     if model is not None and model.method is not None:  # a method the model answers itself (`d.get(k)`)
         answered = model.method(machine, state, frame, instr, receiver, args)

@@ -3,7 +3,8 @@ passes.
 
 A parameter annotated `Callable[[T], R]` (or `Callable[..., R]`, bare
 `Callable`, any of them `| None`), or an unannotated one the body only
-calls with one argument, tests against None, for truth or with
+calls with one argument (or only with two: `Callable[[T, U], R]` and its
+own candidates below), tests against None, for truth or with
 `callable()`, hands to `map`/`filter`/`filterfalse`/`takewhile`/`dropwhile`
 or gives as the `key` of `sorted`/`min`/`max`/`sort`, is typed as an
 object of the model class
@@ -16,9 +17,14 @@ is: a test passes `lambda x: x`, `lambda x: bool(x)` or `lambda x: not x`
 Why candidates and not any function: a test must pass a function it can
 write, and these three are exact, pure and readable; they split a
 predicate's items both ways, which is what the branches on it need.
-What they leave out (a function of two arguments, one that raises, one
-whose result is a new type) refuses the parameter or, at a call with
-other than one argument, the function.
+A function of two arguments gets `lambda x, y: x + y` and `lambda x, y:
+y`, or, as a predicate, `lambda x, y: x < y` and `lambda x, y: x == y`:
+an order and an equivalence, what a predicate of two items is usually
+asked for. A parameter only called with no arguments whose default is
+`dict`, `list` or `set` (`factory=dict`) gets one function that makes
+the same (`lambda: {}`). What they leave out (a function of three arguments, one
+that raises, one whose result is a new type) refuses the parameter or, at
+a call with another number of arguments, the function.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from pathcraft.frontend.optional import unquoted
 from pathcraft.frontend.yields import own_nodes
 from pathcraft.ir.nodes import FunctionInfo
 from pathcraft.ir.types import INT, Type
-from pathcraft.ir.callables import CALLABLE, MODEL_MODULE, MODEL_NAMES, PREDICATE, ROOTS
+from pathcraft.ir.callables import CALLABLE, FACTORIES, MODEL_MODULE, MODEL_NAMES, ROOTS, root
 
 # statements and expressions whose test only asks for truth
 _TRUTH_TESTS = (ast.If, ast.While, ast.IfExp, ast.Assert)
@@ -42,7 +48,8 @@ _TAKERS = ("map", "filter", "filterfalse", "takewhile", "dropwhile")
 
 def annotated_root(annotation: ast.expr) -> tuple[str, bool] | None:
     """The model class a `Callable` annotation stands for, and whether it
-    admits None; None when the annotation is no callable of one argument."""
+    admits None; None when the annotation is no callable of one or two
+    arguments (`Callable[..., R]` and a bare `Callable` are taken as of one)."""
     parsed = unquoted(annotation)
     if parsed is None:
         return None
@@ -64,11 +71,13 @@ def annotated_root(annotation: ast.expr) -> tuple[str, bool] | None:
     if not (isinstance(shape, ast.Tuple) and len(shape.elts) == 2):
         return None
     params, result = shape.elts
-    one = isinstance(params, ast.List) and len(params.elts) == 1 or \
-        isinstance(params, ast.Constant) and params.value is Ellipsis
-    if not one:
+    if isinstance(params, ast.List) and len(params.elts) in (1, 2):
+        arity = len(params.elts)
+    elif isinstance(params, ast.Constant) and params.value is Ellipsis:
+        arity = 1
+    else:
         return None
-    return (PREDICATE if _head(result) == "bool" else CALLABLE), optional
+    return root(arity, _head(result) == "bool"), optional
 
 
 def mentions_callable(annotation: ast.expr) -> bool:
@@ -80,10 +89,11 @@ def mentions_callable(annotation: ast.expr) -> bool:
 
 def called_root(fn: ast.FunctionDef, name: str) -> str | None:
     """The model class of unannotated parameter `name` when the body uses
-    it only as a function of one argument (see the module docstring)."""
+    it only as a function of one argument, or only of two (see the module
+    docstring)."""
     parents = {id(child): node for node in own_nodes(fn) for child in ast.iter_child_nodes(node)}
     scoped = {id(n) for n in own_nodes(fn)}
-    called = False
+    arities: set[int] = set()
     predicate = True
     for node in ast.walk(fn):
         if not (isinstance(node, ast.Name) and node.id == name):
@@ -92,16 +102,18 @@ def called_root(fn: ast.FunctionDef, name: str) -> str | None:
             return None  # read in a nested scope, or rebound
         parent = parents.get(id(node))
         if isinstance(parent, ast.Call) and parent.func is node:
-            if len(parent.args) != 1 or parent.keywords or isinstance(parent.args[0], ast.Starred):
+            if len(parent.args) > 2 or parent.keywords \
+                    or any(isinstance(a, ast.Starred) for a in parent.args):
                 return None
-            called = True
+            arities.add(len(parent.args))
             predicate = predicate and _truth_tested(parent, parents)
-        elif isinstance(parent, ast.Call) and _head(parent.func) in _TAKERS and len(parent.args) == 2 \
-                and parent.args[0] is node and not parent.keywords:
-            called = True
+        elif isinstance(parent, ast.Call) and _head(parent.func) in _TAKERS and parent.args[:1] == [node] \
+                and (len(parent.args) == 2 or len(parent.args) == 3 and _head(parent.func) == "map") \
+                and not parent.keywords:  # `map(f, a, b)` calls `f` with an item of each
+            arities.add(len(parent.args) - 1)
             predicate = predicate and _head(parent.func) != "map"
         elif isinstance(parent, ast.keyword) and parent.arg == "key" and _keyed(parents.get(id(parent))):
-            called = True  # `sorted(xs, key=key)`: called on each item (frontend/keyfuncs.py)
+            arities.add(1)  # `sorted(xs, key=key)`: called on each item (frontend/keyfuncs.py)
             predicate = False
         elif isinstance(parent, ast.Compare) and len(parent.ops) == 1 \
                 and isinstance(parent.ops[0], (ast.Is, ast.IsNot)) and _is_none(parent.comparators[0]) \
@@ -112,9 +124,23 @@ def called_root(fn: ast.FunctionDef, name: str) -> str | None:
             continue
         else:
             return None
-    if not called:
+    if len(arities) != 1:  # never called, or with one argument here and two there
         return None
-    return PREDICATE if predicate else CALLABLE
+    takes = arities.pop()
+    if takes == 0:  # `factory()`: a builtin container class its default names
+        return _factory(fn, name)
+    return root(takes, predicate)
+
+
+def _factory(fn: ast.FunctionDef, name: str) -> str | None:
+    """The model of parameter `name` called with no arguments, when its
+    default is `dict`, `list` or `set` (`factory=dict`): a test passes a
+    function that makes the same, as the default would."""
+    args = fn.args
+    defaults = [*zip(args.args[len(args.args) - len(args.defaults):], args.defaults),
+                *zip(args.kwonlyargs, args.kw_defaults)]
+    default = next((d for a, d in defaults if a.arg == name), None)
+    return FACTORIES.get(default.id) if isinstance(default, ast.Name) else None
 
 
 def _keyed(call: ast.AST | None) -> bool:
@@ -169,6 +195,12 @@ def is_callable_type(cls: str | None) -> bool:
     return cls in ROOTS
 
 
+def arity(cls: str | None) -> int | None:
+    """How many arguments a call of a callable parameter of model class
+    `cls` gives (None for no callable type)."""
+    return ROOTS.get(cls or "")
+
+
 def nested_types(info: FunctionInfo, reassigned: set[str], params: list[str]) -> tuple[Type, ...]:
     """The parameter types of a comprehension's or generator expression's
     own function: a callable parameter of the enclosing function it reads
@@ -179,8 +211,9 @@ def nested_types(info: FunctionInfo, reassigned: set[str], params: list[str]) ->
                  for p in params)
 
 
-def callable_parameter(ex: ExprLowering, name: str) -> bool:
-    """Is `name` a parameter typed as a function (never rebound)?"""
+def callable_parameter(ex: ExprLowering, name: str) -> int | None:
+    """How many arguments `name` takes if it is a parameter typed as a
+    function (never rebound); None if it is not one."""
     if name not in ex.info.params or name in ex.reassigned:
-        return False
-    return is_callable_type(ex.info.param_types[ex.info.params.index(name)].cls)
+        return None
+    return arity(ex.info.param_types[ex.info.params.index(name)].cls)

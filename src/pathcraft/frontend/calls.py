@@ -38,9 +38,10 @@ def call(ex: ExprLowering, node: ast.Call, discard: bool) -> Expr:
     if not isinstance(func, ast.Name):
         raise ex.error(func, "call of " + construct_name(func))
     name = func.id
-    if callables.callable_parameter(ex, name):  # `pred(item)`: the input's `__call__` (frontend/callables.py)
-        if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
-            raise ex.error(node, f"call of callable parameter '{name}' with other than one argument")
+    takes = callables.callable_parameter(ex, name)
+    if takes is not None:  # `pred(item)`: the input's `__call__` (frontend/callables.py)
+        if len(node.args) != takes or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            raise ex.error(node, f"call of callable parameter '{name}' with other than {_count(takes)}")
         method = ast.copy_location(ast.Attribute(func, "__call__", ast.Load()), func)
         return methodcalls.method_call(ex, method, ast.copy_location(ast.Call(method, node.args, []), node), discard)
     if name in ex.nested_calls:  # a nested function (frontend/closures.py)
@@ -167,3 +168,7 @@ def defaultdict(ex: ExprLowering, node: ast.Call) -> Expr:
     tmp = ex.blocks.temp()
     ex.blocks.emit(Call(tmp, NEW_DEFAULTDICT, args, node.lineno))
     return Var(tmp)
+
+
+def _count(arguments: int) -> str:
+    return "one argument" if arguments == 1 else "no arguments" if arguments == 0 else f"{arguments} arguments"

@@ -4,7 +4,7 @@ run silent.
 
 `iter(xs)` is `(x for x in xs)`, `map(f, xs)` is `(f(x) for x in xs)`, `filter(f, xs)` is `(x for x in xs
 if f(x))` (`filter(None, xs)`: `if x`), `zip(a, b)` is `((x, y) for x, y
-in zip(a, b))`, `enumerate(xs, k)` is `((i, x) for i, x in enumerate(xs,
+in zip(a, b))` (and so for up to six sources), `enumerate(xs, k)` is `((i, x) for i, x in enumerate(xs,
 k))`, `reversed(xs)` is `(x for x in reversed(xs))`: the same items,
 taken from the sources in the same order, the sources' iterability checked at the call (frontend/genexprs.py evaluates
 and checks the first clause's iterables there). What differs is only
@@ -29,6 +29,7 @@ from collections.abc import Callable
 
 from pathcraft.frontend.callables import callable_parameter
 from pathcraft.frontend.exprhost import ExprLowering
+from pathcraft.frontend.stmt_loops import ZIP_MOST
 from pathcraft.ir.nodes import Expr
 
 ITERATORS = ("iter", "map", "filter", "zip", "enumerate", "reversed")
@@ -65,8 +66,10 @@ def _as_generator(ex: ExprLowering, name: str, node: ast.Call) -> ast.GeneratorE
         elif _plain_function(ex, args[0]):
             test = ast.Call(args[0], [_load(x)], [])
         return None if test is None else _generator(node, _load(x), x, args[1], test)
-    if name == "zip" and len(args) == 2:
-        return _generator(node, ast.Tuple([_load(x), _load(y)], ast.Load()), ast.Tuple([x, y], ast.Store()),
+    if name == "zip" and 1 <= len(args) <= ZIP_MOST:  # `zip(a, b, c)`: a tuple of an item of each
+        items: list[ast.expr] = [_name(f"__pc_it{k}") for k in range(len(args))]
+        loads: list[ast.expr] = [ast.Name(f"__pc_it{k}", ast.Load()) for k in range(len(args))]
+        return _generator(node, ast.Tuple(loads, ast.Load()), ast.Tuple(items, ast.Store()),
                           ast.Call(_load(_name("zip")), args, []))
     if name == "iter" and len(args) == 1:  # `iter(callable, sentinel)` is another thing
         return _generator(node, _load(x), x, args[0])
@@ -117,7 +120,7 @@ def _applied(ex: ExprLowering, function: ast.expr, items: list[ast.expr]) -> ast
 def _plain_function(ex: ExprLowering, node: ast.expr) -> bool:
     """A function of the module, or a builtin called by name, not shadowed;
     or a callable parameter (frontend/callables.py)."""
-    if isinstance(node, ast.Name) and callable_parameter(ex, node.id):  # a function the caller passes
+    if isinstance(node, ast.Name) and callable_parameter(ex, node.id) is not None:  # a function the caller passes
         return True
     return isinstance(node, ast.Name) and node.id not in ex.local_names \
         and (node.id in ex.functions or node.id in _CALLABLE_BUILTINS and node.id not in ex.module.imported)

@@ -88,7 +88,7 @@ def key_function(lw: StatementLowering, key: ast.expr, number: int) -> tuple[Fun
         ast.fix_missing_locations(fn)
         lw.nested_function(fn, info, key.lineno, entry_mark=False, builtin=True, marks=False)
         return info, []
-    if isinstance(key, ast.Name) and callable_parameter(lw.expressions, key.id):
+    if isinstance(key, ast.Name) and callable_parameter(lw.expressions, key.id) == 1:
         # a function the caller passes (frontend/callables.py): no frame in this module, called with the item
         param, own = "__pc_item", key.id
         body = ast.Return(ast.Call(ast.Name(own, ast.Load()), [ast.Name(param, ast.Load())], []))

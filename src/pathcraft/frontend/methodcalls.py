@@ -50,14 +50,16 @@ def method_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: 
         tmp = ex.blocks.temp()
         ex.blocks.emit(CallMethod(tmp, Const(Text(func.value.value)), "join", (items,), node.lineno))
         return Var(tmp)
-    if _stored_function(ex, func):  # `self.key(item)`: the function a field holds (frontend/callables.py)
-        if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
-            raise ex.error(node, f"call of the function field '{func.attr}' with other than one argument")
+    takes = _stored_function(ex, func)
+    if takes is not None:  # `self.key(item)`: the function a field holds (frontend/callables.py)
+        if len(node.args) != takes or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            raise ex.error(node, f"call of the function field '{func.attr}' with other than "
+                                 f"{'one argument' if takes == 1 else f'{takes} arguments'}")
         stored = ex.blocks.stable(ex.expr(func), node.lineno)
-        item = ex.blocks.stable(ex.expr(node.args[0]), node.lineno)
+        given = tuple(ex.blocks.stable(ex.expr(a), node.lineno) for a in node.args)
         target = None if discard else ex.blocks.temp()
         ex.calls.methods_called.add("__call__")
-        ex.blocks.emit(CallMethod(target, stored, "__call__", (item,), node.lineno, (), written=True))
+        ex.blocks.emit(CallMethod(target, stored, "__call__", given, node.lineno, (), written=True))
         return Var(target) if target else Const(None)
     keyed_by = key_and_reverse(node, sort=True)
     if func.attr == "sort" and keyed_by is not None and not node.args and ex.keyed is not None:
@@ -118,23 +120,24 @@ def class_call(ex: ExprLowering, cls: str, func: ast.Attribute, node: ast.Call, 
     return Var(target) if target else Const(None)
 
 
-def _stored_function(ex: ExprLowering, func: ast.Attribute) -> bool:
-    """Is `func` `self.name` where `name` is no method of the class but a
-    field typed as a function (`Callable[[T], R]`)?"""
+def _stored_function(ex: ExprLowering, func: ast.Attribute) -> int | None:
+    """How many arguments the function takes if `func` is `self.name` where
+    `name` is no method of the class but a field typed as a function
+    (`Callable[[T], R]`); None if it is not one."""
     if not (isinstance(func.value, ast.Name) and ex.owner is not None and ex.info.params
             and func.value.id == ex.info.params[0] and func.value.id not in ex.reassigned
             and ex.info.binding in ("", "property", "setter")):
-        return False
+        return None
     if classrefs.method_of(ex, ex.owner, func.attr) is not None:
-        return False
+        return None
     name = classrefs.attr(ex, func.attr)
     current: str | None = ex.owner
     while current is not None and current in ex.module.class_infos:
         kind = dict(ex.module.class_infos[current].fields).get(name)
         if kind is not None:
-            return kind.kind == "obj" and callables.is_callable_type(kind.cls)
+            return callables.arity(kind.cls) if kind.kind == "obj" else None
         current = ex.module.class_infos[current].base
-    return False
+    return None
 
 
 def _may_raise(node: ast.expr) -> bool:

@@ -330,7 +330,8 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
     opaque = tuple(sorted((bound | unmodelled) - set(class_defaults) - set(methods) - set(fields)))
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
                      tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters),
-                     plain_ne=_plain_ne(cls), abstract=abstract_methods(module, class_chain(module, cls)))
+                     plain_ne=_plain_ne(cls), quiet_exit=_quiet_exit(cls),
+                     abstract=abstract_methods(module, class_chain(module, cls)))
 
 
 def _class_base(module: ModuleSource, cls: ast.ClassDef) -> str | None:
@@ -474,6 +475,29 @@ def _plain_ne(cls: ast.ClassDef) -> bool:
             == (me, other)
     return isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "__eq__" \
         and len(test.args) == 1 and not test.keywords and _names(test.func.value, test.args[0]) == (me, other)
+
+
+def _quiet_exit(cls: ast.ClassDef) -> bool:
+    """Does the class's own `__exit__` ignore its exception arguments and
+    never return a true value (`with` then calls it with three Nones,
+    engine/managers.py)? A lock's release, a timer's stop."""
+    method = next((i for i in cls.body if isinstance(i, ast.FunctionDef) and i.name == "__exit__"), None)
+    if method is None or method.decorator_list:
+        return False
+    args = method.args
+    given = [a.arg for a in [*args.posonlyargs, *args.args][1:] + args.kwonlyargs]
+    given += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+    read = {n.id for n in ast.walk(method) if isinstance(n, ast.Name)}
+    if read & set(given):
+        return False
+    for node in ast.walk(method):
+        if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Lambda)) or isinstance(node, ast.FunctionDef) \
+                and node is not method:
+            return False
+        if isinstance(node, ast.Return) and node.value is not None and not (
+                isinstance(node.value, ast.Constant) and not node.value.value):
+            return False
+    return True
 
 
 def _names(*exprs: ast.expr) -> tuple[str, ...]:
@@ -976,9 +1000,10 @@ def _unannotated_parameter(module: ModuleSource, fn: ast.FunctionDef, arg: ast.a
     """A guessed type for a parameter without annotation, and the note
     that announces the guess; refused when nothing fits."""
     root = callables.called_root(fn, arg.arg)
-    if root is not None:  # only called: a function of one argument (frontend/callables.py)
+    if root is not None:  # only called: a function of one argument, or of two (frontend/callables.py)
         kind = Type("obj", root, optional=_defaults_to_none(fn, arg.arg))
-        return kind, f"{arg.arg}: a function (called with one argument)"
+        takes = {0: "no arguments", 1: "one argument"}.get(callables.arity(root) or 0, "two arguments")
+        return kind, f"{arg.arg}: a function (called with {takes})"
     inferred = infer_from_use(fn, arg.arg)
     how = ""
     default = _default_type(fn, arg.arg)

@@ -38,4 +38,5 @@ STATEMENTS: dict[type[ast.stmt], StatementRule] = {
     ast.With: stmt_with.with_statement,
     stmt_with.WithLine: stmt_with.with_line,
     stmt_with.Nothing: stmt_with.nothing,
+    stmt_with.ExitCall: stmt_with.exit_call,
 }

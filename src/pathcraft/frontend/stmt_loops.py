@@ -18,9 +18,10 @@ from pathcraft.frontend.stmt_assign import store, target_name
 from pathcraft.frontend.stmt_try import leave_finallies
 from pathcraft.frontend.stmthost import Loop, StatementLowering, close, makes_fresh
 from pathcraft.ir.builtin_names import ITERATE, LOOP_KEY, LOOP_LATER, LOOP_REVERSED, LOOP_STEP, LOOP_VALUE
-from pathcraft.ir.nodes import Assign, Binary, Call, Const, Expr, ListOp, Mark, Text, Var
+from pathcraft.ir.nodes import Assign, Binary, Call, Const, Expr, ListOp, Mark, NewList, Text, Var
 
 ITERATORS = ("enumerate", "reversed", "zip")
+ZIP_MOST = 6  # `zip(a, b, c)`: the sources a loop walks side by side, at most
 STEP = Const(Text(LOOP_STEP))  # marks a loop's own `len` and `get` (see ir/builtin_names)
 _LATER = Const(Text(LOOP_LATER))
 REVERSED = Const(Text(LOOP_REVERSED))
@@ -161,16 +162,17 @@ def for_iterator(lw: StatementLowering, s: ast.For, it: ast.Call, called: str) -
     `for a, b in zip(xs, ys)`: an index walks the sequences, their
     lengths read on every step as the iterators do; `reversed` starts
     at the end and stops below 0 or past a list that shrank."""
-    arity = {"enumerate": (1, 2), "reversed": (1, 1), "zip": (2, 2)}[called]
+    arity = {"enumerate": (1, 2), "reversed": (1, 1), "zip": (1, ZIP_MOST)}[called]
     if it.keywords or not arity[0] <= len(it.args) <= arity[1] or any(
             isinstance(a, ast.Starred) for a in it.args):
         raise lw.error(it, f"{called}() with these arguments")
-    names = 1 if called == "reversed" else 2
-    if names == 2 and not (isinstance(s.target, (ast.Tuple, ast.List)) and len(s.target.elts) == 2):
+    names = 1 if called == "reversed" else len(it.args) if called == "zip" else 2
+    unpacked = isinstance(s.target, (ast.Tuple, ast.List)) and len(s.target.elts) == names
+    if called != "reversed" and not unpacked and not (called == "zip" and isinstance(s.target, ast.Name)):
         raise lw.error(s.target, f"loop over {called}() into one name (a tuple per item)")
     lw.blocks.emit(Mark(s.lineno))
     seqs = [lw.blocks.stable(lw.expressions.expr(a), s.lineno, across_statements=True)
-            for a in it.args[:2 if called == "zip" else 1]]
+            for a in it.args[:len(it.args) if called == "zip" else 1]]
     start: Expr = Const(0)
     if called == "enumerate" and len(it.args) == 2:
         start = lw.blocks.stable(lw.expressions.expr(it.args[1]), s.lineno, across_statements=True)
@@ -202,6 +204,10 @@ def for_iterator(lw: StatementLowering, s: ast.For, it: ast.Call, called: str) -
     lw.blocks.enter(body)
     if called == "reversed":
         store(lw, s.target, Var(items[0]), s.lineno)
+    elif not unpacked:  # `for pair in zip(a, b)`: the tuple itself
+        pair = lw.blocks.temp()
+        lw.blocks.emit(NewList(pair, tuple(Var(i) for i in items), None, s.lineno, is_tuple=True))
+        store(lw, s.target, Var(pair), s.lineno)
     else:
         assert isinstance(s.target, (ast.Tuple, ast.List))
         values = [Var(position), Var(items[0])] if called == "enumerate" else [Var(i) for i in items]

@@ -26,6 +26,10 @@ NUMBER_CONVERSIONS = frozenset({"to_int", "round", "floor", "ceil"})
 CONTAINS = "__contains__"
 SLICE_PROTOCOL = "__getslice__"
 LIST_PROTOCOL = "__list__"
+# `with m:`: `__enter__` after checking both methods exist (TypeError as CPython words it), and
+# `__exit__(None, None, None)` of a manager whose `__exit__` ignores the exception (frontend/stmt_with.py)
+ENTER_PROTOCOL = "$enter"
+EXIT_PROTOCOL = "$exit"
 ADD = "__add__"  # `a + b` where a is surely a sequence (see frontend/expressions.py: sequence)
 IADD = "__iadd__"  # `a += b` likewise: a list extends in place
 EQ = "__eq__"  # `a == b` likewise: item by item

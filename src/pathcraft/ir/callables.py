@@ -16,36 +16,67 @@ from typing import Any
 
 # the module a model's `STANDS_FOR` names, and the names a module with a callable parameter imports from it
 MODEL_MODULE = "pathcraft.callables"
-MODEL_NAMES = ("PathcraftCallable", "PathcraftPredicate", "PathcraftIdentity", "PathcraftTruth", "PathcraftNegation")
-# the abstract classes a callable parameter is typed with
+MODEL_NAMES = ("PathcraftCallable", "PathcraftPredicate", "PathcraftIdentity", "PathcraftTruth", "PathcraftNegation",
+               "PathcraftCallable2", "PathcraftPredicate2", "PathcraftSum", "PathcraftSecond", "PathcraftLess",
+               "PathcraftEqual", "PathcraftNewDict", "PathcraftNewList", "PathcraftNewSet")
+# the abstract classes a callable parameter is typed with, by how many arguments its calls give
 CALLABLE = "PathcraftCallable"
 PREDICATE = "PathcraftPredicate"
-ROOTS = frozenset({CALLABLE, PREDICATE})
+CALLABLE2 = "PathcraftCallable2"
+PREDICATE2 = "PathcraftPredicate2"
+# a factory of no arguments whose default is a builtin container class (`factory=dict`): its own
+# model, the one candidate (the default's behaviour)
+FACTORIES: Mapping[str, str] = MappingProxyType({
+    "dict": "PathcraftNewDict", "list": "PathcraftNewList", "set": "PathcraftNewSet"})
+ROOTS: Mapping[str, int] = MappingProxyType({CALLABLE: 1, PREDICATE: 1, CALLABLE2: 2, PREDICATE2: 2,
+                                             **{factory: 0 for factory in FACTORIES.values()}})
 # concrete candidates under each root, in the order their paths are tried
 CANDIDATES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     CALLABLE: ("PathcraftIdentity", "PathcraftNegation"),  # the item itself, and a bool
     PREDICATE: ("PathcraftTruth", "PathcraftNegation"),
+    CALLABLE2: ("PathcraftSum", "PathcraftSecond"),  # a combination of both, and one of them
+    PREDICATE2: ("PathcraftLess", "PathcraftEqual"),  # an order, and an equivalence
 })
 SOURCES: Mapping[str, str] = MappingProxyType({
     "PathcraftIdentity": "lambda x: x",
     "PathcraftTruth": "lambda x: bool(x)",
     "PathcraftNegation": "lambda x: not x",
+    "PathcraftSum": "lambda x, y: x + y",
+    "PathcraftSecond": "lambda x, y: y",
+    "PathcraftLess": "lambda x, y: x < y",
+    "PathcraftEqual": "lambda x, y: x == y",
+    "PathcraftNewDict": "lambda: {}",
+    "PathcraftNewList": "lambda: []",
+    "PathcraftNewSet": "lambda: set()",
 })
 
 
-_MADE: weakref.WeakKeyDictionary[Callable[[Any], Any], str] = weakref.WeakKeyDictionary()
+def root(arity: int, predicate: bool) -> str:
+    """The model class of a callable parameter whose calls give `arity`
+    arguments (1 or 2), and whose results are only tested for truth."""
+    if arity == 2:
+        return PREDICATE2 if predicate else CALLABLE2
+    return PREDICATE if predicate else CALLABLE
 
 
-def real(cls: str) -> Callable[[Any], Any]:
+_MADE: weakref.WeakKeyDictionary[Callable[..., Any], str] = weakref.WeakKeyDictionary()
+_MAKERS: Mapping[str, Callable[[], Callable[..., Any]]] = MappingProxyType({
+    "PathcraftIdentity": lambda: lambda x: x,
+    "PathcraftTruth": lambda: lambda x: bool(x),
+    "PathcraftNegation": lambda: lambda x: not x,
+    "PathcraftSum": lambda: lambda x, y: x + y,
+    "PathcraftSecond": lambda: lambda x, y: y,
+    "PathcraftLess": lambda: lambda x, y: x < y,
+    "PathcraftEqual": lambda: lambda x, y: x == y,
+    "PathcraftNewDict": lambda: lambda: {},
+    "PathcraftNewList": lambda: lambda: [],
+    "PathcraftNewSet": lambda: lambda: set(),
+})
+
+
+def real(cls: str) -> Callable[..., Any]:
     """A fresh function for model class `cls` (a replay's input)."""
-    made: Callable[[Any], Any]
-    if cls == "PathcraftIdentity":
-        made = lambda x: x  # noqa: E731
-    elif cls == "PathcraftTruth":
-        made = lambda x: bool(x)  # noqa: E731
-    else:
-        assert cls == "PathcraftNegation", cls
-        made = lambda x: not x  # noqa: E731
+    made = _MAKERS[cls]()
     _MADE[made] = cls
     return made
 

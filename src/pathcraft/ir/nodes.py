@@ -374,6 +374,8 @@ class ClassInfo:
     properties: tuple[str, ...] = ()  # methods decorated @property
     setters: tuple[str, ...] = ()  # properties with a `@p.setter` (its FunctionInfo: `C.p.setter`)
     plain_ne: bool = False  # its `__ne__` is `not (self == other)`: `!=` is the negation of `==` anyway
+    # its `__exit__` never reads the exception it is given nor returns a true value (engine/managers.py)
+    quiet_exit: bool = False
     abstract: tuple[str, ...] = ()  # abstract methods it leaves unimplemented under `abc.ABC`: no instance exists
 
     def field_type(self, name: str) -> Type | None:
