@@ -37,6 +37,7 @@ def isinstance_of(ex: ExprLowering, node: ast.Call) -> Expr:
         raise ex.error(kinds, "isinstance() with a class other than a builtin or module class")
     modelled = sorted(wanted & ex.module.model_classes)  # `Sequence`: a list is one, a class may say it is
     guessed = {entry.partition(":")[0] for entry in ex.info.inferred}  # a caller may pass anything
+    guessed |= set(ex.info.free)  # `other: object`: its tests pass ints, a caller of analysed code anything
     if not (isinstance(subject, ast.Name) and subject.id in ex.info.params
             and subject.id not in ex.reassigned and subject.id not in ex.opaque) \
             or isinstance(subject, ast.Name) and subject.id in {*ex.info.probes, *guessed}:  # a float tried too

@@ -12,7 +12,7 @@ import builtins
 import collections
 import sys
 from pathlib import Path
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 
 from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
 from pathcraft.files import read_source
@@ -885,6 +885,9 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
             raise unsupported(module.path, node, "await")
     generator = is_generator(module.path, fn)
     names, types, inferred_names, alternatives = _parameters(module, fn, owner, binding)
+    scope = type_scope(module.type_aliases, module.classes.get(owner) if owner else None, fn)
+    free = tuple(a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]
+                 if a.annotation is not None and _admits_anything(a.annotation, scope))
     _check_binding(module, fn, owner, binding, names)
     functions = _callable_parameters(names, types)
     probes = tuple(p for p in guarded_ints(fn, names, types) if p not in alternatives)
@@ -902,6 +905,7 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         entry=qualname.replace(".", "_"),
         assumptions=decorations.assumptions,
         inferred=tuple(inferred_names),
+        free=free,
         generator=generator,
         probes=probes,
         bool_returns=returned_as_given(fn, tuple(p for p in bool_safe_ints(fn, names, types) if p not in alternatives)),
@@ -1026,6 +1030,19 @@ def _unannotated_parameter(module: ModuleSource, fn: ast.FunctionDef, arg: ast.a
             at(module.path, arg),
         )
     return inferred, f"{arg.arg}: {inferred}" + (f" ({how})" if how else "")
+
+
+def _admits_anything(annotation: ast.expr, scope: Mapping[str, ast.expr]) -> bool:
+    """`Any`, `object`, `typing.Any`, or a name the scope binds to one (a
+    TypeVar with no bound): a parameter typed so takes any value."""
+    seen: set[str] = set()
+    while isinstance(annotation, ast.Name) and annotation.id in scope and annotation.id not in seen:
+        seen.add(annotation.id)
+        annotation = scope[annotation.id]
+    name = annotation.attr if isinstance(annotation, ast.Attribute) else \
+        annotation.id if isinstance(annotation, ast.Name) else \
+        annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) else None
+    return name in ("Any", "object")
 
 
 def _annotated_parameter(module: ModuleSource, arg: ast.arg, annotation: ast.expr, owner: str | None,

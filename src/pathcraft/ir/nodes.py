@@ -328,6 +328,10 @@ class FunctionInfo:
     entry: str
     assumptions: tuple[str, ...] = ()  # heap assumptions from an @assume decorator
     inferred: tuple[str, ...] = ()  # "name: type" of parameters typed from their use
+    # parameters annotated with a type that admits any value (`Any`, `object`, a TypeVar with no
+    # bound): their tests pass ints, but a caller of analysed code may pass anything (isinstance
+    # is decided at run time for them)
+    free: tuple[str, ...] = ()
     # how a method is bound (frontend/decorators.py): "" an instance method or a
     # function, "static" (@staticmethod; @classmethod too: its `cls` is the class,
     # known when lowering), "property" (a getter, run by reading the attribute),
