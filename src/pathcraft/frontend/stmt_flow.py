@@ -62,6 +62,7 @@ def raise_of(lw: StatementLowering, exc: ast.expr | None, s: ast.stmt) -> Raise:
     try:
         plan = usererrors.construction(lw.module, exc.id, call)
     except usererrors.NotModelled as why:  # only the paths that raise it are dropped
+        _evaluate_arguments(lw, call_args, s)  # what they raise comes first, and is kept
         return Raise("$unsupported", str(why), s.lineno)
     if call is not None and call.keywords:
         if not plan.keywords:
@@ -69,8 +70,7 @@ def raise_of(lw: StatementLowering, exc: ast.expr | None, s: ast.stmt) -> Raise:
         for keyword in call.keywords:  # evaluated for what they may raise; stored on the object only
             lw.blocks.stable(lw.expressions.expr(keyword.value), s.lineno)
     if not plan.message_kept:  # its __init__ or __str__ makes the message: the type alone is claimed
-        if call_args and not all(_plain_message(a) for a in call_args):
-            raise lw.error(call_args[0], "exception argument other than a string or an f-string")
+        _evaluate_arguments(lw, call_args, s)
         return Raise(exc.id, None, s.lineno)
     message: str | None = None
     # str(KeyError("k")) is the repr of its argument: "'k'"
@@ -80,8 +80,9 @@ def raise_of(lw: StatementLowering, exc: ast.expr | None, s: ast.stmt) -> Raise:
         message = repr(call_args[0].value) if keyish else call_args[0].value
     elif len(call_args) == 1 and isinstance(call_args[0], ast.Name) and call_args[0].id in lw.locals:
         return Raise(exc.id, None, s.lineno, message_var=None if keyish else call_args[0].id)
-    elif len(call_args) == 1 and isinstance(call_args[0], ast.BinOp) and isinstance(call_args[0].op, ast.Mod):
-        # "bad value %d" % x: evaluated as Python would (the text is not computed)
+    elif len(call_args) == 1 and not isinstance(call_args[0], (ast.Starred, ast.JoinedStr)):
+        # `"bad value %d" % x`, `"expected " + name`: evaluated as Python would; the message is claimed
+        # when the engine knows the text exactly (a concrete str), else the type alone (engine/flow.py)
         text = lw.blocks.temp("msg")
         lw.blocks.emit(Assign(text, lw.expressions.expr(call_args[0]), s.lineno))
         return Raise(exc.id, None, s.lineno, message_var=None if keyish else text)
@@ -142,6 +143,16 @@ def _rebinds(lw: StatementLowering, name: str) -> bool:
     fn = lw.module.method(owner, own) if owner else lw.module.functions.get(own)
     return fn is None or any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
                              for n in ast.walk(fn))
+
+
+def _evaluate_arguments(lw: StatementLowering, args: list[ast.expr], s: ast.stmt) -> None:
+    """An exception's arguments evaluated for what they may raise, their
+    values not needed (a literal, an f-string or a name raises nothing)."""
+    for arg in args:
+        if isinstance(arg, ast.Starred):
+            raise lw.error(arg, "*args in a call")
+        if not _plain_message(arg):
+            lw.blocks.stable(lw.expressions.expr(arg), s.lineno)
 
 
 def _plain_message(node: ast.expr) -> bool:

@@ -1,0 +1,26 @@
+"""An exception's argument may be any expression: evaluated where CPython
+evaluates it (what it raises comes first), its text claimed only when the
+engine knows it exactly. The engine against the real code: replay, and
+enumeration of small inputs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from heap_enum import Bounds
+from oracle import generated, oracle_tests
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "exception_arguments.py"
+NAMES = ["positive", "first", "shout", "parse", "capped"]
+
+test_replay, test_enumeration = oracle_tests(FIXTURE, NAMES, Bounds(ints=(-1, 0, 1), max_list=3, max_str=1,
+                                                                     alphabet="xa"))
+
+
+def test_an_argument_that_raises_raises_first() -> None:
+    raised = {c.exc_type for c in generated(FIXTURE, "parse") if c.kind == "raise"}
+    assert raised == {"IndexError", "ParseError"}
+
+
+def test_a_known_text_is_claimed() -> None:
+    assert {c.exc_message for c in generated(FIXTURE, "capped") if c.kind == "raise"} == {"too big"}
