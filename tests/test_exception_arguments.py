@@ -1,7 +1,8 @@
 """An exception's argument may be any expression: evaluated where CPython
 evaluates it (what it raises comes first), its text claimed only when the
-engine knows it exactly. The engine against the real code: replay, and
-enumeration of small inputs."""
+engine knows it exactly. An exception is also a value (`err = E(x)`,
+`raise self._invalid(x)`, a list of them). The engine against the real
+code: replay, and enumeration of small inputs."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from heap_enum import Bounds
 from oracle import generated, oracle_tests
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "exception_arguments.py"
-NAMES = ["positive", "first", "shout", "parse", "capped"]
+NAMES = ["positive", "first", "shout", "parse", "capped", "Validator.check", "made_then_raised", "kept_errors"]
 
 test_replay, test_enumeration = oracle_tests(FIXTURE, NAMES, Bounds(ints=(-1, 0, 1), max_list=3, max_str=1,
                                                                      alphabet="xa"))
@@ -24,3 +25,11 @@ def test_an_argument_that_raises_raises_first() -> None:
 
 def test_a_known_text_is_claimed() -> None:
     assert {c.exc_message for c in generated(FIXTURE, "capped") if c.kind == "raise"} == {"too big"}
+
+
+def test_exception_objects_are_not_compared_as_values() -> None:
+    """Two exceptions made alike are two objects: `a == b` is False in
+    CPython; the model has no identity for them, so that path is dropped
+    (the one comparing with None is kept)."""
+    cases = generated(FIXTURE, "same_error")
+    assert {c.value for c in cases} == {True}

@@ -19,7 +19,7 @@ from pathcraft.heap.base import HeapModel, builtin_type, uncertain_attribute
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.ir.nodes import (Binary, CheckExceptionType, Const, Expr, Guard, Program, Sentinel, Text, Unary,
                                 Var)
-from pathcraft.ir.builtin_names import ISINSTANCE_OP
+from pathcraft.ir.builtin_names import ISINSTANCE_OP, NEW_EXCEPTION_OP, UNSUPPORTED
 from pathcraft.ir.callables import SOURCES
 from pathcraft.ir.values import ExcValue, exception_is_a
 from pathcraft.solver import floats
@@ -122,9 +122,20 @@ class Evaluator:
         assert isinstance(e, Binary)
         return self._binary(e.op, self.eval(e.left, env, heap), self.eval(e.right, env, heap), heap)
 
+    @staticmethod
+    def _new_exception(exc_type: str, message: Value) -> ExcValue:
+        """The exception `E(...)` makes: its message claimed when it is a
+        concrete str; a construction not modelled drops the path."""
+        text = message.value if isinstance(message, Text) else message if isinstance(message, str) else None
+        if exc_type == UNSUPPORTED:
+            raise Unsupported(text or "construct")
+        return ExcValue(exc_type, text)
+
     def _unary(self, e: Unary, v: Value, heap: Heap) -> Value:
         if isinstance(v, Sentinel):
             raise sentinel_use(v)
+        if e.op.startswith(NEW_EXCEPTION_OP):  # `E(msg)` as a value (frontend/excvalues.py)
+            return self._new_exception(e.op[len(NEW_EXCEPTION_OP):], v)
         if e.op.startswith(ISINSTANCE_OP):  # `isinstance(v, A, B)` (frontend/isinstances.py)
             return self._isinstance(v, frozenset(e.op[len(ISINSTANCE_OP):].split(",")), heap)
         if e.op.startswith("hasattr:"):  # `hasattr(v, "name")` (frontend/isinstances.hasattr_rule)
@@ -258,10 +269,8 @@ class Evaluator:
         return kind in wanted
 
     def _binary(self, op: str, left: Value, right: Value, heap: Heap) -> Value:
-        if isinstance(left, Sentinel) or isinstance(right, Sentinel):
-            if op not in ("is", "isnot"):
-                raise sentinel_use(left if isinstance(left, Sentinel) else right)  # type: ignore[arg-type]
-            return (left == right) == (op == "is")  # one object, told apart from every other value
+        if isinstance(left, (ExcValue, Sentinel)) or isinstance(right, (ExcValue, Sentinel)):
+            return _with_object(op, left, right)
         if isinstance(left, Text) and isinstance(right, Text) and op in ("is", "isnot") \
                 and left.value is not None and right.value is not None:
             return (left.value == right.value) == (op == "is")
@@ -329,3 +338,17 @@ def _is_bool_literal(left: Value, right: Value) -> Term:
         return other if flag else T.not_(other)
     return False
 
+
+def _with_object(op: str, left: Value, right: Value) -> bool:
+    """`op` on a sentinel object (told apart from every other value by
+    identity, used in nothing else) or an exception object (a caught one,
+    `E(x)`: never None nor equal to it; anything else needs its identity,
+    which the model has not)."""
+    if isinstance(left, Sentinel) or isinstance(right, Sentinel):
+        if op not in ("is", "isnot"):
+            raise sentinel_use(left if isinstance(left, Sentinel) else right)  # type: ignore[arg-type]
+        return (left == right) == (op == "is")
+    other = right if isinstance(left, ExcValue) else left
+    if other is None and op in ("is", "isnot", "eq", "ne"):
+        return op in ("isnot", "ne")
+    raise Unsupported("an exception object compared or combined (its identity is not modelled)")

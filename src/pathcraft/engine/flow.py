@@ -8,6 +8,7 @@ from pathcraft.engine.machine import Machine, Successors
 from pathcraft.engine.state import Frame, Outcome, State
 from pathcraft.engine.values import UNDEFINED
 from pathcraft.errors import Unsupported
+from pathcraft.ir.builtin_names import UNSUPPORTED
 from pathcraft.ir.nodes import Expr, Goto, NewList, NewObject, Raise, RepeatList, Return, Text, Var
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver.terms import App, Sym
@@ -55,7 +56,7 @@ def raised(instr: Raise, frame: Frame) -> ExcValue:
     if instr.message_var is not None:
         text = frame.env.get(instr.message_var)
         message = text.value if isinstance(text, Text) else text if isinstance(text, str) else None
-    if instr.exc_type == "$unsupported":
+    if instr.exc_type == UNSUPPORTED:
         raise Unsupported(message or "construct")
     return ExcValue(instr.exc_type, message)
 

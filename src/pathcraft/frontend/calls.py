@@ -16,7 +16,7 @@ import builtins
 import types
 
 from pathcraft.errors import construct_name, unknown_name
-from pathcraft.frontend import builtincalls, callables, callargs, methodcalls
+from pathcraft.frontend import builtincalls, callables, callargs, excvalues, methodcalls
 from pathcraft.models.math import lowering as mathmod
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.ir.builtin_names import LOOP_STEP, NEW_DEFAULTDICT
@@ -53,6 +53,8 @@ def call(ex: ExprLowering, node: ast.Call, discard: bool) -> Expr:
         return function_call(ex, name, node, discard)
     if value is None:
         value = builtincalls.builtin_call(ex, name, node)
+    if value is None and excvalues.is_exception_class(ex, name):  # `err = KeyError(k)`: an exception value
+        value = excvalues.exception_value(ex, name, node)
     if value is None:
         raise _refusal(ex, func, name, node)
     return value

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import ast
 
-from pathcraft.frontend import usererrors
+from pathcraft.frontend import excvalues
 from pathcraft.frontend.blocks import BlockBuilder
 from pathcraft.frontend.stmt_try import leave_finallies
 from pathcraft.frontend.stmthost import StatementLowering, close
 from pathcraft.ir.nodes import Assign, Const, Mark, Raise, Return, Var
-from pathcraft.ir.values import exception_is_a
 
 
 def return_statement(lw: StatementLowering, s: ast.Return) -> None:
@@ -52,43 +51,17 @@ def raise_of(lw: StatementLowering, exc: ast.expr | None, s: ast.stmt) -> Raise:
         return Raise(None, None, s.lineno, reraise=lw.handled[-1])
     if isinstance(exc, ast.Name) and exc.id in lw.locals:
         return Raise(None, None, s.lineno, reraise=exc.id)
-    call_args: list[ast.expr] = []
     call = exc if isinstance(exc, ast.Call) else None
-    if isinstance(exc, ast.Call):
-        call_args = list(exc.args)
-        exc = exc.func
-    if not isinstance(exc, ast.Name) or not lw.module.is_exception(exc.id):
+    name = exc.func if isinstance(exc, ast.Call) else exc
+    if isinstance(name, ast.Name) and lw.module.is_exception(name.id):
+        made = excvalues.made_exception(lw.expressions, name.id, call, s.lineno)
+        return Raise(made.exc_type, made.message, s.lineno, message_var=made.message_var)
+    if isinstance(exc, ast.Name):
         raise lw.error(exc, "raise of anything but an exception class")
-    try:
-        plan = usererrors.construction(lw.module, exc.id, call)
-    except usererrors.NotModelled as why:  # only the paths that raise it are dropped
-        _evaluate_arguments(lw, call_args, s)  # what they raise comes first, and is kept
-        return Raise("$unsupported", str(why), s.lineno)
-    if call is not None and call.keywords:
-        if not plan.keywords:
-            raise lw.error(call, "keyword arguments to an exception")
-        for keyword in call.keywords:  # evaluated for what they may raise; stored on the object only
-            lw.blocks.stable(lw.expressions.expr(keyword.value), s.lineno)
-    if not plan.message_kept:  # its __init__ or __str__ makes the message: the type alone is claimed
-        _evaluate_arguments(lw, call_args, s)
-        return Raise(exc.id, None, s.lineno)
-    message: str | None = None
-    # str(KeyError("k")) is the repr of its argument: "'k'"
-    keyish = exception_is_a(exc.id, "KeyError", lw.module.exception_bases)
-    if len(call_args) == 1 and isinstance(call_args[0], ast.Constant) \
-            and isinstance(call_args[0].value, str):
-        message = repr(call_args[0].value) if keyish else call_args[0].value
-    elif len(call_args) == 1 and isinstance(call_args[0], ast.Name) and call_args[0].id in lw.locals:
-        return Raise(exc.id, None, s.lineno, message_var=None if keyish else call_args[0].id)
-    elif len(call_args) == 1 and not isinstance(call_args[0], (ast.Starred, ast.JoinedStr)):
-        # `"bad value %d" % x`, `"expected " + name`: evaluated as Python would; the message is claimed
-        # when the engine knows the text exactly (a concrete str), else the type alone (engine/flow.py)
-        text = lw.blocks.temp("msg")
-        lw.blocks.emit(Assign(text, lw.expressions.expr(call_args[0]), s.lineno))
-        return Raise(exc.id, None, s.lineno, message_var=None if keyish else text)
-    elif call_args and not all(_plain_message(a) for a in call_args):
-        raise lw.error(call_args[0], "exception argument other than a string or an f-string")
-    return Raise(exc.id, message, s.lineno)
+    # `raise self._invalid(msg)`, `raise errors[0]`: the value raised, an exception made elsewhere
+    value = lw.blocks.temp("exc")
+    lw.blocks.emit(Assign(value, lw.expressions.expr(exc), s.lineno))
+    return Raise(None, None, s.lineno, reraise=value)
 
 
 def assert_statement(lw: StatementLowering, s: ast.Assert) -> None:
@@ -97,7 +70,7 @@ def assert_statement(lw: StatementLowering, s: ast.Assert) -> None:
     if s.msg is not None:
         if isinstance(s.msg, ast.Constant) and isinstance(s.msg.value, str):
             message = s.msg.value
-        elif not _plain_message(s.msg):
+        elif not excvalues.plain_message(s.msg):
             raise lw.error(s.msg, "assert message other than a string or an f-string")
     ok, fail = lw.blocks.new_block("assert_ok"), lw.blocks.new_block("assert_fail")
     lw.expressions.condition(s.test, ok, fail)
@@ -143,19 +116,3 @@ def _rebinds(lw: StatementLowering, name: str) -> bool:
     fn = lw.module.method(owner, own) if owner else lw.module.functions.get(own)
     return fn is None or any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
                              for n in ast.walk(fn))
-
-
-def _evaluate_arguments(lw: StatementLowering, args: list[ast.expr], s: ast.stmt) -> None:
-    """An exception's arguments evaluated for what they may raise, their
-    values not needed (a literal, an f-string or a name raises nothing)."""
-    for arg in args:
-        if isinstance(arg, ast.Starred):
-            raise lw.error(arg, "*args in a call")
-        if not _plain_message(arg):
-            lw.blocks.stable(lw.expressions.expr(arg), s.lineno)
-
-
-def _plain_message(node: ast.expr) -> bool:
-    """A message we need not evaluate: a literal, an f-string or a variable
-    (the test then checks the exception type only)."""
-    return isinstance(node, (ast.Constant, ast.JoinedStr, ast.Name))

@@ -34,6 +34,7 @@ from pathcraft.ir.callables import real as real_function
 from pathcraft.heap.cells import Addr, Cell, DictCell, GeneratorCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.readback import ObjectKey, final_fields, object_key
 from pathcraft.ir.nodes import Sentinel, Text
+from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import STR, App, Model, Sym, Term, evaluate, value_of
 from pathcraft.testcase.records import NamedValue
@@ -97,6 +98,8 @@ class SymbolicSnapshot:
             return None
         if isinstance(v, Sentinel):
             raise Unsupported(f"the sentinel object {v.name} in the result or a changed object (a test cannot name it)")
+        if isinstance(v, ExcValue):
+            raise Unsupported(f"a {v.type} object in the result or a changed object (its assertion is not written)")
         if isinstance(v, Text):
             if v.value is None:  # an f-string or a %-formatted string: never asserted as something else
                 raise Unsupported("a string whose text is not computed, in the result or a changed object")
