@@ -8,6 +8,7 @@ objects) as `Unsupported`, which drops the path.
 
 from __future__ import annotations
 
+import itertools
 import types
 
 from collections.abc import Mapping
@@ -233,7 +234,11 @@ class Evaluator:
                 raise Unsupported(f"hasattr() of {uncertain}")
             return False
         real = types.FunctionType if isinstance(cell, ObjectCell) else builtin_type(value, heap)
-        if real is None or real is types.GeneratorType:  # the model's generators stand for C iterators too
+        if real is types.GeneratorType:  # the model's generators stand for C iterators too: asked of all
+            answers = {hasattr(kind, name) for kind in _ITERATOR_TYPES}
+            if len(answers) == 1:  # `keys`: none has it; `__next__`: all have it
+                return answers.pop()
+        if real is None or real is types.GeneratorType:
             raise Unsupported(f"hasattr() of a value the model does not name ('{name}')")
         return hasattr(real, name)
 
@@ -352,3 +357,12 @@ def _with_object(op: str, left: Value, right: Value) -> bool:
     if other is None and op in ("is", "isnot", "eq", "ne"):
         return op in ("isnot", "ne")
     raise Unsupported("an exception object compared or combined (its identity is not modelled)")
+
+
+# what a generator of the model may stand for: a generator, or a C iterator of builtins and `itertools`
+_ITERATOR_TYPES: tuple[type, ...] = (
+                   types.GeneratorType, zip, map, filter, enumerate, reversed, itertools.chain, itertools.islice,
+                   itertools.repeat, itertools.count, itertools.compress, itertools.filterfalse,
+                   itertools.takewhile, itertools.dropwhile, itertools.zip_longest, itertools.accumulate,
+                   itertools.cycle, type(iter([])), type(iter(())), type(iter(range(0))), type(iter("")),
+                   type(iter({})), type(iter(set())))

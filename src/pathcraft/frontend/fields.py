@@ -99,6 +99,7 @@ def infer_attributes(
     typer = Typer(classes, constants, annotation, {m for cls in chain for m in _methods(cls)})
     typer.fields_of = fields_of
     typer.owner = chain[0].name
+    typer.class_constants = _class_constants(chain)
     typer.pending = set(sites) - set(declared)
     typer.nested_class = nested_class
     if untyped is not None:
@@ -400,6 +401,8 @@ class Typer:
         # what method `m` of class C returns, `returned(C, m, typer)` (see frontend/module.py)
         self.returned: Callable[[str, str, Typer], Inferred] = lambda owner, name, typer: UNKNOWN
         self._locals: dict[ast.FunctionDef, dict[str, list[ast.expr | None]]] = {}
+        # `LOAD = 1000` in the class body or a base's: what `self.LOAD` reads where no instance sets it
+        self.class_constants: Mapping[str, Type] = {}
 
     def site_type(self, site: _Site, current: Type | None) -> Inferred:
         if site.value is None:
@@ -436,6 +439,8 @@ class Typer:
         if isinstance(node.value, ast.Name) and fn.args.args \
                 and node.value.id == fn.args.args[0].arg and (fn in self.methods or owner is not None):
             attributes = self.fields if fn in self.methods else self.fields_of(owner or "")
+            if node.attr not in attributes and node.attr not in self.pending and fn in self.methods:
+                return self.class_constants.get(node.attr, UNKNOWN)  # `self.LOAD`: the class's constant
             return attributes.get(node.attr, UNKNOWN)
         if not (isinstance(node.value, ast.Name) and node.value.id in seen):
             held = self.expr_type(node.value, fn, seen, owner)  # `node._next`: a field of the node's class
@@ -591,3 +596,17 @@ def _int_list(value: ast.expr) -> bool:
         return True
     return (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult)
             and isinstance(value.left, ast.List) and int_literals(value.left) and len(value.left.elts) == 1)
+
+
+def _class_constants(chain: list[ast.ClassDef]) -> dict[str, Type]:
+    """The int, bool and float constants the classes' bodies bind
+    (`DEFAULT_LOAD = 1000`), the nearest class's first."""
+    found: dict[str, Type] = {}
+    for cls in chain:
+        for statement in cls.body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                    and isinstance(statement.targets[0], ast.Name) and isinstance(statement.value, ast.Constant):
+                kind = _constant_type(statement.value.value)
+                if isinstance(kind, Type) and kind in (INT, BOOL, FLOAT):
+                    found.setdefault(statement.targets[0].id, kind)
+    return found

@@ -114,7 +114,8 @@ def infer_class(module: ModuleSource, fn: ast.FunctionDef, name: str,
     needed = uses(fn, name, follow)
     if needed is None:
         return None, "its use does not tell int from list[int]"
-    fits = sorted(c for c in module.class_infos if all(_has(module, c, a) for a in needed))
+    fits = sorted(c for c in module.class_infos  # a model class (`Mapping`) is no type a value has here
+                  if c not in module.model_classes and all(_has(module, c, a) for a in needed))
     listed = ", ".join(sorted(needed))
     if not fits:
         return None, f"no class of the module or of its imports has all of {listed}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pathcraft.heap import dicts
+from pathcraft.heap import dicts, tuples
 from pathcraft.heap.base import HeapResult, HeapValue, Site, ViewName
 from pathcraft.heap.cells import Addr, Heap, ViewCell
 from pathcraft.solver.terms import Term
@@ -77,5 +77,12 @@ class DictOps:
         return dicts.iter_more(heap, d, site, certain)
 
     def dict_iter_item(self, heap: Heap, d: Addr, index: HeapValue, part: str) -> HeapResult:
-        """The entry at the loop's position `index`: its key or value (`part`)."""
+        """The entry at the loop's position `index`: its key or value
+        (`part`); of an items view walked whole (`for item in d.items()`),
+        a new tuple of both, as CPython makes one per entry."""
+        if dicts.walks_items(heap, d) and part not in ("key", "value"):
+            key = dicts.iter_item(heap, d, index, "key").value
+            value = dicts.iter_item(heap, d, index, "value").value
+            heap, pair = self.new_list(heap, (key, value))  # type: ignore[attr-defined]  # the heap model's
+            return HeapResult(tuples.new_tuple(heap, pair), pair)
         return dicts.iter_item(heap, d, index, part)

@@ -395,6 +395,11 @@ def iter_more(heap: Heap, addr: Addr, site: Site, certain: bool = True) -> HeapR
     return HeapResult(heap, cell.size())
 
 
+def walks_items(heap: Heap, addr: Addr) -> bool:
+    """Is `addr` an items view (a loop over it takes pairs)?"""
+    return underlying(heap, addr)[2] == "items"
+
+
 def iter_item(heap: Heap, addr: Addr, index: object, part: str) -> HeapResult:
     """Entry `index` (a position the loop checked) of what the loop walks:
     its key or value (`part` for `for k, v in d.items()`)."""

@@ -22,8 +22,22 @@ def fn__dict(items: dict[int, int]) -> dict[int, int]:
 
 
 def dict__update(self: dict[int, int], other: dict[int, int]) -> None:
-    for k, v in other.items():
-        self[k] = v
+    """A dict's items; else an iterable of pairs (a list or tuple of two,
+    as CPython takes them); any other pair is not modelled."""
+    source = other  # a local: `isinstance` decided at run time, not by the annotation
+    if isinstance(source, dict):
+        for k, v in source.items():
+            self[k] = v
+        return
+    if hasattr(source, "keys"):  # CPython reads any mapping through its keys()
+        raise NotImplementedError("dict.update() of a mapping other than a dict")
+    for pair in source:
+        item = pair
+        if not isinstance(item, (tuple, list)):
+            raise NotImplementedError("dict.update() with an item other than a tuple or list")
+        if len(item) != 2:
+            raise ValueError  # "dictionary update sequence element #i has length n; 2 is required"
+        self[item[0]] = item[1]
 
 
 def set__update(self: set[int], other: list[int]) -> None:
