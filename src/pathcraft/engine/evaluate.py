@@ -8,6 +8,7 @@ objects) as `Unsupported`, which drops the path.
 
 from __future__ import annotations
 
+import collections.abc
 import itertools
 import types
 
@@ -20,7 +21,7 @@ from pathcraft.heap.base import HeapModel, builtin_type, uncertain_attribute
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
 from pathcraft.ir.nodes import (Binary, CheckExceptionType, Const, Expr, Guard, Program, Sentinel, Text, Unary,
                                 Var)
-from pathcraft.ir.builtin_names import ISINSTANCE_OP, NEW_EXCEPTION_OP, UNSUPPORTED
+from pathcraft.ir.builtin_names import ISINSTANCE_ABC_OP, ISINSTANCE_OP, NEW_EXCEPTION_OP, UNSUPPORTED
 from pathcraft.ir.callables import SOURCES
 from pathcraft.ir.values import ExcValue, exception_is_a
 from pathcraft.solver import floats
@@ -137,6 +138,8 @@ class Evaluator:
             raise sentinel_use(v)
         if e.op.startswith(NEW_EXCEPTION_OP):  # `E(msg)` as a value (frontend/excvalues.py)
             return self._new_exception(e.op[len(NEW_EXCEPTION_OP):], v)
+        if e.op.startswith(ISINSTANCE_ABC_OP):  # `isinstance(v, Mapping)` (frontend/isinstances.py)
+            return any(self._is_abc(v, name, heap) for name in e.op[len(ISINSTANCE_ABC_OP):].split(","))
         if e.op.startswith(ISINSTANCE_OP):  # `isinstance(v, A, B)` (frontend/isinstances.py)
             return self._isinstance(v, frozenset(e.op[len(ISINSTANCE_OP):].split(",")), heap)
         if e.op.startswith("hasattr:"):  # `hasattr(v, "name")` (frontend/isinstances.hasattr_rule)
@@ -250,6 +253,37 @@ class Evaluator:
             raise Unsupported("callable() of a caught exception")
         cell = heap.cell(value) if isinstance(value, Addr) else None
         return isinstance(cell, ObjectCell) and self.program.resolve_method(cell.cls, "__call__") is not None
+
+    def _is_abc(self, value: Value, name: str, heap: Heap) -> bool:
+        """`isinstance(value, collections.abc.<name>)`: for an object, its
+        class derives from the model class, or (the ABCs CPython asks
+        through `__subclasshook__`) its class has the methods; for a builtin
+        value, CPython's answer for its type (every type a model generator
+        stands for, where they agree)."""
+        real = getattr(collections.abc, name)
+        if isinstance(value, ExcValue):
+            raise Unsupported("isinstance() of a caught exception")
+        cell = heap.cell(value) if isinstance(value, Addr) else None
+        if isinstance(cell, ObjectCell) and cell.cls not in SOURCES:
+            program = self.program
+            if program.is_subclass(cell.cls, name):
+                return True
+            needed = _HOOKED.get(name)
+            if needed is None:
+                return False  # no hook: a class counts only by deriving (or `register`, not modelled)
+            for method in needed:
+                if program.class_binds(cell.cls, method):
+                    raise Unsupported(f"isinstance() with {name} of a class whose {method} is a value not modelled")
+            return all(program.resolve_method(cell.cls, method) is not None for method in needed)
+        python_type = types.FunctionType if isinstance(cell, ObjectCell) else type(None) if value is None \
+            else builtin_type(value, heap)
+        if python_type is types.GeneratorType:
+            answers = {issubclass(kind, real) for kind in _ITERATOR_TYPES}
+            if len(answers) == 1:
+                return answers.pop()
+        if python_type is None or python_type is types.GeneratorType:
+            raise Unsupported(f"isinstance() with {name} of a value the model does not name")
+        return issubclass(python_type, real)
 
     def _isinstance(self, value: Value, wanted: frozenset[str], heap: Heap) -> bool:
         """`isinstance(value, wanted...)` from the value's kind (a bool is an
@@ -366,3 +400,9 @@ _ITERATOR_TYPES: tuple[type, ...] = (
                    itertools.takewhile, itertools.dropwhile, itertools.zip_longest, itertools.accumulate,
                    itertools.cycle, type(iter([])), type(iter(())), type(iter(range(0))), type(iter("")),
                    type(iter({})), type(iter(set())))
+# the ABCs whose `__subclasshook__` counts a class by its methods (`collections.abc`'s one-trick ponies)
+_HOOKED: dict[str, tuple[str, ...]] = {
+    "Sized": ("__len__",), "Container": ("__contains__",), "Iterable": ("__iter__",),
+    "Iterator": ("__iter__", "__next__"), "Reversible": ("__reversed__", "__iter__"),
+    "Collection": ("__len__", "__iter__", "__contains__"),
+}

@@ -112,6 +112,10 @@ def called_root(fn: ast.FunctionDef, name: str) -> str | None:
                 and not parent.keywords:  # `map(f, a, b)` calls `f` with an item of each
             arities.add(len(parent.args) - 1)
             predicate = predicate and _head(parent.func) != "map"
+        elif isinstance(parent, ast.Call) and _head(parent.func) == "groupby" and parent.args[1:2] == [node] \
+                and not any(isinstance(a, ast.Starred) for a in parent.args):
+            arities.add(1)  # `groupby(xs, key)`: called on each item
+            predicate = False
         elif isinstance(parent, ast.keyword) and parent.arg == "key" and _keyed(parents.get(id(parent))):
             arities.add(1)  # `sorted(xs, key=key)`: called on each item (frontend/keyfuncs.py)
             predicate = False
@@ -144,10 +148,10 @@ def _factory(fn: ast.FunctionDef, name: str) -> str | None:
 
 
 def _keyed(call: ast.AST | None) -> bool:
-    """`sorted(...)`, `min(...)`, `max(...)` or `xs.sort(...)`."""
+    """`sorted(...)`, `min(...)`, `max(...)`, `groupby(...)` or `xs.sort(...)`."""
     return isinstance(call, ast.Call) and (
-        isinstance(call.func, ast.Name) and call.func.id in ("sorted", "min", "max")
-        or isinstance(call.func, ast.Attribute) and call.func.attr == "sort")
+        isinstance(call.func, ast.Name) and call.func.id in ("sorted", "min", "max", "groupby")
+        or isinstance(call.func, ast.Attribute) and call.func.attr in ("sort", "groupby"))
 
 
 def _truth_tested(node: ast.AST, parents: dict[int, ast.AST]) -> bool:

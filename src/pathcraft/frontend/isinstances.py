@@ -14,11 +14,14 @@ import ast
 from pathcraft.frontend import classrefs
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.frontend.modelclasses import abstract_instance
-from pathcraft.ir.builtin_names import ISINSTANCE_OP
+from pathcraft.ir.builtin_names import ISINSTANCE_ABC_OP, ISINSTANCE_OP
 from pathcraft.ir.nodes import Binary, Const, Expr, Unary, Var
 
 CALLABLE_OP = "callable"  # `callable(e)`, decided at run time
 RUNTIME_TYPES = frozenset({"int", "bool", "float", "str", "list", "tuple", "dict", "set", "object"})
+# the `collections.abc` classes the engine answers `isinstance` with on any value (engine/evaluate.py)
+RUNTIME_ABCS = frozenset({"Mapping", "MutableMapping", "Sequence", "MutableSequence", "Set", "MutableSet",
+                          "Sized", "Container", "Iterable", "Iterator", "Reversible", "Collection"})
 
 
 def isinstance_rule(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
@@ -41,9 +44,17 @@ def isinstance_of(ex: ExprLowering, node: ast.Call) -> Expr:
     if not (isinstance(subject, ast.Name) and subject.id in ex.info.params
             and subject.id not in ex.reassigned and subject.id not in ex.opaque) \
             or isinstance(subject, ast.Name) and subject.id in {*ex.info.probes, *guessed}:  # a float tried too
-        if modelled:
-            raise ex.error(kinds, f"isinstance() with abstract base class '{modelled[0]}' on a value of any type")
-        return isinstance_at_run_time(ex, node, subject, wanted)
+        unasked = [m for m in modelled if m not in RUNTIME_ABCS]
+        if unasked:
+            raise ex.error(kinds, f"isinstance() with abstract base class '{unasked[0]}' on a value of any type")
+        if not modelled:
+            return isinstance_at_run_time(ex, node, subject, wanted)
+        value = ex.blocks.stable(ex.expr(subject), node.lineno)
+        asked: Expr = Unary(ISINSTANCE_ABC_OP + ",".join(modelled), value)
+        rest = wanted - set(modelled)
+        if rest:
+            asked = Binary("or", _at_run_time_of(ex, node, rest, value, subject), asked)
+        return asked
     declared = ex.info.param_types[ex.info.params.index(subject.id)]
     for name in modelled:  # decided by the builtin type, or by the class's own bases
         verdict = abstract_instance(declared, name, ex.module.is_subclass)
@@ -74,11 +85,16 @@ def isinstance_of(ex: ExprLowering, node: ast.Call) -> Expr:
 def isinstance_at_run_time(ex: ExprLowering, node: ast.Call, subject: ast.expr, wanted: set[str]) -> Expr:
     """`isinstance(e, T)` on any other value: decided by the engine from
     the value's kind or class (`Unary("isa:int,float", e)`)."""
+    return _at_run_time_of(ex, node, wanted, None, subject)
+
+
+def _at_run_time_of(ex: ExprLowering, node: ast.Call, wanted: set[str], value: Expr | None,
+                    subject: ast.expr) -> Expr:
     unknown = sorted(w for w in wanted if w not in RUNTIME_TYPES and w not in ex.module.class_infos
                      and w not in ex.module.namedtuples)
     if unknown or any(w in ex.local_names for w in wanted):
         raise ex.error(node, f"isinstance() with class '{unknown[0] if unknown else sorted(wanted)[0]}'")
-    return Unary(ISINSTANCE_OP + ",".join(sorted(wanted)), ex.expr(subject))
+    return Unary(ISINSTANCE_OP + ",".join(sorted(wanted)), value if value is not None else ex.expr(subject))
 
 
 def callable_rule(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:

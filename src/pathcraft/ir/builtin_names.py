@@ -96,3 +96,6 @@ UNSUPPORTED = "$unsupported"
 
 # `isinstance(e, T)` decided at run time: `Unary("isa:int,float", e)` (frontend/isinstances.py)
 ISINSTANCE_OP = "isa:"
+# the same with model classes of `collections.abc` (`Unary("isabc:Mapping", e)`): CPython's answer for a
+# builtin value, the class's chain (or its methods, for the ABCs that read them) for an object
+ISINSTANCE_ABC_OP = "isabc:"

@@ -37,9 +37,10 @@ _SIGNATURES: dict[str, Signature] = {
     "cycle": Signature(("iterable",), 1, 1),
     "tee": Signature(("iterable", "n"), 1, 2, (2,)),
     "zip_longest": Signature(("first", "second", "fillvalue"), 2, 2, (None,), frozenset({"fillvalue"})),
+    "groupby": Signature(("iterable", "key"), 1, 2, (None,), frozenset({"iterable", "key"})),
 }
 # the ones that call their first argument on each item (a callable parameter's `__call__`)
-CALLING = frozenset({"filterfalse", "takewhile", "dropwhile"})
+CALLING = frozenset({"filterfalse", "takewhile", "dropwhile", "groupby"})
 
 
 def takes(name: str, count: int, keywords: list[str]) -> bool:

@@ -16,6 +16,7 @@ as many items as its consumer takes within that bound.
 """
 
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 
 def fn__itertools_repeat(item: int, times: int | None) -> Iterator[int]:
@@ -268,3 +269,62 @@ def fn__itertools_tee_items(source: Iterable[int], seen: list[int]) -> Iterator[
                 return
             yield item
         at += 1
+
+
+def fn__itertools_groupby(iterable: list[int], key: Callable[[int], int] | None
+                          ) -> Iterator[tuple[int, Iterator[int]]]:
+    """`groupby(it[, key])`: `(key, group)` pairs over one source, as
+    CPython's C object steps it. The state the groups share is a list:
+    the current item and its key (when one is held), the target key of the
+    last group made, and which group is current (an older group gives
+    nothing more once the outer iterator moved on)."""
+    items = iter(iterable)
+    return fn__itertools_groupby_groups(items, key)
+
+
+def fn__itertools_groupby_groups(items: Iterable[int], key: Callable[[int], int] | None
+                                 ) -> Iterator[tuple[Any, Iterator[int]]]:
+    # [current value, current key, one is held, target key, a target is set, the current group's number]
+    state: list[Any] = [None, None, False, None, False, 0]
+    made = 0
+    while True:
+        state[5] = 0  # no group is current while the outer iterator steps
+        while True:  # skip to the next key (or to the first item)
+            if state[2]:
+                if not state[4]:
+                    break
+                if not (state[3] == state[1]):
+                    break
+            if not fn__itertools_groupby_step(items, key, state):
+                return
+        state[3] = state[1]
+        state[4] = True
+        made += 1
+        state[5] = made
+        yield (state[1], fn__itertools_groupby_group(items, key, state, made, state[3]))
+
+
+def fn__itertools_groupby_group(items: Iterable[int], key: Callable[[int], int] | None,
+                                state: list[Any], number: int, target: Any) -> Iterator[int]:
+    while True:
+        if state[5] != number:
+            return
+        if not state[2] and not fn__itertools_groupby_step(items, key, state):
+            return
+        if not (target == state[1]):
+            return
+        value = state[0]
+        state[0] = None
+        state[1] = None
+        state[2] = False
+        yield value
+
+
+def fn__itertools_groupby_step(items: Iterable[int], key: Callable[[int], int] | None, state: list[Any]) -> bool:
+    """The next item and its key into the shared state; False at the end."""
+    for value in items:
+        state[0] = value
+        state[1] = value if key is None else key(value)
+        state[2] = True
+        return True
+    return False
