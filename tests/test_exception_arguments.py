@@ -12,7 +12,8 @@ from heap_enum import Bounds
 from oracle import generated, oracle_tests
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "exception_arguments.py"
-NAMES = ["positive", "first", "shout", "parse", "capped", "Validator.check", "made_then_raised", "kept_errors"]
+NAMES = ["positive", "first", "shout", "parse", "capped", "Validator.check", "made_then_raised", "kept_errors",
+         "first_error"]
 
 test_replay, test_enumeration = oracle_tests(FIXTURE, NAMES, Bounds(ints=(-1, 0, 1), max_list=3, max_str=1,
                                                                      alphabet="xa"))
@@ -33,3 +34,20 @@ def test_exception_objects_are_not_compared_as_values() -> None:
     (the one comparing with None is kept)."""
     cases = generated(FIXTURE, "same_error")
     assert {c.value for c in cases} == {True}
+
+
+def test_an_imported_class_caught_somewhere_is_no_exception_value(tmp_path: Path) -> None:
+    """`except Counter:` takes the imported name as an exception class; a
+    call `Counter(xs)` is still the library's (statistics.multimode crashed
+    the engine with an exception object as a condition)."""
+    path = tmp_path / "counted.py"
+    path.write_text("from collections import Counter\n\n\ndef bad(xs: list[int]) -> int:\n    try:\n"
+                    "        return xs[0]\n    except Counter:\n        return 0\n\n\n"
+                    "def most(xs: list[int]) -> int:\n    counts = Counter(xs)\n    if counts:\n        return 1\n"
+                    "    return 0\n")
+    from pathcraft.frontend import translate
+    from pathcraft.generate import GenerateOptions, generate
+
+    result = translate(str(path), ["bad", "most"])
+    run = generate(result.program, "most", GenerateOptions.of())
+    assert run.cases == [] and any("collections.Counter" in note for note in run.notes)

@@ -97,6 +97,20 @@ def test_a_module_container_that_a_function_changes_stays_unknown(tmp_path: Path
     assert "unknown name 'SEEN'" in str(errors["remember"]) and "unknown name 'SEEN'" in str(errors["look"])
 
 
+def test_a_module_container_that_import_time_code_changes_stays_unknown(tmp_path: Path) -> None:
+    """`_pyio.valid_seek_flags`: a set literal that module-level code adds
+    to under a condition is no literal (a seek with whence 3 was claimed
+    to raise "invalid whence value", where Linux has SEEK_HOLE = 3); a
+    container module-level code only reads still is."""
+    path = tmp_path / "flags.py"
+    path.write_text("import os\n\nFLAGS = {0, 1, 2}\nif hasattr(os, 'SEEK_HOLE'):\n    FLAGS.add(os.SEEK_HOLE)\n"
+                    "TABLE = [1, 2]\nCOUNT = len(TABLE)\n\n\n"
+                    "def check(whence: int) -> bool:\n    return whence in FLAGS\n\n\n"
+                    "def look(i: int) -> bool:\n    return i in TABLE\n")
+    result = translate(str(path), ["check", "look"])
+    assert "unknown name 'FLAGS'" in str(result.errors["check"]) and "look" not in result.errors
+
+
 def test_a_module_container_returned_to_callers_outside_the_module_only(tmp_path: Path) -> None:
     """PEP 562's `def __dir__(): return __all__`: nothing in the module calls
     `__dir__`, so the list is handed only to code outside it, after the

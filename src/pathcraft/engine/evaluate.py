@@ -55,6 +55,8 @@ def _term(value: Value) -> Term:
     """A value already known to be an int/bool term."""
     if isinstance(value, Sentinel):
         raise sentinel_use(value)
+    if isinstance(value, ExcValue):
+        raise Unsupported("an exception object where the model wants a number")
     assert isinstance(value, (int, bool, float, T.Sym, T.App)), value
     return value
 
@@ -178,6 +180,8 @@ class Evaluator:
             return floats.unary(e.op, _term(v), self.domain)
         if e.op == "neg":
             return T.neg(_term(v))
+        if e.op in ("not", "truth") and isinstance(v, ExcValue):  # an exception object is true
+            return e.op == "truth"
         if e.op == "not":
             return T.not_(_term(v))
         if e.op == "truth":

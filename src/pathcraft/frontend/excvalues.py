@@ -73,9 +73,12 @@ def exception_value(ex: ExprLowering, name: str, call: ast.Call) -> Expr:
 
 
 def is_exception_class(ex: ExprLowering, name: str) -> bool:
-    """Is `name` a known exception class (the module's, merged, or a
-    builtin), not shadowed by a local or a function?"""
-    if name in ex.local_names or name in ex.functions:
+    """Is `name` a known exception class (the module's own, merged, or a
+    builtin), not shadowed by a local or a function? An imported name is
+    none here: `raise`/`except` take an imported capitalized name as an
+    exception class (module.is_exception), which a value built from it
+    (`Counter(xs)`) need not be."""
+    if name in ex.local_names or name in ex.functions or name in ex.module.imported:
         return False
     return name in ex.module.exception_bases or builtin_exception(name)
 
