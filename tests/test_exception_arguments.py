@@ -11,6 +11,9 @@ from pathlib import Path
 from heap_enum import Bounds
 from oracle import generated, oracle_tests
 
+from pathcraft.frontend import translate
+from pathcraft.generate import GenerateOptions, generate
+
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "exception_arguments.py"
 NAMES = ["positive", "first", "shout", "parse", "capped", "Validator.check", "made_then_raised", "kept_errors",
          "first_error"]
@@ -45,9 +48,6 @@ def test_an_imported_class_caught_somewhere_is_no_exception_value(tmp_path: Path
                     "        return xs[0]\n    except Counter:\n        return 0\n\n\n"
                     "def most(xs: list[int]) -> int:\n    counts = Counter(xs)\n    if counts:\n        return 1\n"
                     "    return 0\n")
-    from pathcraft.frontend import translate
-    from pathcraft.generate import GenerateOptions, generate
-
     result = translate(str(path), ["bad", "most"])
     run = generate(result.program, "most", GenerateOptions.of())
     assert run.cases == [] and any("collections.Counter" in note for note in run.notes)

@@ -12,7 +12,7 @@ import collections.abc
 import itertools
 import types
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from pathcraft.engine import identity, strings, tuples
 from pathcraft.engine.values import UNDEFINED, Value, sentinel_use, unbound_local, value_kind
@@ -241,13 +241,8 @@ class Evaluator:
                 raise Unsupported(f"hasattr() of {uncertain}")
             return False
         real = types.FunctionType if isinstance(cell, ObjectCell) else builtin_type(value, heap)
-        if real is types.GeneratorType:  # the model's generators stand for C iterators too: asked of all
-            answers = {hasattr(kind, name) for kind in _ITERATOR_TYPES}
-            if len(answers) == 1:  # `keys`: none has it; `__next__`: all have it
-                return answers.pop()
-        if real is None or real is types.GeneratorType:
-            raise Unsupported(f"hasattr() of a value the model does not name ('{name}')")
-        return hasattr(real, name)
+        return _asked_of_type(real, lambda kind: hasattr(kind, name),  # `keys`: no iterator has it
+                              f"hasattr() of a value the model does not name ('{name}')")
 
     def _callable(self, value: Value, heap: Heap) -> bool:
         """An object whose class (or a base) has `__call__` is callable (the
@@ -281,13 +276,8 @@ class Evaluator:
             return all(program.resolve_method(cell.cls, method) is not None for method in needed)
         python_type = types.FunctionType if isinstance(cell, ObjectCell) else type(None) if value is None \
             else builtin_type(value, heap)
-        if python_type is types.GeneratorType:
-            answers = {issubclass(kind, real) for kind in _ITERATOR_TYPES}
-            if len(answers) == 1:
-                return answers.pop()
-        if python_type is None or python_type is types.GeneratorType:
-            raise Unsupported(f"isinstance() with {name} of a value the model does not name")
-        return issubclass(python_type, real)
+        return _asked_of_type(python_type, lambda kind: issubclass(kind, real),
+                              f"isinstance() with {name} of a value the model does not name")
 
     def _isinstance(self, value: Value, wanted: frozenset[str], heap: Heap) -> bool:
         """`isinstance(value, wanted...)` from the value's kind (a bool is an
@@ -399,11 +389,23 @@ def _with_object(op: str, left: Value, right: Value) -> bool:
 
 # what a generator of the model may stand for: a generator, or a C iterator of builtins and `itertools`
 _ITERATOR_TYPES: tuple[type, ...] = (
-                   types.GeneratorType, zip, map, filter, enumerate, reversed, itertools.chain, itertools.islice,
-                   itertools.repeat, itertools.count, itertools.compress, itertools.filterfalse,
-                   itertools.takewhile, itertools.dropwhile, itertools.zip_longest, itertools.accumulate,
-                   itertools.cycle, type(iter([])), type(iter(())), type(iter(range(0))), type(iter("")),
-                   type(iter({})), type(iter(set())))
+    types.GeneratorType, zip, map, filter, enumerate, reversed, itertools.chain, itertools.islice, itertools.repeat,
+    itertools.count, itertools.compress, itertools.filterfalse, itertools.takewhile, itertools.dropwhile,
+    itertools.zip_longest, itertools.accumulate, itertools.cycle, type(iter([])), type(iter(())),
+    type(iter(range(0))), type(iter("")), type(iter({})), type(iter(set())))
+
+
+def _asked_of_type(python_type: type | None, question: Callable[[type], bool], unknown: str) -> bool:
+    """`question` of a builtin value's Python type; of a model generator,
+    the answer every type it may stand for gives. Where there is no type,
+    or they differ, the path is dropped (`unknown` says why)."""
+    if python_type is types.GeneratorType:
+        answers = {question(kind) for kind in _ITERATOR_TYPES}
+        if len(answers) == 1:
+            return answers.pop()
+    if python_type is None or python_type is types.GeneratorType:
+        raise Unsupported(unknown)
+    return question(python_type)
 # the ABCs whose `__subclasshook__` counts a class by its methods (`collections.abc`'s one-trick ponies)
 _HOOKED: dict[str, tuple[str, ...]] = {
     "Sized": ("__len__",), "Container": ("__contains__",), "Iterable": ("__iter__",),

@@ -199,6 +199,11 @@ def is_callable_type(cls: str | None) -> bool:
     return cls in ROOTS
 
 
+def arguments_text(count: int) -> str:
+    """`no arguments`, `one argument`, `2 arguments`: for notes and refusals."""
+    return {0: "no arguments", 1: "one argument"}.get(count, f"{count} arguments")
+
+
 def arity(cls: str | None) -> int | None:
     """How many arguments a call of a callable parameter of model class
     `cls` gives (None for no callable type)."""

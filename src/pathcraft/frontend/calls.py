@@ -41,7 +41,8 @@ def call(ex: ExprLowering, node: ast.Call, discard: bool) -> Expr:
     takes = callables.callable_parameter(ex, name)
     if takes is not None:  # `pred(item)`: the input's `__call__` (frontend/callables.py)
         if len(node.args) != takes or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
-            raise ex.error(node, f"call of callable parameter '{name}' with other than {_count(takes)}")
+            raise ex.error(node, f"call of callable parameter '{name}' with other than "
+                                 f"{callables.arguments_text(takes)}")
         method = ast.copy_location(ast.Attribute(func, "__call__", ast.Load()), func)
         return methodcalls.method_call(ex, method, ast.copy_location(ast.Call(method, node.args, []), node), discard)
     if name in ex.nested_calls:  # a nested function (frontend/closures.py)
@@ -170,7 +171,3 @@ def defaultdict(ex: ExprLowering, node: ast.Call) -> Expr:
     tmp = ex.blocks.temp()
     ex.blocks.emit(Call(tmp, NEW_DEFAULTDICT, args, node.lineno))
     return Var(tmp)
-
-
-def _count(arguments: int) -> str:
-    return "one argument" if arguments == 1 else "no arguments" if arguments == 0 else f"{arguments} arguments"

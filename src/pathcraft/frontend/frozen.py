@@ -66,20 +66,19 @@ def _changed_at_module_level(tree: ast.Module, names: set[str]) -> set[str]:
     import; not a function) uses other than by reading:
     `FLAGS.add(os.SEEK_HOLE)` under `if hasattr(os, "SEEK_HOLE")`."""
     parents: dict[ast.AST, ast.AST] = {}
-    found: set[str] = set()
+    changed: set[str] = set()
     todo: list[ast.AST] = [tree]
-    while todo:
+    while todo:  # top down: a use's parent and grandparent are recorded before the use is met
         parent = todo.pop()
         for child in ast.iter_child_nodes(parent):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 continue  # functions are read above; their defaults and decorators are not (rare)
             parents[child] = parent
             todo.append(child)
-            if isinstance(child, ast.Name) and child.id in names and isinstance(child.ctx, ast.Load):
-                found.add(child.id)
-    return {name for name in found
-            if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
-                   and not _read_only_use(n, parents) for n in parents)}
+            if isinstance(child, ast.Name) and child.id in names and isinstance(child.ctx, ast.Load) \
+                    and not _read_only_use(child, parents):
+                changed.add(child.id)
+    return changed
 
 
 def _all_literal(value: ast.expr, is_literal: Callable[[ast.expr], bool]) -> bool:

@@ -53,7 +53,7 @@ def isinstance_of(ex: ExprLowering, node: ast.Call) -> Expr:
         asked: Expr = Unary(ISINSTANCE_ABC_OP + ",".join(modelled), value)
         rest = wanted - set(modelled)
         if rest:
-            asked = Binary("or", _at_run_time_of(ex, node, rest, value, subject), asked)
+            asked = Binary("or", _at_run_time_of(ex, node, rest, value), asked)
         return asked
     declared = ex.info.param_types[ex.info.params.index(subject.id)]
     for name in modelled:  # decided by the builtin type, or by the class's own bases
@@ -85,16 +85,22 @@ def isinstance_of(ex: ExprLowering, node: ast.Call) -> Expr:
 def isinstance_at_run_time(ex: ExprLowering, node: ast.Call, subject: ast.expr, wanted: set[str]) -> Expr:
     """`isinstance(e, T)` on any other value: decided by the engine from
     the value's kind or class (`Unary("isa:int,float", e)`)."""
-    return _at_run_time_of(ex, node, wanted, None, subject)
+    _check_run_time_classes(ex, node, wanted)
+    return Unary(ISINSTANCE_OP + ",".join(sorted(wanted)), ex.expr(subject))
 
 
-def _at_run_time_of(ex: ExprLowering, node: ast.Call, wanted: set[str], value: Expr | None,
-                    subject: ast.expr) -> Expr:
+def _at_run_time_of(ex: ExprLowering, node: ast.Call, wanted: set[str], value: Expr) -> Expr:
+    """The same of a value already lowered."""
+    _check_run_time_classes(ex, node, wanted)
+    return Unary(ISINSTANCE_OP + ",".join(sorted(wanted)), value)
+
+
+def _check_run_time_classes(ex: ExprLowering, node: ast.Call, wanted: set[str]) -> None:
+    """Every class asked of is one the engine can tell at run time."""
     unknown = sorted(w for w in wanted if w not in RUNTIME_TYPES and w not in ex.module.class_infos
                      and w not in ex.module.namedtuples)
     if unknown or any(w in ex.local_names for w in wanted):
         raise ex.error(node, f"isinstance() with class '{unknown[0] if unknown else sorted(wanted)[0]}'")
-    return Unary(ISINSTANCE_OP + ",".join(sorted(wanted)), value if value is not None else ex.expr(subject))
 
 
 def callable_rule(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:

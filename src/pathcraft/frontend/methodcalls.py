@@ -54,7 +54,7 @@ def method_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: 
     if takes is not None:  # `self.key(item)`: the function a field holds (frontend/callables.py)
         if len(node.args) != takes or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
             raise ex.error(node, f"call of the function field '{func.attr}' with other than "
-                                 f"{'one argument' if takes == 1 else f'{takes} arguments'}")
+                                 f"{callables.arguments_text(takes)}")
         stored = ex.blocks.stable(ex.expr(func), node.lineno)
         given = tuple(ex.blocks.stable(ex.expr(a), node.lineno) for a in node.args)
         target = None if discard else ex.blocks.temp()

@@ -29,7 +29,7 @@ from pathcraft.frontend.names import module_level as _module_level
 from pathcraft.frontend.packages import module_name
 from pathcraft.frontend.fields import UNKNOWN, Typer, Unknown, infer_attributes, join_types
 from pathcraft.models.namedtuple.lowering import namedtuple_info, namedtuple_literal
-from pathcraft.frontend.optional import optional_scalar
+from pathcraft.frontend.optional import annotation_head, optional_scalar, unquoted
 from pathcraft.frontend.imports import Linker, home, link_imports
 from pathcraft.frontend.modelclasses import abstract_methods, is_model_file, normalize_bases
 from pathcraft.frontend.siblings import home_hidden_classes, import_siblings
@@ -1006,8 +1006,7 @@ def _unannotated_parameter(module: ModuleSource, fn: ast.FunctionDef, arg: ast.a
     root = callables.called_root(fn, arg.arg)
     if root is not None:  # only called: a function of one argument, or of two (frontend/callables.py)
         kind = Type("obj", root, optional=_defaults_to_none(fn, arg.arg))
-        takes = {0: "no arguments", 1: "one argument"}.get(callables.arity(root) or 0, "two arguments")
-        return kind, f"{arg.arg}: a function (called with {takes})"
+        return kind, f"{arg.arg}: a function (called with {callables.arguments_text(callables.arity(root) or 0)})"
     inferred = infer_from_use(fn, arg.arg)
     how = ""
     default = _default_type(fn, arg.arg)
@@ -1036,13 +1035,11 @@ def _admits_anything(annotation: ast.expr, scope: Mapping[str, ast.expr]) -> boo
     """`Any`, `object`, `typing.Any`, or a name the scope binds to one (a
     TypeVar with no bound): a parameter typed so takes any value."""
     seen: set[str] = set()
-    while isinstance(annotation, ast.Name) and annotation.id in scope and annotation.id not in seen:
-        seen.add(annotation.id)
-        annotation = scope[annotation.id]
-    name = annotation.attr if isinstance(annotation, ast.Attribute) else \
-        annotation.id if isinstance(annotation, ast.Name) else \
-        annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) else None
-    return name in ("Any", "object")
+    node = unquoted(annotation)
+    while isinstance(node, ast.Name) and node.id in scope and node.id not in seen:
+        seen.add(node.id)
+        node = unquoted(scope[node.id])
+    return node is not None and annotation_head(node) in ("Any", "object")
 
 
 def _annotated_parameter(module: ModuleSource, arg: ast.arg, annotation: ast.expr, owner: str | None,

@@ -104,10 +104,8 @@ def _managed(lw: StatementLowering, s: ast.With) -> None:
     item = s.items[0]
     line = s.lineno
     lw.blocks.emit(Mark(line))
-    manager = lw.blocks.stable(lw.expressions.expr(item.context_expr), line, across_statements=True)
-    if not isinstance(manager, Var):  # `with None:`: its TypeError, from a temporary all the same
-        manager = Var(lw.blocks.temp("manager"))
-        lw.blocks.emit(Assign(manager.name, lw.expressions.expr(item.context_expr), line))
+    manager = Var(lw.blocks.temp("manager"))  # held for `$exit`, whatever the expression (`with None:` too)
+    lw.blocks.emit(Assign(manager.name, lw.expressions.expr(item.context_expr), line))
     lw.calls.methods_called.update(("__enter__", "__exit__"))
     entered = lw.blocks.temp()
     lw.blocks.emit(CallMethod(entered, manager, ENTER_PROTOCOL, (), line))

@@ -29,9 +29,9 @@ LIST_PROTOCOL = "__list__"
 # `with m:`: `__enter__` after checking both methods exist (TypeError as CPython words it), and
 # `__exit__(None, None, None)` of a manager whose `__exit__` ignores the exception (frontend/stmt_with.py)
 ENTER_PROTOCOL = "$enter"
+EXIT_PROTOCOL = "$exit"
 # `E(args)` as a value: `Unary("exc:E", message)`, an ExcValue (frontend/excvalues.py)
 NEW_EXCEPTION_OP = "exc:"
-EXIT_PROTOCOL = "$exit"
 ADD = "__add__"  # `a + b` where a is surely a sequence (see frontend/expressions.py: sequence)
 IADD = "__iadd__"  # `a += b` likewise: a list extends in place
 EQ = "__eq__"  # `a == b` likewise: item by item
