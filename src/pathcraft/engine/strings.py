@@ -30,7 +30,7 @@ _ON_STRINGS = frozenset({
     "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "intlike", "lower", "upper", "printable",
 })
 _ON_INTS = frozenset({"chr", "str_of_nat"})
-UNARY = _ON_STRINGS | _ON_INTS | {"isstr", "isbool", "isint", "format"}
+UNARY = _ON_STRINGS | _ON_INTS | {"isstr", "isbool", "isint", "format", "format_repr"}
 UNKNOWN_TEXT = Text(None)
 # stated over ASCII (solver/strings.py)
 _ASCII = frozenset({"isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "intlike", "lower", "upper",
@@ -160,6 +160,8 @@ def unary(op: str, value: object) -> Term | Text:
     an f-string field) applied to `value`."""
     if op == "format":
         return _format(value)
+    if op == "format_repr":
+        return _format_repr(value)
     if op == "isstr":
         return is_str(value)
     if op == "isbool":
@@ -216,6 +218,16 @@ def _format(value: object) -> Term | Text:
         negative = T.apply("concat", "-", T.apply("str_of_nat", T.neg(value)))
         return T.ite(T.ge(value, 0), digits, negative)
     return UNKNOWN_TEXT
+
+
+def _format_repr(value: object) -> Term | Text:
+    """`repr(value)` in an f-string or `str.format` field (`{x!r}`): the
+    text `format` computes, but a str's is its quoted repr, computed only
+    for a known string."""
+    if not is_str(value):
+        return _format(value)
+    known = value.value if isinstance(value, Text) else value if isinstance(value, str) else None
+    return UNKNOWN_TEXT if known is None else repr(known)
 
 
 # a conversion of printf-style formatting: flags, width, precision, length, type

@@ -12,6 +12,7 @@ import ast
 
 from pathcraft.errors import UnsupportedError
 from pathcraft.frontend.exprhost import ExprLowering
+from pathcraft.frontend.strformat import FIELD_TEXT
 from pathcraft.ir.builtin_names import NEW_DICT, NEW_SET, SLICE_PROTOCOL
 from pathcraft.ir.nodes import Binary, Call, CallMethod, Const, Expr, ListOp, NewList, RepeatList, Text, Unary, Var
 
@@ -36,11 +37,11 @@ def dict_or_set(ex: ExprLowering, node: ast.Dict | ast.Set) -> Expr:
 
 
 def fstring(ex: ExprLowering, node: ast.JoinedStr) -> Expr:
-    """`f"..."`: literal parts and `{name}` fields (no conversion, no
-    format spec) concatenated, each field formatted by the engine (an
-    int, bool, str or None has its text computed; anything else makes
-    the whole string one whose text is not computed); a field with a
-    conversion or a format spec makes the string not computed. Every
+    """`f"..."`: literal parts and `{name}` fields (no format spec; no
+    conversion, or `!s`/`!r`) concatenated, each field formatted by the
+    engine (an int, bool, str or None has its text computed; anything else
+    makes the whole string one whose text is not computed); a field with
+    another conversion or a format spec makes the string not computed. Every
     field's expression runs, in order (it may raise: `{self.dist[u]}`)."""
     parts: list[Expr] = []
     computed = True
@@ -52,8 +53,9 @@ def fstring(ex: ExprLowering, node: ast.JoinedStr) -> Expr:
                 field = ex.blocks.stable(ex.expr(value.value), node.lineno)
             except UnsupportedError as exc:  # the paths that get here are dropped, the function stays
                 return ex.stdlib.dropped(f"an f-string field: {exc.message}", value.value)
-            if value.conversion == -1 and value.format_spec is None:
-                parts.append(Unary("format", field))
+            conversion = None if value.conversion == -1 else chr(value.conversion)
+            if conversion in FIELD_TEXT and value.format_spec is None:
+                parts.append(Unary(FIELD_TEXT[conversion], field))
             else:
                 computed = False
         else:

@@ -61,7 +61,7 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
     "pow": _pow, "hex": hex, "oct": oct, "bin": bin, "ord": ord, "chr": chr, "abs": abs, "len": len,
     "round": round, "min": min, "max": max, "sum": sum, "sorted": sorted, "range": _range,
     "int": int, "float": float, "str": str, "bool": bool,
-    "list": list, "tuple": tuple, "dict": dict, "set": set,
+    "list": list, "tuple": tuple, "dict": dict, "set": set, "frozenset": frozenset,
     "zip": lambda *a: list(zip(*a)), "enumerate": lambda *a: list(enumerate(*a)),
     "reversed": lambda a: list(reversed(a)),
 }
@@ -128,7 +128,27 @@ def _literal(value: Any) -> ast.expr:
     if isinstance(value, float) and not value.is_integer():
         raise NotConstant("a fractional float constant")
     _check_literal(value, 0)
-    return ast.parse(repr(value), mode="eval").body
+    return _written(value)
+
+
+def _written(value: Any) -> ast.expr:
+    """The literal expression of a checked value."""
+    return ast.parse(_source(value), mode="eval").body
+
+
+def _source(value: Any) -> str:
+    """`repr(value)`, but a set's items in one order whatever the hash seed
+    (a frozenset is written as a set display: the read-only uses
+    frontend/frozen.py allows cannot tell them apart)."""
+    if isinstance(value, (set, frozenset)):
+        return "{" + ", ".join(sorted(_source(item) for item in value)) + "}" if value else "set()"
+    if isinstance(value, list):
+        return "[" + ", ".join(_source(item) for item in value) + "]"
+    if isinstance(value, tuple):
+        return "(" + "".join(_source(item) + ", " for item in value) + ")"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_source(k)}: {_source(v)}" for k, v in value.items()) + "}"
+    return repr(value)
 
 
 def _check_literal(value: Any, depth: int) -> None:
@@ -138,7 +158,7 @@ def _check_literal(value: Any, depth: int) -> None:
         raise NotConstant("inf and nan have no literal")
     if isinstance(value, _SCALARS):
         return
-    if isinstance(value, (list, tuple, set)):
+    if isinstance(value, (list, tuple, set, frozenset)):
         for item in value:
             _check_literal(item, depth + 1)
         return
@@ -148,6 +168,22 @@ def _check_literal(value: Any, depth: int) -> None:
             _check_literal(item, depth + 1)
         return
     raise NotConstant(f"no literal for {type(value).__name__}")
+
+
+def _check_text(value: Any, depth: int) -> None:
+    """Is `value`'s text fixed by its literal (no set, no object)?"""
+    if isinstance(value, _SCALARS) and depth < 4:
+        return
+    if isinstance(value, (list, tuple)) and depth < 3:
+        for item in value:
+            _check_text(item, depth + 1)
+        return
+    if isinstance(value, dict) and depth < 3:
+        for key, item in value.items():
+            _check_text(key, depth + 1)
+            _check_text(item, depth + 1)
+        return
+    raise NotConstant(f"the text of a {type(value).__name__}")
 
 
 class _Evaluator:
@@ -205,6 +241,8 @@ class _Evaluator:
             return container[self.value(node.slice)]
         if isinstance(node, ast.Call):
             return self.call(node)
+        if isinstance(node, ast.JoinedStr):
+            return "".join(self._piece(v) for v in node.values)
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
             items = list(self.comprehension(node.generators, lambda: self.value(node.elt)))
             return set(items) if isinstance(node, ast.SetComp) else items
@@ -212,6 +250,27 @@ class _Evaluator:
             pairs = list(self.comprehension(node.generators, lambda: (self.value(node.key), self.value(node.value))))
             return dict(pairs)
         raise NotConstant(type(node).__name__)
+
+    def _piece(self, node: ast.expr) -> str:
+        """One part of an f-string: its text, or a field formatted as
+        Python would. Only values whose text does not depend on the hash
+        seed or on code of the module (scalars, and tuples, lists and
+        dicts of them)."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if not isinstance(node, ast.FormattedValue):
+            raise NotConstant("f-string part")
+        value = self.value(node.value)
+        _check_text(value, 0)
+        spec = "" if node.format_spec is None else self.value(node.format_spec)
+        if node.conversion in (-1, ord("s")):
+            shown = value if node.conversion == -1 else str(value)
+        elif node.conversion in (ord("r"), ord("a")):
+            shown = repr(value) if node.conversion == ord("r") else ascii(value)
+        else:
+            raise NotConstant("conversion")
+        text: str = format(shown, spec)
+        return text
 
     def _binary(self, node: ast.BinOp) -> Any:
         """An arithmetic operator, refused where its result would be huge."""

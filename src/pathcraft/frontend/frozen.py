@@ -3,8 +3,8 @@
 `TABLE = {"a": 1.0, "b": 2.5}` or `ROMAN = [(1000, "M"), (900, "CM")]` at
 module level, never rebound and, in every function of the module, used
 only in ways that cannot change it or let it escape (indexed, `in`, walked
-by `for`, passed to `len`/`sorted`/`min`..., `.get`/`.items`/`.keys`): a
-read of the name is then as good as a fresh copy of the literal, which is
+by `for`, formatted in an f-string, passed to `len`/`sorted`/`min`...,
+`.get`/`.items`/`.keys`): a read of the name is then as good as a fresh copy of the literal, which is
 how the lowerer builds it at each read. `return NAME` in a function that
 no code of the module calls or names (PEP 562's `def __dir__(): return
 __all__`) hands the container to code outside the module only, after the
@@ -109,6 +109,8 @@ def _read_only_use(node: ast.Name, parents: dict[ast.AST, ast.AST]) -> bool:
         return all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
     if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node:
         return True
+    if isinstance(parent, ast.FormattedValue) and parent.value is node:
+        return True  # `f"... {TABLE}"` formats it
     if isinstance(parent, ast.Call) and node in parent.args:
         func = parent.func
         return isinstance(func, ast.Name) and func.id in _READERS or \

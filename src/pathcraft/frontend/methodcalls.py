@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from pathcraft.frontend import callables, callargs, classrefs
+from pathcraft.frontend import callables, callargs, classrefs, strformat
 from pathcraft.models.math import lowering as mathmod
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.models.math.lowering import is_math
@@ -50,6 +50,9 @@ def method_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: 
         tmp = ex.blocks.temp()
         ex.blocks.emit(CallMethod(tmp, Const(Text(func.value.value)), "join", (items,), node.lineno))
         return Var(tmp)
+    if func.attr == "format" and (template := strformat.constant_template(ex, func.value)) is not None \
+            and (formatted := strformat.format_call(ex, template, node)) is not None:
+        return formatted
     takes = _stored_function(ex, func)
     if takes is not None:  # `self.key(item)`: the function a field holds (frontend/callables.py)
         if len(node.args) != takes or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):

@@ -1,0 +1,94 @@
+"""`str.format` on a template the module spells out: `"{0!r} not in
+list".format(value)`, `TEMPLATE.format(spec=spec)`.
+
+Why: the template is known when the module is read, so its fields are too
+(`string.Formatter.parse` is the parser CPython's `str.format` follows).
+The call becomes what an f-string with the same fields is: every argument
+evaluated in order, then literal parts and formatted fields concatenated
+(`displays.fstring`'s parts). A template whose fields the model cannot
+read exactly (an attribute or index in a field, a format spec, a field
+naming no argument, numbering that mixes `{}` and `{0}`) is left to the
+engine, which drops the path: CPython raises for several of these, and
+the text is not guessed.
+"""
+
+from __future__ import annotations
+
+import ast
+import string
+
+from pathcraft.frontend.exprhost import ExprLowering
+from pathcraft.ir.nodes import Binary, Const, Expr, Text, Unary
+
+# the field conversions whose text the engine computes (`!s` is `format`'s
+# for the values it computes; `!r` differs from it only for a str)
+FIELD_TEXT = {None: "format", "s": "format", "r": "format_repr"}
+
+
+def constant_template(ex: ExprLowering, receiver: ast.expr) -> str | None:
+    """The text of a template written in the module: a string literal, or
+    a module constant bound to one that the function does not shadow."""
+    if isinstance(receiver, ast.Constant) and isinstance(receiver.value, str):
+        return receiver.value
+    if isinstance(receiver, ast.Name) and receiver.id not in ex.local_names:
+        value = ex.module.constants.get(receiver.id)
+        if isinstance(value, Text) and value.value is not None:
+            return value.value
+    return None
+
+
+def format_call(ex: ExprLowering, template: str, node: ast.Call) -> Expr | None:
+    """`template.format(...)` as the concatenation of its parts, or None
+    when the template's fields are not all read exactly."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return None
+    fields = _fields(template, len(node.args), {k.arg for k in node.keywords if k.arg is not None})
+    if fields is None:
+        return None
+    positional = [ex.blocks.stable(ex.expr(a), node.lineno) for a in node.args]  # all of them, in order
+    named = {k.arg: ex.blocks.stable(ex.expr(k.value), node.lineno) for k in node.keywords if k.arg is not None}
+    parts: list[Expr] = []
+    for literal, key, conversion in fields:
+        if literal:
+            parts.append(Const(Text(literal)))
+        if key is not None:
+            value = positional[key] if isinstance(key, int) else named[key]
+            parts.append(Unary(FIELD_TEXT[conversion], value))
+    result: Expr = parts[0] if parts else Const(Text(""))
+    for part in parts[1:]:
+        result = Binary("add", result, part)
+    return result
+
+
+def _fields(template: str, given: int, names: set[str]) -> list[tuple[str, int | str | None, str | None]] | None:
+    """Each literal part and the argument (index or keyword) its field
+    formats, with the field's conversion; None when not read exactly."""
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError:  # `"{"`: CPython's ValueError, left to the engine
+        return None
+    out: list[tuple[str, int | str | None, str | None]] = []
+    automatic: int | None = None
+    for literal, field, spec, conversion in parsed:
+        if field is None:
+            out.append((literal, None, None))
+            continue
+        if spec or conversion not in FIELD_TEXT or "." in field or "[" in field:
+            return None
+        key: int | str
+        if field == "":
+            if automatic is None:
+                automatic = 0
+            elif automatic < 0:
+                return None
+            key, automatic = automatic, automatic + 1
+        elif field.isascii() and field.isdigit():
+            if automatic is not None and automatic >= 0:
+                return None
+            automatic, key = -1, int(field)
+        else:
+            key = field
+        if isinstance(key, int) and key >= given or isinstance(key, str) and key not in names:
+            return None  # CPython's IndexError or KeyError: not modelled
+        out.append((literal, key, conversion))
+    return out
