@@ -25,6 +25,11 @@ from pathcraft.ir.values import ExcValue
 from pathcraft.models.catalog import REGISTRY
 
 
+# the kinds of value whose Python type is the kind itself (a generator may
+# stand for a C iterator of another type)
+_CERTAIN_TYPES = frozenset({"list", "tuple", "dict", "set", "str", "int", "float", "deque"})
+
+
 def check_method(machine: Machine, state: State, frame: Frame, instr: CheckMethod) -> Successors:
     """`obj.method` before the arguments: AttributeError if it is not
     there; the call itself (dispatch, arity) happens at CallMethod."""
@@ -41,8 +46,10 @@ def check_method(machine: Machine, state: State, frame: Frame, instr: CheckMetho
         uncertain = uncertain_attribute(program, cell, instr.method) or called_field(program, cell, instr.method)
         if uncertain is not None:
             raise Unsupported(f"looking up {uncertain}")
-    elif receiver is not None:
+    elif receiver is not None and kind not in _CERTAIN_TYPES:
         raise Unsupported(f"looking up '{instr.method}' on a value the model does not know")
+    # None, an object, or a builtin value whose type has no such attribute (attribute_error
+    # drops the path when the real type has it: a method the model does not follow)
     return machine.throw(state, attribute_error(receiver, state.heap, instr.method))
 
 

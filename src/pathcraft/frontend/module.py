@@ -24,6 +24,7 @@ from pathcraft.models.math import lowering as mathmod
 from pathcraft.frontend.folding import fold_module_constants
 from pathcraft.frontend import callables, unions
 from pathcraft.frontend.frozen import frozen_containers
+from pathcraft.frontend.method_aliases import inline_method_aliases
 from pathcraft.frontend.importable import import_failure
 from pathcraft.frontend.names import module_level as _module_level
 from pathcraft.frontend.packages import module_name
@@ -83,6 +84,7 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     module = ModuleSource(path=path, name=module_name(file), tree=tree)
     positional_parameters(tree)
     drop_overloads(tree)
+    module.method_checks = inline_method_aliases(tree)
     _read_private_imports(module, tree)
     _read_deletions(module, tree)
     module.altered = altered_names(tree.body)

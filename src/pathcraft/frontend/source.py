@@ -52,6 +52,8 @@ class ModuleSource:
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
     constants: dict[str, Literal] = field(default_factory=dict)
     frozen: dict[str, ast.expr] = field(default_factory=dict)  # read-only containers (see frontend/frozen.py)
+    # `add = seen.add` statements whose calls were inlined: the object's and the method's names
+    method_checks: dict[ast.Assign, tuple[str, str]] = field(default_factory=dict)  # frontend/method_aliases.py
     exception_bases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     class_infos: dict[str, ClassInfo] = field(default_factory=dict)
     class_errors: dict[str, PathcraftError] = field(default_factory=dict)

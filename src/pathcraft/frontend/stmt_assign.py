@@ -13,11 +13,16 @@ from pathcraft.errors import construct_name
 from pathcraft.frontend import arith, classrefs
 from pathcraft.frontend.stmthost import StatementLowering
 from pathcraft.ir.builtin_names import DELSLICE_PROTOCOL
-from pathcraft.ir.nodes import Assign, CallMethod, Const, Expr, GetField, ListOp, Mark, SetField, Var
+from pathcraft.ir.nodes import Assign, CallMethod, CheckMethod, Const, Expr, GetField, ListOp, Mark, SetField, Var
 
 
 def assign(lw: StatementLowering, s: ast.Assign) -> None:
     lw.blocks.emit(Mark(s.lineno))
+    if s in lw.module.method_checks:  # `add = seen.add`, its calls inlined: only the lookup is left
+        obj, method = lw.module.method_checks[s]
+        lw.blocks.emit(CheckMethod(lw.expressions.expr(ast.copy_location(ast.Name(obj, ast.Load()), s)), method,
+                                   s.lineno))
+        return
     if len(s.targets) == 1 and isinstance(s.targets[0], ast.Tuple):
         tuple_assign(lw, s.targets[0], s.value, s)
         return
