@@ -200,10 +200,10 @@ def _bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod,
             state = replace(state, heap=tuples.new_tuple(heap, made))
             bound[param] = made
             continue
-        if param not in defaults:
-            if instr.keywords or len(positional) < len(info.params):
-                return machine.throw(state, ExcValue("TypeError", None))
-            return machine.throw(state, ExcValue("TypeError", f"{info.name}() missing argument '{param}'"))
+        if param in info.unheld_defaults:  # the callee's own default, which the model does not hold
+            raise Unsupported(f"call of {info.name}() without '{param}' (its default is not modelled)")
+        if param not in defaults:  # CPython names every missing argument, and the class: not asserted
+            return machine.throw(state, ExcValue("TypeError", None))
         bound[param] = defaults[param]  # type: ignore[assignment]  # not a tuple (made above)
     callee = machine.program.predicate(info.entry)
     if info.generator:

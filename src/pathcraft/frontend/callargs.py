@@ -57,8 +57,7 @@ def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_
             out.append(Const(defaults[param]))  # type: ignore[arg-type]  # not a tuple
         else:
             if param in callee.unheld_defaults:
-                raise ex.error(node, f"call of {callee.name}() without '{param}' (its default, a builtin function, "
-                                     "is not modelled)")
+                raise ex.error(node, f"call of {callee.name}() without '{param}' (its default is not modelled)")
             raise ex.error(node, f"missing argument '{param}' to {callee.name}()")
     if callee.kwargs is not None:  # a new dict at each call
         made = ex.blocks.temp("kwargs")

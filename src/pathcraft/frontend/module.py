@@ -8,11 +8,10 @@ calls can be resolved before the callee's body is lowered.
 from __future__ import annotations
 
 import ast
-import builtins
 import collections
 import sys
 from pathlib import Path
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Mapping
 
 from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
 from pathcraft.files import read_source
@@ -891,7 +890,7 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
     free = tuple(a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]
                  if a.annotation is not None and _admits_anything(a.annotation, scope))
     _check_binding(module, fn, owner, binding, names)
-    functions = _callable_parameters(names, types)
+    defaults, unheld = _defaults(module, args)
     probes = tuple(p for p in guarded_ints(fn, names, types) if p not in alternatives)
     return FunctionInfo(
         name=fn.name,
@@ -899,9 +898,8 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
         params=tuple(names),
         param_types=tuple(types),
         return_type=annotation_name(fn.returns),
-        defaults=_defaults(module, args, functions),
-        unheld_defaults=tuple(a.arg for a, d in _default_nodes(args)
-                              if a.arg in functions and _builtin_function(module, d)),
+        defaults=defaults,
+        unheld_defaults=unheld,
         lineno=fn.lineno,
         end_lineno=fn.end_lineno or fn.lineno,
         entry=qualname.replace(".", "_"),
@@ -1077,37 +1075,25 @@ def _check_binding(module: ModuleSource, fn: ast.FunctionDef, owner: str | None,
         raise unsupported(module.path, fn, "property setter without exactly 'self' and a value")
 
 
-def _callable_parameters(names: list[str], types: list[Type]) -> set[str]:
-    return {n for n, t in zip(names, types) if t.kind == "obj" and callables.is_callable_type(t.cls)}
-
-
-def _defaults(module: ModuleSource, args: ast.arguments, functions: Collection[str] = ()
-              ) -> tuple[tuple[str, Literal], ...]:
-    """The parameters' default values: constants, and tuples of them. A
-    callable parameter's default that is a builtin function (`pred=bool`)
-    is left out: a test passes a function of its own there, and a call of
-    analysed code that leaves the argument out is refused."""
+def _defaults(module: ModuleSource, args: ast.arguments) -> tuple[tuple[tuple[str, Literal], ...], tuple[str, ...]]:
+    """The parameters' default values the model holds (constants, and
+    tuples of them), and the parameters whose default it does not hold
+    (`pred=bool`, `key=keys.hashkey`, `default=frozenset()`): a test passes
+    a value of its own there, and a call that leaves such an argument out
+    is refused (frontend/callargs.py) or its path dropped (engine/methods.py)."""
     defaults: list[tuple[str, Literal]] = []
+    unheld: list[str] = []
     for arg, default in _default_nodes(args):
-        if arg.arg in functions and _builtin_function(module, default):
-            continue
         value = literal_value(default, module.from_math, module.imported, module.constants)
         if isinstance(default, ast.Tuple):  # `inclusive=(True, True)`: a tuple of constants, made at each call
             items = [literal_value(e, module.from_math, module.imported, module.constants) for e in default.elts]
             if all(i is not NO_DEFAULT and not isinstance(i, Sentinel) for i in items):
                 value = tuple(items)  # type: ignore[assignment]  # a tuple of literals
         if value is NO_DEFAULT:
-            raise unsupported(module.path, default, "default value other than a constant")
+            unheld.append(arg.arg)
+            continue
         defaults.append((arg.arg, value))
-    return tuple(defaults)
-
-
-def _builtin_function(module: ModuleSource, node: ast.expr) -> bool:
-    """A builtin function or type named as such (`bool`, `len`), not one
-    the module binds."""
-    return isinstance(node, ast.Name) and callable(getattr(builtins, node.id, None)) \
-        and node.id not in module.functions and node.id not in module.classes and node.id not in module.imported \
-        and node.id not in module.constants
+    return tuple(defaults), tuple(unheld)
 
 
 def _default_nodes(args: ast.arguments) -> list[tuple[ast.arg, ast.expr]]:
