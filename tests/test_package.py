@@ -116,6 +116,17 @@ def test_a_module_whose_functions_are_all_refused_is_no_failure(package: Path, t
     assert report(out)["unchanged modules"] == 8  # not run again either
 
 
+def test_the_report_gives_each_function_its_tests_and_dropped_paths(package: Path, tmp_path: Path) -> None:
+    """What a one-module run prints of a function ("some paths dropped:
+    ...") is in the package run's JSON report too."""
+    (package / "partial.py").write_text("def f(x: int, s: str) -> str:\n    if x > 0:\n        return s\n"
+                                        "    return '{:>4}'.format(s)\n")
+    out = tmp_path / "generated"
+    assert gen(package, out, "-q").returncode == 0
+    partial = {m["module"]: m for m in report(out)["per module"]}["pkg_batch/partial.py"]  # type: ignore[union-attr, index]
+    assert partial["per_function"] == {"f": {"tests": 1, "dropped": ["unsupported str.format()"]}}
+
+
 def test_a_broken_module_fails_alone(package: Path, tmp_path: Path) -> None:
     (package / "broken.py").write_text("def f(:\n")
     out = tmp_path / "generated"

@@ -56,6 +56,8 @@ class ModuleOutcome:
     seconds: float = 0.0  # the work of its items (on several workers, more than the wall clock)
     message: str = ""
     failed: dict[str, str] = field(default_factory=dict)  # function -> why it has no result (hung, crashed)
+    # each function that ran: its tests, and why paths of it were dropped (the notes a one-module run prints)
+    per_function: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def package_modules(root: Path, exclude: Sequence[str] = ()) -> list[Path]:
@@ -260,8 +262,12 @@ class _ModuleRun:
         functions = sum(1 for q in self.functions if q not in self.skipped and q not in self.failed)
         status = "failed" if self.failed else "written" if self.tests else "no tests"
         message = "; ".join(f"{q}: {why}" if q else why for q, why in self.failed.items())
+        per_function = {q: {"tests": len(r.get("tests", [])), "dropped": list(r.get("dropped", [])),
+                            **({"stopped": r["stopped"]} if r.get("stopped") else {})}
+                        for q in self.functions if (r := self.results.get(q)) is not None
+                        and not r.get("error") and not r.get("skipped")}
         return ModuleOutcome(self.name, str(self.output) if self.tests else "", status, self.tests, functions,
-                             self.skipped, round(self.seconds, 2), message, self.failed)
+                             self.skipped, round(self.seconds, 2), message, self.failed, per_function)
 
 
 @dataclass(frozen=True)

@@ -182,7 +182,7 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
     result: dict[str, Any] = {
         "qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": run.stopped,
         "messages": function_messages(run), "seconds": round(time.perf_counter() - started, 3),
-        "stats": run.stats,
+        "stats": run.stats, "dropped": [f"unsupported {note}" for note in run.notes],
     }
     if data:
         result["cases"] = cases
@@ -218,9 +218,11 @@ def merged_split(qualname: str, parts: list[dict[str, Any]]) -> dict[str, Any]:
         if case is not None:
             cases.append({**case, "name": renamed})
     messages = list(dict.fromkeys(m for part in parts for m in part.get("messages", [])))
+    dropped = list(dict.fromkeys(note for part in parts for note in part.get("dropped", [])))
     stopped = next((part["stopped"] for part in parts if part.get("stopped")), None)
     return {"qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": stopped,
-            "messages": messages, "seconds": round(sum(float(part.get("seconds", 0)) for part in parts), 3),
+            "messages": messages, "dropped": dropped,
+            "seconds": round(sum(float(part.get("seconds", 0)) for part in parts), 3),
             "split": len(parts) - 1, **({"cases": cases} if with_data else {})}
 
 
