@@ -46,10 +46,11 @@ def check_method(machine: Machine, state: State, frame: Frame, instr: CheckMetho
         uncertain = uncertain_attribute(program, cell, instr.method) or called_field(program, cell, instr.method)
         if uncertain is not None:
             raise Unsupported(f"looking up {uncertain}")
-    elif receiver is not None and kind not in _CERTAIN_TYPES:
+    elif receiver is not None and (kind not in _CERTAIN_TYPES or frame.pred.builtin):
         raise Unsupported(f"looking up '{instr.method}' on a value the model does not know")
-    # None, an object, or a builtin value whose type has no such attribute (attribute_error
-    # drops the path when the real type has it: a method the model does not follow)
+    # None, an object, or, in the module's own code, a builtin value whose type has no such
+    # attribute (attribute_error drops the path when the real type has it: a method the model
+    # does not follow); a model of a C function may look up in another order than the C code
     return machine.throw(state, attribute_error(receiver, state.heap, instr.method))
 
 

@@ -8,11 +8,13 @@ inputs were chosen.
 
 from __future__ import annotations
 
+import ast
 import keyword
 import re
 import sys
 import textwrap
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, TextIO
 
 from pathcraft import __version__
@@ -114,11 +116,11 @@ class PytestText:
         header = [
             '"""' + text[0], *text[1:], '"""',
             "",
-            *(["import importlib", ""] if not _importable(module) else []),
+            *(["import importlib", ""] if _by_import_module(module, source) else []),
             "import pytest  # noqa: F401 (for the tests that expect an exception)",
             "",
             *_root_loader(source),
-            _import_line(module, package, name, self.alias),
+            _import_line(module, package, name, self.alias, source),
             *(home_import(home) for home in sorted(set(homes))),
         ]
         if cached:  # the paths assume empty caches (engine/cache.py)
@@ -209,7 +211,6 @@ def regex_literal(text: str) -> str:
 
 def _folder(source: str) -> str:
     import os
-    from pathlib import Path
 
     from pathcraft.frontend.packages import import_name
 
@@ -244,8 +245,6 @@ def module_alias(module: str) -> str:
 def _root_loader(source: str) -> list[str]:
     """The lines that load a package root with no identifier name under
     its alias (frontend/imports.py), then a blank line; none otherwise."""
-    from pathlib import Path
-
     from pathcraft.frontend.packages import loader_lines
 
     lines = loader_lines(Path(source))
@@ -256,10 +255,73 @@ def _importable(module: str) -> bool:
     return all(part.isidentifier() and not keyword.iskeyword(part) for part in module.split("."))
 
 
-def _import_line(module: str, package: str, name: str, alias: str) -> str:
-    if not _importable(module):
+def _import_line(module: str, package: str, name: str, alias: str, source: str) -> str:
+    if _by_import_module(module, source):
         return f"{alias} = importlib.import_module({module!r})"
     return f"from {package} import {name}" if package else f"import {module}"
+
+
+def _by_import_module(module: str, source: str) -> bool:
+    """Is the module reached by `importlib.import_module`: a name that is
+    no identifier, or one its package's `__init__.py` may bind to
+    something else (`from .slugify import *` makes `slugify.slugify` the
+    function, and `from slugify import slugify` imports that)?"""
+    return not _importable(module) or "." in module and _package_rebinds(source, module.rpartition(".")[2])
+
+
+def _package_rebinds(source: str, name: str) -> bool:
+    """Does the `__init__.py` beside `source` bind `name` (anywhere in it:
+    a local of one of its functions counts too)? Read, never run;
+    unreadable counts as yes."""
+    init = Path(source).parent / "__init__.py"
+    if not init.is_file():
+        return False
+    try:
+        tree = ast.parse(init.read_bytes())
+    except (SyntaxError, ValueError, OSError):
+        return True
+    return _binds(tree, name, init.parent, star_depth=1)
+
+
+def _binds(tree: ast.Module, name: str, folder: Path, star_depth: int) -> bool:
+    """Does module `tree` (in `folder`) bind `name`: a definition, a store,
+    an import, or a `from .x import *` of a sibling that exports it?"""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return True
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            return True
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    if _star_exports(node, name, folder, star_depth):
+                        return True
+                    continue
+                submodule = isinstance(node, ast.ImportFrom) and node.level == 1 and not node.module
+                if (alias.asname or alias.name.split(".")[0]) == name and not submodule:
+                    return True
+    return False
+
+
+def _star_exports(node: ast.Import | ast.ImportFrom, name: str, folder: Path, star_depth: int) -> bool:
+    """Does `from .x import *` bind `name`: in x's `__all__` when it is a
+    literal, else bound by x and public? Anything not read so (an absolute
+    import, a package, a computed `__all__`) counts as yes."""
+    if star_depth < 0 or not isinstance(node, ast.ImportFrom) or node.level != 1 or not node.module \
+            or not (folder / f"{node.module}.py").is_file():
+        return True
+    try:
+        tree = ast.parse((folder / f"{node.module}.py").read_bytes())
+    except (SyntaxError, ValueError, OSError):
+        return True
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__"
+                                                     for t in statement.targets):
+            if isinstance(statement.value, (ast.List, ast.Tuple)) and all(
+                    isinstance(e, ast.Constant) and isinstance(e.value, str) for e in statement.value.elts):
+                return name in {e.value for e in statement.value.elts}  # type: ignore[attr-defined]
+            return True
+    return not name.startswith("_") and _binds(tree, name, folder, star_depth - 1)
 
 
 def call_text(case: TestCase, alias: str, positional: bool = False,

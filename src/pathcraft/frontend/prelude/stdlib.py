@@ -135,11 +135,15 @@ def fn__bisect_right(a: list[int], x: int, lo: int, hi: int) -> int:
 
 
 def fn__insort_left(a: list[int], x: int, lo: int, hi: int) -> None:
-    a.insert(fn__bisect_left(a, x, lo, hi), x)
+    """The C code bisects first, then calls `a.insert`: a sequence with
+    no `insert` fails after the bisection, as there."""
+    i = fn__bisect_left(a, x, lo, hi)
+    a.insert(i, x)
 
 
 def fn__insort_right(a: list[int], x: int, lo: int, hi: int) -> None:
-    a.insert(fn__bisect_right(a, x, lo, hi), x)
+    i = fn__bisect_right(a, x, lo, hi)
+    a.insert(i, x)
 
 
 def fn__pairwise(items: list[int]) -> list[tuple[int, int]]:
