@@ -163,3 +163,15 @@ def test_deque_annotations_are_list_types_so_marked() -> None:
     assert parsed("deque[int] | None").optional  # type: ignore[attr-defined]
     with pytest.raises(TypeSyntaxError):
         parsed("deque[str]")
+
+
+def test_generics_spelled_through_the_typing_module_are_the_plain_ones() -> None:
+    from pathcraft.frontend.types import parse_type
+
+    def parsed(text: str) -> str:
+        return str(parse_type(ast.parse(text, mode="eval").body, set()))
+
+    for spelled, plain in (("typing.Tuple[int, str]", "tuple[int, str]"), ("typing.List[int]", "list[int]"),
+                           ("typing.Optional[typing.Dict[str, int]]", "dict[str, int] | None"),
+                           ("typing_extensions.Set[int]", "set[int]")):
+        assert parsed(spelled) == parsed(plain) == plain

@@ -98,6 +98,9 @@ def _generic_type(node: ast.Subscript, classes: set[str], owner: str | None,
                   aliases: Mapping[str, ast.expr] | None) -> Type:
     """`list[T]`, `Optional[T]`, `deque[T]`, `tuple[...]`, `set[K]`,
     `dict[K, V]` and the abstract ones a list, dict or set satisfies."""
+    if isinstance(node.value, ast.Attribute) and isinstance(node.value.value, ast.Name) \
+            and node.value.value.id in ("typing", "typing_extensions"):  # `typing.Tuple[int, int]`
+        return parse_type(ast.Subscript(ast.Name(node.value.attr), node.slice), classes, owner, aliases)
     if isinstance(node.value, ast.Attribute) \
             and node.value.attr in ABSTRACT_SEQUENCES + ABSTRACT_MAPPINGS + ABSTRACT_SETS:  # `abc.Sequence[int]`
         return parse_type(ast.Subscript(ast.Name(node.value.attr), node.slice), classes, owner, aliases)
