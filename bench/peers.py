@@ -42,6 +42,7 @@ from peer_tools.targets import Target, example_targets, filter_targets, load_man
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_MANIFEST = REPO.parent / "shared" / "corpus" / "MANIFEST.tsv"
 DEFAULT_EXAMPLES = REPO.parent / "shared" / "examples"
+LIBS_MANIFEST = REPO / "bench" / "libs_targets.tsv"  # sources relative to it: ../../shared/corpus/libs/<lib>
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "pathcraft-bench"
 
 Progress = Callable[[str], None]
@@ -235,6 +236,9 @@ def add_run_arguments(p: argparse.ArgumentParser, *, budget: float, grace: float
     p.add_argument("--targets", action="append", default=[],
                    help="keep targets whose id contains this substring (repeatable, comma-separated)")
     p.add_argument("--tools", default="pathcraft,crosshair,pynguin")
+    p.add_argument("--group", choices=("corpus", "libs"), default="corpus",
+                   help="corpus: the shared manifest and the seed examples; libs: functions and methods of the ten "
+                        "typed libraries (bench/libs_targets.tsv), chosen by style")
     p.add_argument("--manifest", type=Path, default=DEFAULT_MANIFEST)
     p.add_argument("--examples", type=Path, default=DEFAULT_EXAMPLES,
                    help="folder of the seed examples ('' to leave them out)")
@@ -248,7 +252,10 @@ def add_run_arguments(p: argparse.ArgumentParser, *, budget: float, grace: float
 
 
 def chosen_targets(args: argparse.Namespace) -> list[Target]:
-    """The manifest's targets and the examples', filtered by --targets."""
+    """The manifest's targets and the examples' (or the libs group's),
+    filtered by --targets."""
+    if getattr(args, "group", "corpus") == "libs":
+        return filter_targets(load_manifest(LIBS_MANIFEST), [s for arg in args.targets for s in arg.split(",") if s])
     targets = load_manifest(args.manifest) if str(args.manifest) not in ("", ".") else []
     if str(args.examples) not in ("", "."):
         targets += example_targets(args.examples)

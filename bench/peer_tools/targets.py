@@ -70,7 +70,7 @@ def import_root_of(file: Path) -> tuple[Path, str]:
     folders are not (``binary_search`` with ``searches/`` on the path).
     """
     file = file.resolve()
-    parts = [file.stem]
+    parts = [] if file.name == "__init__.py" else [file.stem]  # a package's own module is the package
     folder = file.parent
     while (folder / "__init__.py").exists() and folder.parent != folder:
         parts.insert(0, folder.name)
@@ -239,7 +239,8 @@ def load_manifest(manifest: Path) -> list[Target]:
             path = row["path"].strip()
             qual = row["qualname"].strip()
             file = base / source / path
-            tid = f"{source}/{path}::{qual}" if source else f"{path}::{qual}"
+            label = source.rsplit("/", 1)[-1]  # `../../shared/corpus/libs/toolz`: shown as `toolz`
+            tid = f"{label}/{path}::{qual}" if source else f"{path}::{qual}"
             targets.append(
                 make_target(file, qual, tid, (row.get("kind") or "").strip(),
                             (row.get("notes") or "").strip())
