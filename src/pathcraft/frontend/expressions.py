@@ -62,6 +62,7 @@ class ExpressionLowerer:
         # `sorted(xs, key=f)` and kin (frontend/keyed.py): consumer, items, key, reverse, the call
         self.keyed: Callable[[str, ast.expr, ast.expr, bool, ast.Call], Expr] | None = None
         self.generator_value: Callable[[ast.GeneratorExp], Expr] | None = None  # a genexpr as a value
+        self.reduce: Callable[[ast.Call], Expr | None] | None = None  # `functools.reduce(f, xs)` (frontend/reduces.py)
         # `map(f, xs)` and kin as values: a silent generator (frontend/iterators.py)
         self.iterator_value: Callable[[ast.GeneratorExp], Expr] | None = None
         # nested functions callable here by name: what a call binds, and the captures passed after

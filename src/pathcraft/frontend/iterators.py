@@ -53,12 +53,12 @@ def _as_generator(ex: ExprLowering, name: str, node: ast.Call) -> ast.GeneratorE
     args = node.args
     x, y = _name("__pc_it0"), _name("__pc_it1")
     if name == "map" and len(args) in (2, 3):
-        applied = _applied(ex, args[0], [_load(x)] if len(args) == 2 else [_load(x), _load(y)])
-        if applied is None:
+        each = applied(ex, args[0], [_load(x)] if len(args) == 2 else [_load(x), _load(y)])
+        if each is None:
             return None
         if len(args) == 2:
-            return _generator(node, applied, x, args[1])
-        return _generator(node, applied, ast.Tuple([x, y], ast.Store()), ast.Call(_load(_name("zip")), args[1:], []))
+            return _generator(node, each, x, args[1])
+        return _generator(node, each, ast.Tuple([x, y], ast.Store()), ast.Call(_load(_name("zip")), args[1:], []))
     if name == "filter" and len(args) == 2:
         test: ast.expr | None = None
         if isinstance(args[0], ast.Constant) and args[0].value is None:
@@ -97,7 +97,7 @@ _OPERATORS: dict[str, Callable[[list[ast.expr]], ast.expr]] = {
 _ARITY = {"neg": 1, "not_": 1}
 
 
-def _applied(ex: ExprLowering, function: ast.expr, items: list[ast.expr]) -> ast.expr | None:
+def applied(ex: ExprLowering, function: ast.expr, items: list[ast.expr]) -> ast.expr | None:
     """What `map(function, ...)` computes of each item (or pair of items):
     a call of a function of the module, a builtin or a callable parameter;
     the expression an `operator` function stands for (`map(lt, a, b)`:

@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from pathcraft.errors import construct_name, unsupported
-from pathcraft.frontend import closures, comprehensions, genexprs, keyfuncs
+from pathcraft.frontend import closures, comprehensions, genexprs, keyfuncs, reduces
 from pathcraft.frontend.expressions import CallsMade, ExpressionLowerer
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.names import assigned_names
@@ -90,6 +90,7 @@ class FunctionLowerer:
             self, consumer, items, key, reverse, node)
         self.expressions.generator_value = lambda node: genexprs.generator_object(self, node)
         self.expressions.iterator_value = lambda node: genexprs.generator_object(self, node, silent=True)
+        self.expressions.reduce = lambda node: reduces.reduce_call(self, node)
         if owner is not None and fn.args.args and any(
                 isinstance(d, ast.Name) and d.id == "classmethod" for d in fn.decorator_list):
             self.expressions.class_alias = {fn.args.args[0].arg: owner}  # `cls`: the class itself

@@ -24,6 +24,7 @@ from pathcraft.frontend.folding import fold_module_constants
 from pathcraft.frontend import callables, unions
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.method_aliases import inline_method_aliases
+from pathcraft.frontend.versions import fold_version_branches
 from pathcraft.frontend.importable import import_failure
 from pathcraft.frontend.names import module_level as _module_level
 from pathcraft.frontend.packages import module_name
@@ -81,6 +82,7 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     file = Path(path)
     tree = _parse(path, file)
     module = ModuleSource(path=path, name=module_name(file), tree=tree)
+    fold_version_branches(tree)  # `if sys.version_info >= (3, 12):`: the branch this interpreter takes
     positional_parameters(tree)
     drop_overloads(tree)
     module.method_checks = inline_method_aliases(tree)

@@ -28,6 +28,7 @@ import string
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import Protocol
 
 from pathcraft.frontend.packages import import_name, installed
@@ -212,6 +213,9 @@ class Lowering(Protocol):
 
     def expr(self, node: ast.expr, discard: bool = False) -> Expr: ...
 
+    @property
+    def reduce(self) -> Callable[[ast.Call], Expr | None] | None: ...
+
 
 class Stdlib:
     """The standard-library names of one function's module, for its lowerer."""
@@ -282,6 +286,9 @@ class Stdlib:
                 return made
         module, name = origin
         lowerer = self.lowerer
+        if origin == ("functools", "reduce") and lowerer.reduce is not None \
+                and (reduced := lowerer.reduce(node)) is not None:  # frontend/reduces.py
+            return reduced
         if origin == ("collections", "deque") and not node.keywords and len(node.args) <= 1 \
                 and not any(isinstance(a, (ast.Starred, ast.GeneratorExp)) for a in node.args):
             return self.new_deque(node)
