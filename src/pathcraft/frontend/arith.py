@@ -73,13 +73,14 @@ def concatenation(ex: ExprLowering, left: Expr, right_node: ast.expr, node: ast.
 
 def sequence(ex: ExprLowering, node: ast.expr, tuples: bool = True) -> bool:
     """Is `node` surely a list or tuple (a display, a comprehension, a
-    slice, `list()`/`sorted()`, a parameter so annotated, a sum of
-    these)? Then `+` is concatenation, a method of the sequence."""
+    slice, `list()`/`sorted()`/`tuple()`, a parameter so annotated, a sum
+    of these)? Then `+` is concatenation, a method of the sequence."""
     if isinstance(node, (ast.List, ast.ListComp)) or tuples and isinstance(node, ast.Tuple):
         return True
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
         return sequence(ex, node.value, tuples)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "sorted") \
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id in (("list", "sorted", "tuple") if tuples else ("list", "sorted")) \
             and node.func.id not in ex.local_names and node.func.id not in ex.functions:
         return True
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):

@@ -127,8 +127,9 @@ def hasattr_rule(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
 
 def getattr_rule(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
     """`getattr(x, "name")` is `x.name`; `getattr(x, "name", d)` with `x`
-    and `d` names or constants is `x.name if hasattr(x, "name") else d`
-    (evaluating them twice or late changes nothing). A private name is
+    a name or constant and `d` one too, or a display of such (`()`, `[]`),
+    is `x.name if hasattr(x, "name") else d` (evaluating them twice or late
+    changes nothing: a display made late is still a new object). A private name is
     not mangled by `getattr`, so it is left alone."""
     attribute = _constant_name(node, 3) or _constant_name(node, 2)
     if attribute is None or attribute.startswith("__") and not attribute.endswith("__"):
@@ -138,11 +139,25 @@ def getattr_rule(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
     if len(node.args) == 2:
         return ex.expr(read)
     default = node.args[2]
-    if not all(isinstance(a, (ast.Name, ast.Constant)) for a in (subject, default)) \
+    if not isinstance(subject, (ast.Name, ast.Constant)) or not _pure(default) \
             or any(attribute in c.properties for c in ex.module.class_infos.values()):  # a getter would run twice
         return None
     test = ast.copy_location(ast.Call(ast.Name("hasattr", ast.Load()), [subject, node.args[1]], []), node)
     return ex.expr(ast.copy_location(ast.IfExp(test, read, default), node))
+
+
+def _pure(node: ast.expr) -> bool:
+    """Evaluating `node` cannot fail or change anything: a name, a
+    constant (negated too), a display of such."""
+    if isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return isinstance(node.operand, ast.Constant)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return all(_pure(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is not None and _pure(k) and _pure(v) for k, v in zip(node.keys, node.values))
+    return False
 
 
 def _constant_name(node: ast.Call, arity: int) -> str | None:
