@@ -119,7 +119,7 @@ def type_name(value: object, heap: Heap) -> str:
             return "generator"
         return cell.cls if isinstance(cell, ObjectCell) else "tuple" if cell.is_tuple else \
             "deque" if cell.is_deque else "list"
-    if isinstance(value, Text):
+    if isinstance(value, (Text, str)) or (isinstance(value, (Sym, App)) and T.sort_of(value) == T.STR):
         return "str"
     if isinstance(value, bool) or (isinstance(value, (Sym, App)) and T.sort_of(value) == BOOL):
         return "bool"
