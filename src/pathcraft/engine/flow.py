@@ -8,7 +8,7 @@ from pathcraft.engine.machine import Machine, Successors
 from pathcraft.engine.state import Frame, Outcome, State
 from pathcraft.engine.values import UNDEFINED
 from pathcraft.errors import Unsupported
-from pathcraft.ir.builtin_names import UNSUPPORTED
+from pathcraft.ir.builtin_names import MATCH_TYPE, UNSUPPORTED
 from pathcraft.ir.nodes import Expr, Goto, NewList, NewObject, Raise, RepeatList, Return, Text, Var
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver.terms import App, Sym
@@ -46,6 +46,8 @@ def raised(instr: Raise, frame: Frame) -> ExcValue:
     """The exception a `raise` makes (`$unsupported` drops the path)."""
     if instr.reraise is not None:
         exc = frame.env[instr.reraise]
+        if isinstance(exc, ExcValue) and exc.type == MATCH_TYPE:  # a regex match object (models/re)
+            return ExcValue("TypeError", "exceptions must derive from BaseException")
         if isinstance(exc, ExcValue):
             return exc
         if exc is None or isinstance(exc, (int, float, str, Text, Sym, App)):  # `raise 5`, `raise None`

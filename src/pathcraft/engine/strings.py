@@ -18,6 +18,7 @@ from pathcraft.heap.base import HeapResult
 from pathcraft.heap.cells import Addr, Heap
 from pathcraft.ir.nodes import Text
 from pathcraft.ir.values import ExcValue
+from pathcraft.solver import regex
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import BOOL, INT, STR, App, Sym, Term
 
@@ -120,6 +121,10 @@ def binary(op: str, left: object, right: object) -> Term | Text:
     if not (is_str(left) and is_str(right)):
         raise _type_error(left, right)  # "a" + 1, "a" < 1
     a, b = as_str(left), as_str(right)
+    if op == "inre":  # does a pattern match (models/re); \d, \w, \s and IGNORECASE are stated over ASCII
+        assert isinstance(b, str), b
+        _mode, flags, pattern = regex.read_spec(b)
+        return T.apply("inre", ascii_only(a) if regex.uses_classes(pattern, flags) else a, b)
     if op == "add":
         return T.apply("concat", a, b)
     if op in ("lt", "le", "gt", "ge"):

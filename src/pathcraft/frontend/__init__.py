@@ -18,6 +18,7 @@ from pathcraft.frontend.modelclasses import is_model_file
 from pathcraft.frontend.prelude import prelude_predicates
 from pathcraft.models.int.lowering import format_predicates
 from pathcraft.frontend.powers import power_predicates
+from pathcraft.models.re.lowering import member_predicates
 from pathcraft.models.str.lowering import str_predicates
 from pathcraft.frontend.natives import load_natives
 from pathcraft.frontend.stdlib import foreign_predicates
@@ -96,6 +97,7 @@ class Frontend:
                 except PathcraftError as exc:
                     self.signature_errors[key] = exc
         self.predicates: dict[str, Predicate] = {**builtin_predicates(), **prelude_predicates(), **str_predicates(),
+                                                   **member_predicates(),
                                                    **format_predicates(), **power_predicates(),
                                                    **foreign_predicates()}
         self.done: dict[str, set[str]] = {}

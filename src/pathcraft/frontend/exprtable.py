@@ -23,7 +23,7 @@ from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.frontend.frozen import Relocate
 from pathcraft.models.math.lowering import is_math
 from pathcraft.ir.builtin_names import function_predicate
-from pathcraft.ir.nodes import Assign, Call, Const, Expr, GetField, ListOp, Mark, Text, Unary, Var
+from pathcraft.ir.nodes import Assign, Call, CompiledPattern, Const, Expr, GetField, ListOp, Mark, Text, Unary, Var
 
 
 def attribute(ex: ExprLowering, node: ast.Attribute) -> Expr:
@@ -101,7 +101,11 @@ def name(ex: ExprLowering, node: ast.Name) -> Expr:
     if ex.module.from_math.get(node.id) in mathmod.CONSTANTS:
         return Const(mathmod.CONSTANTS[ex.module.from_math[node.id]])
     if node.id in ex.module.constants:
-        return Const(ex.module.constants[node.id])
+        value = ex.module.constants[node.id]
+        if isinstance(value, CompiledPattern):  # only its match methods are modelled (models/re)
+            raise ex.error(node, f"the compiled pattern '{node.id}' used other than by calling match, "
+                                 "fullmatch or search on it")
+        return Const(value)
     if node.id in ex.module.frozen:  # a fresh copy of a container nothing changes
         return ex.expr(Relocate(node).visit(copy.deepcopy(ex.module.frozen[node.id])))
     if (foreign := ex.stdlib.read(node)) is not None:

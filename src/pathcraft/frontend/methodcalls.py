@@ -13,6 +13,7 @@ import ast
 
 from pathcraft.frontend import callables, callargs, classrefs, strformat
 from pathcraft.models.math import lowering as mathmod
+from pathcraft.models.re import lowering as regex_model
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.models.math.lowering import is_math
 from pathcraft.frontend.seqbuiltins import key_and_reverse
@@ -31,6 +32,8 @@ def method_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: 
             return ex.stdlib.concrete(f"math.{func.attr}", operands,
                                         f"math.{func.attr}() with these arguments", node)
         return lowered
+    if (matched := regex_model.member_call(ex, func, node)) is not None:  # `RE.match(s)`, `re.fullmatch(p, s)`
+        return matched
     if (foreign := ex.stdlib.call(node)) is not None:
         return foreign
     made = classrefs.nested_class(ex, func)

@@ -25,6 +25,7 @@ from pathcraft.frontend import callables, unions
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.method_aliases import inline_method_aliases
 from pathcraft.frontend.versions import fold_version_branches
+from pathcraft.models.re.lowering import compiled as compiled_pattern
 from pathcraft.frontend.importable import import_failure
 from pathcraft.frontend.names import module_level as _module_level
 from pathcraft.frontend.packages import module_name
@@ -40,7 +41,7 @@ from pathcraft.frontend import varargs
 from pathcraft.frontend.sentinels import sentinels
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.frontend.yields import is_generator, own_nodes, running_with
-from pathcraft.ir.nodes import ClassInfo, FunctionInfo, Sentinel, Text
+from pathcraft.ir.nodes import ClassInfo, CompiledPattern, FunctionInfo, Sentinel, Text
 from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, STR, Type
 
 
@@ -66,7 +67,8 @@ def literal_value(node: ast.expr, from_math: dict[str, str] | None = None,
         if isinstance(value, str):
             return Text(value)
         return value if value is None or isinstance(value, (int, float)) else NO_DEFAULT
-    if constants is not None and isinstance(node, ast.Name) and node.id in constants:  # `sep: str = SEP`
+    if constants is not None and isinstance(node, ast.Name) and node.id in constants \
+            and not isinstance(constants[node.id], CompiledPattern):  # `sep: str = SEP`
         return constants[node.id]
     if from_math is not None and isinstance(node, ast.Name) and from_math.get(node.id) in mathmod.CONSTANTS:
         return mathmod.CONSTANTS[from_math[node.id]]
@@ -233,6 +235,8 @@ def _read_assignment(module: ModuleSource, node: ast.Assign | ast.AnnAssign, fol
         constant = literal_value(value, module.from_math, module.imported)
         if constant is not NO_DEFAULT:
             module.constants[target.id] = constant
+        elif (pattern := compiled_pattern(value, module.imported, module.constants)) is not None:
+            module.constants[target.id] = pattern  # `NAME = re.compile("...")` (models/re)
 
 
 def _split_namedtuples(module: ModuleSource) -> None:
@@ -620,7 +624,8 @@ def _typed_attributes(module: ModuleSource, cls: ast.ClassDef, with_foreign: boo
     def nested_of(owner: str, attr: str) -> str | None:
         return nested_class_of(module, owner, attr)
 
-    inferred = infer_attributes(chain, declared, known, module.constants, annotation, mangle,
+    scalars = {name: value for name, value in module.constants.items() if not isinstance(value, CompiledPattern)}
+    inferred = infer_attributes(chain, declared, known, scalars, annotation, mangle,
                                 module.foreign_writes() if with_foreign else {}, fields_of,
                                 nested_of,
                                 lambda fn, name, typer: _untyped_parameter(module, fn, name, typer, nested_of),
@@ -1077,13 +1082,14 @@ def _check_binding(module: ModuleSource, fn: ast.FunctionDef, owner: str | None,
         raise unsupported(module.path, fn, "property setter without exactly 'self' and a value")
 
 
-def _defaults(module: ModuleSource, args: ast.arguments) -> tuple[tuple[tuple[str, Literal], ...], tuple[str, ...]]:
+def _defaults(module: ModuleSource, args: ast.arguments
+              ) -> tuple[tuple[tuple[str, int | bool | float | Text | Sentinel | None], ...], tuple[str, ...]]:
     """The parameters' default values the model holds (constants, and
     tuples of them), and the parameters whose default it does not hold
     (`pred=bool`, `key=keys.hashkey`, `default=frozenset()`): a test passes
     a value of its own there, and a call that leaves such an argument out
     is refused (frontend/callargs.py) or its path dropped (engine/methods.py)."""
-    defaults: list[tuple[str, Literal]] = []
+    defaults: list[tuple[str, int | bool | float | Text | Sentinel | None]] = []
     unheld: list[str] = []
     for arg, default in _default_nodes(args):
         value = literal_value(default, module.from_math, module.imported, module.constants)
@@ -1091,7 +1097,7 @@ def _defaults(module: ModuleSource, args: ast.arguments) -> tuple[tuple[tuple[st
             items = [literal_value(e, module.from_math, module.imported, module.constants) for e in default.elts]
             if all(i is not NO_DEFAULT and not isinstance(i, Sentinel) for i in items):
                 value = tuple(items)  # type: ignore[assignment]  # a tuple of literals
-        if value is NO_DEFAULT:
+        if value is NO_DEFAULT or isinstance(value, CompiledPattern):
             unheld.append(arg.arg)
             continue
         defaults.append((arg.arg, value))

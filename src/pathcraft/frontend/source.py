@@ -21,7 +21,7 @@ from pathcraft.frontend.lines import statement_lines
 from pathcraft.models.namedtuple.lowering import NamedTupleInfo
 from pathcraft.frontend.nativetable import Natives
 from pathcraft.frontend.yields import module_has_generators
-from pathcraft.ir.nodes import ClassInfo, Sentinel, Text
+from pathcraft.ir.nodes import ClassInfo, CompiledPattern, Sentinel, Text
 from pathcraft.ir.types import Type
 
 
@@ -36,7 +36,7 @@ class NoDefault(Enum):
 
 NO_DEFAULT: Final = NoDefault.NO_DEFAULT
 
-Literal = int | bool | float | Text | Sentinel | None
+Literal = int | bool | float | Text | Sentinel | CompiledPattern | None
 """A value written in the source that the engine takes as it is: a
 parameter's default, a module-level constant."""
 

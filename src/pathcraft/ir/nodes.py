@@ -43,6 +43,16 @@ class Text:
 
 
 @dataclass(frozen=True)
+class CompiledPattern:
+    """A module constant `NAME = re.compile("...", flags)` (models/re): the
+    model calls its `match`/`fullmatch`/`search` (whether one matches) and
+    nothing else; read as a value, the function is refused."""
+
+    pattern: str
+    flags: int
+
+
+@dataclass(frozen=True)
 class Sentinel:
     """A module-level object made only to be told apart by identity
     (`_UNSET = object()`, frontend/sentinels.py), defined in module file

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class ExcValue:
     """A raised exception: its class name and its message (None when the
-    message is not certain, so the test does not assert it)."""
+    message is not certain, so the test does not assert it). Also an
+    exception object as a value, and a regex match (type `re.Match`,
+    models/re): objects the model tests only for truth and for None."""
 
     type: str
     message: str | None

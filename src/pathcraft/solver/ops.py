@@ -22,6 +22,7 @@ from typing import Any
 
 from pathcraft.solver import bitops as _bits
 from pathcraft.solver import fpsem as _fp
+from pathcraft.solver import regex as _rx
 from pathcraft.solver import strings as _s
 from pathcraft.solver.sorts import BOOL, FLOAT, INT, STR, ArrayValue, Value, array_sort, element_sort, sort_of
 
@@ -194,6 +195,8 @@ _TABLE = (
     Op("lower", 1, _str, _s.py_lower, _s.z3_case(32), "call", "lower"),
     Op("upper", 1, _str, _s.py_upper, _s.z3_case(-32), "call", "upper"),
     *(Op(name, 1, _bool, py, _s.z3_class(name), "call", name) for name, py in _s.CLASSES.items()),
+    # does `re.<mode>(pattern, s, flags)` find a match (the spec: solver/regex.py)
+    Op("inre", 2, _bool, _rx.py_member, _rx.z3_member, "call", "re_matches"),
 )
 
 OPS: Mapping[str, Op] = MappingProxyType({op.name: op for op in _TABLE})

@@ -1,0 +1,1 @@
+"""The `re` module: whether a pattern matches (see lowering.py)."""

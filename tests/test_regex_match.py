@@ -1,0 +1,34 @@
+"""`RE.match(s)`, `re.fullmatch(p, s)` and kin (models/re): a choice
+between a match and None, by whether `s` is in the pattern's language
+(solver/regex.py); a pattern outside the subset drops its paths with the
+reason. The engine against the real code: replay, and enumeration of
+small inputs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from heap_enum import Bounds
+from oracle import generated, oracle_tests
+
+from pathcraft.frontend import translate
+from pathcraft.generate import GenerateOptions, generate
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "regex_match.py"
+NAMES = ["valid_name", "hex_value", "kind", "with_newline", "not_a_string", "raised_match"]
+
+test_replay, test_enumeration = oracle_tests(FIXTURE, NAMES, Bounds(ints=(-1, 0, 1), max_str=3, alphabet="a#1-"))
+
+
+def test_every_outcome_is_reached() -> None:
+    assert {c.value for c in generated(FIXTURE, "valid_name")} == {True, False}
+    assert {c.value for c in generated(FIXTURE, "kind")} == {0, 1, 2}
+    assert {c.value for c in generated(FIXTURE, "with_newline")} == {True, False}
+    assert {c.exc_type for c in generated(FIXTURE, "not_a_string")} == {"TypeError"}
+
+
+def test_a_backreference_drops_its_paths_with_the_reason() -> None:
+    result = translate(str(FIXTURE), ["doubled"])
+    run = generate(result.program, "doubled", GenerateOptions.of())
+    assert [c.value for c in run.cases] == [0]
+    assert any("groupref" in note for note in run.notes)
