@@ -32,3 +32,13 @@ def test_a_backreference_drops_its_paths_with_the_reason() -> None:
     run = generate(result.program, "doubled", GenerateOptions.of())
     assert [c.value for c in run.cases] == [0]
     assert any("groupref" in note for note in run.notes)
+
+
+def test_reading_a_match_or_an_exception_object_drops_the_path() -> None:
+    """Once claimed an AttributeError ("'int' object has no attribute
+    'group'"): the engine named such an object's type 'int'."""
+    for name, kept in (("first_group", ""), ("error_args", 0)):
+        result = translate(str(FIXTURE), [name])
+        run = generate(result.program, name, GenerateOptions.of())
+        assert [c.value for c in run.cases] == [kept]
+        assert any("object (what its type does is not modelled)" in note for note in run.notes)

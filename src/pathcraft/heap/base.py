@@ -106,9 +106,14 @@ def is_scalar(value: object) -> TypeGuard[Term]:
 
 
 def type_name(value: object, heap: Heap) -> str:
-    """`type(value).__name__` as Python would print it."""
+    """`type(value).__name__` as Python would print it. An exception or a
+    regex match as a value has a type whose behaviour the model does not
+    follow (a match is subscriptable, an exception has `args`): an error
+    that names it is not claimed, the path is dropped."""
     if value is None:
         return "NoneType"
+    if isinstance(value, ExcValue):
+        raise Unsupported(f"an operation on a {value.type} object (what its type does is not modelled)")
     if isinstance(value, Addr):
         cell = heap.cell(value)
         if isinstance(cell, DictCell):
