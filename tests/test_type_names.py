@@ -12,7 +12,7 @@ from oracle import generated, oracle_tests
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "type_names.py"
 
-test_replay, test_enumeration = oracle_tests(FIXTURE, ["by_digit", "by_key"],
+test_replay, test_enumeration = oracle_tests(FIXTURE, ["by_digit", "by_key", "is_text", "is_scalar"],
                                              Bounds(ints=(-1, 0, 1), max_list=1, max_str=1, alphabet="a"))
 
 

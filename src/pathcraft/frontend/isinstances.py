@@ -19,6 +19,8 @@ from pathcraft.ir.nodes import Binary, Const, Expr, Unary, Var
 
 CALLABLE_OP = "callable"  # `callable(e)`, decided at run time
 RUNTIME_TYPES = frozenset({"int", "bool", "float", "str", "list", "tuple", "dict", "set", "object"})
+# builtin types the model makes no value of (`isinstance(x, (str, bytes))`): no value is one
+ABSENT_TYPES = frozenset({"bytes", "bytearray", "memoryview", "complex"})
 # the `collections.abc` classes the engine answers `isinstance` with on any value (engine/evaluate.py)
 RUNTIME_ABCS = frozenset({"Mapping", "MutableMapping", "Sequence", "MutableSequence", "Set", "MutableSet",
                           "Sized", "Container", "Iterable", "Iterator", "Reversible", "Collection"})
@@ -95,10 +97,17 @@ def _at_run_time_of(ex: ExprLowering, node: ast.Call, wanted: set[str], value: E
     return Unary(ISINSTANCE_OP + ",".join(sorted(wanted)), value)
 
 
+def _builtin_name(ex: ExprLowering, name: str) -> bool:
+    """Is `name` the builtin of that name here (not bound by the module)?"""
+    module = ex.module
+    return name not in module.functions and name not in module.classes and name not in module.constants \
+        and name not in module.imported
+
+
 def _check_run_time_classes(ex: ExprLowering, node: ast.Call, wanted: set[str]) -> None:
     """Every class asked of is one the engine can tell at run time."""
     unknown = sorted(w for w in wanted if w not in RUNTIME_TYPES and w not in ex.module.class_infos
-                     and w not in ex.module.namedtuples)
+                     and w not in ex.module.namedtuples and not (w in ABSENT_TYPES and _builtin_name(ex, w)))
     if unknown or any(w in ex.local_names for w in wanted):
         raise ex.error(node, f"isinstance() with class '{unknown[0] if unknown else sorted(wanted)[0]}'")
 
