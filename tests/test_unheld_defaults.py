@@ -9,21 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from heap_enum import Bounds
-from oracle import generated, oracle_tests, replay_mismatches
+from oracle import generated, oracle_tests
 
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "unheld_defaults.py"
 
-test_replay, test_enumeration = oracle_tests(FIXTURE, ["pick"], Bounds(ints=(-1, 0, 1), max_list=2))
-
-
-def test_the_method_with_a_function_default_replays() -> None:
-    """(Replay only: with a callable parameter the engine builds no `self`
-    missing its field, a gap older than this mechanism.)"""
-    cases = generated(FIXTURE, "Box.count")
-    assert cases and replay_mismatches(FIXTURE, "Box.count", cases) == []
+test_replay, test_enumeration = oracle_tests(FIXTURE, ["pick", "Box.count"], Bounds(
+    ints=(-1, 0, 1), max_list=2, unannotated=(("Box", "xs", list[int]),)))
 
 
 def test_every_call_passes_the_argument() -> None:

@@ -107,6 +107,7 @@ POSITIONAL = _table(
     (("int", "round"), num.to_int),
     (("float",), num.float_literal),
     (("float", "bool"), num.float_or_bool),
+    (("str",), num.text_of_object),
     ((*CONVERSIONS, *intformat.FORMATS), num.converted),
     (("format",), num.formatted),
 )

@@ -16,7 +16,7 @@ from pathcraft.frontend import arith, powers
 from pathcraft.models.int import lowering as intformat
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.ir.builtin_names import function_predicate
-from pathcraft.ir.nodes import Binary, Call, Const, Expr, NewList, Unary, Var
+from pathcraft.ir.nodes import Binary, Call, CallMethod, Const, Expr, NewList, Unary, Var
 
 
 def conversion(ex: ExprLowering, name: str, node: ast.Call) -> Expr:
@@ -26,6 +26,49 @@ def conversion(ex: ExprLowering, name: str, node: ast.Call) -> Expr:
     tmp = ex.blocks.temp()
     ex.blocks.emit(Call(tmp, function_predicate(name), (arg,), node.lineno))
     return Var(tmp)
+
+
+STR_RESULT = function_predicate("str_result")  # models/str/lowering.py
+
+
+def text_of_object(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
+    """`str(obj)` where the class of `obj` is known here (`self` in a
+    method, a parameter annotated with a class of the module, neither
+    rebound) and it or a base defines `__str__`: that method, dispatched
+    at run time (a subclass's own wins, as in CPython), then CPython's
+    TypeError when it gives no str. Anything else: None (the rule for
+    builtin values)."""
+    if len(node.args) != 1 or node.keywords or not isinstance(node.args[0], ast.Name):
+        return None
+    subject = node.args[0].id
+    if subject not in ex.info.params or subject in ex.reassigned or subject in ex.opaque:
+        return None
+    index = ex.info.params.index(subject)
+    declared = ex.info.param_types[index]
+    cls = ex.owner if index == 0 and ex.owner is not None and ex.info.binding in ("", "property") \
+        else declared.cls if declared.kind == "obj" and not declared.optional else None
+    if cls is None or not _defines(ex, cls, "__str__"):
+        return None
+    ex.calls.methods_called.add("__str__")
+    made, checked = ex.blocks.temp(), ex.blocks.temp()
+    ex.blocks.emit(CallMethod(made, Var(subject), "__str__", (), node.lineno))
+    ex.blocks.emit(Call(checked, STR_RESULT, (Var(made),), node.lineno))
+    return Var(checked)
+
+
+def _defines(ex: ExprLowering, cls: str, method: str) -> bool:
+    """Does `cls` or one of its bases (of the module) define `method`?"""
+    seen: set[str] = set()
+    current: str | None = cls
+    while current is not None and current not in seen:
+        seen.add(current)
+        info = ex.module.class_infos.get(current)
+        if info is None:
+            return False
+        if method in info.methods:
+            return True
+        current = info.base
+    return False
 
 
 def int_base(ex: ExprLowering, node: ast.Call) -> Expr:

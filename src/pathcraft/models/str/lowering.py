@@ -91,6 +91,10 @@ def _conversions() -> list[Predicate]:
               (Binary("ge", x, Const(0)), Return(Unary("str_of_nat", x), 0)),
               (Binary("lt", x, Const(0)),
                Return(Binary("add", Const(Text("-")), Unary("str_of_nat", Unary("neg", x))), 0))),
+        # what `__str__` gave, as `str(obj)` takes it (frontend/numbuiltins.text_of_object)
+        _pred(function_predicate("str_result"), ("x",),
+              (Unary("isstr", x), Return(x, 0)),
+              (_not(Unary("isstr", x)), Raise("TypeError", None, 0))),
         _pred(f"{str_of}:bool", ("x",),
               (Unary("truth", x), Return(Const(Text("True")), 0)),
               (_not(x), Return(Const(Text("False")), 0))),
