@@ -14,7 +14,7 @@ from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "str_format.py"
-NAMES = ["spec_name", "position", "label", "shown", "kind"]
+NAMES = ["spec_name", "position", "label", "shown", "kind", "digits"]
 
 test_replay, test_enumeration = oracle_tests(FIXTURE, NAMES, Bounds(ints=(-1, 0, 1, 2), max_list=2, max_str=2,
                                                                      alphabet="aRc"))

@@ -12,7 +12,7 @@ import ast
 
 from pathcraft.errors import UnsupportedError
 from pathcraft.frontend.exprhost import ExprLowering
-from pathcraft.frontend.strformat import FIELD_TEXT
+from pathcraft.frontend.strformat import FIELD_TEXT, INT_SPECS, spec_text
 from pathcraft.ir.builtin_names import NEW_DICT, NEW_SET, SLICE_PROTOCOL
 from pathcraft.ir.nodes import Binary, Call, CallMethod, Const, Expr, ListOp, NewList, RepeatList, Text, Unary, Var
 
@@ -54,8 +54,11 @@ def fstring(ex: ExprLowering, node: ast.JoinedStr) -> Expr:
             except UnsupportedError as exc:  # the paths that get here are dropped, the function stays
                 return ex.stdlib.dropped(f"an f-string field: {exc.message}", value.value)
             conversion = None if value.conversion == -1 else chr(value.conversion)
+            spec = _constant_spec(value.format_spec)
             if conversion in FIELD_TEXT and value.format_spec is None:
                 parts.append(Unary(FIELD_TEXT[conversion], field))
+            elif conversion is None and spec in INT_SPECS:  # `{n:x}`: `format(n, "x")`'s digits
+                parts.append(spec_text(ex, field, spec, node.lineno))
             else:
                 computed = False
         else:
@@ -66,6 +69,14 @@ def fstring(ex: ExprLowering, node: ast.JoinedStr) -> Expr:
     for part in parts[1:]:
         result = Binary("add", result, part)
     return result
+
+
+def _constant_spec(spec: ast.expr | None) -> str | None:
+    """A field's format spec when it is written out (`{n:x}`), else None."""
+    if isinstance(spec, ast.JoinedStr) and len(spec.values) == 1 and isinstance(spec.values[0], ast.Constant) \
+            and isinstance(spec.values[0].value, str):
+        return spec.values[0].value
+    return None
 
 
 def slice(ex: ExprLowering, node: ast.Subscript, part: ast.Slice) -> Expr:

@@ -3,6 +3,7 @@ list".format(value)`, `TEMPLATE.format(spec=spec)`.
 
 Why: the template is known when the module is read, so its fields are too
 (`string.Formatter.parse` is the parser CPython's `str.format` follows).
+A spec `x`, `o` or `b` is an int's digits (`format(n, "x")`).
 The call becomes what an f-string with the same fields is: every argument
 evaluated in order, then literal parts and formatted fields concatenated
 (`displays.fstring`'s parts). A template whose fields the model cannot
@@ -18,11 +19,22 @@ import ast
 import string
 
 from pathcraft.frontend.exprhost import ExprLowering
-from pathcraft.ir.nodes import Binary, Const, Expr, Text, Unary
+from pathcraft.ir.builtin_names import function_predicate
+from pathcraft.ir.nodes import Binary, Call, Const, Expr, Text, Unary, Var
+from pathcraft.models.int import lowering as intformat
 
 # the field conversions whose text the engine computes (`!s` is `format`'s
 # for the values it computes; `!r` differs from it only for a str)
 FIELD_TEXT = {None: "format", "s": "format", "r": "format_repr"}
+# the format specs computed: an int's digits in base 2, 8 or 16 (`format(n, "x")`, models/int)
+INT_SPECS = frozenset(intformat.SPECS)
+
+
+def spec_text(ex: ExprLowering, value: Expr, spec: str, line: int) -> Expr:
+    """The text of a field with one of INT_SPECS: `format(value, spec)`."""
+    tmp = ex.blocks.temp()
+    ex.blocks.emit(Call(tmp, function_predicate(intformat.SPECS[spec][0]), (value,), line))
+    return Var(tmp)
 
 
 def constant_template(ex: ExprLowering, receiver: ast.expr) -> str | None:
@@ -48,32 +60,35 @@ def format_call(ex: ExprLowering, template: str, node: ast.Call) -> Expr | None:
     positional = [ex.blocks.stable(ex.expr(a), node.lineno) for a in node.args]  # all of them, in order
     named = {k.arg: ex.blocks.stable(ex.expr(k.value), node.lineno) for k in node.keywords if k.arg is not None}
     parts: list[Expr] = []
-    for literal, key, conversion in fields:
+    for literal, key, conversion, spec in fields:
         if literal:
             parts.append(Const(Text(literal)))
         if key is not None:
             value = positional[key] if isinstance(key, int) else named[key]
-            parts.append(Unary(FIELD_TEXT[conversion], value))
+            parts.append(spec_text(ex, value, spec, node.lineno) if spec else Unary(FIELD_TEXT[conversion], value))
     result: Expr = parts[0] if parts else Const(Text(""))
     for part in parts[1:]:
         result = Binary("add", result, part)
     return result
 
 
-def _fields(template: str, given: int, names: set[str]) -> list[tuple[str, int | str | None, str | None]] | None:
+def _fields(template: str, given: int, names: set[str]
+            ) -> list[tuple[str, int | str | None, str | None, str]] | None:
     """Each literal part and the argument (index or keyword) its field
-    formats, with the field's conversion; None when not read exactly."""
+    formats, with the field's conversion and spec (one of INT_SPECS, or
+    none); None when not read exactly."""
     try:
         parsed = list(string.Formatter().parse(template))
     except ValueError:  # `"{"`: CPython's ValueError, left to the engine
         return None
-    out: list[tuple[str, int | str | None, str | None]] = []
+    out: list[tuple[str, int | str | None, str | None, str]] = []
     automatic: int | None = None
     for literal, field, spec, conversion in parsed:
         if field is None:
-            out.append((literal, None, None))
+            out.append((literal, None, None, ""))
             continue
-        if spec or conversion not in FIELD_TEXT or "." in field or "[" in field:
+        if spec and (spec not in INT_SPECS or conversion is not None) or conversion not in FIELD_TEXT \
+                or "." in field or "[" in field:
             return None
         key: int | str
         if field == "":
@@ -90,5 +105,5 @@ def _fields(template: str, given: int, names: set[str]) -> list[tuple[str, int |
             key = field
         if isinstance(key, int) and key >= given or isinstance(key, str) and key not in names:
             return None  # CPython's IndexError or KeyError: not modelled
-        out.append((literal, key, conversion))
+        out.append((literal, key, conversion, spec or ""))
     return out
