@@ -59,6 +59,8 @@ def call_method(machine: Machine, state: State, frame: Frame, instr: CallMethod)
     args = tuple(machine.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
     cell = state.heap.cell(receiver) if isinstance(receiver, Addr) else None
     kind = value_kind(receiver, cell)
+    if instr.spread is not None and not isinstance(cell, ObjectCell):
+        raise Unsupported(f"*args spread into {instr.method}() of a value the model dispatches itself")
     if instr.keywords and kind is not None:  # a builtin's own parameter names are not modelled
         raise Unsupported(f"keyword arguments to {kind}.{instr.method}()")
     if instr.method == NEXT_CALL:
@@ -167,6 +169,16 @@ def _bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod,
     values = args if info.binding == "static" else (receiver,) + args
     params = info.params[:-1] if info.kwargs is not None else info.params  # `**kwargs` is packed below
     positional = [p for p in params if p not in info.keyword_only] if instr.written else list(params)
+    if instr.spread is not None:  # `obj.m(a, *rest)`: rest is m's `*args` itself, or the path is dropped
+        spread = machine.evaluator.eval(instr.spread, frame.env, state.heap)
+        before = positional[:positional.index(info.varargs)] if info.varargs in positional else positional
+        spread_cell = state.heap.cell(spread) if isinstance(spread, Addr) else None
+        if info.varargs is None or len(values) != len(before) or not (
+                isinstance(spread_cell, ListCell) and spread_cell.is_tuple):
+            raise Unsupported(f"*args spread into {info.name}() other than as its own *{info.varargs or 'args'}")
+        values = values + (spread,)
+        positional = before + [info.varargs]
+        instr = replace(instr, written=False, spread=None)  # bound as given: positional, then the tuple
     if info.varargs is not None and instr.written:  # the arguments past the positional parameters, as a tuple
         positional = positional[:positional.index(info.varargs)] if info.varargs in positional else positional
         heap, packed = machine.heap_model.new_list(state.heap, values[len(positional):])

@@ -17,18 +17,23 @@ from pathcraft.ir.nodes import Call, CallMethod, Const, Expr, FunctionInfo, NewL
 
 
 def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_self: bool = False) -> list[Expr]:
-    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
-        raise ex.error(node, "*args or **kwargs in a call")
     params = callee.params[1:] if skip_self else callee.params
     if callee.kwargs is not None:  # `**kwargs` takes the keywords no other parameter does (packed below)
         params = params[:-1]
     positional = [p for p in params if p not in callee.keyword_only and p != callee.varargs]
+    forwarded = _forwarded(ex, callee, node, len(positional))
+    if forwarded is not None:  # `f(a, *args)`: the caller's own `*args` is the callee's
+        node = ast.copy_location(ast.Call(node.func, node.args[:-1], node.keywords), node)
+    elif any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        raise ex.error(node, "*args or **kwargs in a call")
     if len(node.args) > len(positional) and callee.varargs is None:  # Python's TypeError, refused here
         raise ex.error(node, f"too many arguments to {callee.name}()")
     given: dict[str, Expr] = {}
     for param, arg in zip(positional, node.args):
         given[param] = ex.blocks.stable(ex.expr(arg), node.lineno) if skip_self else ex.expr(arg)
-    if callee.varargs is not None:  # the arguments left over, as a tuple
+    if forwarded is not None and callee.varargs is not None:
+        given[callee.varargs] = forwarded
+    elif callee.varargs is not None:  # the arguments left over, as a tuple
         rest = tuple(ex.blocks.stable(ex.expr(arg), node.lineno) for arg in node.args[len(positional):])
         packed = ex.blocks.temp("args")
         ex.blocks.emit(NewList(packed, rest, None, node.lineno, is_tuple=True))
@@ -64,6 +69,20 @@ def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_
         ex.blocks.emit(Call(made, NEW_DICT, tuple(extra), node.lineno))
         out.append(Var(made))
     return out
+
+
+def _forwarded(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, positional: int) -> Expr | None:
+    """`f(a, b, *args)` where `args` is the caller's own `*args` (never
+    rebound), `f` has `*args` and `a, b` fill its positional parameters
+    exactly: that tuple, handed on as `f`'s (CPython hands on the same
+    items); None for any other call."""
+    last = node.args[-1] if node.args else None
+    if not isinstance(last, ast.Starred) or callee.varargs is None or len(node.args) - 1 != positional \
+            or any(isinstance(a, ast.Starred) for a in node.args[:-1]) or any(k.arg is None for k in node.keywords) \
+            or not (isinstance(last.value, ast.Name) and last.value.id == ex.info.varargs
+                    and last.value.id not in ex.reassigned):
+        return None
+    return Var(last.value.id)
 
 
 def construct(ex: ExprLowering, cls: str, node: ast.Call) -> Expr:

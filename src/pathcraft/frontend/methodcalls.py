@@ -73,18 +73,34 @@ def method_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: 
         return ex.keyed("sort", func.value, keyed_by[0], keyed_by[1], node)
     if any(k.arg is None for k in node.keywords):
         raise ex.error(node, "**kwargs in a method call")
-    if any(isinstance(a, ast.Starred) for a in node.args):
-        raise ex.error(node, "*args in a call")
+    positional, spread = _spread(ex, node)
     obj = ex.blocks.stable(ex.expr(func.value), node.lineno)
     name = classrefs.method_name(ex, func.attr)
     if any(_may_raise(a) for a in [*node.args, *(k.value for k in node.keywords)]):  # the method is looked up first
         ex.blocks.emit(CheckMethod(obj, name, node.lineno))
-    args = tuple(ex.blocks.stable(ex.expr(a), node.lineno) for a in node.args)
+    args = tuple(ex.blocks.stable(ex.expr(a), node.lineno) for a in positional)
+    rest = ex.blocks.stable(ex.expr(spread), node.lineno) if spread is not None else None
     keywords = tuple((str(k.arg), ex.blocks.stable(ex.expr(k.value), node.lineno)) for k in node.keywords)
     target = None if discard else ex.blocks.temp()
     ex.calls.methods_called.add(name)
-    ex.blocks.emit(CallMethod(target, obj, name, args, node.lineno, keywords, written=True))
+    ex.blocks.emit(CallMethod(target, obj, name, args, node.lineno, keywords, written=True, spread=rest))
     return Var(target) if target else Const(None)
+
+
+def _spread(ex: ExprLowering, node: ast.Call) -> tuple[list[ast.expr], ast.expr | None]:
+    """The positional arguments, and `rest` of a last `*rest` when it is
+    the caller's own `*args` tuple (never rebound): it is handed on to the
+    callee's `*args` (engine/methods.py). Any other starred argument is
+    refused."""
+    starred = [a for a in node.args if isinstance(a, ast.Starred)]
+    if not starred:
+        return list(node.args), None
+    last = node.args[-1]
+    if len(starred) > 1 or not isinstance(last, ast.Starred) or node.keywords \
+            or not (isinstance(last.value, ast.Name) and last.value.id == ex.info.varargs
+                    and last.value.id not in ex.reassigned):
+        raise ex.error(node, "*args in a call")
+    return list(node.args[:-1]), last.value
 
 
 def super_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: bool) -> Expr:

@@ -221,6 +221,9 @@ class CallMethod:
     # parameters; otherwise (the frontend's own calls, a constructor's `__init__`) they fill every
     # parameter in order, keyword-only ones too
     written: bool = False
+    # `obj.m(a, *rest)`: the tuple `rest`, handed to the callee's `*args` when `args` fill its
+    # positional parameters exactly (engine/methods.py); anything else drops the path
+    spread: Expr | None = None
 
 
 @dataclass(frozen=True)
