@@ -19,6 +19,7 @@ GUESSED: dict[str, list[tuple[str, Any]]] = {
     "trimmed": [("text", str), ("tail", str)],
     "count_rising": [("mapping", dict[int, int])],
     "suffix_kind": [("name", str)],
+    "walked_len": [("items", list[int]), ("steps", int)],
 }
 BOX = Bounds(ints=tuple(range(-1, 2)), max_str=2, alphabet="ax ", max_dict=2)
 

@@ -1202,7 +1202,8 @@ def builtin_receiver(fn: ast.FunctionDef, name: str) -> Type | None:
 
 
 # builtins whose first argument is a sized or iterable value: a list will do
-_SIZED_OR_ITERATED = ("len", "iter", "list", "sorted", "sum", "tuple", "enumerate", "reversed")
+_SIZED_OR_ITERATED = ("len", "iter", "list", "sorted", "sum", "tuple", "enumerate", "reversed", "deque", "set",
+                      "frozenset", "min", "max", "any", "all")
 
 
 def infer_from_use(fn: ast.FunctionDef, name: str) -> Type | None:
@@ -1224,7 +1225,11 @@ def infer_from_use(fn: ast.FunctionDef, name: str) -> Type | None:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _SIZED_OR_ITERATED \
                 and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == name:
             listy = True
-        if isinstance(node, ast.For) and isinstance(node.iter, ast.Name) and node.iter.id == name:
+        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name) \
+                and node.iter.id == name:
+            listy = True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "zip" \
+                and any(isinstance(a, ast.Name) and a.id == name for a in node.args):
             listy = True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _STR_ARGUMENT \
                 and any(isinstance(a, ast.Name) and a.id == name for a in node.args[:1]):
