@@ -365,15 +365,49 @@ def _class_base(module: ModuleSource, cls: ast.ClassDef) -> str | None:
     return base
 
 
+# `@dataclass(...)` options that change nothing the model follows, with the values that do so
+# (`slots=True`: the class's own methods must set only its fields, see `_is_dataclass`)
+_DATACLASS_OPTIONS = {"init": True, "repr": None, "eq": True, "order": False, "unsafe_hash": False, "frozen": False,
+                      "match_args": None, "kw_only": False, "slots": None, "weakref_slot": None}
+
+
 def _is_dataclass(module: ModuleSource, cls: ast.ClassDef) -> bool:
-    """Is the class a `@dataclass`? Any other class decorator is refused."""
+    """Is the class a `@dataclass` (`dataclass`, `dataclasses.dataclass`,
+    called or not, with options that keep what the model follows)? Any
+    other class decorator, or option, is refused."""
     is_dataclass = False
     for deco in cls.decorator_list:
-        if isinstance(deco, ast.Name) and deco.id == "dataclass":
-            is_dataclass = True
-        else:
+        called = deco.func if isinstance(deco, ast.Call) else deco
+        imported = module.imported
+        named = isinstance(called, ast.Name) and called.id == "dataclass" and "dataclass" in imported \
+            or isinstance(called, ast.Attribute) and called.attr == "dataclass" \
+            and isinstance(called.value, ast.Name) and called.value.id == "dataclasses" and "dataclasses" in imported
+        if not named or isinstance(deco, ast.Call) and (deco.args or any(
+                k.arg not in _DATACLASS_OPTIONS or not isinstance(k.value, ast.Constant)
+                or _DATACLASS_OPTIONS[k.arg] is not None and k.value.value != _DATACLASS_OPTIONS[k.arg]
+                for k in deco.keywords)):
             raise unsupported(module.path, deco, f"class decorator '{ast.unparse(deco)}'")
+        slots = isinstance(deco, ast.Call) and any(k.arg == "slots" and k.value.value is True  # type: ignore[attr-defined]
+                                                   for k in deco.keywords)
+        if slots and _sets_other_attributes(cls):
+            raise unsupported(module.path, deco, "dataclass(slots=True) whose methods set attributes that are no "
+                                                 "fields (AttributeError in CPython)")
+        is_dataclass = True
     return is_dataclass
+
+
+def _sets_other_attributes(cls: ast.ClassDef) -> bool:
+    """Does a method of `cls` set `self.x` for an `x` no field declares?"""
+    declared = {item.target.id for item in cls.body if isinstance(item, ast.AnnAssign)
+                and isinstance(item.target, ast.Name)}
+    for item in cls.body:
+        if isinstance(item, ast.FunctionDef) and item.args.args:
+            me = item.args.args[0].arg
+            for node in ast.walk(item):
+                if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                        and isinstance(node.value, ast.Name) and node.value.id == me and node.attr not in declared:
+                    return True
+    return False
 
 
 def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, class_defaults: dict[str, object]
