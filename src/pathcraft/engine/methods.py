@@ -160,25 +160,31 @@ def _object_method(machine: Machine, state: State, frame: Frame, instr: CallMeth
     return _bound_call(machine, state, frame, instr, info, receiver, args)
 
 
+def _spread(machine: Machine, state: State, frame: Frame, instr: CallMethod, info: FunctionInfo,
+            values: tuple[Value, ...], positional: list[str]
+            ) -> tuple[tuple[Value, ...], list[str], CallMethod]:
+    """`obj.m(a, *rest)`: the values and parameter names when `a` fills
+    m's positional parameters and `rest` is a tuple, handed on as m's
+    `*args` (the call then bound as given); anything else drops the path."""
+    assert instr.spread is not None
+    spread = machine.evaluator.eval(instr.spread, frame.env, state.heap)
+    before = positional[:positional.index(info.varargs)] if info.varargs in positional else positional
+    cell = state.heap.cell(spread) if isinstance(spread, Addr) else None
+    if info.varargs is None or len(values) != len(before) or not (isinstance(cell, ListCell) and cell.is_tuple):
+        raise Unsupported(f"*args spread into {info.name}() other than as its own *{info.varargs or 'args'}")
+    return values + (spread,), before + [info.varargs], replace(instr, written=False, spread=None)
+
+
 def _bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod, info: FunctionInfo,
                 receiver: Value, args: tuple[Value, ...]) -> Successors:
-    """Call the user method `info`: its parameters bound as Python binds
-    them (the receiver unless static, then defaults), or TypeError."""
+    """Call the user method `info`, parameters bound as Python binds them (receiver, defaults), or TypeError."""
     if info.binding == "property":  # `obj.p(...)` calls what the getter returns
         raise Unsupported(f"calling the value of property {info.qualname}")
     values = args if info.binding == "static" else (receiver,) + args
     params = info.params[:-1] if info.kwargs is not None else info.params  # `**kwargs` is packed below
     positional = [p for p in params if p not in info.keyword_only] if instr.written else list(params)
     if instr.spread is not None:  # `obj.m(a, *rest)`: rest is m's `*args` itself, or the path is dropped
-        spread = machine.evaluator.eval(instr.spread, frame.env, state.heap)
-        before = positional[:positional.index(info.varargs)] if info.varargs in positional else positional
-        spread_cell = state.heap.cell(spread) if isinstance(spread, Addr) else None
-        if info.varargs is None or len(values) != len(before) or not (
-                isinstance(spread_cell, ListCell) and spread_cell.is_tuple):
-            raise Unsupported(f"*args spread into {info.name}() other than as its own *{info.varargs or 'args'}")
-        values = values + (spread,)
-        positional = before + [info.varargs]
-        instr = replace(instr, written=False, spread=None)  # bound as given: positional, then the tuple
+        values, positional, instr = _spread(machine, state, frame, instr, info, values, positional)
     if info.varargs is not None and instr.written:  # the arguments past the positional parameters, as a tuple
         positional = positional[:positional.index(info.varargs)] if info.varargs in positional else positional
         heap, packed = machine.heap_model.new_list(state.heap, values[len(positional):])

@@ -58,15 +58,7 @@ def method_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: 
         return formatted
     takes = _stored_function(ex, func)
     if takes is not None:  # `self.key(item)`: the function a field holds (frontend/callables.py)
-        if len(node.args) != takes or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
-            raise ex.error(node, f"call of the function field '{func.attr}' with other than "
-                                 f"{callables.arguments_text(takes)}")
-        stored = ex.blocks.stable(ex.expr(func), node.lineno)
-        given = tuple(ex.blocks.stable(ex.expr(a), node.lineno) for a in node.args)
-        target = None if discard else ex.blocks.temp()
-        ex.calls.methods_called.add("__call__")
-        ex.blocks.emit(CallMethod(target, stored, "__call__", given, node.lineno, (), written=True))
-        return Var(target) if target else Const(None)
+        return _stored_call(ex, func, node, discard, takes)
     keyed_by = key_and_reverse(node, sort=True)
     if func.attr == "sort" and keyed_by is not None and not node.args and ex.keyed is not None:
         ex.calls.methods_called.add(SORT_BY)
@@ -84,6 +76,19 @@ def method_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: 
     target = None if discard else ex.blocks.temp()
     ex.calls.methods_called.add(name)
     ex.blocks.emit(CallMethod(target, obj, name, args, node.lineno, keywords, written=True, spread=rest))
+    return Var(target) if target else Const(None)
+
+
+def _stored_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: bool, takes: int) -> Expr:
+    """`self.key(item)`: the function the field holds, called with `takes` arguments."""
+    if len(node.args) != takes or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        raise ex.error(node, f"call of the function field '{func.attr}' with other than "
+                             f"{callables.arguments_text(takes)}")
+    stored = ex.blocks.stable(ex.expr(func), node.lineno)
+    given = tuple(ex.blocks.stable(ex.expr(a), node.lineno) for a in node.args)
+    target = None if discard else ex.blocks.temp()
+    ex.calls.methods_called.add("__call__")
+    ex.blocks.emit(CallMethod(target, stored, "__call__", given, node.lineno, (), written=True))
     return Var(target) if target else Const(None)
 
 
