@@ -412,7 +412,7 @@ _SAMPLE_ARGS: dict[str, tuple[Term, ...]] = {
     **{op: (Sym("fx", "float"), Sym("fy", "float"))[:OPS[op].arity] for op in FLOAT_OPS},
     "idiv": (X, Y), "i2f": (X,),
     # strings (tests/test_values_strings.py tests their meaning)
-    "concat": (S, U), "strlen": (S,), "substr": (S, X, Y), "contains": (S, U), "prefixof": (S, U),
+    "concat": (S, U), "strlen": (S,), "substr": (S, X, Y), "contains": (S, U), "prefixof": (S, U), "inre": (S, U),
     "suffixof": (S, U), "indexof": (S, U), "str_of_nat": (X,), "nat_of_str": (S,), "ord": (S,), "chr": (X,),
     "lower": (S,), "upper": (S,),
     **{name: (S,) for name in ("isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "printable",

@@ -68,12 +68,14 @@ def test_equality_of_two_lists_compares_their_items(tmp_path: Path) -> None:
 
 def test_a_method_an_item_lacks_is_not_claimed_past_its_arguments(tmp_path: Path) -> None:
     """`g[a].link(g[b])` on an int item: Python looks `link` up before it
-    indexes `g[b]`; with no model of int.link those paths are dropped,
-    never an IndexError test the real code fails (a corpus sweep found it)."""
+    indexes `g[b]`, so an int item is an AttributeError there (an int has
+    no `link`), never an IndexError from `g[b]` the real code does not
+    reach (a corpus sweep found that wrong claim)."""
     source = tmp_path / "graph_links.py"
     source.write_text("def connect(graph, a, b):\n    graph[a].link(graph[b])\n")
     cases = generated(source, "connect")
-    assert cases and all(c.exc_type == "IndexError" for c in cases)  # only graph[a] out of range remains
+    assert {(c.exc_type, c.exc_message) for c in cases} == {
+        ("IndexError", "list index out of range"), ("AttributeError", "'int' object has no attribute 'link'")}
     assert replay_mismatches(source, "connect", cases) == []
 
 
