@@ -52,6 +52,6 @@ def test_what_is_not_a_regular_language_of_matches_is_refused(pattern: str, flag
 
 
 def test_a_spec_survives_z3_for_any_pattern() -> None:
-    for pattern in ("é+", r"\u{41}", "a:b:c"):
+    for pattern in ("é+", r"\u{41}", "a:b:c", r"[\u0000-\u002c]", r"\\u0041", r"\x41\d", "[\x00-\x2c\t]"):
         text = regex.spec("search", 0, pattern)
         assert regex.read_spec(z3.StringVal(text).as_string()) == ("search", 0, pattern)

@@ -45,8 +45,8 @@ class Refused(Exception):
 def spec(mode: str, flags: int, pattern: str) -> str:
     """The string constant a term carries for `mode` (a name of MODES)."""
     text = f"{mode}:{int(flags)}:{pattern}"
-    if text.isascii() and "\\u{" not in text:  # as Z3 gives string constants back
-        return text
+    if all(" " <= c <= "~" for c in text) and "\\u" not in text:  # what Z3 gives back as it was: printable
+        return text  # ASCII (it escapes other characters) without `\u0041` or `\u{41}` (it decodes those)
     return "b64:" + base64.b64encode(text.encode("utf-8")).decode("ascii")
 
 
