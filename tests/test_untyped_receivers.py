@@ -20,6 +20,7 @@ GUESSED: dict[str, list[tuple[str, Any]]] = {
     "count_rising": [("mapping", dict[int, int])],
     "suffix_kind": [("name", str)],
     "walked_len": [("items", list[int]), ("steps", int)],
+    "clamped": [("x", int), ("lower", int), ("upper", int)],
 }
 BOX = Bounds(ints=tuple(range(-1, 2)), max_str=2, alphabet="ax ", max_dict=2)
 

@@ -1257,7 +1257,8 @@ def infer_from_use(fn: ast.FunctionDef, name: str) -> Type | None:
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name:
             listy = True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _SIZED_OR_ITERATED \
-                and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == name:
+                and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == name \
+                and not (node.func.id in ("min", "max") and len(node.args) > 1):  # `max(x, lower)`: x a number
             listy = True
         if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name) \
                 and node.iter.id == name:
