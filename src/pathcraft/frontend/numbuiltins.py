@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from pathcraft.frontend import arith, powers
+from pathcraft.frontend import arith, classrefs, powers
 from pathcraft.models.int import lowering as intformat
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.ir.builtin_names import function_predicate
@@ -47,28 +47,13 @@ def text_of_object(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
     declared = ex.info.param_types[index]
     cls = ex.owner if index == 0 and ex.owner is not None and ex.info.binding in ("", "property") \
         else declared.cls if declared.kind == "obj" and not declared.optional else None
-    if cls is None or not _defines(ex, cls, "__str__"):
+    if cls is None or classrefs.method_of(ex, cls, "__str__") is None:
         return None
     ex.calls.methods_called.add("__str__")
     made, checked = ex.blocks.temp(), ex.blocks.temp()
     ex.blocks.emit(CallMethod(made, Var(subject), "__str__", (), node.lineno))
     ex.blocks.emit(Call(checked, STR_RESULT, (Var(made),), node.lineno))
     return Var(checked)
-
-
-def _defines(ex: ExprLowering, cls: str, method: str) -> bool:
-    """Does `cls` or one of its bases (of the module) define `method`?"""
-    seen: set[str] = set()
-    current: str | None = cls
-    while current is not None and current not in seen:
-        seen.add(current)
-        info = ex.module.class_infos.get(current)
-        if info is None:
-            return False
-        if method in info.methods:
-            return True
-        current = info.base
-    return False
 
 
 def int_base(ex: ExprLowering, node: ast.Call) -> Expr:

@@ -26,6 +26,7 @@ writes terms as JSON).
 from __future__ import annotations
 
 import base64
+import functools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -57,11 +58,12 @@ def read_spec(text: str) -> tuple[str, int, str]:
     return mode, int(flags), pattern
 
 
-def _parsed(pattern: str, flags: int) -> tuple[list[Any], int]:
+@functools.lru_cache(maxsize=256)
+def _parsed(pattern: str, flags: int) -> tuple[tuple[Any, ...], int]:
     """The pattern's items and its flags, those it sets itself at its
-    start (`(?i)`) included."""
+    start (`(?i)`) included (parsed once: the engine asks at each step)."""
     parsed = _parser.parse(pattern, flags)
-    return list(parsed), int(parsed.state.flags)
+    return tuple(parsed), int(parsed.state.flags)
 
 
 def refusal(pattern: str, flags: int) -> str | None:
@@ -73,19 +75,20 @@ def refusal(pattern: str, flags: int) -> str | None:
     if flags & ~_FLAGS:
         return "a regular expression with MULTILINE or another flag the model does not take"
     try:
-        _Builder(None, flags).top(items, "fullmatch")
+        _Builder(None, flags).top(list(items), "fullmatch")
     except Refused as exc:
         return str(exc)
     return None
 
 
+@functools.lru_cache(maxsize=256)
 def uses_classes(pattern: str, flags: int) -> bool:
     """Does the pattern state something over ASCII only (`\\d`, `\\w`, `\\s`,
     IGNORECASE)? Then the subject must hold no non-ASCII constant."""
     items, flags = _parsed(pattern, flags)
     if flags & re.IGNORECASE:
         return True
-    return any(op is _c.CATEGORY for op, _ in _walk(items))
+    return any(op is _c.CATEGORY for op, _ in _walk(list(items)))
 
 
 def _walk(items: list[Any]) -> list[tuple[Any, Any]]:
@@ -114,7 +117,7 @@ def z3_member(z3: Any, x: Any, text: Any) -> Any:
     """`x` (a Z3 string) has a match of the spec `text` (a Z3 string constant)."""
     mode, flags, pattern = read_spec(text.as_string())
     items, flags = _parsed(pattern, flags)
-    return z3.InRe(x, _Builder(z3, flags, x.ctx).top(items, mode))
+    return z3.InRe(x, _Builder(z3, flags, x.ctx).top(list(items), mode))
 
 
 class _Builder:
