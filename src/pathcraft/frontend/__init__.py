@@ -15,6 +15,7 @@ from pathcraft.frontend.imports import home, unmerged_reason
 from pathcraft.frontend.invariants import decorated_invariants
 from pathcraft.frontend.lower import FunctionLowerer
 from pathcraft.frontend.modelclasses import is_model_file
+from pathcraft.frontend.total_ordering import DERIVED
 from pathcraft.frontend.prelude import prelude_predicates
 from pathcraft.models.int.lowering import format_predicates
 from pathcraft.frontend.powers import power_predicates
@@ -247,7 +248,7 @@ class Frontend:
                                    "path)", at(source.path, fn))
         lowerer = FunctionLowerer(source, fn, self.signatures[qualname], self.signatures, owner)
         lowered = lowerer.lower()
-        if qualname in self.silent:  # a generated `__eq__`: no events of its own
+        if qualname in self.silent or getattr(fn, DERIVED, False):  # a generated method: no events of its own
             lowered = silenced(lowered, builtin=True)
         elif is_model_file(source.path):  # a stdlib base class's model: the stdlib's code, as a path sees it
             lowered = not_modelled_drops(silenced(lowered, foreign=True))

@@ -21,6 +21,8 @@ from pathcraft.frontend.decorators import drop_overloads, read_decorators
 from pathcraft.frontend import nested
 from pathcraft.models.math import lowering as mathmod
 from pathcraft.frontend.folding import fold_module_constants
+from pathcraft.frontend.unpacked import split_unpacked_constants
+from pathcraft.frontend.total_ordering import expand_total_ordering
 from pathcraft.frontend import callables, unions
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.method_aliases import inline_method_aliases
@@ -85,6 +87,8 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     tree = _parse(path, file)
     module = ModuleSource(path=path, name=module_name(file), tree=tree)
     fold_version_branches(tree)  # `if sys.version_info >= (3, 12):`: the branch this interpreter takes
+    split_unpacked_constants(tree)  # `PREV, NEXT = range(2)`: one binding per name
+    expand_total_ordering(tree)  # `@functools.total_ordering`: the methods it adds, written out
     positional_parameters(tree)
     drop_overloads(tree)
     module.method_checks = inline_method_aliases(tree)

@@ -1,0 +1,45 @@
+"""`@functools.total_ordering`: the methods it adds, read as CPython
+leaves the class. The engine against the real code (replay and
+enumeration), and which classes the rewrite leaves as written."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from heap_enum import Bounds
+from oracle import generated, oracle_tests
+
+from pathcraft.frontend.total_ordering import DERIVED, expand_total_ordering
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "total_ordering_classes.py"
+NAMES = ["newest", "between", "heavier"]
+
+test_replay, test_enumeration = oracle_tests(FIXTURE, NAMES, Bounds(
+    ints=(0, 1, 2), max_objects=3,
+    unannotated=(("Version", "major", int), ("Version", "minor", int), ("Weight", "kg", int))))
+
+
+def test_each_comparison_of_the_weights_is_reached() -> None:
+    assert {c.value for c in generated(FIXTURE, "heavier") if c.kind == "return"} == {"a", "b", "same"}
+
+
+def test_the_added_methods_follow_the_root() -> None:
+    source = ("import functools\n@functools.total_ordering\nclass A:\n    def __le__(self, o: 'A') -> bool:\n"
+              "        return True\n    def __gt__(self, o: 'A') -> bool:\n        return False\n")
+    tree = ast.parse(source)
+    expand_total_ordering(tree)
+    cls = tree.body[1]
+    assert isinstance(cls, ast.ClassDef) and not cls.decorator_list
+    added = {f.name: ast.unparse(f.body[-1]) for f in cls.body
+             if isinstance(f, ast.FunctionDef) and getattr(f, DERIVED, False)}
+    assert added == {"__ge__": "return not result or self == o", "__lt__": "return result and self != o"}
+
+
+def test_a_class_with_a_base_keeps_the_decorator() -> None:
+    source = ("from functools import total_ordering\nclass B: pass\n@total_ordering\nclass A(B):\n"
+              "    def __lt__(self, o: 'A') -> bool:\n        return True\n")
+    tree = ast.parse(source)
+    expand_total_ordering(tree)
+    cls = tree.body[2]
+    assert isinstance(cls, ast.ClassDef) and len(cls.decorator_list) == 1 and len(cls.body) == 1
