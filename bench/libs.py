@@ -10,6 +10,7 @@ skipped function):
 
     python bench/libs.py --out /tmp/libs-sweep
     python bench/libs.py --out /tmp/libs-sweep --only boltons --timeout 5
+    python bench/libs.py --out /tmp/libs-sweep --execute   # observed tests too
 """
 
 from __future__ import annotations
@@ -32,7 +33,10 @@ LIBS = REPO.parent / "shared" / "corpus" / "libs"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reach import construct  # noqa: E402
 
-COLUMNS = ("functions", "with a real test", "tests", "failed", "not collected", "internal errors", "past budget")
+COLUMNS = ("functions", "with a real test", "tests", "observed", "failed", "not collected", "internal errors",
+           "past budget")
+# a test that states only an AttributeError, or only the type of a value, is no real test of the function
+WEAK = ("raises_attribute_error", "observed_raises_attribute_error", "observed_returns_type")
 TEST = re.compile(r"^def (test_\w+?)_\d+_(\w+)\(", re.MULTILINE)
 
 
@@ -44,14 +48,15 @@ def package_of(library: Path) -> Path:
     return found[0]
 
 
-def generate(library: Path, out: Path, jobs: int, timeout: float) -> dict[str, Any]:
+def generate(library: Path, out: Path, jobs: int, timeout: float, execute: bool = False) -> dict[str, Any]:
     """`pathcraft gen` over the library's package, afresh (a package run
     would read an earlier run's unchanged modules back); its JSON report."""
     report = out / f"{library.name}.json"
     shutil.rmtree(out / library.name, ignore_errors=True)
     report.unlink(missing_ok=True)
     subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(package_of(library)), "-o", str(out / library.name),
-                    "--jobs", str(jobs), "--timeout", str(timeout), "--report", str(report), "--quiet"],
+                    "--jobs", str(jobs), "--timeout", str(timeout), "--report", str(report), "--quiet",
+                    *(["--execute"] if execute else [])],
                    capture_output=True, text=True, timeout=7200)
     if not report.exists():
         return {"per module": [], "functions": 0, "skipped functions": 0, "failed functions": 0}
@@ -81,9 +86,10 @@ def run_tests(library: Path, folder: Path) -> tuple[set[str], collections.Counte
     return passing, counts
 
 
-def sweep_library(library: Path, out: Path, jobs: int, timeout: float) -> tuple[dict[str, int], list[str]]:
+def sweep_library(library: Path, out: Path, jobs: int, timeout: float,
+                  execute: bool = False) -> tuple[dict[str, int], list[str]]:
     """One library's row and the refusal reasons of its skipped functions."""
-    report = generate(library, out, jobs, timeout)
+    report = generate(library, out, jobs, timeout, execute)
     passing, counts = run_tests(library, out / library.name)
     row = dict.fromkeys(COLUMNS, 0)
     row["functions"] = report["functions"] + report["skipped functions"] + report["failed functions"]
@@ -102,8 +108,9 @@ def sweep_library(library: Path, out: Path, jobs: int, timeout: float) -> tuple[
             continue
         text = test_file.read_text(encoding="utf-8")
         row["tests"] += text.count("\ndef test_")
+        row["observed"] += len(re.findall(r"^def test_\w+_\d+_observed_", text, re.MULTILINE))
         classname = ".".join(test_file.relative_to(out / library.name).with_suffix("").parts)
-        telling = {m.group(0)[4:-1]: m.group(1) for m in TEST.finditer(text) if m.group(2) != "raises_attribute_error"}
+        telling = {m.group(0)[4:-1]: m.group(1) for m in TEST.finditer(text) if m.group(2) not in WEAK}
         row["with a real test"] += len({f for name, f in telling.items() if f"{classname}::{name}" in passing})
     return row, reasons
 
@@ -115,17 +122,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[], help="only this library (repeatable)")
     parser.add_argument("--jobs", type=int, default=2, help="pathcraft workers per library [2]")
     parser.add_argument("--timeout", type=float, default=2.0, help="seconds per function [2]")
+    parser.add_argument("--execute", action="store_true",
+                        help="run pathcraft with --execute (observed tests for the functions it refuses)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     libraries = [p for p in sorted(args.libs.iterdir()) if p.is_dir() and (not args.only or p.name in args.only)]
     started = time.perf_counter()
     total = dict.fromkeys(COLUMNS, 0)
     reasons: collections.Counter[str] = collections.Counter()
-    print(f"library sweep under Python {sys.version.split()[0]} (--jobs {args.jobs} --timeout {args.timeout:g})\n")
+    print(f"library sweep under Python {sys.version.split()[0]} (--jobs {args.jobs} --timeout {args.timeout:g}"
+          f"{' --execute' if args.execute else ''})\n")
     print("| library | " + " | ".join(COLUMNS) + " | share |")
     print("|---" * (len(COLUMNS) + 2) + "|")
     for library in libraries:
-        row, found = sweep_library(library, args.out, args.jobs, args.timeout)
+        row, found = sweep_library(library, args.out, args.jobs, args.timeout, args.execute)
         reasons.update(found)
         for key in COLUMNS:
             total[key] += row[key]

@@ -256,6 +256,17 @@ class SettingValues:
         3, "--concolic-samples", least=1,
         help="--concolic: concrete runs per call and path, each with other argument values",
         readme="`--concolic`: concrete runs per call and path (default {default})")
+    execute: bool = declare(
+        False, "--execute/--no-execute",
+        help="Import the module in a sandboxed worker process and, for each function the symbolic engine "
+        "refuses, write tests observed by running it on inputs a coverage-guided search builds from its "
+        "annotations (each re-run in a fresh worker before it is written). Off: the analysed code never runs",
+        readme="import the module in a sandboxed worker and write observed tests for the functions the "
+        "engine refuses (default `--{default}`; see \"Running the code\")")
+    execute_seconds: float = declare(
+        2.0, "--execute-seconds", positive=True, metavar="SECONDS",
+        help="--execute: the search's budget per refused function",
+        readme="`--execute`: search budget per refused function, in seconds (default {default})")
     # item search "paths": alternatives run on their model's values first (004 §5); the default
     # since bench/prune.py measured it (same coverage, fewer solver calls, less time)
     solve_first: bool = declare(

@@ -58,6 +58,8 @@ class ModuleOutcome:
     failed: dict[str, str] = field(default_factory=dict)  # function -> why it has no result (hung, crashed)
     # each function that ran: its tests, and why paths of it were dropped (the notes a one-module run prints)
     per_function: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # `--execute`: each refused function's observed tests, and what became of its search
+    observed: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def package_modules(root: Path, exclude: Sequence[str] = ()) -> list[Path]:
@@ -194,6 +196,9 @@ class _ModuleRun:
         split search (`frontier=D` or `prefix=[...]`)."""
         if qualname is None:
             return {"kind": "plan", "source": str(self.source), "settings": settings, "module": self.name}
+        if "observe" in part:  # `--execute`: a function the plan refused, and why
+            return {"kind": "observe", "source": str(self.source), "qualname": qualname, "settings": settings,
+                    "module": self.name, "refused": part["observe"]}
         return {"kind": "function", "source": str(self.source), "qualname": qualname, "settings": settings,
                 "module": self.name, "data": self.data, **part}
 
@@ -266,8 +271,10 @@ class _ModuleRun:
                             **({"stopped": r["stopped"]} if r.get("stopped") else {})}
                         for q in self.functions if (r := self.results.get(q)) is not None
                         and not r.get("error") and not r.get("skipped")}
+        observed = {q: dict(r["observed"]) for q in self.functions if (r := self.results.get(q)) is not None
+                    and r.get("observed") is not None}
         return ModuleOutcome(self.name, str(self.output) if self.tests else "", status, self.tests, functions,
-                             self.skipped, round(self.seconds, 2), message, self.failed, per_function)
+                             self.skipped, round(self.seconds, 2), message, self.failed, per_function, observed)
 
 
 @dataclass(frozen=True)
@@ -408,7 +415,7 @@ class _Scheduler:
 
     def submit(self, run: _ModuleRun, qualname: str | None, rank: tuple[Any, ...], **part: Any) -> None:
         future = self.pool.submit(run.item(self.settings, qualname, **part), (run.index, *rank))
-        self.pending[future] = (run, qualname, len(part))
+        self.pending[future] = (run, qualname, int("frontier" in part or "prefix" in part))
 
     def planned(self, run: _ModuleRun, result: dict[str, Any]) -> None:
         run.functions = list(result["functions"])
@@ -416,6 +423,10 @@ class _Scheduler:
         run.begin(result["header"])
         for position, function in enumerate(run.functions, 1):
             self.submit(run, function, (1, position), **({"frontier": self.depth} if self.depth else {}))
+        if self.settings.get("execute"):  # the refused functions get observed tests, after the others
+            for position, function in enumerate(run.skipped, len(run.functions) + 1):
+                run.functions.append(function)
+                self.submit(run, function, (1, position), observe=run.skipped[function])
         self.told.items_added(len(run.functions))
 
     def split_part(self, run: _ModuleRun, qualname: str, result: dict[str, Any],
@@ -442,6 +453,7 @@ def report_json(root: Path, outcomes: list[ModuleOutcome], seconds: float) -> di
         "modules": len(outcomes), "tests": sum(o.tests for o in outcomes),
         "functions": sum(o.functions for o in outcomes),
         "skipped functions": sum(len(o.skipped) for o in outcomes),
+        "observed functions": sum(1 for o in outcomes for r in o.observed.values() if r.get("tests")),
         "failed modules": sum(o.status == "failed" for o in outcomes),
         "failed functions": sum(len(o.failed) for o in outcomes),
         "unchanged modules": sum(o.status == "unchanged" for o in outcomes),

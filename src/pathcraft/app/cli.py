@@ -14,6 +14,7 @@ import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, TextIO
 
 import typer
@@ -43,7 +44,7 @@ from pathcraft.settings import RunFlags
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.stream import TestStream
 from pathcraft.testcase.verify import VerifyReport, coverage_percent, verify
-from pathcraft.app.workitem import (NOTHING_TO_TEST, case_data, criterion_label, function_messages,
+from pathcraft.app.workitem import (NOTHING_TO_TEST, case_data, criterion_label, function_messages, observed_texts,
                                     runnable_targets, settings_dict)
 from pathcraft.testcase.writers import Destination, output_format, pytest_writer
 
@@ -112,7 +113,8 @@ def gen(
         stream, test_file, keep_open = _open_output(output, flags.verify and output_format(settings.format).runs)
     except PathcraftError as exc:
         raise fail(exc)
-    if not runnable:
+    refused = [q for q in result.targets if q in result.errors] if settings.execute else []
+    if not runnable and not refused:
         if report is not None:  # every function refused: the report says why (a package run lists them)
             _write_report(report, path, result, [], [], [], 0.0)
         raise typer.Exit(2)
@@ -120,7 +122,10 @@ def gen(
     label = criterion_label(options)
     try:
         writer = output_format(settings.format).open(stream, Destination(program, path, target, tuple(runnable), label))
-        runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(program, runnable, options, writer)
+        runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(
+            program, runnable, options, writer,
+            lambda done: _observe(writer, path, refused + [r.qualname for r in done if not r.cases]
+                                  if settings.execute else [], settings.execute_seconds))
     except BrokenPipeError:
         # the reader went away (`pathcraft gen m.py | head`): not an error;
         # stdout goes to /dev/null so that the last flush does not fail too
@@ -134,7 +139,7 @@ def gen(
         err.print(f"pathcraft: interrupted; kept {writer.count} tests", markup=False)
         raise typer.Exit(130)
     _after_run(flags, path, name, settings.format, options, result, runs, all_cases, skipped_on_the_way,
-               elapsed, test_file)
+               elapsed, test_file, observed=writer.count - len(all_cases))
 
 
 def _one_module(target: str, options: GenerateOptions, flags: RunFlags,
@@ -166,14 +171,15 @@ def _one_module(target: str, options: GenerateOptions, flags: RunFlags,
 
 def _after_run(flags: RunFlags, path: str, name: str | None, out_format: str, options: GenerateOptions,
                result: TranslationResult, runs: list[FunctionRun], all_cases: list[TestCase],
-               skipped_on_the_way: list[str], elapsed: float, test_file: str | None) -> None:
+               skipped_on_the_way: list[str], elapsed: float, test_file: str | None, observed: int = 0) -> None:
     """What a finished module run prints and writes besides its tests, and
-    its exit status."""
+    its exit status (`observed`: the observed tests of `--execute`)."""
     output = flags.output
     if output is not None:
         skipped = sum(1 for q in result.errors if q in result.targets) + len(skipped_on_the_way)
+        also = f" and {observed} observed tests (--execute)" if observed else ""
         err.print(f"pathcraft: wrote {len(all_cases)} tests for {len(runs)} function"
-                  f"{'' if len(runs) == 1 else 's'} to {output}"
+                  f"{'' if len(runs) == 1 else 's'}{also} to {output}"
                   f"{f' ({skipped} skipped)' if skipped else ''} in {elapsed:.1f} s", markup=False, soft_wrap=True)
     if flags.stats:
         _print_stats(runs, elapsed)
@@ -292,11 +298,12 @@ def _runnable(result: TranslationResult, name: str | None, options: GenerateOpti
     return runnable
 
 
-def _run(program: Program, runnable: list[str], options: GenerateOptions,
-         writer: TestStream) -> tuple[list[FunctionRun], list[TestCase], list[str], bool, float]:
-    """Explore each function in turn, writing tests as they come; an
-    interruption keeps what was found. Also returns the functions skipped
-    on the way."""
+def _run(program: Program, runnable: list[str], options: GenerateOptions, writer: TestStream,
+         then: Callable[[list[FunctionRun]], None] = lambda runs: None
+         ) -> tuple[list[FunctionRun], list[TestCase], list[str], bool, float]:
+    """Explore each function in turn, writing tests as they come, then give
+    the runs to `then` (the observed tests of `--execute`); an interruption
+    keeps what was found. Also returns the functions skipped on the way."""
     runs: list[FunctionRun] = []
     all_cases: list[TestCase] = []
     skipped: list[str] = []
@@ -320,11 +327,23 @@ def _run(program: Program, runnable: list[str], options: GenerateOptions,
             for line in function_messages(run):
                 err.print(line, markup=False)
             _print_points(qualname, run, options)
+        then(runs)
     except KeyboardInterrupt:
         interrupted = True
     finally:
         writer.close({r.qualname: r.stats for r in runs})
     return runs, all_cases, skipped, interrupted, time.perf_counter() - started
+
+
+def _observe(stream: TestStream, path: str, refused: list[str], seconds: float) -> None:
+    """`--execute`: the observed tests of each function the engine refused,
+    written after the path tests (pathcraft/execute/)."""
+    for qualname in refused:
+        texts, said, _ = observed_texts(stream.writer, path, qualname, seconds)
+        for line in said:
+            err.print(line, markup=False)
+        for text in texts:
+            stream.add_text(text)
 
 
 def _print_points(qualname: str, run: FunctionRun, options: GenerateOptions) -> None:

@@ -10,7 +10,9 @@ settings and test text crosses a process or a machine:
   file, and the functions refused with why;
 * `function` (one function of a module): its tests, each as the text the
   module's writer gives it (the `format` setting, testcase/writers.py), and
-  what the command line would say of it. A module's file is its plan's
+  what the command line would say of it;
+* `observe` (`--execute`, a function the plan refused): its observed tests,
+  from a search of the real code in a sandboxed worker (pathcraft/execute/). A module's file is its plan's
   header followed by its functions' tests in order and the format's end,
   which is the file `pathcraft gen MODULE` writes.
 
@@ -179,10 +181,16 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
         return {"qualname": qualname, "tests": texts, "error": None, "skipped": "too deep",
                 "messages": [f"pathcraft: {qualname}: {too_deep(exc)}; skipped{kept}"],
                 "seconds": time.perf_counter() - started}
+    messages = function_messages(run)
+    observed: dict[str, Any] | None = None
+    if not texts and control is None and settings.get("execute"):  # every path dropped: run the real code
+        texts, said, observed = observed_texts(writer, source, qualname, float(settings["execute_seconds"]))
+        messages += said
     result: dict[str, Any] = {
         "qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": run.stopped,
-        "messages": function_messages(run), "seconds": round(time.perf_counter() - started, 3),
+        "messages": messages, "seconds": round(time.perf_counter() - started, 3),
         "stats": run.stats, "dropped": [f"unsupported {note}" for note in run.notes],
+        **({"observed": observed} if observed is not None else {}),
     }
     if data:
         result["cases"] = cases
@@ -192,6 +200,54 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
     if isinstance(control, Frontier):
         result["prefixes"] = [list(p) for p in control.prefixes]
     return result
+
+
+def observe_function(source: str, qualname: str, settings: Mapping[str, Any], refused: str) -> dict[str, Any]:
+    """An `observe` item (`--execute`): the observed tests of a function the
+    symbolic engine refused (`refused`: why), from a search of the real code
+    in a sandboxed worker (pathcraft/execute/)."""
+    started = time.perf_counter()
+    try:
+        found = _translation(source, settings)
+    except PathcraftError as exc:
+        return {"qualname": qualname, "tests": [], "error": str(exc), "messages": []}
+    texts, said, outcome = observed_texts(found.writer(source), source, qualname, float(settings["execute_seconds"]))
+    return {"qualname": qualname, "tests": texts, "error": None, "skipped": refused, "observed": outcome,
+            "messages": said, "seconds": round(time.perf_counter() - started, 3)}
+
+
+def observed_texts(writer: Writer, source: str, qualname: str, seconds: float
+                   ) -> tuple[list[str], list[str], dict[str, Any]]:
+    """The observed tests of `qualname` in `writer`'s format (pytest only),
+    what the command line says of them, and their counts for the report."""
+    from pathcraft.execute import observed
+    from pathcraft.frontend.packages import import_name
+    from pathcraft.testcase.emit_pytest import PytestText
+
+    if not isinstance(writer, PytestText):
+        return [], [f"pathcraft: {qualname}: --execute writes observed tests in the pytest format only"], {}
+    module, root = import_name(Path(source))
+    run = observed.observe(root, module, qualname, seconds)
+    texts = [observed.test_text(writer.alias, module, qualname, n, o, run.positional)
+             for n, o in enumerate(run.observations, 1)]
+    said = []
+    if run.refused:
+        said.append(f"pathcraft: {qualname}: not observed: {run.refused}")
+    if run.fault:
+        said.append(f"pathcraft: {qualname}: the search's worker stopped: {run.fault}"
+                    + (f" (the {len(texts)} observations before are kept)" if texts else ""))
+    if run.crashed:
+        said.append(f"pathcraft: {qualname}: {run.crashed} inputs killed the worker (each skipped after)")
+    if run.unstable:
+        said.append(f"pathcraft: {qualname}: {run.unstable} observations dropped: a fresh run did otherwise")
+    if not texts and not run.refused and not run.fault and not run.unstable:
+        why = max(run.skipped, key=lambda k: run.skipped[k]) if run.skipped else "no input a test can write"
+        said.append(f"pathcraft: {qualname}: nothing observed in {run.tried} calls (most often: {why})")
+    if texts:
+        said.append(f"pathcraft: {qualname}: {len(texts)} observed tests (--execute)")
+    counts = {"tests": len(texts), "unstable": run.unstable, "tried": run.tried, "crashed": run.crashed,
+              **({"refused": run.refused} if run.refused else {}), **({"fault": run.fault} if run.fault else {})}
+    return texts, said, counts
 
 
 def case_data(case: TestCase) -> dict[str, Any]:
@@ -233,6 +289,8 @@ def handle(item: Mapping[str, Any]) -> dict[str, Any]:
     if item["kind"] == "function":
         return run_function(item["source"], item["qualname"], item["settings"], item.get("frontier"),
                             item.get("prefix"), bool(item.get("data")))
+    if item["kind"] == "observe":
+        return observe_function(item["source"], item["qualname"], item["settings"], str(item.get("refused", "")))
     raise ValueError(f"unknown work item kind {item['kind']!r}")
 
 

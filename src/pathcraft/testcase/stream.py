@@ -62,6 +62,12 @@ class TestStream:
         self.count += 1  # next to the write, so that an interruption finds both done or neither
         self._put(piece)
 
+    def add_text(self, text: str) -> None:
+        """A test whose text was made elsewhere (an observed test, `--execute`)."""
+        piece = self.layout.between + text if self.count else text
+        self.count += 1
+        self._put(piece)
+
     def close(self, stats: Stats | None = None) -> None:
         """The end of the file; `stats` for a format that has a place for them."""
         end = self.layout.end(self.count, stats or {})

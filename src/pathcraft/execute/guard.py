@@ -1,0 +1,115 @@
+"""The worker's audit hook: what the analysed code may not do.
+
+Installed by the worker (`worker.py`) after its own imports and before the
+analysed module is imported; from then on CPython reports each audited
+action to it (`sys.addaudithook`, PEP 578), and an action refused here
+raises PermissionError in the code that asked. Refused: opening a file for
+writing, creating, removing or renaming one outside the worker's temporary
+folder; network connections and listening sockets; starting processes
+(`fork`, `exec`, `subprocess`, `os.system`) and signalling others; loading
+or calling C code through `ctypes`. Reading `sys.argv` or using `sys.stdin`
+is no error but is noted the same way: pytest's are not the worker's.
+
+What it does not stop (said in the README): reading files, using CPU and
+memory within the worker's resource limits (set by `sandbox.py`), C code
+already loaded doing what it likes, threads the code starts. A call during
+which anything was refused is no observation: its outcome is the sandbox's
+doing, not the code's (`refusals` says so to the search).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+_BLOCKED = frozenset({
+    "socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg",
+    "os.fork", "os.forkpty", "os.posix_spawn", "os.exec", "os.spawn", "os.system", "os.startfile",
+    "subprocess.Popen", "os.kill", "os.killpg", "pty.spawn", "ctypes.dlopen", "ctypes.call_function",
+    "ctypes.dlsym", "sys.remote_exec",
+})
+_PATH_EVENTS = frozenset({
+    "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.truncate", "os.symlink",
+    "os.link", "os.utime", "shutil.rmtree", "shutil.copyfile", "shutil.move",
+})
+
+refusals: list[str] = []  # what was refused since the search last looked
+_home: Path | None = None
+
+
+def install(home: Path) -> None:
+    """Refuse from now on what the module docstring lists (once per process)."""
+    global _home
+    if _home is not None:
+        return
+    _home = home.resolve()
+    _trip_wires()
+    sys.addaudithook(_hook)
+
+
+class _Tripwire(list):  # type: ignore[type-arg]
+    """`sys.argv` in the worker: reading it is noted as a refusal. The test
+    will run under pytest, whose command line is another: an outcome that
+    depends on it is no observation."""
+
+    def _touched(self) -> None:
+        refusals.append("reading sys.argv")
+
+    def __getitem__(self, index: Any) -> Any:
+        self._touched()
+        return super().__getitem__(index)
+
+    def __iter__(self) -> Any:
+        self._touched()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._touched()
+        return super().__len__()
+
+
+class _Stdin:
+    """`sys.stdin` in the worker: any use is noted as a refusal (pytest's
+    standard input is not the worker's)."""
+
+    def __getattr__(self, name: str) -> Any:
+        refusals.append("using sys.stdin")
+        raise OSError("pathcraft's sandbox has no standard input")
+
+
+def _trip_wires() -> None:
+    sys.argv = _Tripwire(["<pathcraft-worker>"])
+    sys.stdin = _Stdin()
+
+
+def _inside(path: Any) -> bool:
+    if isinstance(path, int):
+        return True  # an open descriptor: it was checked when opened
+    try:
+        resolved = Path(os.fsdecode(path)).resolve()
+    except (TypeError, ValueError, OSError):
+        return False
+    assert _home is not None
+    return resolved == _home or _home in resolved.parents
+
+
+def _hook(event: str, args: tuple[Any, ...]) -> None:
+    if event == "open":
+        path, mode, flags = (tuple(args) + (None, None, None))[:3]
+        writes = isinstance(mode, str) and any(c in mode for c in "wax+") \
+            or isinstance(flags, int) and bool(flags & _WRITE_FLAGS)
+        if writes and not _inside(path):
+            _refuse(event, path)
+    elif event in _BLOCKED:
+        _refuse(event, None)
+    elif event in _PATH_EVENTS:
+        if not all(_inside(a) for a in args[:2] if isinstance(a, (str, bytes, os.PathLike))):
+            _refuse(event, args[0] if args else None)
+
+
+def _refuse(event: str, what: object) -> None:
+    refusals.append(event if what is None else f"{event} {what!r:.60}")
+    raise PermissionError(f"pathcraft's sandbox refused {event}")

@@ -1,0 +1,184 @@
+"""Observed tests: what the real code did on inputs a search found.
+
+For a function the symbolic engine refuses (`--execute`), `observe` asks a
+sandboxed worker to search it (`search.py`), then runs every observation
+again in a fresh worker, in the reverse order: an observation whose
+outcome differs there (time, randomness, state left by an earlier call)
+is dropped and counted, so a test depends neither on the search's history
+nor on the order pytest runs the tests in. `test_text` writes one
+observation as a pytest test: the call with its arguments as literals
+written here (never text from the worker), and an assertion of what is
+exact -- the value when it is plain data, else its type; an exception's
+type, never its message.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pathcraft.execute import wire
+from pathcraft.execute.sandbox import Sandbox
+
+MAX_FAULTS = 4  # searches of one function a dying worker may cost
+PROVENANCE = "observed: the real code run on inputs a search found (--execute); not a path of the model"
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One call and what it did."""
+
+    args: tuple[tuple[str, object], ...]
+    outcome: str  # "return" | "raise"
+    value: object = None  # the return value, when `exact`
+    exact: bool = False
+    type: tuple[str, str] | None = None  # (module, qualname) of the value or exception when not exact
+
+
+@dataclass
+class ObservedRun:
+    """A function's observations, and what became of the rest."""
+
+    qualname: str
+    observations: list[Observation] = field(default_factory=list)
+    positional: tuple[str, ...] = ()
+    refused: str | None = None  # why the search could not run
+    fault: str | None = None  # what ended a worker early (the observations before it are kept)
+    unstable: int = 0  # observations dropped because a fresh run did otherwise
+    tried: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)  # why calls were no observation -> how often
+    crashed: int = 0  # inputs a worker died on (each skipped by the next search)
+
+
+def observe(import_root: Path, module: str, qualname: str, seconds: float) -> ObservedRun:
+    """Search `module.qualname` in a worker, then check each observation in
+    a fresh one (see the module docstring)."""
+    run = ObservedRun(qualname)
+    avoid: list[Any] = []
+    with Sandbox(import_root) as sandbox:
+        for _ in range(MAX_FAULTS):
+            raw: list[dict[str, Any]] = []
+            trying: list[Any] = []
+
+            def progress(line: dict[str, Any]) -> None:
+                if "partial" in line:
+                    raw.append(line["partial"])
+                else:
+                    trying[:] = [line["trying"]]
+
+            answer = sandbox.request({"op": "observe", "module": module, "qualname": qualname, "seconds": seconds,
+                                      "examples": 400, "avoid": avoid}, seconds * 3 + 30, progress)
+            if "fault" not in answer or not trying:
+                break
+            avoid.extend(trying)  # the input it died on: the next worker's search goes past it
+            run.crashed += 1
+    if "fault" in answer:
+        run.fault = str(answer["fault"])
+    elif "refused" in answer:
+        run.refused = str(answer["refused"])
+        return run
+    else:
+        raw = list(answer.get("observations", []))
+        run.tried = int(answer.get("tried", 0))
+        run.skipped = {str(k): int(v) for k, v in dict(answer.get("skipped", {})).items()}
+        run.positional = tuple(str(p) for p in answer.get("positional", []))
+    if not raw:
+        return run
+    with Sandbox(import_root) as fresh:
+        calls = [item["args"] for item in reversed(raw)]
+        again = fresh.request({"op": "replay", "module": module, "qualname": qualname, "calls": calls,
+                               "positional": list(run.positional)}, seconds * 3 + 30)
+    outcomes = list(reversed(again.get("outcomes", []))) if "outcomes" in again else [None] * len(raw)
+    for item, repeated in zip(raw, outcomes):
+        expected = {k: v for k, v in item.items() if k != "args"}
+        if repeated != expected:
+            run.unstable += 1
+            continue
+        try:
+            run.observations.append(_decoded(item))
+        except (ValueError, TypeError, KeyError):
+            run.unstable += 1  # malformed: the worker is not trusted to send what it should
+    return run
+
+
+def _decoded(item: dict[str, Any]) -> Observation:
+    args = tuple((str(name), wire.decode(value)) for name, value in item["args"].items())
+    outcome = str(item["outcome"])
+    if outcome not in ("return", "raise"):
+        raise ValueError(outcome)
+    kind = item.get("type")
+    named = (str(kind[0]), str(kind[1])) if isinstance(kind, list) and len(kind) == 2 else None
+    if outcome == "return" and "value" in item:
+        return Observation(args, outcome, wire.decode(item["value"]), exact=True)
+    if named is None:
+        raise ValueError("an outcome without its type")
+    return Observation(args, outcome, type=named)
+
+
+def test_text(alias: str, module: str, qualname: str, number: int, observation: Observation,
+              positional: tuple[str, ...] = ()) -> str:
+    """One observation as a pytest test (see the module docstring)."""
+    given = [literal(v) for n, v in observation.args if n in positional]
+    given += [f"{n}={literal(v)}" for n, v in sorted(observation.args) if n not in positional]
+    call = f"{alias}.{qualname}({', '.join(given)})"
+    lines = [f"def test_{qualname.replace('.', '_')}_{number}_{test_kind(observation)}() -> None:",
+             f"    # {PROVENANCE}"]
+    if observation.outcome == "raise":
+        assert observation.type is not None
+        kind = _exception_name(alias, module, observation.type)
+        if kind is not None:
+            lines += [f"    with pytest.raises({kind}):", f"        {call}"]
+        else:
+            lines += ["    with pytest.raises(BaseException) as caught:", f"        {call}",
+                      f"    assert (type(caught.value).__module__, type(caught.value).__qualname__) == "
+                      f"{literal(observation.type)}"]
+    elif observation.exact:
+        lines.append(f"    assert {call} == {literal(observation.value)}" if observation.value is not None
+                     and not isinstance(observation.value, bool) else f"    assert {call} is {observation.value!r}")
+    else:
+        assert observation.type is not None
+        lines += [f"    result = {call}",
+                  f"    assert (type(result).__module__, type(result).__qualname__) == {literal(observation.type)}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_kind(observation: Observation) -> str:
+    """The end of the test's name: `observed_returns`, `observed_raises_value_error`,
+    or `observed_returns_type` (only the type of the value is asserted)."""
+    if observation.outcome == "raise":
+        assert observation.type is not None
+        name = re.sub(r"\W", "_", observation.type[1].rpartition(".")[2])
+        return "observed_raises_" + re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    return "observed_returns" if observation.exact else "observed_returns_type"
+
+
+def _exception_name(alias: str, module: str, kind: tuple[str, str]) -> str | None:
+    """How a test names an exception class: a builtin by its name, one of
+    the tested module's through it; None for another module's."""
+    where, name = kind
+    if where == "builtins" and isinstance(getattr(builtins, name, None), type):
+        return name
+    if where == module and name.isidentifier():
+        return f"{alias}.{name}"
+    return None
+
+
+def literal(value: object) -> str:
+    """Python source for a plain value, the same text on every machine (a
+    set's items sorted by their text)."""
+    if isinstance(value, (set, frozenset)):
+        items = sorted(literal(v) for v in value)
+        inner = "{" + ", ".join(items) + "}" if items else ""
+        if type(value) is frozenset:
+            return f"frozenset({inner})"
+        return inner or "set()"
+    if isinstance(value, list):
+        return "[" + ", ".join(literal(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(literal(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items()) + "}"
+    return repr(value)

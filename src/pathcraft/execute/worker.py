@@ -1,0 +1,90 @@
+"""The worker process: imports the analysed module and runs its code.
+
+Started by `sandbox.py`, never imported by pathcraft's own process. It
+reads one JSON request per line on its standard input and answers one
+JSON line on a private copy of its standard output; the code it runs
+writes to /dev/null (its prints cannot corrupt the channel) and reads an
+empty standard input. Requests:
+
+* `{"op": "observe", "module": M, "qualname": Q, "seconds": S, "examples": N}`:
+  the search of `search.py`: a `{"trying": arguments}` line before each
+  call and a `{"partial": observation}` line as each is kept, then the
+  answer (all of them) or `{"refused": why}`; `"avoid": [arguments, ...]`
+  skips inputs that killed an earlier worker.
+* `{"op": "replay", "module": M, "qualname": Q, "calls": [...]}`: runs each
+  call again and answers what each did (for the determinism check).
+
+A module is imported once and kept for the worker's later requests.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+from pathlib import Path
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from pathcraft.execute import guard, search, wire
+
+
+def main() -> None:
+    channel = _private_channel()
+    requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    _silence()
+    import hypothesis  # noqa: F401  (imported before the guard: its own start-up writes nothing outside)
+
+    guard.install(Path.cwd())
+    def send(message: dict[str, Any]) -> None:
+        channel.write(json.dumps(message) + "\n")
+        channel.flush()
+
+    for line in requests:
+        try:
+            request = json.loads(line)
+            answer = _answer(request, send)
+        except Exception as exc:  # noqa: BLE001  (a request that fails is answered, the worker goes on)
+            answer = {"refused": f"{type(exc).__name__}: {str(exc)[:200]}"}
+        send(answer)
+
+
+def _private_channel() -> TextIO:
+    return os.fdopen(os.dup(1), "w", encoding="utf-8")
+
+
+def _silence() -> None:
+    """The analysed code's prints and reads go to /dev/null."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    sys.stdin = open(os.devnull, encoding="utf-8")
+    sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")
+
+
+def _answer(request: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    op = request.get("op")
+    if op == "ping":
+        return {"pong": os.getpid()}
+    try:
+        module = importlib.import_module(str(request["module"]))
+    except BaseException as exc:  # noqa: BLE001  (an import that fails or exits: the module's own doing)
+        return {"refused": f"importing {request['module']} failed: {type(exc).__name__}: {str(exc)[:160]}"}
+    qualname = str(request["qualname"])
+    try:
+        if op == "observe":
+            return search.observe(module, qualname, float(request.get("seconds", 2.0)),
+                                  int(request.get("examples", 200)), send, list(request.get("avoid", [])))
+        if op == "replay":
+            fn = search.target(module, qualname)
+            positional = [str(p) for p in request.get("positional", [])]
+            return {"outcomes": [search.call(fn, positional, {k: wire.decode(v) for k, v in call.items()})
+                                 for call in request["calls"]]}
+    except search.Refused as exc:
+        return {"refused": str(exc)}
+    return {"refused": f"unknown request {op!r}"}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""The worker that runs analysed code (`--execute`): each thing the code
+may try costs one call, is answered in one line, and the worker goes on
+(a new one when it died). The fixture module is only ever imported by a
+worker: the last test checks that this process never imported it."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pathcraft.execute.sandbox import Sandbox
+
+ROOT = Path(__file__).resolve().parent / "fixtures" / "execute"
+
+
+def call(sandbox: Sandbox, function: str, seconds: float = 20.0, **args: Any) -> dict[str, Any]:
+    """Run `faults.function(**args)` once in the worker: its outcome, or the fault."""
+    from pathcraft.execute import wire
+
+    answer = sandbox.request({"op": "replay", "module": "faults", "qualname": function,
+                              "calls": [{k: wire.encode(v) for k, v in args.items()}]}, seconds)
+    return answer if "fault" in answer or "refused" in answer else dict(answer["outcomes"][0])
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Any:
+    with Sandbox(ROOT, memory_mb=1024) as box:
+        yield box
+
+
+def test_a_write_outside_its_folder_is_refused(sandbox: Sandbox, tmp_path: Path) -> None:
+    target = tmp_path / "outside.txt"
+    outcome = call(sandbox, "write_outside", path=str(target))
+    assert outcome["outcome"] == "skip" and outcome["why"].startswith("open '/")
+    assert not target.exists()
+
+
+def test_a_write_in_its_folder_is_allowed(sandbox: Sandbox) -> None:
+    assert call(sandbox, "write_inside", name="here.txt") == {"outcome": "return", "value": ["str", "written"]}
+
+
+def test_a_connection_is_refused(sandbox: Sandbox) -> None:
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        outcome = call(sandbox, "connect", port=port)
+    assert outcome["outcome"] == "skip" and outcome["why"].startswith("socket.connect")
+
+
+@pytest.mark.parametrize("name", ["fork", "run_command"])
+def test_starting_a_process_is_refused(sandbox: Sandbox, name: str) -> None:
+    outcome = call(sandbox, name)
+    assert outcome["outcome"] == "skip" and outcome["why"] in ("os.fork", "os.system")
+
+
+def test_reading_the_command_line_is_no_observation(sandbox: Sandbox) -> None:
+    assert call(sandbox, "arguments") == {"outcome": "skip", "why": "reading sys.argv"}
+
+
+def test_running_out_of_memory_costs_the_call(sandbox: Sandbox) -> None:
+    assert call(sandbox, "allocate", gigabytes=10) == {"outcome": "skip", "why": "MemoryError"}
+    assert call(sandbox, "write_inside", name="after.txt")["outcome"] == "return"
+
+
+@pytest.mark.parametrize("name, args, fault", [
+    ("crash", {"x": 1}, "the worker was killed by signal 11"),
+    ("exit_now", {"code": 3}, "the worker exited with code 3"),
+    ("spin", {"n": 13}, "no answer within 2 s"),
+])
+def test_a_dying_or_hanging_worker_costs_the_call(name: str, args: dict[str, Any], fault: str) -> None:
+    with Sandbox(ROOT) as box:
+        before = call(box, "pid")
+        assert call(box, name, seconds=2.0, **args) == {"fault": fault}
+        after = call(box, "pid")
+        assert after["outcome"] == "return" and after != before  # a new worker
+        assert box.started == 2
+
+
+def test_a_call_that_sleeps_past_its_time_is_stopped_in_the_worker(sandbox: Sandbox) -> None:
+    assert call(sandbox, "sleep_forever", x=1) == {"outcome": "skip", "why": "took more than 1 s"}
+
+
+def test_sys_exit_is_the_codes_own_outcome(sandbox: Sandbox) -> None:
+    assert call(sandbox, "exits", code=4) == {"outcome": "raise", "type": ["builtins", "SystemExit"]}
+
+
+def test_the_worker_is_another_process(sandbox: Sandbox) -> None:
+    outcome = call(sandbox, "pid")
+    assert outcome["outcome"] == "return" and int(outcome["value"][1]) != os.getpid()
+    assert "faults" not in sys.modules
