@@ -40,7 +40,8 @@ def test_each_refused_function_gets_observed_tests(generated: tuple[Path, str]) 
     text = out.read_text(encoding="utf-8")
     names = re.findall(r"^def (test_\w+)\(", text, re.MULTILINE)
     assert {n.split("_observed")[0].rsplit("_", 1)[0] for n in names if "_observed" in n} >= {
-        "test_parse_port", "test_halves", "test_lines"}
+        "test_parse_port", "test_halves", "test_lines", "test_Tally_add_json", "test_loose"}
+    assert re.search(r"obj = refused\.Tally\(start=\d+\)\n    assert obj\.add_json\(text=", text)  # a method
     assert "result = refused.halves(" in text and "== ('fractions', 'Fraction')" in text  # only its type
     assert "with pytest.raises(ValueError):" in text
     assert "worker_pid: " in said and "a fresh run did otherwise" in said

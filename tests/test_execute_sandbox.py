@@ -23,7 +23,7 @@ def call(sandbox: Sandbox, function: str, seconds: float = 20.0, **args: Any) ->
     from pathcraft.execute import wire
 
     answer = sandbox.request({"op": "replay", "module": "faults", "qualname": function,
-                              "calls": [{k: wire.encode(v) for k, v in args.items()}]}, seconds)
+                              "calls": [{"args": {k: wire.encode(v) for k, v in args.items()}}]}, seconds)
     return answer if "fault" in answer or "refused" in answer else dict(answer["outcomes"][0])
 
 

@@ -33,6 +33,7 @@ class Observation:
 
     args: tuple[tuple[str, object], ...]
     outcome: str  # "return" | "raise"
+    init: tuple[tuple[str, object], ...] | None = None  # a method's object: the class called with these
     value: object = None  # the return value, when `exact`
     exact: bool = False
     type: tuple[str, str] | None = None  # (module, qualname) of the value or exception when not exact
@@ -45,6 +46,7 @@ class ObservedRun:
     qualname: str
     observations: list[Observation] = field(default_factory=list)
     positional: tuple[str, ...] = ()
+    init_positional: tuple[str, ...] = ()  # of the class's constructor, for a method
     refused: str | None = None  # why the search could not run
     fault: str | None = None  # what ended a worker early (the observations before it are kept)
     unstable: int = 0  # observations dropped because a fresh run did otherwise
@@ -85,15 +87,17 @@ def observe(import_root: Path, module: str, qualname: str, seconds: float) -> Ob
         run.tried = int(answer.get("tried", 0))
         run.skipped = {str(k): int(v) for k, v in dict(answer.get("skipped", {})).items()}
         run.positional = tuple(str(p) for p in answer.get("positional", []))
+        run.init_positional = tuple(str(p) for p in answer.get("init_positional", []))
     if not raw:
         return run
     with Sandbox(import_root) as fresh:
-        calls = [item["args"] for item in reversed(raw)]
+        calls = [{"args": item["args"], **({"init": item["init"]} if "init" in item else {})} for item in reversed(raw)]
         again = fresh.request({"op": "replay", "module": module, "qualname": qualname, "calls": calls,
-                               "positional": list(run.positional)}, seconds * 3 + 30)
+                               "positional": list(run.positional), "init_positional": list(run.init_positional)},
+                              seconds * 3 + 30)
     outcomes = list(reversed(again.get("outcomes", []))) if "outcomes" in again else [None] * len(raw)
     for item, repeated in zip(raw, outcomes):
-        expected = {k: v for k, v in item.items() if k != "args"}
+        expected = {k: v for k, v in item.items() if k not in ("args", "init")}
         if repeated != expected:
             run.unstable += 1
             continue
@@ -106,26 +110,31 @@ def observe(import_root: Path, module: str, qualname: str, seconds: float) -> Ob
 
 def _decoded(item: dict[str, Any]) -> Observation:
     args = tuple((str(name), wire.decode(value)) for name, value in item["args"].items())
+    init = tuple((str(name), wire.decode(value)) for name, value in item["init"].items()) if "init" in item \
+        else None
     outcome = str(item["outcome"])
     if outcome not in ("return", "raise"):
         raise ValueError(outcome)
     kind = item.get("type")
     named = (str(kind[0]), str(kind[1])) if isinstance(kind, list) and len(kind) == 2 else None
     if outcome == "return" and "value" in item:
-        return Observation(args, outcome, wire.decode(item["value"]), exact=True)
+        return Observation(args, outcome, init, wire.decode(item["value"]), exact=True)
     if named is None:
         raise ValueError("an outcome without its type")
-    return Observation(args, outcome, type=named)
+    return Observation(args, outcome, init, type=named)
 
 
 def test_text(alias: str, module: str, qualname: str, number: int, observation: Observation,
-              positional: tuple[str, ...] = ()) -> str:
+              positional: tuple[str, ...] = (), init_positional: tuple[str, ...] = ()) -> str:
     """One observation as a pytest test (see the module docstring)."""
-    given = [literal(v) for n, v in observation.args if n in positional]
-    given += [f"{n}={literal(v)}" for n, v in sorted(observation.args) if n not in positional]
-    call = f"{alias}.{qualname}({', '.join(given)})"
     lines = [f"def test_{qualname.replace('.', '_')}_{number}_{test_kind(observation)}() -> None:",
              f"    # {PROVENANCE}"]
+    if observation.init is not None:  # a method: on an object built as the search built it
+        owner, _, method = qualname.rpartition(".")
+        lines.append(f"    obj = {alias}.{owner}({_arguments(observation.init, init_positional)})")
+        call = f"obj.{method}({_arguments(observation.args, positional)})"
+    else:
+        call = f"{alias}.{qualname}({_arguments(observation.args, positional)})"
     if observation.outcome == "raise":
         assert observation.type is not None
         kind = _exception_name(alias, module, observation.type)
@@ -145,13 +154,19 @@ def test_text(alias: str, module: str, qualname: str, number: int, observation: 
     return "\n".join(lines) + "\n"
 
 
+def _arguments(args: tuple[tuple[str, object], ...], positional: tuple[str, ...]) -> str:
+    given = [literal(v) for n, v in args if n in positional]
+    given += [f"{n}={literal(v)}" for n, v in sorted(args) if n not in positional]
+    return ", ".join(given)
+
+
 def test_kind(observation: Observation) -> str:
     """The end of the test's name: `observed_returns`, `observed_raises_value_error`,
     or `observed_returns_type` (only the type of the value is asserted)."""
     if observation.outcome == "raise":
         assert observation.type is not None
         name = re.sub(r"\W", "_", observation.type[1].rpartition(".")[2])
-        return "observed_raises_" + re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+        return "observed_raises_" + re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
     return "observed_returns" if observation.exact else "observed_returns_type"
 
 

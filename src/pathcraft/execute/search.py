@@ -27,6 +27,7 @@ import time
 import types
 import typing
 from collections.abc import Callable
+from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
@@ -48,31 +49,63 @@ class Refused(Exception):
     """The function cannot be searched (the message says why)."""
 
 
-def target(module: Any, qualname: str) -> Callable[..., Any]:
-    """The function `qualname` of `module`: a module-level function, or a
-    static method of a class."""
-    head, _, rest = qualname.partition(".")
-    found = getattr(module, head, None)
-    if rest:
-        owner = found
-        raw = inspect.getattr_static(owner, rest, None) if inspect.isclass(owner) else None
-        if not isinstance(raw, staticmethod):
-            raise Refused("a method needs an object of its class (not built by the search yet)")
-        found = getattr(owner, rest)
-    if not callable(found) or inspect.isclass(found):
-        raise Refused(f"'{qualname}' is no function of the module")
-    return found  # type: ignore[no-any-return]
+@dataclass(frozen=True)
+class Target:
+    """What a qualname names: a callable as it is (a function, a static or
+    class method), or a method of `owner` called on an object built by
+    calling the class with generated arguments."""
+
+    function: Callable[..., Any] | None
+    owner: type | None = None
+    name: str = ""
 
 
-def call(fn: Callable[..., Any], positional: list[str], args: dict[str, Any]) -> dict[str, Any]:
-    """Run `fn` once; what it did, in wire form (`outcome` "skip" when it is
-    no observation)."""
+def target(module: Any, qualname: str) -> Target:
+    """The target `qualname` of `module` (see `Target`)."""
+    *path, name = qualname.split(".")
+    owner: Any = module
+    for part in path:
+        owner = getattr(owner, part, None)
+        if not inspect.isclass(owner):
+            raise Refused(f"'{qualname}' is no function or method of the module")
+    if not path:
+        found = getattr(module, name, None)
+        if not callable(found) or inspect.isclass(found):
+            raise Refused(f"'{qualname}' is no function of the module")
+        return Target(found)
+    raw = inspect.getattr_static(owner, name, None)
+    if isinstance(raw, (staticmethod, classmethod)):
+        return Target(getattr(owner, name))
+    if not inspect.isfunction(raw):
+        raise Refused(f"'{qualname}' is no method (a {type(raw).__name__})")
+    if inspect.isabstract(owner):
+        raise Refused(f"class {owner.__qualname__} is abstract")
+    return Target(None, owner, name)
+
+
+def call(goal: Target, positional: list[str], args: dict[str, Any],
+         init: dict[str, Any] | None = None, init_positional: list[str] | None = None) -> dict[str, Any]:
+    """Run the target once (an object built first from `init` for a
+    method); what it did, in wire form (`outcome` "skip" when it is no
+    observation: the sandbox interfered, the time or memory ran out, or
+    the object could not be built)."""
     before = len(guard.refusals)
-    values = [args[name] for name in positional if name in args]
-    keywords = {name: value for name, value in args.items() if name not in positional}
     previous = signal.signal(signal.SIGALRM, _too_slow)
     signal.setitimer(signal.ITIMER_REAL, CALL_SECONDS)
     try:
+        fn = goal.function
+        if fn is None:
+            assert goal.owner is not None
+            try:
+                given = init or {}
+                made = goal.owner(*_split(init_positional or [], given),
+                                  **{n: v for n, v in given.items() if n not in (init_positional or [])})
+            except _ENVIRONMENT:
+                raise
+            except BaseException as exc:  # noqa: BLE001
+                return {"outcome": "skip", "why": f"building the object raised {type(exc).__name__}"}
+            fn = getattr(made, goal.name)
+        values, keywords = _split(positional, args), {n: v for n, v in args.items() if n not in positional}
         result = fn(*values, **keywords)
     except _ENVIRONMENT as exc:
         return {"outcome": "skip", "why": f"took more than {CALL_SECONDS:g} s" if isinstance(exc, _TooSlow)
@@ -94,6 +127,11 @@ def call(fn: Callable[..., Any], positional: list[str], args: dict[str, Any]) ->
         return {"outcome": "return", "type": [kind.__module__, kind.__qualname__]}
 
 
+def _split(positional: list[str], args: dict[str, Any]) -> list[Any]:
+    """The values of the positional-only parameters, in order."""
+    return [args[name] for name in positional if name in args]
+
+
 def _too_slow(signum: int, frame: FrameType | None) -> None:
     raise _TooSlow
 
@@ -105,39 +143,36 @@ def observe(module: Any, qualname: str, seconds: float, examples: int,
     given `{"trying": arguments}` before each call and `{"partial":
     observation}` as each is kept, so that a crash costs the call that
     crashed: the next search `avoid`s its arguments."""
-    from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import strategies as st
 
-    fn = target(module, qualname)
-    strategies, positional = _strategies(fn, st)
+    goal = target(module, qualname)
+    strategies, positional, building, init_positional = _plan(goal, st)
     filename = getattr(module, "__file__", None) or ""
     arcs: set[tuple[int, int]] = set()
     endings: set[str] = set()
     kept: list[dict[str, Any]] = []
-    deadline = time.monotonic() + seconds
+    deadline = 0.0  # set at the first input: Hypothesis's own start-up is not the search's time
     tried = 0
     avoided = list(avoid or [])
     skipped: dict[str, int] = {}  # why a call was no observation -> how often
 
-    def run(args: dict[str, Any]) -> None:
-        nonlocal tried
+    def run(drawn: dict[str, Any]) -> None:
+        nonlocal tried, deadline
+        deadline = deadline or time.monotonic() + seconds
         if time.monotonic() > deadline or len(kept) >= MAX_OBSERVATIONS:
             return
+        args, init = drawn["args"], drawn["init"]
         try:
             shown = {name: wire.encode(value) for name, value in args.items()}
+            built = {name: wire.encode(value) for name, value in init.items()}
         except wire.NotPlain:
             return  # an argument a test could not write
-        if shown in avoided:
+        trial = {"args": shown, **({"init": built} if goal.function is None else {})}
+        if trial in avoided:
             return
-        tell({"trying": shown})
+        tell({"trying": trial})
         tried += 1
-        reached: set[tuple[int, int]] = set()
-        tracer = _arc_tracer(filename, reached)
-        sys.settrace(tracer)
-        try:
-            outcome = call(fn, positional, args)
-        finally:
-            sys.settrace(None)
+        outcome, reached = _traced(filename, lambda: call(goal, positional, args, init, init_positional))
         if outcome["outcome"] == "skip":
             why = str(outcome.get("why"))
             skipped[why] = skipped.get(why, 0) + 1
@@ -146,47 +181,91 @@ def observe(module: Any, qualname: str, seconds: float, examples: int,
         if reached - arcs or ending not in endings:
             arcs.update(reached)
             endings.add(ending)
-            kept.append({"args": shown, **outcome})
+            kept.append({**trial, **outcome})
             tell({"partial": kept[-1]})
 
-    probe = given(st.fixed_dictionaries(strategies))(run)
-    probe = settings(max_examples=examples, database=None, deadline=None, derandomize=True,
-                     phases=[Phase.generate], suppress_health_check=list(HealthCheck))(probe)
     try:
-        probe()
+        _drive(run, {"args": st.fixed_dictionaries(strategies), "init": st.fixed_dictionaries(building)}, examples)
     except Exception as exc:  # noqa: BLE001  (Hypothesis's own failures: the search ends with what it kept)
         if not kept:
             raise Refused(f"the search failed: {type(exc).__name__}: {str(exc)[:120]}") from None
-    return {"observations": kept, "tried": tried, "arcs": len(arcs), "positional": positional, "skipped": skipped}
+    return {"observations": kept, "tried": tried, "arcs": len(arcs), "positional": positional,
+            "init_positional": init_positional, "skipped": skipped}
 
 
-def _strategies(fn: Callable[..., Any], st: Any) -> tuple[dict[str, Any], list[str]]:
-    """A strategy per parameter a call must or may pass, and the names
-    passed by position (positional-only ones)."""
+def _plan(goal: Target, st: Any) -> tuple[dict[str, Any], list[str], dict[str, Any], list[str]]:
+    """The strategies and positional-only names of the call, and of the
+    constructor that builds a method's object (none for a function)."""
+    if goal.function is not None:
+        strategies, positional = _strategies(goal.function, st)
+        return strategies, positional, {}, []
+    assert goal.owner is not None
+    strategies, positional = _strategies(goal.owner.__dict__[goal.name], st, skip_first=True)
+    building, init_positional = _strategies(goal.owner, st, hints_of=getattr(goal.owner, "__init__"))
+    return strategies, positional, building, init_positional
+
+
+def _drive(run: Callable[[dict[str, Any]], None], parts: dict[str, Any], examples: int) -> None:
+    """Hypothesis draws `examples` inputs for `run`, derandomized, without
+    its database, shrinking or health checks (`run` never fails: it keeps)."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import strategies as st
+
+    probe = given(st.fixed_dictionaries(parts))(run)
+    settings(max_examples=examples, database=None, deadline=None, derandomize=True, phases=[Phase.generate],
+             suppress_health_check=list(HealthCheck))(probe)()
+
+
+def _strategies(fn: Callable[..., Any], st: Any, skip_first: bool = False,
+                hints_of: Callable[..., Any] | None = None) -> tuple[dict[str, Any], list[str]]:
+    """A strategy per parameter a call must or may pass (`skip_first`: not
+    the method's `self`; `hints_of`: the function whose annotations count,
+    a class's `__init__` for the class), and the names passed by position
+    (positional-only ones)."""
     try:
         signature = inspect.signature(fn)
-        hints = typing.get_type_hints(fn)
+        hints = typing.get_type_hints(hints_of or fn)
     except Exception as exc:  # noqa: BLE001  (an annotation that does not evaluate)
         raise Refused(f"its annotations do not evaluate ({type(exc).__name__}: {str(exc)[:80]})") from None
-    constants = _constants(fn)
+    constants = _constants(hints_of or fn)
     strategies: dict[str, Any] = {}
     positional: list[str] = []
-    for name, parameter in signature.parameters.items():
+    parameters = list(signature.parameters.items())[1 if skip_first else 0:]
+    for name, parameter in parameters:
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             continue
-        if name not in hints:
-            if parameter.default is not parameter.empty:
-                continue  # left at its default
-            raise Refused(f"parameter '{name}' has no annotation")
-        try:
-            strategy = st.from_type(hints[name])
-        except Exception as exc:  # noqa: BLE001
-            raise Refused(f"no values for parameter '{name}': {type(exc).__name__}") from None
-        seeds = [c for c in constants if _fits(hints[name], c)]
-        strategies[name] = st.one_of(st.sampled_from(seeds), strategy) if seeds else strategy
+        strategy = _parameter_strategy(st, name, hints.get(name, _NO_HINT), parameter.default, constants)
+        if strategy is None:
+            continue  # left at its default
+        strategies[name] = strategy
         if parameter.kind == parameter.POSITIONAL_ONLY:
             positional.append(name)
     return strategies, positional
+
+
+_NO_HINT = object()
+_PLAIN = (bool, int, float, str, bytes)
+
+
+def _parameter_strategy(st: Any, name: str, hint: Any, default: Any, constants: list[object]) -> Any:
+    """Values for one parameter: from its annotation; without one, from its
+    default's type, or else a mix of plain values (an observation is true
+    whatever the type, and the search keeps only inputs that reach code)."""
+    if hint is _NO_HINT:
+        if default is not inspect.Parameter.empty:
+            if type(default) not in _PLAIN:
+                return None  # left at its default
+            hint = type(default)
+        else:
+            base = st.one_of(st.integers(), st.text(max_size=8), st.none(), st.lists(st.integers(), max_size=4),
+                             st.booleans())
+            return st.one_of(st.sampled_from(constants), base) if constants else base
+    try:
+        strategy = st.from_type(hint)
+    except Exception as exc:  # noqa: BLE001
+        raise Refused(f"no values for parameter '{name}': {type(exc).__name__}") from None
+    seeds = [c for c in constants if _fits(hint, c)]
+    return st.one_of(st.sampled_from(seeds), strategy) if seeds else strategy
 
 
 def _fits(hint: Any, value: object) -> bool:
@@ -208,6 +287,16 @@ def _constants(fn: Callable[..., Any]) -> list[object]:
             values = [node.value] + ([node.value - 1, node.value + 1] if type(node.value) is int else [])
             out.extend(v for v in values if v not in out)
     return out[:64]
+
+
+def _traced(filename: str, run: Callable[[], dict[str, Any]]) -> tuple[dict[str, Any], set[tuple[int, int]]]:
+    """`run()`'s outcome, and the arcs it covered in `filename`."""
+    reached: set[tuple[int, int]] = set()
+    sys.settrace(_arc_tracer(filename, reached))
+    try:
+        return run(), reached
+    finally:
+        sys.settrace(None)
 
 
 def _arc_tracer(filename: str, reached: set[tuple[int, int]]) -> Any:

@@ -11,8 +11,9 @@ empty standard input. Requests:
   call and a `{"partial": observation}` line as each is kept, then the
   answer (all of them) or `{"refused": why}`; `"avoid": [arguments, ...]`
   skips inputs that killed an earlier worker.
-* `{"op": "replay", "module": M, "qualname": Q, "calls": [...]}`: runs each
-  call again and answers what each did (for the determinism check).
+* `{"op": "replay", "module": M, "qualname": Q, "calls": [{"args": ...,
+  "init": ...}, ...]}`: runs each call again (a method on an object built
+  from `init`) and answers what each did (for the determinism check).
 
 A module is imported once and kept for the worker's later requests.
 """
@@ -77,13 +78,18 @@ def _answer(request: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> 
             return search.observe(module, qualname, float(request.get("seconds", 2.0)),
                                   int(request.get("examples", 200)), send, list(request.get("avoid", [])))
         if op == "replay":
-            fn = search.target(module, qualname)
+            goal = search.target(module, qualname)
             positional = [str(p) for p in request.get("positional", [])]
-            return {"outcomes": [search.call(fn, positional, {k: wire.decode(v) for k, v in call.items()})
-                                 for call in request["calls"]]}
+            init_positional = [str(p) for p in request.get("init_positional", [])]
+            return {"outcomes": [search.call(goal, positional, _values(call["args"]), _values(call.get("init", {})),
+                                             init_positional) for call in request["calls"]]}
     except search.Refused as exc:
         return {"refused": str(exc)}
     return {"refused": f"unknown request {op!r}"}
+
+
+def _values(shown: dict[str, Any]) -> dict[str, Any]:
+    return {str(k): wire.decode(v) for k, v in shown.items()}
 
 
 if __name__ == "__main__":
