@@ -6,6 +6,7 @@ data: `wire` round-trips plain values and refuses the rest."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -30,7 +31,8 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     shutil.copy(FIXTURE, module)
     out = folder / "test_refused.py"
     capture = subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(module), "-o", str(out), "--execute",
-                              "--execute-seconds", "1"], capture_output=True, text=True, timeout=300)
+                              "--execute-seconds", "1"], capture_output=True, text=True, timeout=300,
+                             env={**os.environ, "USER": "someone"})  # the search's worker has no USER
     assert capture.returncode == 0, capture.stderr
     return out, capture.stderr
 
@@ -40,12 +42,16 @@ def test_each_refused_function_gets_observed_tests(generated: tuple[Path, str]) 
     text = out.read_text(encoding="utf-8")
     names = re.findall(r"^def (test_\w+)\(", text, re.MULTILINE)
     assert {n.split("_observed")[0].rsplit("_", 1)[0] for n in names if "_observed" in n} >= {
-        "test_parse_port", "test_halves", "test_lines", "test_Tally_add_json", "test_loose"}
+        "test_parse_port", "test_halves", "test_lines", "test_Tally_add_json", "test_loose", "test_decoded"}
     assert re.search(r"obj = refused\.Tally\(start=\d+\)\n    assert obj\.add_json\(text=", text)  # a method
+    assert "list(refused.decoded(text=" in text  # a generator: walked whole
+    assert re.search(r"_observed_yields\(\) -> None:\n.*\n    assert list\(refused\.grouped_digits\(n=-?\d+\)\) == \[",
+                     text)
     assert "result = refused.halves(" in text and "== ('fractions', 'Fraction')" in text  # only its type
     assert "with pytest.raises(ValueError):" in text
     assert "worker_pid: " in said and "a fresh run did otherwise" in said
     assert "test_worker_pid" not in text
+    assert "test_user_name" not in text  # an environment variable: another in the fresh worker
 
 
 def test_the_observed_tests_pass(generated: tuple[Path, str]) -> None:
@@ -55,8 +61,10 @@ def test_the_observed_tests_pass(generated: tuple[Path, str]) -> None:
     assert run.returncode == 0, run.stdout[-2000:]
 
 
-def test_a_second_run_writes_the_same_file(generated: tuple[Path, str], tmp_path: Path) -> None:
+def test_a_second_run_writes_the_same_file(generated: tuple[Path, str], tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
     out, _ = generated
+    monkeypatch.setenv("USER", "someone")  # as the first run had it
     again = tmp_path / "again.py"
     module = out.parent / "refused.py"
     assert main(["gen", str(module), "-o", str(again), "--execute", "--execute-seconds", "1"]) == 0

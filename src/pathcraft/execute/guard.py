@@ -5,9 +5,13 @@ analysed module is imported; from then on CPython reports each audited
 action to it (`sys.addaudithook`, PEP 578), and an action refused here
 raises PermissionError in the code that asked. Refused: opening a file for
 writing, creating, removing or renaming one outside the worker's temporary
-folder; network connections and listening sockets; starting processes
-(`fork`, `exec`, `subprocess`, `os.system`) and signalling others; loading
-or calling C code through `ctypes`. Reading `sys.argv` or using `sys.stdin`
+folder (while a call of the search runs, inside it too: a test that wrote
+files would write them wherever pytest runs, and fail on its second run);
+while a call runs, changing the environment variables or the working
+directory and starting threads (a test would do it to pytest's process);
+network connections and listening sockets; starting processes (`fork`,
+`exec`, `subprocess`, `os.system`) and signalling others; loading or
+calling C code through `ctypes`. Reading `sys.argv` or using `sys.stdin`
 is no error but is noted the same way: pytest's are not the worker's.
 
 What it does not stop (said in the README): reading files, using CPU and
@@ -31,6 +35,9 @@ _BLOCKED = frozenset({
     "subprocess.Popen", "os.kill", "os.killpg", "pty.spawn", "ctypes.dlopen", "ctypes.call_function",
     "ctypes.dlsym", "sys.remote_exec",
 })
+# changes to the process a test would make to pytest's (and so to the tests after it)
+_CALL_BLOCKED = frozenset({"os.putenv", "os.unsetenv", "os.chdir", "_thread.start_new_thread", "os.setuid",
+                           "os.setgid", "os.chroot"})
 _PATH_EVENTS = frozenset({
     "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.truncate", "os.symlink",
     "os.link", "os.utime", "shutil.rmtree", "shutil.copyfile", "shutil.move",
@@ -38,6 +45,7 @@ _PATH_EVENTS = frozenset({
 
 refusals: list[str] = []  # what was refused since the search last looked
 _home: Path | None = None
+calling = False  # a call of the analysed code is running: no write at all (see `_hook`)
 
 
 def install(home: Path) -> None:
@@ -83,6 +91,18 @@ class _Stdin:
 def _trip_wires() -> None:
     sys.argv = _Tripwire(["<pathcraft-worker>"])
     sys.stdin = _Stdin()
+    import _thread
+    import threading
+
+    start = _thread.start_new_thread
+
+    def guarded(*args: Any, **kwargs: Any) -> Any:  # no audit event for it before Python 3.13
+        if calling:
+            _refuse("_thread.start_new_thread", None)
+        return start(*args, **kwargs)
+
+    _thread.start_new_thread = guarded
+    threading._start_new_thread = guarded  # type: ignore[attr-defined]
 
 
 def _inside(path: Any) -> bool:
@@ -101,12 +121,12 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
         path, mode, flags = (tuple(args) + (None, None, None))[:3]
         writes = isinstance(mode, str) and any(c in mode for c in "wax+") \
             or isinstance(flags, int) and bool(flags & _WRITE_FLAGS)
-        if writes and not _inside(path):
+        if writes and (calling or not _inside(path)):
             _refuse(event, path)
-    elif event in _BLOCKED:
+    elif event in _BLOCKED or calling and event in _CALL_BLOCKED:
         _refuse(event, None)
     elif event in _PATH_EVENTS:
-        if not all(_inside(a) for a in args[:2] if isinstance(a, (str, bytes, os.PathLike))):
+        if calling or not all(_inside(a) for a in args[:2] if isinstance(a, (str, bytes, os.PathLike))):
             _refuse(event, args[0] if args else None)
 
 

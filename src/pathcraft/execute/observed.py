@@ -2,13 +2,18 @@
 
 For a function the symbolic engine refuses (`--execute`), `observe` asks a
 sandboxed worker to search it (`search.py`), then runs every observation
-again in a fresh worker, in the reverse order: an observation whose
-outcome differs there (time, randomness, state left by an earlier call)
-is dropped and counted, so a test depends neither on the search's history
-nor on the order pytest runs the tests in. `test_text` writes one
+again in a fresh worker, in the reverse order, with the user's
+environment variables and another hash seed: an observation whose outcome
+differs there (time, randomness, state left by an earlier call, an
+environment variable, the order of a set of strings) is dropped and
+counted, so a test depends neither on the search's history nor on the
+order pytest runs the tests in. What stays the same in both yet differs
+under pytest is not caught: the date (a call on today's date), state left
+by another function's tests in the same pytest process. `test_text` writes one
 observation as a pytest test: the call with its arguments as literals
 written here (never text from the worker), and an assertion of what is
-exact -- the value when it is plain data, else its type; an exception's
+exact -- the value when it is plain data (for an iterator, the list of what
+it yields, walked whole), else its type; an exception's
 type, never its message.
 """
 
@@ -34,6 +39,7 @@ class Observation:
     args: tuple[tuple[str, object], ...]
     outcome: str  # "return" | "raise"
     init: tuple[tuple[str, object], ...] | None = None  # a method's object: the class called with these
+    iterated: bool = False  # the result is an iterator: `value` is the list of what it yields
     value: object = None  # the return value, when `exact`
     exact: bool = False
     type: tuple[str, str] | None = None  # (module, qualname) of the value or exception when not exact
@@ -90,7 +96,7 @@ def observe(import_root: Path, module: str, qualname: str, seconds: float) -> Ob
         run.init_positional = tuple(str(p) for p in answer.get("init_positional", []))
     if not raw:
         return run
-    with Sandbox(import_root) as fresh:
+    with Sandbox(import_root, like_the_user=True) as fresh:
         calls = [{"args": item["args"], **({"init": item["init"]} if "init" in item else {})} for item in reversed(raw)]
         again = fresh.request({"op": "replay", "module": module, "qualname": qualname, "calls": calls,
                                "positional": list(run.positional), "init_positional": list(run.init_positional)},
@@ -117,11 +123,12 @@ def _decoded(item: dict[str, Any]) -> Observation:
         raise ValueError(outcome)
     kind = item.get("type")
     named = (str(kind[0]), str(kind[1])) if isinstance(kind, list) and len(kind) == 2 else None
+    iterated = item.get("iterated") is True
     if outcome == "return" and "value" in item:
-        return Observation(args, outcome, init, wire.decode(item["value"]), exact=True)
+        return Observation(args, outcome, init, iterated, wire.decode(item["value"]), exact=True)
     if named is None:
         raise ValueError("an outcome without its type")
-    return Observation(args, outcome, init, type=named)
+    return Observation(args, outcome, init, iterated, type=named)
 
 
 def test_text(alias: str, module: str, qualname: str, number: int, observation: Observation,
@@ -135,6 +142,8 @@ def test_text(alias: str, module: str, qualname: str, number: int, observation: 
         call = f"obj.{method}({_arguments(observation.args, positional)})"
     else:
         call = f"{alias}.{qualname}({_arguments(observation.args, positional)})"
+    if observation.iterated:  # what the returned iterator yields, walked whole
+        call = f"list({call})"
     if observation.outcome == "raise":
         assert observation.type is not None
         kind = _exception_name(alias, module, observation.type)
@@ -161,12 +170,15 @@ def _arguments(args: tuple[tuple[str, object], ...], positional: tuple[str, ...]
 
 
 def test_kind(observation: Observation) -> str:
-    """The end of the test's name: `observed_returns`, `observed_raises_value_error`,
-    or `observed_returns_type` (only the type of the value is asserted)."""
+    """The end of the test's name: `observed_returns`, `observed_yields` (an
+    iterator's items), `observed_raises_value_error`, or
+    `observed_returns_type` (only the type of the value is asserted)."""
     if observation.outcome == "raise":
         assert observation.type is not None
         name = re.sub(r"\W", "_", observation.type[1].rpartition(".")[2])
         return "observed_raises_" + re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
+    if observation.iterated:
+        return "observed_yields"
     return "observed_returns" if observation.exact else "observed_returns_type"
 
 

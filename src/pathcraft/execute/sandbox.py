@@ -4,8 +4,9 @@ pathcraft's side.
 A worker is a fresh interpreter (`python -I`: no user site, no PYTHONPATH
 from the environment) with the module's import root and pathcraft's own
 source on its path, a temporary working directory that is also its HOME
-and TMPDIR, PYTHONHASHSEED fixed (set orders are the same in every
-worker), and resource limits set before it starts: address space
+and TMPDIR, a bare environment and PYTHONHASHSEED 0 (or, for the check of
+what another worker saw, the user's environment and another seed), and
+resource limits set before it starts: address space
 (`memory_mb`), CPU seconds over its life, file size, open files, no core
 files. Its audit hook (`guard.py`) refuses writes outside its folder,
 sockets, processes and `ctypes`. Each request has a wall-clock limit: a
@@ -40,8 +41,14 @@ _BOOT = ("import sys; sys.path[:0] = {paths!r}; "
 class Sandbox:
     """One worker at a time for one import root; restarted when it dies."""
 
-    def __init__(self, import_root: Path, memory_mb: int = 2048, cpu_seconds: int = 600) -> None:
+    def __init__(self, import_root: Path, memory_mb: int = 2048, cpu_seconds: int = 600,
+                 like_the_user: bool = False) -> None:
+        """`like_the_user`: the worker gets this process's environment
+        variables (HOME and TMPDIR still its own folder) and another hash
+        seed, instead of a bare environment and seed 0: a call whose outcome
+        depends on either does otherwise in the two (see `observed.py`)."""
         self.import_root = import_root.resolve()
+        self.like_the_user = like_the_user
         self.memory_mb = memory_mb
         self.cpu_seconds = cpu_seconds
         self.process: subprocess.Popen[bytes] | None = None
@@ -98,8 +105,10 @@ class Sandbox:
     def _start(self) -> None:
         self._stop()
         self.home = tempfile.mkdtemp(prefix="pathcraft-worker-")
-        env = {"HOME": self.home, "TMPDIR": self.home, "PYTHONHASHSEED": "0", "PATH": os.defpath,
-               "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+        env = {"PATH": os.defpath, "LANG": "C.UTF-8"} if not self.like_the_user else \
+            {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+        env.update({"HOME": self.home, "TMPDIR": self.home, "PYTHONDONTWRITEBYTECODE": "1",
+                    "PYTHONHASHSEED": "1" if self.like_the_user else "0"})
         boot = _BOOT.format(paths=[str(_SOURCE_ROOT), str(self.import_root)])
         memory, cpu = self.memory_mb * 1024 * 1024, self.cpu_seconds
 

@@ -19,20 +19,23 @@ derandomized: the same function and budget give the same inputs.
 from __future__ import annotations
 
 import ast
+import collections.abc
 import inspect
+import itertools
 import signal
 import sys
 import textwrap
 import time
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
 from pathcraft.execute import guard, wire
 
+MAX_ITEMS = 50  # items of an iterator walked for a test: more, and the observation is not kept
 MAX_OBSERVATIONS = 12  # per function: enough to cover what the search reached; a suite people keep
 CALL_SECONDS = 1.0  # one call's wall-clock limit in the search (a test that takes longer is no unit test)
 
@@ -90,8 +93,10 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
     observation: the sandbox interfered, the time or memory ran out, or
     the object could not be built)."""
     before = len(guard.refusals)
+    iterated = False
     previous = signal.signal(signal.SIGALRM, _too_slow)
     signal.setitimer(signal.ITIMER_REAL, CALL_SECONDS)
+    guard.calling = True
     try:
         fn = goal.function
         if fn is None:
@@ -107,6 +112,9 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
             fn = getattr(made, goal.name)
         values, keywords = _split(positional, args), {n: v for n, v in args.items() if n not in positional}
         result = fn(*values, **keywords)
+        if isinstance(result, Iterator):  # a generator, `map`, ...: what it yields, walked as `list` would
+            iterated = True
+            result = list(itertools.islice(result, MAX_ITEMS + 1))
     except _ENVIRONMENT as exc:
         return {"outcome": "skip", "why": f"took more than {CALL_SECONDS:g} s" if isinstance(exc, _TooSlow)
                 else type(exc).__name__}
@@ -114,17 +122,27 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
         if len(guard.refusals) > before:
             return {"outcome": "skip", "why": guard.refusals[-1]}
         kind = type(exc)
-        return {"outcome": "raise", "type": [kind.__module__, kind.__qualname__]}
+        return {"outcome": "raise", "type": [kind.__module__, kind.__qualname__], **_iterated(iterated)}
     finally:
+        guard.calling = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     if len(guard.refusals) > before:
         return {"outcome": "skip", "why": guard.refusals[-1]}
+    if iterated and len(result) > MAX_ITEMS:
+        return {"outcome": "skip", "why": f"an iterator of more than {MAX_ITEMS} items"}
     try:
-        return {"outcome": "return", "value": wire.encode(result)}
+        return {"outcome": "return", "value": wire.encode(result), **_iterated(iterated)}
     except wire.NotPlain:
+        if iterated:
+            return {"outcome": "skip", "why": "an iterator of values a test cannot write"}
         kind = type(result)
         return {"outcome": "return", "type": [kind.__module__, kind.__qualname__]}
+
+
+def _iterated(iterated: bool) -> dict[str, Any]:
+    """The mark of an outcome seen by walking the result (`list(f(...))`)."""
+    return {"iterated": True} if iterated else {}
 
 
 def _split(positional: list[str], args: dict[str, Any]) -> list[Any]:
@@ -224,9 +242,9 @@ def _strategies(fn: Callable[..., Any], st: Any, skip_first: bool = False,
     (positional-only ones)."""
     try:
         signature = inspect.signature(fn)
-        hints = typing.get_type_hints(hints_of or fn)
-    except Exception as exc:  # noqa: BLE001  (an annotation that does not evaluate)
-        raise Refused(f"its annotations do not evaluate ({type(exc).__name__}: {str(exc)[:80]})") from None
+    except (TypeError, ValueError) as exc:
+        raise Refused(f"no signature ({str(exc)[:80]})") from None
+    hints = _hints(hints_of or fn)
     constants = _constants(hints_of or fn)
     strategies: dict[str, Any] = {}
     positional: list[str] = []
@@ -241,6 +259,34 @@ def _strategies(fn: Callable[..., Any], st: Any, skip_first: bool = False,
         if parameter.kind == parameter.POSITIONAL_ONLY:
             positional.append(name)
     return strategies, positional
+
+
+def _hints(fn: Callable[..., Any]) -> dict[str, Any]:
+    """The annotations that evaluate: all of them at once, or else one by
+    one (`from __future__ import annotations` with names bound only under
+    `TYPE_CHECKING`); a parameter whose annotation does not evaluate is
+    searched as one without."""
+    try:
+        return typing.get_type_hints(fn)
+    except Exception:  # noqa: BLE001  (some annotation does not evaluate)
+        pass
+    out: dict[str, Any] = {}
+    # names a module imports under TYPE_CHECKING are mostly these: tried after the module's own
+    scope = {**{n: getattr(typing, n) for n in typing.__all__}, **{n: getattr(collections.abc, n)
+             for n in collections.abc.__all__}, **getattr(fn, "__globals__", {})}
+    for name, annotation in getattr(fn, "__annotations__", {}).items():
+        try:
+            out[name] = typing.get_type_hints(_Holder(annotation), globalns=scope)["value"]
+        except Exception:  # noqa: BLE001
+            continue
+    return out
+
+
+class _Holder:
+    """An object with one annotation, for `typing.get_type_hints` to evaluate."""
+
+    def __init__(self, annotation: Any) -> None:
+        self.__annotations__ = {"value": annotation}
 
 
 _NO_HINT = object()
@@ -262,8 +308,8 @@ def _parameter_strategy(st: Any, name: str, hint: Any, default: Any, constants: 
             return st.one_of(st.sampled_from(constants), base) if constants else base
     try:
         strategy = st.from_type(hint)
-    except Exception as exc:  # noqa: BLE001
-        raise Refused(f"no values for parameter '{name}': {type(exc).__name__}") from None
+    except Exception:  # noqa: BLE001  (no values of the type: searched as a parameter without one)
+        return _parameter_strategy(st, name, _NO_HINT, default, constants)
     seeds = [c for c in constants if _fits(hint, c)]
     return st.one_of(st.sampled_from(seeds), strategy) if seeds else strategy
 
