@@ -67,6 +67,16 @@ def test_a_call_may_not_change_the_process_pytest_would_share(sandbox: Sandbox, 
     assert call(sandbox, name, **args) == {"outcome": "skip", "why": event}
 
 
+def test_a_call_reads_only_the_interpreters_and_the_import_paths_files(sandbox: Sandbox, tmp_path: Path) -> None:
+    mine = tmp_path / "data.txt"
+    mine.write_text("12345", encoding="utf-8")
+    assert call(sandbox, "read", path=str(mine))["why"].startswith("open '/")
+    assert call(sandbox, "listing", path=str(tmp_path))["why"].startswith("os.listdir '/")
+    assert call(sandbox, "read", path="relative.txt")["why"] == "open 'relative.txt'"
+    assert call(sandbox, "read", path=str(ROOT / "faults.py"))["outcome"] == "return"  # on the import path
+    assert call(sandbox, "read", path=os.__file__)["outcome"] == "return"  # the interpreter's
+
+
 def test_reading_the_command_line_is_no_observation(sandbox: Sandbox) -> None:
     assert call(sandbox, "arguments") == {"outcome": "skip", "why": "reading sys.argv"}
 

@@ -3,20 +3,23 @@
 Installed by the worker (`worker.py`) after its own imports and before the
 analysed module is imported; from then on CPython reports each audited
 action to it (`sys.addaudithook`, PEP 578), and an action refused here
-raises PermissionError in the code that asked. Refused: opening a file for
-writing, creating, removing or renaming one outside the worker's temporary
-folder (while a call of the search runs, inside it too: a test that wrote
-files would write them wherever pytest runs, and fail on its second run);
-while a call runs, changing the environment variables or the working
-directory and starting threads (a test would do it to pytest's process);
-network connections and listening sockets; starting processes (`fork`,
-`exec`, `subprocess`, `os.system`) and signalling others; loading or
-calling C code through `ctypes`. Reading `sys.argv` or using `sys.stdin`
-is no error but is noted the same way: pytest's are not the worker's.
+raises PermissionError in the code that asked. Refused always: writing,
+creating, removing or renaming a file outside the worker's temporary
+folder; network connections and listening sockets; starting processes
+(`fork`, `exec`, `subprocess`, `os.system`) and signalling others; loading
+or calling C code through `ctypes`. Refused while a call of the search
+runs, because its test would do the same under pytest: writing any file
+(it would land wherever pytest runs, and the test fail on its second
+run); reading a file or listing a folder other than the interpreter's and
+those on the import path (the outcome would depend on the machine);
+changing the environment variables or the working directory; starting a
+thread. Reading `sys.argv` or using `sys.stdin` is noted the same way:
+pytest's are not the worker's.
 
-What it does not stop (said in the README): reading files, using CPU and
-memory within the worker's resource limits (set by `sandbox.py`), C code
-already loaded doing what it likes, threads the code starts. A call during
+What it does not stop (said in the README): reading any file while the
+module is imported, asking whether a file exists (`os.stat` has no audit
+event), using CPU and memory within the worker's resource limits (set by
+`sandbox.py`), C code already loaded doing what it likes. A call during
 which anything was refused is no observation: its outcome is the sandbox's
 doing, not the code's (`refusals` says so to the search).
 """
@@ -38,6 +41,7 @@ _BLOCKED = frozenset({
 # changes to the process a test would make to pytest's (and so to the tests after it)
 _CALL_BLOCKED = frozenset({"os.putenv", "os.unsetenv", "os.chdir", "_thread.start_new_thread", "os.setuid",
                            "os.setgid", "os.chroot"})
+_LISTINGS = frozenset({"os.listdir", "os.scandir", "glob.glob", "glob.glob/2"})
 _PATH_EVENTS = frozenset({
     "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.truncate", "os.symlink",
     "os.link", "os.utime", "shutil.rmtree", "shutil.copyfile", "shutil.move",
@@ -46,6 +50,7 @@ _PATH_EVENTS = frozenset({
 refusals: list[str] = []  # what was refused since the search last looked
 _home: Path | None = None
 calling = False  # a call of the analysed code is running: no write at all (see `_hook`)
+_code_roots: list[Path] = []  # the interpreter's and the import path's folders: what a call may read
 
 
 def install(home: Path) -> None:
@@ -54,6 +59,8 @@ def install(home: Path) -> None:
     if _home is not None:
         return
     _home = home.resolve()
+    _code_roots.extend(sorted({Path(p).resolve() for p in (sys.prefix, sys.base_prefix, *sys.path)
+                               if p and Path(p).is_dir()} - {_home}))
     _trip_wires()
     sys.addaudithook(_hook)
 
@@ -123,11 +130,28 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
             or isinstance(flags, int) and bool(flags & _WRITE_FLAGS)
         if writes and (calling or not _inside(path)):
             _refuse(event, path)
+        if calling and not writes and not _readable(path):
+            _refuse(event, path)
+    elif event in _LISTINGS and calling and args and not _readable(args[0]):
+        _refuse(event, args[0])
     elif event in _BLOCKED or calling and event in _CALL_BLOCKED:
         _refuse(event, None)
     elif event in _PATH_EVENTS:
         if calling or not all(_inside(a) for a in args[:2] if isinstance(a, (str, bytes, os.PathLike))):
             _refuse(event, args[0] if args else None)
+
+
+def _readable(path: Any) -> bool:
+    """May a call read `path`? Files of the interpreter and of the import
+    path (the module's own package data), not the machine's others: an
+    outcome that depends on them would be another under pytest."""
+    if isinstance(path, int) or path is None:
+        return True
+    try:
+        resolved = Path(os.fsdecode(path)).resolve()
+    except (TypeError, ValueError, OSError):
+        return False
+    return any(resolved == root or root in resolved.parents for root in _code_roots)
 
 
 def _refuse(event: str, what: object) -> None:

@@ -42,13 +42,14 @@ class Sandbox:
     """One worker at a time for one import root; restarted when it dies."""
 
     def __init__(self, import_root: Path, memory_mb: int = 2048, cpu_seconds: int = 600,
-                 like_the_user: bool = False) -> None:
+                 like_the_user: bool = False, hash_seed: int = 0) -> None:
         """`like_the_user`: the worker gets this process's environment
-        variables (HOME and TMPDIR still its own folder) and another hash
-        seed, instead of a bare environment and seed 0: a call whose outcome
-        depends on either does otherwise in the two (see `observed.py`)."""
+        variables (HOME and TMPDIR still its own folder) instead of a bare
+        environment; with another `hash_seed` than the search's, a call
+        whose outcome depends on either does otherwise (see `observed.py`)."""
         self.import_root = import_root.resolve()
         self.like_the_user = like_the_user
+        self.hash_seed = hash_seed
         self.memory_mb = memory_mb
         self.cpu_seconds = cpu_seconds
         self.process: subprocess.Popen[bytes] | None = None
@@ -108,7 +109,7 @@ class Sandbox:
         env = {"PATH": os.defpath, "LANG": "C.UTF-8"} if not self.like_the_user else \
             {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
         env.update({"HOME": self.home, "TMPDIR": self.home, "PYTHONDONTWRITEBYTECODE": "1",
-                    "PYTHONHASHSEED": "1" if self.like_the_user else "0"})
+                    "PYTHONHASHSEED": str(self.hash_seed)})
         boot = _BOOT.format(paths=[str(_SOURCE_ROOT), str(self.import_root)])
         memory, cpu = self.memory_mb * 1024 * 1024, self.cpu_seconds
 
