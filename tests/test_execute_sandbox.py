@@ -61,10 +61,11 @@ def test_starting_a_process_is_refused(sandbox: Sandbox, name: str) -> None:
 
 
 @pytest.mark.parametrize("name, args, event", [("set_variable", {"value": "x"}, "os.putenv"),
-                                               ("start_thread", {}, "_thread.start_new_thread")])
+                                               ("start_thread", {}, "_thread.start_")])
 def test_a_call_may_not_change_the_process_pytest_would_share(sandbox: Sandbox, name: str, args: dict[str, Any],
                                                               event: str) -> None:
-    assert call(sandbox, name, **args) == {"outcome": "skip", "why": event}
+    outcome = call(sandbox, name, **args)  # a thread: `start_joinable_thread` from Python 3.13
+    assert outcome["outcome"] == "skip" and outcome["why"].startswith(event)
 
 
 def test_a_call_reads_only_the_interpreters_and_the_import_paths_files(sandbox: Sandbox, tmp_path: Path) -> None:

@@ -39,8 +39,8 @@ _BLOCKED = frozenset({
     "ctypes.dlsym", "sys.remote_exec",
 })
 # changes to the process a test would make to pytest's (and so to the tests after it)
-_CALL_BLOCKED = frozenset({"os.putenv", "os.unsetenv", "os.chdir", "_thread.start_new_thread", "os.setuid",
-                           "os.setgid", "os.chroot"})
+_CALL_BLOCKED = frozenset({"os.putenv", "os.unsetenv", "os.chdir", "_thread.start_new_thread",
+                           "_thread.start_joinable_thread", "os.setuid", "os.setgid", "os.chroot"})
 _LISTINGS = frozenset({"os.listdir", "os.scandir", "glob.glob", "glob.glob/2"})
 _PATH_EVENTS = frozenset({
     "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.truncate", "os.symlink",
@@ -103,7 +103,7 @@ def _trip_wires() -> None:
 
     start = _thread.start_new_thread
 
-    def guarded(*args: Any, **kwargs: Any) -> Any:  # no audit event for it before Python 3.13
+    def guarded(*args: Any, **kwargs: Any) -> Any:  # no audit event for it before Python 3.12
         if calling:
             _refuse("_thread.start_new_thread", None)
         return start(*args, **kwargs)
