@@ -102,3 +102,13 @@ def test_a_malformed_value_is_refused(data: Any) -> None:
 def test_a_set_is_written_the_same_on_every_machine() -> None:
     assert literal({"b", "a", "c"}) == "{'a', 'b', 'c'}" and literal(frozenset()) == "frozenset()"
     assert literal((1,)) == "(1,)" and literal(set()) == "set()"
+
+
+@pytest.mark.parametrize("value, unordered", [
+    ({1, 2}, False), ({(1, 2.0)}, False), ([{1}], False), ({"a": "x"}, False), ("x", False),
+    ({"x"}, True), ([{None}], True), ({"k": frozenset({b"x"})}, True), ({(None, 1)}, True),
+])
+def test_no_argument_is_a_set_whose_order_changes_with_the_hash_seed(value: Any, unordered: bool) -> None:
+    from pathcraft.execute.search import _seed_ordered
+
+    assert _seed_ordered({"args": {"p": wire.encode(value)}}) is unordered
