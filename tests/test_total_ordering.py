@@ -24,22 +24,25 @@ def test_each_comparison_of_the_weights_is_reached() -> None:
     assert {c.value for c in generated(FIXTURE, "heavier") if c.kind == "return"} == {"a", "b", "same"}
 
 
-def test_the_added_methods_follow_the_root() -> None:
-    source = ("import functools\n@functools.total_ordering\nclass A:\n    def __le__(self, o: 'A') -> bool:\n"
-              "        return True\n    def __gt__(self, o: 'A') -> bool:\n        return False\n")
+def last_class(source: str) -> ast.ClassDef:
+    """The module's last class, after the rewrite."""
     tree = ast.parse(source)
     expand_total_ordering(tree)
-    cls = tree.body[1]
-    assert isinstance(cls, ast.ClassDef) and not cls.decorator_list
+    cls = tree.body[-1]
+    assert isinstance(cls, ast.ClassDef)
+    return cls
+
+
+def test_the_added_methods_follow_the_root() -> None:
+    cls = last_class("import functools\n@functools.total_ordering\nclass A:\n    def __le__(self, o: 'A') -> bool:\n"
+                     "        return True\n    def __gt__(self, o: 'A') -> bool:\n        return False\n")
+    assert not cls.decorator_list
     added = {f.name: ast.unparse(f.body[-1]) for f in cls.body
              if isinstance(f, ast.FunctionDef) and getattr(f, DERIVED, False)}
     assert added == {"__ge__": "return not result or self == o", "__lt__": "return result and self != o"}
 
 
 def test_a_class_with_a_base_keeps_the_decorator() -> None:
-    source = ("from functools import total_ordering\nclass B: pass\n@total_ordering\nclass A(B):\n"
-              "    def __lt__(self, o: 'A') -> bool:\n        return True\n")
-    tree = ast.parse(source)
-    expand_total_ordering(tree)
-    cls = tree.body[2]
-    assert isinstance(cls, ast.ClassDef) and len(cls.decorator_list) == 1 and len(cls.body) == 1
+    cls = last_class("from functools import total_ordering\nclass B: pass\n@total_ordering\nclass A(B):\n"
+                     "    def __lt__(self, o: 'A') -> bool:\n        return True\n")
+    assert len(cls.decorator_list) == 1 and len(cls.body) == 1
