@@ -113,3 +113,13 @@ def test_no_argument_is_a_set_whose_order_changes_with_the_hash_seed(value: Any,
     from pathcraft.execute.search import _seed_ordered
 
     assert _seed_ordered({"args": {"p": wire.encode(value)}}) is unordered
+
+
+def test_verify_counts_the_observed_tests_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    module = tmp_path / "refused.py"
+    shutil.copy(FIXTURE, module)
+    main(["gen", f"{module}::lines", "-o", str(tmp_path / "test_lines.py"), "--execute", "--execute-seconds", "30",
+          "--verify"])
+    said = capsys.readouterr().err
+    assert re.search(r"verify: (\d+)/\1 tests pass; 0/0 took their claimed path \(\1 observed tests claim none\)",
+                     said), said

@@ -487,8 +487,10 @@ def _print_report(report: VerifyReport, functions: Any) -> None:
     for check in report.cases:
         if not (check.outcome_ok and check.path_ok):
             err.print(f"verify: {check.name}: {check.detail}", markup=False)
+    observed = report.tests - len(report.cases)  # --execute's tests claim no path
     err.print(f"verify: {report.passed}/{report.tests} tests pass; "
-              f"{report.paths_ok}/{len(report.cases)} took their claimed path", markup=False)
+              f"{report.paths_ok}/{len(report.cases)} took their claimed path"
+              + (f" ({observed} observed tests claim none)" if observed > 0 else ""), markup=False)
     table = Table(title="branch coverage (coverage.py)", title_justify="left")
     for col in ("function", "branches", "covered", "lines", "percent"):
         table.add_column(col, justify="left" if col == "function" else "right")
