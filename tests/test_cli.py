@@ -233,7 +233,8 @@ def test_module_target_skips_unsupported_function(capsys: pytest.CaptureFixture[
     assert code == 0
     line, summary = err.strip().splitlines()
     assert line.startswith("mixed.py:8:12: unsupported operator '@'") and "bad" in line
-    assert summary.startswith("pathcraft: wrote 2 tests for 1 function to test_mixed.py (1 skipped)")
+    assert summary.startswith("pathcraft: wrote 2 tests for 1 function to test_mixed.py (1 skipped; --execute "
+                              "would run them)")
     text = (tmp_path / "test_mixed.py").read_text()
     assert len(re.findall(r"^def test_good_\d+_\w+\(", text, re.MULTILINE)) == 2
     assert "test_bad" not in text
@@ -480,7 +481,8 @@ def test_a_summary_line_after_writing_a_file(capsys: pytest.CaptureFixture[str],
     code, _, err = cli(capsys, "gen", str(source), "--edge-tests", "0", "-o", str(tmp_path / "test_mod.py"))
     lines = err.strip().splitlines()
     assert code == 0
-    assert re.fullmatch(r"pathcraft: wrote 2 tests for 1 function to .*test_mod\.py \(1 skipped\) in [\d.]+ s",
+    assert re.fullmatch(r"pathcraft: wrote 2 tests for 1 function to .*test_mod\.py \(1 skipped; --execute would run "
+                        r"them\) in [\d.]+ s",
                         lines[-1]), lines
 
 

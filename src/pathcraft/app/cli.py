@@ -139,7 +139,7 @@ def gen(
         err.print(f"pathcraft: interrupted; kept {writer.count} tests", markup=False)
         raise typer.Exit(130)
     _after_run(flags, path, name, settings.format, options, result, runs, all_cases, skipped_on_the_way,
-               elapsed, test_file, observed=writer.count - len(all_cases))
+               elapsed, test_file, observed=writer.count - len(all_cases), executed=settings.execute)
 
 
 def _one_module(target: str, options: GenerateOptions, flags: RunFlags,
@@ -169,18 +169,25 @@ def _one_module(target: str, options: GenerateOptions, flags: RunFlags,
     return path, name, options
 
 
+HINT = "; --execute would run them"  # what a run without it says of the functions the engine refused
+SKIPPED = " by the engine"  # with it: they got observed tests, where the search found any
+
+
 def _after_run(flags: RunFlags, path: str, name: str | None, out_format: str, options: GenerateOptions,
                result: TranslationResult, runs: list[FunctionRun], all_cases: list[TestCase],
-               skipped_on_the_way: list[str], elapsed: float, test_file: str | None, observed: int = 0) -> None:
+               skipped_on_the_way: list[str], elapsed: float, test_file: str | None, observed: int = 0,
+               executed: bool = False) -> None:
     """What a finished module run prints and writes besides its tests, and
-    its exit status (`observed`: the observed tests of `--execute`)."""
+    its exit status (`observed`: the observed tests of `--execute`;
+    `executed`: whether it was on)."""
     output = flags.output
     if output is not None:
         skipped = sum(1 for q in result.errors if q in result.targets) + len(skipped_on_the_way)
         also = f" and {observed} observed tests (--execute)" if observed else ""
         err.print(f"pathcraft: wrote {len(all_cases)} tests for {len(runs)} function"
                   f"{'' if len(runs) == 1 else 's'}{also} to {output}"
-                  f"{f' ({skipped} skipped)' if skipped else ''} in {elapsed:.1f} s", markup=False, soft_wrap=True)
+                  f"{f' ({skipped} skipped{HINT if not executed else SKIPPED})' if skipped else ''} in {elapsed:.1f} s",
+                  markup=False, soft_wrap=True)
     if flags.stats:
         _print_stats(runs, elapsed)
     if options.costs:
@@ -275,7 +282,9 @@ def _package(root: Path, output: Path | None, settings: Settings, jobs: int | No
     where = f"a Dask cluster ({scheduler})" if scheduler else f"{workers} worker{'s' if workers != 1 else ''}"
     err.print(f"pathcraft: {summary['modules']} modules ({summary['unchanged modules']} unchanged, "
               f"{summary['failed modules']} failed), {summary['tests']} tests for {summary['functions']} "
-              f"functions ({summary['skipped functions']} skipped) in {output} in {elapsed:.1f} s "
+              f"functions ({summary['skipped functions']} skipped"
+              f"{(HINT if not settings.execute else SKIPPED) if summary['skipped functions'] else ''}) in {output} in "
+              f"{elapsed:.1f} s "
               f"on {where}" + (f"; {done.retried} items retried after their worker died" if done.retried else ""),
               markup=False, soft_wrap=True)
     if report is not None and _is_html(report):
