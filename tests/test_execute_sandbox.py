@@ -105,6 +105,12 @@ def test_a_call_that_sleeps_past_its_time_is_stopped_in_the_worker(sandbox: Sand
     assert call(sandbox, "sleep_forever", x=1) == {"outcome": "skip", "why": "took more than 1 s"}
 
 
+def test_a_recursion_near_the_limit_is_no_observation(sandbox: Sandbox) -> None:
+    # the worker keeps 300 frames back: under pytest, its own frames come on top of the call's
+    assert call(sandbox, "depth", n=600) == {"outcome": "return", "value": ["int", "600"]}
+    assert call(sandbox, "depth", n=800) == {"outcome": "skip", "why": "RecursionError"}
+
+
 def test_sys_exit_is_the_codes_own_outcome(sandbox: Sandbox) -> None:
     assert call(sandbox, "exits", code=4) == {"outcome": "raise", "type": ["builtins", "SystemExit"]}
 

@@ -30,6 +30,8 @@ from typing import Any, TextIO
 
 from pathcraft.execute import guard, search, wire
 
+RECURSION_HEADROOM = 300  # frames the worker keeps back from the analysed code
+
 
 def main() -> None:
     channel = _private_channel()
@@ -37,6 +39,9 @@ def main() -> None:
     _silence()
     import hypothesis  # noqa: F401  (imported before the guard: its own start-up writes nothing outside)
 
+    # headroom for pytest's own frames: a call that recursed to within it of CPython's default limit here
+    # would raise RecursionError under pytest (it is no observation: search.py)
+    sys.setrecursionlimit(sys.getrecursionlimit() - RECURSION_HEADROOM)
     guard.install(Path.cwd())
     def send(message: dict[str, Any]) -> None:
         channel.write(json.dumps(message) + "\n")
