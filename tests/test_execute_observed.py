@@ -46,6 +46,7 @@ def test_each_refused_function_gets_observed_tests(generated: tuple[Path, str]) 
         "test_parse_port", "test_halves", "test_lines", "test_Tally_add_json", "test_loose", "test_decoded"}
     assert re.search(r"obj = refused\.Tally\(start=\d+\)\n.*\n? +(assert )?obj\.add_json\(text=", text)  # a method
     assert "list(refused.decoded(text=" in text  # a generator: walked whole
+    assert re.search(r"assert refused\.ordered\(-?\d+, '", text)  # positional-only: in the signature's order
     assert re.search(r"_observed_yields\(\) -> None:\n.*\n    assert list\(refused\.grouped_digits\(n=-?\d+\)\) == \[",
                      text)
     assert "result = refused.halves(" in text and "== ('fractions', 'Fraction')" in text  # only its type
@@ -123,3 +124,11 @@ def test_verify_counts_the_observed_tests_apart(tmp_path: Path, capsys: pytest.C
     said = capsys.readouterr().err
     assert re.search(r"verify: (\d+)/\1 tests pass; 0/0 took their claimed path \(\1 observed tests claim none\)",
                      said), said
+
+
+def test_positional_only_arguments_are_written_in_the_signatures_order() -> None:
+    from pathcraft.execute.observed import Observation, test_text
+
+    seen = Observation(args=(("default", None), ("key", b"")), outcome="return", value="v", exact=True)
+    text = test_text("mod", "mod", "Box.pop", 1, seen, positional=("key", "default"), init_positional=())
+    assert "mod.Box.pop(b'', None) == 'v'" in text

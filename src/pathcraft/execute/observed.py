@@ -188,7 +188,11 @@ def test_text(alias: str, module: str, qualname: str, number: int, observation: 
 
 
 def _arguments(args: tuple[tuple[str, object], ...], positional: tuple[str, ...]) -> str:
-    given = [literal(v) for n, v in args if n in positional]
+    """A call's arguments: the positional-only ones in the signature's order
+    (`positional`; the search may hand its arguments in another), then the
+    others by name."""
+    values = dict(args)
+    given = [literal(values[n]) for n in positional if n in values]
     given += [f"{n}={literal(v)}" for n, v in sorted(args) if n not in positional]
     return ", ".join(given)
 
