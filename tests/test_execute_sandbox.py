@@ -111,6 +111,11 @@ def test_a_recursion_near_the_limit_is_no_observation(sandbox: Sandbox) -> None:
     assert call(sandbox, "depth", n=800) == {"outcome": "skip", "why": "RecursionError"}
 
 
+def test_only_the_call_is_observed_not_pathcrafts_look_at_its_result(sandbox: Sandbox) -> None:
+    # a test never asks the result's `__class__`; its answer (an error here) is no outcome of the code
+    assert call(sandbox, "odd") == {"outcome": "return", "type": ["faults", "Odd"]}
+
+
 def test_sys_exit_is_the_codes_own_outcome(sandbox: Sandbox) -> None:
     assert call(sandbox, "exits", code=4) == {"outcome": "raise", "type": ["builtins", "SystemExit"]}
 

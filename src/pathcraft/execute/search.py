@@ -112,7 +112,9 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
             fn = getattr(made, goal.name)
         values, keywords = _split(positional, args), {n: v for n, v in args.items() if n not in positional}
         result = fn(*values, **keywords)
-        if isinstance(result, Iterator):  # a generator, `map`, ...: what it yields, walked as `list` would
+        # a generator, `map`, ...: what it yields, walked as `list` would. Asked of its type: the object's own
+        # `__class__` may be anything (a test does not ask it), and an error of this question would be ours
+        if _is_iterator(type(result)):
             iterated = True
             result = list(itertools.islice(result, MAX_ITEMS + 1))
     except _ENVIRONMENT as exc:
@@ -138,6 +140,13 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
             return {"outcome": "skip", "why": "an iterator of values a test cannot write"}
         kind = type(result)
         return {"outcome": "return", "type": [kind.__module__, kind.__qualname__]}
+
+
+def _is_iterator(kind: type) -> bool:
+    try:
+        return issubclass(kind, Iterator)
+    except Exception:  # noqa: BLE001  (a metaclass that answers oddly: not walked)
+        return False
 
 
 def _iterated(iterated: bool) -> dict[str, Any]:
