@@ -837,8 +837,8 @@ def test_past_the_recursion_limit_a_function_is_skipped_with_a_reason(
     first, second, summary = _clean(err)
     assert code == 0
     assert re.fullmatch(translation + r"  \(skipped total\)", first) and re.fullmatch(search, second)
-    assert re.fullmatch(r"pathcraft: wrote 2 tests for 1 function to test_deep\.py \(2 skipped\) in [\d.]+ s",
-                        summary)
+    assert re.fullmatch(r"pathcraft: wrote 2 tests for 1 function to test_deep\.py \(2 skipped; --execute would "
+                        r"run them\) in [\d.]+ s", summary)
     assert _pytest_passes(tmp_path / "test_deep.py") == 2
 
 
