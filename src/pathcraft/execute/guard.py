@@ -112,15 +112,21 @@ def _trip_wires() -> None:
     threading._start_new_thread = guarded  # type: ignore[attr-defined]
 
 
-def _inside(path: Any) -> bool:
-    if isinstance(path, int):
-        return True  # an open descriptor: it was checked when opened
+def _under(path: Any, roots: list[Path]) -> bool:
+    """Is `path` (a descriptor: checked when it was opened) one of `roots`
+    or inside one?"""
+    if isinstance(path, int) or path is None:
+        return True
     try:
         resolved = Path(os.fsdecode(path)).resolve()
     except (TypeError, ValueError, OSError):
         return False
+    return any(resolved == root or root in resolved.parents for root in roots)
+
+
+def _inside(path: Any) -> bool:
     assert _home is not None
-    return resolved == _home or _home in resolved.parents
+    return _under(path, [_home])
 
 
 def _hook(event: str, args: tuple[Any, ...]) -> None:
@@ -145,13 +151,7 @@ def _readable(path: Any) -> bool:
     """May a call read `path`? Files of the interpreter and of the import
     path (the module's own package data), not the machine's others: an
     outcome that depends on them would be another under pytest."""
-    if isinstance(path, int) or path is None:
-        return True
-    try:
-        resolved = Path(os.fsdecode(path)).resolve()
-    except (TypeError, ValueError, OSError):
-        return False
-    return any(resolved == root or root in resolved.parents for root in _code_roots)
+    return _under(path, _code_roots)
 
 
 def _refuse(event: str, what: object) -> None:
