@@ -6,13 +6,18 @@ data: `wire` round-trips plain values and refuses the rest."""
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
+import decimal
+import enum
+import fractions
 import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -49,11 +54,27 @@ def test_each_refused_function_gets_observed_tests(generated: tuple[Path, str]) 
     assert re.search(r"assert refused\.ordered\(-?\d+, '", text)  # positional-only: in the signature's order
     assert re.search(r"_observed_yields\(\) -> None:\n.*\n    assert list\(refused\.grouped_digits\(n=-?\d+\)\) == \[",
                      text)
-    assert "result = refused.halves(" in text and "== ('fractions', 'Fraction')" in text  # only its type
+    assert "result = refused.opaque(" in text and "== ('refused', 'Opaque')" in text  # only its type
     assert "with pytest.raises(ValueError):" in text
     assert "worker_pid: " in said and "a fresh run did otherwise" in said
     assert "test_worker_pid" not in text
     assert "test_user_name" not in text  # an environment variable: another in the fresh worker
+
+
+def test_values_beyond_plain_data_are_written_as_the_calls_that_build_them(generated: tuple[Path, str]) -> None:
+    text = generated[0].read_text(encoding="utf-8")
+    assert re.search(r"from fractions import Fraction\n    assert refused\.halves\(n=-?\d+\) == Fraction\(", text)
+    assert re.search(r"from decimal import Decimal\n    assert refused\.raised\(amount=Decimal\('[^']*'\), "
+                     r"level=refused\.Level\.(LOW|HIGH)\) == Decimal\(", text)
+    assert re.search(r"assert refused\.level_of\(n=-?\d+\) == refused\.Level\.(LOW|HIGH)", text)
+    # an object of the module's class, built from the call its docstring shows (random text never builds one)
+    assert "refused.later(first=refused.Tag('v12'), second=refused.Tag('v12'))" in text
+    assert re.search(r"refused\.described\(shape=refused\.Square\(side=-?\d+\)\)", text)  # abstract: a subclass
+    assert "obj = refused.Tag(text='v12')\n    assert obj.number == 12" in text  # a property is read
+    # a method of an abstract class, on an object of a subclass that inherits it
+    assert re.search(r"obj = refused\.Square\(side=-?\d+\)\n    assert obj\.doubled\(\) == '-?\d+'", text)
+    assert re.search(r"result = refused\.counted\(words=.*\n.*'Counter'\)\n    assert dict\(result\) == \{", text)
+    assert "\n\n\ndef test_raised_1_observed_returns() -> None:" in text
 
 
 def test_the_observed_tests_pass(generated: tuple[Path, str]) -> None:
@@ -89,10 +110,90 @@ def test_plain_values_cross_as_they_are(value: Any) -> None:
     assert back == value and type(back) is type(value) and repr(back) == repr(value)
 
 
-@pytest.mark.parametrize("value", [float("nan"), float("inf"), object(), [object()], type("I", (int,), {})(3)])
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), object(), [object()], type("I", (int,), {})(3),
+                                   decimal.Decimal("1.5")])
 def test_other_values_do_not_cross(value: Any) -> None:
     with pytest.raises(wire.NotPlain):
         wire.encode(value)
+
+
+class Colour(enum.Enum):
+    RED = 1
+
+
+class Pair(NamedTuple):
+    left: int
+    right: str
+
+
+@dataclasses.dataclass
+class Box:
+    items: list[int]
+    label: str = "x"
+
+
+ZONE = datetime.timezone(datetime.timedelta(hours=-3))
+
+
+@pytest.mark.parametrize("value", [
+    decimal.Decimal("1.50"), decimal.Decimal("-0"), fractions.Fraction(-3, 4), datetime.date(2024, 2, 29),
+    datetime.datetime(2020, 1, 2, 3, 4, 5, 6, tzinfo=ZONE), datetime.time(1, 2), datetime.timedelta(days=-1, seconds=3),
+    complex(1, -2), range(1, 9, 3), bytearray(b"\x00a"), float("inf"), Colour.RED, Pair(1, "a"),
+    Box([1, 2]), [Pair(2, "b"), {"k": decimal.Decimal("2")}],
+])
+def test_values_of_known_kinds_are_written_as_calls_that_build_them_again(value: Any) -> None:
+    """The oracle is Python: the text a test would hold, run, gives an equal value of the same type."""
+    from pathcraft.execute import recipes
+    from pathcraft.execute.observed import Names
+
+    names = Names("this", __name__)
+    text = literal(wire.decode(recipes.encode(value)), names)
+    scope: dict[str, Any] = {"this": sys.modules[__name__]}
+    exec("\n".join(sorted(names.imports)), scope)  # noqa: S102  (the imports a test would hold)
+    again = eval(text, scope)  # noqa: S307
+    assert type(again) is type(value) and again == value and repr(again) == repr(value), text
+
+
+class Opaque:
+    """Objects equal only to themselves."""
+
+
+@pytest.mark.parametrize("value", [decimal.Decimal("NaN"), float("nan"), Opaque(), Box([1], label=Opaque())])
+def test_a_result_no_call_rebuilds_equal_is_no_value(value: Any) -> None:
+    from pathcraft.execute import recipes
+
+    with pytest.raises(wire.NotPlain):
+        recipes.encode(value)
+
+
+def test_an_argument_unequal_to_itself_is_written_all_the_same() -> None:
+    from pathcraft.execute import recipes
+
+    assert wire.decode(recipes.encode(decimal.Decimal("NaN"), argument=True)) == wire.Made(
+        ("decimal", "Decimal"), ("NaN",))
+
+
+@pytest.mark.parametrize("data", [
+    ["call", ["os; import sys", "Decimal"], [], []], ["call", ["decimal", "Decimal()"], [], []],
+    ["call", ["decimal", "Decimal"], [], [["x=1, y", ["int", "1"]]]], ["member", ["enum", "Enum"], "A.B"],
+    ["call", ["decimal", "Decimal"], [["int", 1]], []], ["member", ["m", "C"], "class"],
+])
+def test_a_call_naming_anything_but_identifiers_is_refused(data: Any) -> None:
+    """The names in a recipe are written into a test: text from the worker that is no name never gets there."""
+    with pytest.raises(ValueError):
+        wire.decode(data)
+
+
+def test_a_class_is_named_by_an_import_unless_the_name_is_taken() -> None:
+    from pathcraft.execute.observed import Names
+
+    names = Names("version", "pkg.version")
+    assert literal(wire.Made(("pkg.version", "Version"), ("1",)), names) == "version.Version('1')"
+    assert literal(wire.Made(("pkg.other", "Spec"), (), (("s", "x"),)), names) == "Spec(s='x')"
+    assert literal(wire.Made(("pkg.third", "Spec"), ()), names) == "importlib.import_module('pkg.third').Spec()"
+    assert literal(wire.Member(("pkg.other", "obj"), "A"), names) == "importlib.import_module('pkg.other').obj.A"
+    assert literal(wire.Made(("builtins", "range"), (0, 2, 1)), names) == "range(0, 2, 1)"
+    assert names.imports == {"from pkg.other import Spec", "import importlib"}
 
 
 @pytest.mark.parametrize("data", [["int", 3], ["eval", "1"], ["list", "x"], ["dict", [[["int", "1"]]]], 7])

@@ -228,7 +228,8 @@ def observed_texts(writer: Writer, source: str, qualname: str, seconds: float
         return [], [f"pathcraft: {qualname}: --execute writes observed tests in the pytest format only"], {}
     module, root = import_name(Path(source))
     run = observed.observe(root, module, qualname, seconds)
-    texts = [observed.test_text(writer.alias, module, qualname, n, o, run.positional, run.init_positional)
+    texts = [observed.test_text(writer.alias, module, qualname, n, o, run.positional, run.init_positional,
+                                run.attribute, run.built_as)
              for n, o in enumerate(run.observations, 1)]
     said = []
     if run.refused:

@@ -13,10 +13,12 @@ caught: the date (a call on today's date), state left by another
 function's tests in the same pytest process, a set of two strings whose
 order three hash seeds happen to agree on (one time in four). `test_text` writes one
 observation as a pytest test: the call with its arguments as literals
-written here (never text from the worker), and an assertion of what is
-exact -- the value when it is plain data (for an iterator, the list of what
-it yields, walked whole), else its type; an exception's
-type, never its message.
+written here (never text from the worker; a value built by a call, such
+as `Decimal('1.5')` or an object of the package, as that call, its class
+imported in the test), and an assertion of what is exact -- the value
+when a test can write it (for an iterator, the list of what it yields,
+walked whole), else its type and, for a collection, what `dict`, `set`
+or `list` make of it; an exception's type, never its message.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class Observation:
     value: object = None  # the return value, when `exact`
     exact: bool = False
     type: tuple[str, str] | None = None  # (module, qualname) of the value or exception when not exact
+    view: str | None = None  # not exact: `value` is what this builtin ("dict", "set", "list") makes of it
 
 
 @dataclass
@@ -55,6 +58,8 @@ class ObservedRun:
     observations: list[Observation] = field(default_factory=list)
     positional: tuple[str, ...] = ()
     init_positional: tuple[str, ...] = ()  # of the class's constructor, for a method
+    attribute: bool = False  # a property: a test reads it rather than calls it
+    built_as: tuple[str, str] | None = None  # a method of an abstract class: the subclass its object is of
     refused: str | None = None  # why the search could not run
     fault: str | None = None  # what ended a worker early (the observations before it are kept)
     unstable: int = 0  # observations dropped because a fresh run did otherwise
@@ -96,6 +101,13 @@ def observe(import_root: Path, module: str, qualname: str, seconds: float) -> Ob
         run.skipped = {str(k): int(v) for k, v in dict(answer.get("skipped", {})).items()}
         run.positional = tuple(str(p) for p in answer.get("positional", []))
         run.init_positional = tuple(str(p) for p in answer.get("init_positional", []))
+        run.attribute = answer.get("attribute") is True
+        if "built_as" in answer:
+            try:
+                run.built_as = wire.class_path(answer["built_as"])
+            except ValueError:
+                run.refused = "the worker named no class for the object"
+                return run
     if not raw:
         return run
     stable = _repeated(import_root, module, qualname, run, raw, seconds, hash_seed=1)
@@ -148,24 +160,34 @@ def _decoded(item: dict[str, Any]) -> Observation:
     kind = item.get("type")
     named = (str(kind[0]), str(kind[1])) if isinstance(kind, list) and len(kind) == 2 else None
     iterated = item.get("iterated") is True
-    if outcome == "return" and "value" in item:
+    view = item.get("view")
+    if outcome == "return" and "value" in item and view is None:
         return Observation(args, outcome, init, iterated, wire.decode(item["value"]), exact=True)
     if named is None:
         raise ValueError("an outcome without its type")
+    if outcome == "return" and view in ("dict", "set", "list") and "value" in item:
+        return Observation(args, outcome, init, iterated, wire.decode(item["value"]), type=named, view=str(view))
+    if view is not None:
+        raise ValueError(f"a view that is none: {view!r:.40}")
     return Observation(args, outcome, init, iterated, type=named)
 
 
 def test_text(alias: str, module: str, qualname: str, number: int, observation: Observation,
-              positional: tuple[str, ...] = (), init_positional: tuple[str, ...] = ()) -> str:
-    """One observation as a pytest test (see the module docstring)."""
+              positional: tuple[str, ...] = (), init_positional: tuple[str, ...] = (),
+              attribute: bool = False, built_as: tuple[str, str] | None = None) -> str:
+    """One observation as a pytest test (see the module docstring;
+    `attribute`: the method is a property, read rather than called;
+    `built_as`: the class the object is built from, when not the method's)."""
+    names = Names(alias, module)
     lines = [f"def test_{qualname.replace('.', '_')}_{number}_{test_kind(observation)}() -> None:",
              f"    # {PROVENANCE}"]
     if observation.init is not None:  # a method: on an object built as the search built it
         owner, _, method = qualname.rpartition(".")
-        lines.append(f"    obj = {alias}.{owner}({_arguments(observation.init, init_positional)})")
-        call = f"obj.{method}({_arguments(observation.args, positional)})"
+        maker = names.of(built_as) if built_as else f"{alias}.{owner}"
+        lines.append(f"    obj = {maker}({_arguments(observation.init, init_positional, names)})")
+        call = f"obj.{method}" if attribute else f"obj.{method}({_arguments(observation.args, positional, names)})"
     else:
-        call = f"{alias}.{qualname}({_arguments(observation.args, positional)})"
+        call = f"{alias}.{qualname}({_arguments(observation.args, positional, names)})"
     if observation.iterated:  # what the returned iterator yields, walked whole
         call = f"list({call})"
     if observation.outcome == "raise":
@@ -178,36 +200,69 @@ def test_text(alias: str, module: str, qualname: str, number: int, observation: 
                       f"    assert (type(caught.value).__module__, type(caught.value).__qualname__) == "
                       f"{literal(observation.type)}"]
     elif observation.exact:
-        lines.append(f"    assert {call} == {literal(observation.value)}" if observation.value is not None
+        lines.append(f"    assert {call} == {literal(observation.value, names)}" if observation.value is not None
                      and not isinstance(observation.value, bool) else f"    assert {call} is {observation.value!r}")
     else:
         assert observation.type is not None
         lines += [f"    result = {call}",
                   f"    assert (type(result).__module__, type(result).__qualname__) == {literal(observation.type)}"]
-    return "\n".join(lines) + "\n"
+        if observation.view is not None:  # a collection read as a dict, a set or a list
+            lines.append(f"    assert {observation.view}(result) == {literal(observation.value, names)}")
+    lines[2:2] = [f"    {line}" for line in sorted(names.imports)]
+    return "\n\n" + "\n".join(lines) + "\n"  # two blank lines before, as between the path tests
 
 
-def _arguments(args: tuple[tuple[str, object], ...], positional: tuple[str, ...]) -> str:
+class Names:
+    """How a test names the classes its values are built from (`Made`,
+    `Member`), and the imports at the top of its body that this takes:
+    the tested module's own through its alias, a builtin by its name, any
+    other by `from module import Class` (or `importlib` where that name
+    is taken)."""
+
+    TAKEN = frozenset({"obj", "result", "caught", "pytest", "importlib"})
+
+    def __init__(self, alias: str, module: str) -> None:
+        self.alias, self.module = alias, module
+        self.imports: set[str] = set()
+        self._bound: dict[str, str] = {}  # a name imported in the test -> its module
+
+    def of(self, path: tuple[str, str]) -> str:
+        module, qualname = path
+        if module == self.module:
+            return f"{self.alias}.{qualname}"
+        if module == "builtins" and isinstance(getattr(builtins, qualname, None), type):
+            return qualname
+        first = qualname.split(".")[0]
+        if first in self.TAKEN or first == self.alias or self._bound.get(first, module) != module:
+            self.imports.add("import importlib")
+            return f"importlib.import_module({module!r}).{qualname}"
+        self._bound[first] = module
+        self.imports.add(f"from {module} import {first}")
+        return qualname
+
+
+def _arguments(args: tuple[tuple[str, object], ...], positional: tuple[str, ...], names: Names) -> str:
     """A call's arguments: the positional-only ones in the signature's order
     (`positional`; the search may hand its arguments in another), then the
     others by name."""
     values = dict(args)
-    given = [literal(values[n]) for n in positional if n in values]
-    given += [f"{n}={literal(v)}" for n, v in sorted(args) if n not in positional]
+    given = [literal(values[n], names) for n in positional if n in values]
+    given += [f"{n}={literal(v, names)}" for n, v in sorted(args) if n not in positional]
     return ", ".join(given)
 
 
 def test_kind(observation: Observation) -> str:
-    """The end of the test's name: `observed_returns`, `observed_yields` (an
-    iterator's items), `observed_raises_value_error`, or
-    `observed_returns_type` (only the type of the value is asserted)."""
+    """The end of the test's name: `observed_returns` (the value, or what
+    `dict`, `set` or `list` make of it), `observed_yields` (an iterator's
+    items), `observed_raises_value_error`, or `observed_returns_type` (only
+    the type of the value is asserted)."""
     if observation.outcome == "raise":
         assert observation.type is not None
         name = re.sub(r"\W", "_", observation.type[1].rpartition(".")[2])
         return "observed_raises_" + re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
     if observation.iterated:
         return "observed_yields"
-    return "observed_returns" if observation.exact else "observed_returns_type"
+    return "observed_returns" if observation.exact or observation.view else "observed_returns_type"
 
 
 def _exception_name(alias: str, module: str, kind: tuple[str, str]) -> str | None:
@@ -221,19 +276,27 @@ def _exception_name(alias: str, module: str, kind: tuple[str, str]) -> str | Non
     return None
 
 
-def literal(value: object) -> str:
-    """Python source for a plain value, the same text on every machine (a
-    set's items sorted by their text)."""
+def literal(value: object, names: Names | None = None) -> str:
+    """Python source for a value in wire's decoded form, the same text on
+    every machine (a set's items sorted by their text); `names` writes the
+    classes of values built by a call."""
+    if isinstance(value, (wire.Made, wire.Member)):
+        if names is None:
+            raise ValueError("a value built by a call, and no names to write it with")
+        if isinstance(value, wire.Member):
+            return f"{names.of(value.path)}.{value.name}"
+        given = [literal(v, names) for v in value.args] + [f"{k}={literal(v, names)}" for k, v in value.keywords]
+        return f"{names.of(value.path)}({', '.join(given)})"
     if isinstance(value, (set, frozenset)):
-        items = sorted(literal(v) for v in value)
+        items = sorted(literal(v, names) for v in value)
         inner = "{" + ", ".join(items) + "}" if items else ""
         if type(value) is frozenset:
             return f"frozenset({inner})"
         return inner or "set()"
     if isinstance(value, list):
-        return "[" + ", ".join(literal(v) for v in value) + "]"
+        return "[" + ", ".join(literal(v, names) for v in value) + "]"
     if isinstance(value, tuple):
-        return "(" + ", ".join(literal(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+        return "(" + ", ".join(literal(v, names) for v in value) + ("," if len(value) == 1 else "") + ")"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{literal(k, names)}: {literal(v, names)}" for k, v in value.items()) + "}"
     return repr(value)

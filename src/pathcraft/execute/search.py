@@ -1,39 +1,41 @@
 """A coverage-guided search over a function's inputs, run in the worker.
 
 For a function the symbolic engine refuses, the real code is run on inputs
-built from its annotations by Hypothesis (`st.from_type`: ints, floats,
-strs, bytes, bools, None, lists, tuples, dicts, sets, `Optional`, `Union`,
-`Literal`, enums ...), seeded with the constants the function's own code
-mentions (so `if code == 404:` is reached). An input is kept when its run
+built from its annotations (`inputs.py`: Hypothesis for the standard
+types, the package's own classes through their constructors), seeded with
+the constants the function's own code mentions (so `if code == 404:` is
+reached). A property is searched as a method without arguments: reading
+it is the call. An input is kept when its run
 covers a line-to-line arc of the module's file that no kept input covered
 (or ends another way: a new exception type); each kept input is an
 observation: the arguments and what the call did.
 
-Only what a test can state exactly is kept: arguments that are plain data
-(`wire.py`), a return value that is plain data (else its type), an
-exception's type. A call that the sandbox interfered with (`guard.py`), or
+Only what a test can state exactly is kept: arguments a test can write
+(plain data, `wire.py`, or a constructor call, `recipes.py`), a return
+value a test can write (else its type, and what `dict`, `set` or `list`
+make of a collection), an exception's type. A call that the sandbox interfered with (`guard.py`), or
 that ran out of memory or stack, is no observation. Hypothesis runs
 derandomized: the same function and budget give the same inputs.
 """
 
 from __future__ import annotations
 
-import ast
+import builtins
 import collections.abc
+import contextlib
+import copy
+import functools
 import inspect
 import itertools
 import signal
 import sys
-import textwrap
 import time
-import types
-import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
-from pathcraft.execute import guard, wire
+from pathcraft.execute import guard, inputs, recipes, wire
 
 MAX_ITEMS = 50  # items of an iterator walked for a test: more, and the observation is not kept
 MAX_OBSERVATIONS = 12  # per function: enough to cover what the search reached; a suite people keep
@@ -48,19 +50,21 @@ class _TooSlow(BaseException):
 _ENVIRONMENT = (MemoryError, RecursionError, KeyboardInterrupt, _TooSlow)
 
 
-class Refused(Exception):
-    """The function cannot be searched (the message says why)."""
+Refused = inputs.Refused  # the function cannot be searched (the message says why)
 
 
 @dataclass(frozen=True)
 class Target:
     """What a qualname names: a callable as it is (a function, a static or
     class method), or a method of `owner` called on an object built by
-    calling the class with generated arguments."""
+    calling the class with generated arguments (a method of an abstract
+    class: `owner` is a concrete subclass that inherits it, `built_as`)."""
 
     function: Callable[..., Any] | None
     owner: type | None = None
     name: str = ""
+    attribute: bool = False  # a property of the object: read, not called
+    built_as: tuple[str, str] | None = None  # the object's class where it is not `owner` (module, qualname)
 
 
 def target(module: Any, qualname: str) -> Target:
@@ -79,11 +83,19 @@ def target(module: Any, qualname: str) -> Target:
     raw = inspect.getattr_static(owner, name, None)
     if isinstance(raw, (staticmethod, classmethod)):
         return Target(getattr(owner, name))
-    if not inspect.isfunction(raw):
+    attribute = isinstance(raw, (property, functools.cached_property))
+    if not inspect.isfunction(raw) and not attribute:
         raise Refused(f"'{qualname}' is no method (a {type(raw).__name__})")
-    if inspect.isabstract(owner):
-        raise Refused(f"class {owner.__qualname__} is abstract")
-    return Target(None, owner, name)
+    if inspect.isabstract(owner):  # run on an object of a subclass that inherits this very method
+        for heir in inputs.concrete_subclasses(owner):
+            if inspect.getattr_static(heir, name, None) is raw:
+                try:
+                    module, qualname = recipes.class_path(heir)
+                except wire.NotPlain:
+                    continue
+                return Target(None, heir, name, attribute, (module, qualname))
+        raise Refused(f"class {owner.__qualname__} is abstract, and no subclass a test can name inherits '{name}'")
+    return Target(None, owner, name, attribute)
 
 
 def call(goal: Target, positional: list[str], args: dict[str, Any],
@@ -94,52 +106,111 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
     the object could not be built)."""
     before = len(guard.refusals)
     iterated = False
-    previous = signal.signal(signal.SIGALRM, _too_slow)
-    signal.setitimer(signal.ITIMER_REAL, CALL_SECONDS)
-    guard.calling = True
     try:
-        fn = goal.function
-        if fn is None:
-            assert goal.owner is not None
+        with running():
+            fn: Any = goal.function
+            if fn is None:
+                assert goal.owner is not None
+                try:
+                    given = init or {}
+                    made = goal.owner(*_split(init_positional or [], given),
+                                      **{n: v for n, v in given.items() if n not in (init_positional or [])})
+                except _ENVIRONMENT:
+                    raise
+                except BaseException as exc:  # noqa: BLE001
+                    return {"outcome": "skip", "why": f"building the object raised {type(exc).__name__}"}
+                if goal.attribute:  # a property: reading it is the call
+                    fn = functools.partial(getattr, made, goal.name)
+                else:
+                    fn = getattr(made, goal.name)
+            values, keywords = _split(positional, args), {n: v for n, v in args.items() if n not in positional}
             try:
-                given = init or {}
-                made = goal.owner(*_split(init_positional or [], given),
-                                  **{n: v for n, v in given.items() if n not in (init_positional or [])})
+                result = fn(*values, **keywords)
+                # a generator, `map`, ...: what it yields, walked as `list` would. Asked of its type: the
+                # object's own `__class__` may be anything (a test does not ask it), and an error of this
+                # question would be ours
+                if _is_iterator(type(result)):
+                    iterated = True
+                    result = list(itertools.islice(result, MAX_ITEMS + 1))
             except _ENVIRONMENT:
                 raise
-            except BaseException as exc:  # noqa: BLE001
-                return {"outcome": "skip", "why": f"building the object raised {type(exc).__name__}"}
-            fn = getattr(made, goal.name)
-        values, keywords = _split(positional, args), {n: v for n, v in args.items() if n not in positional}
-        result = fn(*values, **keywords)
-        # a generator, `map`, ...: what it yields, walked as `list` would. Asked of its type: the object's own
-        # `__class__` may be anything (a test does not ask it), and an error of this question would be ours
-        if _is_iterator(type(result)):
-            iterated = True
-            result = list(itertools.islice(result, MAX_ITEMS + 1))
+            except BaseException as exc:  # noqa: BLE001  (the code's own exception is the observation)
+                if len(guard.refusals) > before:
+                    return {"outcome": "skip", "why": guard.refusals[-1]}
+                kind = type(exc)
+                return {"outcome": "raise", "type": [kind.__module__, kind.__qualname__], **_iterated(iterated)}
+            if len(guard.refusals) > before:
+                return {"outcome": "skip", "why": guard.refusals[-1]}
+            if iterated and len(result) > MAX_ITEMS:
+                return {"outcome": "skip", "why": f"an iterator of more than {MAX_ITEMS} items"}
+            return _described(result, iterated)
     except _ENVIRONMENT as exc:
         return {"outcome": "skip", "why": f"took more than {CALL_SECONDS:g} s" if isinstance(exc, _TooSlow)
                 else type(exc).__name__}
-    except BaseException as exc:  # noqa: BLE001  (the code's own exception is the observation)
-        if len(guard.refusals) > before:
-            return {"outcome": "skip", "why": guard.refusals[-1]}
-        kind = type(exc)
-        return {"outcome": "raise", "type": [kind.__module__, kind.__qualname__], **_iterated(iterated)}
+
+
+def _described(result: Any, iterated: bool) -> dict[str, Any]:
+    """A returned value in wire form: itself where a test can write it,
+    else its type and, for a mapping, a set or another collection, what
+    `dict`, `set` or `list` make of it (its `view`)."""
+    try:
+        return {"outcome": "return", "value": recipes.encode(result), **_iterated(iterated)}
+    except Exception:  # noqa: BLE001  (NotPlain, or the object answered our questions oddly: not the code's doing)
+        if iterated:
+            return {"outcome": "skip", "why": "an iterator of values a test cannot write"}
+    kind = type(result)
+    described = {"outcome": "return", "type": [kind.__module__, kind.__qualname__]}
+    view = _view(result)
+    if view is not None:
+        try:
+            described.update(view=view, value=recipes.encode(getattr(builtins, view)(result)))
+        except Exception:  # noqa: BLE001  (no view a test can write: the type alone)
+            pass
+    return described
+
+
+def _view(result: object) -> str | None:
+    """How a test reads a collection it cannot write: `dict`, `set` or `list`."""
+    kind = type(result)  # asked of the type, as `_is_iterator` does
+    try:
+        if issubclass(kind, collections.abc.Mapping):
+            return "dict"
+        if issubclass(kind, collections.abc.Set):
+            return "set"
+        if issubclass(kind, collections.abc.Collection) and not issubclass(kind, (str, bytes)):
+            return "list"
+    except Exception:  # noqa: BLE001  (an isinstance a metaclass answers oddly)
+        pass
+    return None
+
+
+@contextlib.contextmanager
+def running() -> Iterator[None]:
+    """The analysed code runs in here: under the call's timer and the
+    guard's rules for a call (`guard.calling`); nested uses share the
+    outer one."""
+    global _depth
+    if _depth:
+        _depth += 1
+        try:
+            yield
+        finally:
+            _depth -= 1
+        return
+    previous = signal.signal(signal.SIGALRM, _too_slow)
+    signal.setitimer(signal.ITIMER_REAL, CALL_SECONDS)
+    guard.calling = True
+    _depth = 1
+    try:
+        yield
     finally:
+        _depth = 0
         guard.calling = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-    if len(guard.refusals) > before:
-        return {"outcome": "skip", "why": guard.refusals[-1]}
-    if iterated and len(result) > MAX_ITEMS:
-        return {"outcome": "skip", "why": f"an iterator of more than {MAX_ITEMS} items"}
-    try:
-        return {"outcome": "return", "value": wire.encode(result), **_iterated(iterated)}
-    except wire.NotPlain:
-        if iterated:
-            return {"outcome": "skip", "why": "an iterator of values a test cannot write"}
-        kind = type(result)
-        return {"outcome": "return", "type": [kind.__module__, kind.__qualname__]}
+
+
+_depth = 0  # how deep in `running` this process is
 
 
 def _is_iterator(kind: type) -> bool:
@@ -173,6 +244,7 @@ def observe(module: Any, qualname: str, seconds: float, examples: int,
     from hypothesis import strategies as st
 
     goal = target(module, qualname)
+    recipes.forget()
     strategies, positional, building, init_positional = _plan(goal, st)
     filename = getattr(module, "__file__", None) or ""
     arcs: set[tuple[int, int]] = set()
@@ -188,12 +260,18 @@ def observe(module: Any, qualname: str, seconds: float, examples: int,
         deadline = deadline or time.monotonic() + seconds
         if time.monotonic() > deadline or len(kept) >= MAX_OBSERVATIONS:
             return
-        args, init = drawn["args"], drawn["init"]
+        args = {n: v for n, v in drawn["args"].items() if v is not inputs.LEFT_OUT}
+        init = {n: v for n, v in drawn["init"].items() if v is not inputs.LEFT_OUT}
         try:
-            shown = {name: wire.encode(value) for name, value in args.items()}
-            built = {name: wire.encode(value) for name, value in init.items()}
-        except wire.NotPlain:
-            return  # an argument a test could not write
+            with running():
+                shown = {name: recipes.encode(value, argument=True) for name, value in args.items()}
+                built = {name: recipes.encode(value, argument=True) for name, value in init.items()}
+        except wire.NotPlain as exc:  # an argument a test could not write
+            why = f"an argument a test cannot write: {str(exc)[:80]}"
+            skipped[why] = skipped.get(why, 0) + 1
+            return
+        except _ENVIRONMENT:
+            return
         trial = {"args": shown, **({"init": built} if goal.function is None else {})}
         if trial in avoided or _seed_ordered(trial):
             return
@@ -212,12 +290,13 @@ def observe(module: Any, qualname: str, seconds: float, examples: int,
             tell({"partial": kept[-1]})
 
     try:
-        _drive(run, {"args": st.fixed_dictionaries(strategies), "init": st.fixed_dictionaries(building)}, examples)
+        _drive(run, {"args": st.fixed_dictionaries(strategies), "init": building}, examples)
     except Exception as exc:  # noqa: BLE001  (Hypothesis's own failures: the search ends with what it kept)
         if not kept:
             raise Refused(f"the search failed: {type(exc).__name__}: {str(exc)[:120]}") from None
     return {"observations": kept, "tried": tried, "arcs": len(arcs), "positional": positional,
-            "init_positional": init_positional, "skipped": skipped}
+            "init_positional": init_positional, "skipped": skipped, "attribute": goal.attribute,
+            **({"built_as": list(goal.built_as)} if goal.built_as else {})}
 
 
 def _seed_ordered(trial: dict[str, Any]) -> bool:
@@ -242,16 +321,38 @@ def _seed_ordered(trial: dict[str, Any]) -> bool:
     return any(unordered(v) for part in trial.values() for v in part.values())
 
 
-def _plan(goal: Target, st: Any) -> tuple[dict[str, Any], list[str], dict[str, Any], list[str]]:
-    """The strategies and positional-only names of the call, and of the
-    constructor that builds a method's object (none for a function)."""
+def _plan(goal: Target, st: Any) -> tuple[dict[str, Any], list[str], Any, list[str]]:
+    """The strategies and positional-only names of the call, and the
+    strategy of the constructor's arguments that build a method's object
+    (drawn, or those of a call of the class its module writes) and their
+    positional-only names (none for a function)."""
     if goal.function is not None:
-        strategies, positional = _strategies(goal.function, st)
-        return strategies, positional, {}, []
+        strategies, positional = inputs.arguments(goal.function, st, running)
+        return strategies, positional, st.just({}), []
     assert goal.owner is not None
-    strategies, positional = _strategies(goal.owner.__dict__[goal.name], st, skip_first=True)
-    building, init_positional = _strategies(goal.owner, st, hints_of=getattr(goal.owner, "__init__"))
-    return strategies, positional, building, init_positional
+    if goal.attribute:
+        strategies, positional = {}, []
+    else:
+        strategies, positional = inputs.arguments(inspect.getattr_static(goal.owner, goal.name), st, running,
+                                                  skip_first=True)
+    building, init_positional = inputs.arguments(goal.owner, st, running, hints_of=inputs.constructor(goal.owner))
+    drawn = st.fixed_dictionaries(building)
+    seen = [bound for call in inputs.examples(goal.owner) if (bound := _bound(goal.owner, call)) is not None]
+    if seen:  # (a copy each: see inputs.py)
+        drawn = st.one_of(st.sampled_from(seen).map(copy.deepcopy), drawn)
+    return strategies, positional, drawn, init_positional
+
+
+def _bound(owner: type, call: tuple[tuple[object, ...], dict[str, object]]) -> dict[str, object] | None:
+    """A call's arguments by parameter name (None where they do not fit the signature)."""
+    try:
+        bound = inspect.signature(owner).bind(*call[0], **call[1])
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for n, p in bound.signature.parameters.items()
+           if n in bound.arguments):
+        return None
+    return dict(bound.arguments)
 
 
 def _drive(run: Callable[[dict[str, Any]], None], parts: dict[str, Any], examples: int) -> None:
@@ -263,107 +364,6 @@ def _drive(run: Callable[[dict[str, Any]], None], parts: dict[str, Any], example
     probe = given(st.fixed_dictionaries(parts))(run)
     settings(max_examples=examples, database=None, deadline=None, derandomize=True, phases=[Phase.generate],
              suppress_health_check=list(HealthCheck))(probe)()
-
-
-def _strategies(fn: Callable[..., Any], st: Any, skip_first: bool = False,
-                hints_of: Callable[..., Any] | None = None) -> tuple[dict[str, Any], list[str]]:
-    """A strategy per parameter a call must or may pass (`skip_first`: not
-    the method's `self`; `hints_of`: the function whose annotations count,
-    a class's `__init__` for the class), and the names passed by position
-    (positional-only ones)."""
-    try:
-        signature = inspect.signature(fn)
-    except (TypeError, ValueError) as exc:
-        raise Refused(f"no signature ({str(exc)[:80]})") from None
-    hints = _hints(hints_of or fn)
-    constants = _constants(hints_of or fn)
-    strategies: dict[str, Any] = {}
-    positional: list[str] = []
-    parameters = list(signature.parameters.items())[1 if skip_first else 0:]
-    for name, parameter in parameters:
-        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
-            continue
-        strategy = _parameter_strategy(st, name, hints.get(name, _NO_HINT), parameter.default, constants)
-        if strategy is None:
-            continue  # left at its default
-        strategies[name] = strategy
-        if parameter.kind == parameter.POSITIONAL_ONLY:
-            positional.append(name)
-    return strategies, positional
-
-
-def _hints(fn: Callable[..., Any]) -> dict[str, Any]:
-    """The annotations that evaluate: all of them at once, or else one by
-    one (`from __future__ import annotations` with names bound only under
-    `TYPE_CHECKING`); a parameter whose annotation does not evaluate is
-    searched as one without."""
-    try:
-        return typing.get_type_hints(fn)
-    except Exception:  # noqa: BLE001  (some annotation does not evaluate)
-        pass
-    out: dict[str, Any] = {}
-    # names a module imports under TYPE_CHECKING are mostly these: tried after the module's own
-    scope = {**{n: getattr(typing, n) for n in typing.__all__}, **{n: getattr(collections.abc, n)
-             for n in collections.abc.__all__}, **getattr(fn, "__globals__", {})}
-    for name, annotation in getattr(fn, "__annotations__", {}).items():
-        try:
-            out[name] = typing.get_type_hints(_Holder(annotation), globalns=scope)["value"]
-        except Exception:  # noqa: BLE001
-            continue
-    return out
-
-
-class _Holder:
-    """An object with one annotation, for `typing.get_type_hints` to evaluate."""
-
-    def __init__(self, annotation: Any) -> None:
-        self.__annotations__ = {"value": annotation}
-
-
-_NO_HINT = object()
-_PLAIN = (bool, int, float, str, bytes)
-
-
-def _parameter_strategy(st: Any, name: str, hint: Any, default: Any, constants: list[object]) -> Any:
-    """Values for one parameter: from its annotation; without one, from its
-    default's type, or else a mix of plain values (an observation is true
-    whatever the type, and the search keeps only inputs that reach code)."""
-    if hint is _NO_HINT:
-        if default is not inspect.Parameter.empty:
-            if type(default) not in _PLAIN:
-                return None  # left at its default
-            hint = type(default)
-        else:
-            base = st.one_of(st.integers(), st.text(max_size=8), st.none(), st.lists(st.integers(), max_size=4),
-                             st.booleans())
-            return st.one_of(st.sampled_from(constants), base) if constants else base
-    try:
-        strategy = st.from_type(hint)
-    except Exception:  # noqa: BLE001  (no values of the type: searched as a parameter without one)
-        return _parameter_strategy(st, name, _NO_HINT, default, constants)
-    seeds = [c for c in constants if _fits(hint, c)]
-    return st.one_of(st.sampled_from(seeds), strategy) if seeds else strategy
-
-
-def _fits(hint: Any, value: object) -> bool:
-    """Is `value` (a constant of the code) a value of the annotation?"""
-    members = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
-    return any(type(value) is member for member in members)
-
-
-def _constants(fn: Callable[..., Any]) -> list[object]:
-    """The int, float, str and bytes constants of the function's source (and
-    each int's neighbours: a comparison's boundary is on either side)."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
-    except (OSError, TypeError, SyntaxError):
-        return []
-    out: list[object] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and type(node.value) in (int, float, str, bytes):
-            values = [node.value] + ([node.value - 1, node.value + 1] if type(node.value) is int else [])
-            out.extend(v for v in values if v not in out)
-    return out[:64]
 
 
 def _traced(filename: str, run: Callable[[], dict[str, Any]]) -> tuple[dict[str, Any], set[tuple[int, int]]]:

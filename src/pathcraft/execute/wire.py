@@ -7,13 +7,23 @@ frozensets and dicts of those, each tagged with its exact type (a subclass
 of int is no int here: its repr is not a literal). pathcraft rebuilds the
 value with the builtin constructors and writes it with its own `repr`, so
 the text of a test never comes from the worker.
+
+Two tags go beyond plain data (`recipes.py` makes them in the worker):
+`["call", [module, qualname], [args...], [[name, value]...]]`, a value
+built by calling a class, and `["member", [module, qualname], name]`, an
+attribute of a class (an enum member). pathcraft's process never builds
+them: it reads them as descriptions (`Made`, `Member`) that a test writes
+as code, after checking that every name in them is an identifier.
 """
 
 from __future__ import annotations
 
 import base64
+import keyword
 import math
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 MAX_DEPTH = 20
 MAX_ITEMS = 200  # items of one container: a larger value is not asserted (a test nobody reads)
@@ -23,8 +33,47 @@ class NotPlain(Exception):
     """The value is not plain data (see the module docstring)."""
 
 
-def encode(value: object, depth: int = 0) -> Any:
-    """The tagged form of a plain value; NotPlain otherwise."""
+@dataclass(frozen=True)
+class Made:
+    """A value built by calling `path` (module, qualname) with these arguments."""
+
+    path: tuple[str, str]
+    args: tuple[object, ...] = ()
+    keywords: tuple[tuple[str, object], ...] = ()
+
+
+@dataclass(frozen=True)
+class Member:
+    """The attribute `name` of the class `path` (module, qualname)."""
+
+    path: tuple[str, str]
+    name: str
+
+
+class Maker(Protocol):
+    """What `decode` turns the two tags beyond plain data into."""
+
+    def call(self, path: tuple[str, str], positional: list[object], keywords: dict[str, object]) -> object: ...
+
+    def member(self, path: tuple[str, str], name: str) -> object: ...
+
+
+class Described:
+    """The descriptions `Made` and `Member` (pathcraft's process builds nothing)."""
+
+    def call(self, path: tuple[str, str], positional: list[object], keywords: dict[str, object]) -> object:
+        return Made(path, tuple(positional), tuple(keywords.items()))
+
+    def member(self, path: tuple[str, str], name: str) -> object:
+        return Member(path, name)
+
+
+Extend = Callable[[object, int], Any]  # a value that is not plain, its depth -> its wire form, or NotPlain
+
+
+def encode(value: object, depth: int = 0, extend: Extend | None = None) -> Any:
+    """The tagged form of a plain value; of another, what `extend` makes of
+    it (NotPlain when there is no `extend`)."""
     if depth > MAX_DEPTH:
         raise NotPlain("too deep")
     kind = type(value)
@@ -37,6 +86,8 @@ def encode(value: object, depth: int = 0) -> Any:
     if kind is float:
         assert isinstance(value, float)
         if not math.isfinite(value):
+            if extend is not None:
+                return extend(value, depth)
             raise NotPlain("a float that is not finite")
         return ["float", repr(value)]
     if kind is str:
@@ -48,7 +99,7 @@ def encode(value: object, depth: int = 0) -> Any:
         assert isinstance(value, (list, tuple, set, frozenset))
         if len(value) > MAX_ITEMS:
             raise NotPlain("too many items")
-        items = [encode(v, depth + 1) for v in value]
+        items = [encode(v, depth + 1, extend) for v in value]
         if kind in (set, frozenset):
             items.sort(key=repr)  # a stable text, whatever the hash seed
         return [kind.__name__, items]
@@ -56,18 +107,22 @@ def encode(value: object, depth: int = 0) -> Any:
         assert isinstance(value, dict)
         if len(value) > MAX_ITEMS:
             raise NotPlain("too many items")
-        return ["dict", [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]]
+        return ["dict", [[encode(k, depth + 1, extend), encode(v, depth + 1, extend)] for k, v in value.items()]]
+    if extend is not None:
+        return extend(value, depth)
     raise NotPlain(f"a {kind.__qualname__}")
 
 
-def decode(data: Any) -> object:
-    """The value of a tagged form (ValueError when it is malformed)."""
+def decode(data: Any, make: Maker | None = None) -> object:
+    """The value of a tagged form (ValueError when it is malformed); the
+    tags beyond plain data as `make` builds them (by default descriptions)."""
+    maker = make or Described()
     if not isinstance(data, list) or not data or not isinstance(data[0], str):
         raise ValueError(f"not a wire value: {data!r:.80}")
     tag = data[0]
     if tag == "none" and len(data) == 1:
         return None
-    if len(data) != 2:
+    if len(data) != 2 and tag not in ("member", "call"):
         raise ValueError(f"not a wire value: {data!r:.80}")
     payload = data[1]
     if tag == "bool" and isinstance(payload, bool):
@@ -84,7 +139,7 @@ def decode(data: Any) -> object:
     if tag == "bytes" and isinstance(payload, str):
         return base64.b64decode(payload.encode("ascii"), validate=True)
     if tag in ("list", "tuple", "set", "frozenset") and isinstance(payload, list):
-        items = [decode(item) for item in payload]
+        items = [decode(item, maker) for item in payload]
         if tag == "list":
             return items
         if tag == "tuple":
@@ -95,6 +150,27 @@ def decode(data: Any) -> object:
         for pair in payload:
             if not isinstance(pair, list) or len(pair) != 2:
                 raise ValueError("a dict entry that is no pair")
-            out[decode(pair[0])] = decode(pair[1])
+            out[decode(pair[0], maker)] = decode(pair[1], maker)
         return out
+    if tag == "member" and len(data) == 3 and isinstance(data[2], str) and _name(data[2]):
+        return maker.member(class_path(payload), data[2])
+    if tag == "call" and len(data) == 4 and isinstance(data[2], list) and isinstance(data[3], list):
+        keywords: dict[str, object] = {}
+        for pair in data[3]:
+            if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str) or not _name(pair[0]):
+                raise ValueError("a keyword argument that is no name and value")
+            keywords[pair[0]] = decode(pair[1], maker)
+        return maker.call(class_path(payload), [decode(item, maker) for item in data[2]], keywords)
     raise ValueError(f"not a wire value: {data!r:.80}")
+
+
+def _name(text: str) -> bool:
+    return text.isidentifier() and not keyword.iskeyword(text)
+
+
+def class_path(data: Any) -> tuple[str, str]:
+    """A class's `[module, qualname]`, each a dotted name (it is written into a test)."""
+    if not (isinstance(data, list) and len(data) == 2 and all(isinstance(p, str) for p in data)
+            and all(_name(part) for p in data for part in p.split("."))):
+        raise ValueError(f"not a class's module and name: {data!r:.80}")
+    return data[0], data[1]

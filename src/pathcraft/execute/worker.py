@@ -28,7 +28,7 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from pathcraft.execute import guard, search, wire
+from pathcraft.execute import guard, recipes, search
 
 RECURSION_HEADROOM = 300  # frames the worker keeps back from the analysed code
 
@@ -86,15 +86,28 @@ def _answer(request: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> 
             goal = search.target(module, qualname)
             positional = [str(p) for p in request.get("positional", [])]
             init_positional = [str(p) for p in request.get("init_positional", [])]
-            return {"outcomes": [search.call(goal, positional, _values(call["args"]), _values(call.get("init", {})),
-                                             init_positional) for call in request["calls"]]}
+            return {"outcomes": [_replay(goal, positional, init_positional, call) for call in request["calls"]]}
     except search.Refused as exc:
         return {"refused": str(exc)}
     return {"refused": f"unknown request {op!r}"}
 
 
+def _replay(goal: search.Target, positional: list[str], init_positional: list[str],
+            call: dict[str, Any]) -> dict[str, Any]:
+    """One call of a replay: its arguments built again (a value built by a
+    call of the code runs as the code does), then the call."""
+    try:
+        with search.running():
+            args, init = _values(call["args"]), _values(call.get("init", {}))
+    except Exception as exc:  # noqa: BLE001  (an argument that no longer builds: the observation does not hold)
+        return {"outcome": "skip", "why": f"building an argument raised {type(exc).__name__}"}
+    except BaseException as exc:  # noqa: BLE001  (the timer, memory: the same)
+        return {"outcome": "skip", "why": type(exc).__name__}
+    return search.call(goal, positional, args, init, init_positional)
+
+
 def _values(shown: dict[str, Any]) -> dict[str, Any]:
-    return {str(k): wire.decode(v) for k, v in shown.items()}
+    return {str(k): recipes.build(v) for k, v in shown.items()}
 
 
 if __name__ == "__main__":
