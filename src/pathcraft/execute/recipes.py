@@ -94,7 +94,9 @@ def _same(again: object, value: object, argument: bool) -> bool:
     try:
         if type(again) is not type(value) or repr(again) != repr(value):
             return False
-        return bool(again == value) or argument and bool(again != again) and bool(value != value)
+        # both ways: a test asks `result == rebuilt`, and an `__eq__` need not be symmetric
+        return bool(again == value) and bool(value == again) or argument and bool(again != again) and bool(
+            value != value)
     except Exception:  # noqa: BLE001  (an __eq__ or __repr__ that raises: no recipe)
         return False
 
