@@ -75,6 +75,9 @@ def test_values_beyond_plain_data_are_written_as_the_calls_that_build_them(gener
     assert re.search(r"obj = refused\.Square\(side=-?\d+\)\n    assert obj\.doubled\(\) == '-?\d+'", text)
     assert re.search(r"result = refused\.counted\(words=.*\n.*'Counter'\)\n    assert dict\(result\) == \{", text)
     assert "\n\n\ndef test_raised_1_observed_returns() -> None:" in text
+    # an untyped parameter the code calls gets functions a test can name
+    assert re.search(r"refused\.applied\(items=\[[^]]+\], key=(abs|len|str|bool|repr|sorted|tuple|neg|not_)\)", text)
+    assert re.search(r"refused\.joined\('[^']*'(, -?\d+)+\) == ", text)  # *args: each value by position
 
 
 def test_the_observed_tests_pass(generated: tuple[Path, str]) -> None:

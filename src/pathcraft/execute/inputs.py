@@ -24,6 +24,7 @@ import contextlib
 import copy
 import functools
 import inspect
+import operator
 import sys
 import textwrap
 import types
@@ -38,6 +39,11 @@ MAX_SUBCLASSES = 6  # concrete subclasses an abstract parameter type is built as
 LEFT_OUT = object()  # drawn for a parameter with a default: the call does not pass it
 _NO_HINT = object()
 _PLAIN = (bool, int, float, str, bytes)
+# what a parameter that is called gets: functions a test names (`key=len`), by how many arguments they take
+CALLABLES: dict[int, tuple[Callable[..., Any], ...]] = {
+    1: (abs, len, str, bool, repr, sorted, tuple, operator.neg, operator.not_),
+    2: (operator.add, operator.mul, operator.lt, operator.eq, max, min),
+}
 # abstract collections are built as lists and dicts (`from_type` builds views, ChainMaps and iterators a
 # test cannot write)
 _SEQUENCES = {list, collections.abc.Sequence, collections.abc.MutableSequence, collections.abc.Iterable,
@@ -54,30 +60,58 @@ def arguments(fn: Callable[..., Any], st: Any, running: Callable[[], Any], skip_
     """A strategy per parameter a call must or may pass (`skip_first`: not
     the method's `self`; `hints_of`: the function whose annotations count,
     a class's constructor for the class), and the names passed by position
-    (positional-only ones). `running` is the context the analysed code runs
-    in (an object is built under it)."""
+    (positional-only ones; with `*args`, every parameter before it and then
+    `*args`, as `"*args"`: its list of values). `running` is the context
+    the analysed code runs in (an object is built under it)."""
     try:
         signature = inspect.signature(fn)
     except (TypeError, ValueError) as exc:
         raise Refused(f"no signature ({str(exc)[:80]})") from None
     hints = _hints(hints_of or fn)
     constants = _constants(hints_of or fn)
+    called = _called(hints_of or fn)
     kinds = _Kinds(st, running, constants)
+    parameters = list(signature.parameters.items())[1 if skip_first else 0:]
+    star = _star(parameters, hints, kinds)
+    if star is not None:  # everything before `*args` is passed by position, and always passed
+        before = [n for n, p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     strategies: dict[str, Any] = {}
     positional: list[str] = []
-    parameters = list(signature.parameters.items())[1 if skip_first else 0:]
     for name, parameter in parameters:
-        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+        if parameter.kind == parameter.VAR_KEYWORD:
             continue
-        strategy = kinds.parameter(hints.get(name, _NO_HINT), parameter.default, 0)
+        if parameter.kind == parameter.VAR_POSITIONAL:
+            if star is not None:
+                strategies[name] = star
+                positional = [*before, f"*{name}"]
+            continue
+        hint = hints.get(name, _NO_HINT)
+        if hint is _NO_HINT and name in called:  # typed from its use: `key(item)` calls it
+            hint = collections.abc.Callable
+        strategy = kinds.parameter(hint, parameter.default, 0)
         if strategy is None:
+            if star is not None and name in before:
+                star = None  # a parameter before `*args` left at its default: no `*args` either
+                positional = [n for n in positional if not n.startswith("*")]
             continue  # left at its default
-        if parameter.default is not inspect.Parameter.empty:
+        if parameter.default is not inspect.Parameter.empty and (star is None or name not in before):
             strategy = st.one_of(strategy, st.just(LEFT_OUT))
         strategies[name] = strategy
-        if parameter.kind == parameter.POSITIONAL_ONLY:
+        if parameter.kind == parameter.POSITIONAL_ONLY and star is None:
             positional.append(name)
+    if star is None:
+        strategies = {n: s for n, s in strategies.items()
+                      if signature.parameters[n].kind != inspect.Parameter.VAR_POSITIONAL}
     return strategies, positional
+
+
+def _star(parameters: list[tuple[str, inspect.Parameter]], hints: dict[str, Any], kinds: _Kinds) -> Any:
+    """The strategy of `*args` (up to two values of its annotation), or None."""
+    for name, parameter in parameters:
+        if parameter.kind == parameter.VAR_POSITIONAL:
+            element = kinds.parameter(hints.get(name, _NO_HINT), inspect.Parameter.empty, 0)
+            return None if element is None else kinds.st.lists(element, max_size=2)
+    return None
 
 
 def constructor(kind: type) -> Callable[..., Any]:
@@ -126,6 +160,9 @@ class _Kinds:
         if hint is Any or hint is object:
             return self.untyped()
         origin, args = typing.get_origin(hint), typing.get_args(hint)
+        if hint in (collections.abc.Callable, typing.Callable) or origin is collections.abc.Callable:
+            arity = len(args[0]) if args and isinstance(args[0], list) else 0
+            return st.sampled_from(CALLABLES.get(arity, CALLABLES[1] + CALLABLES[2]))
         if not _needs_own(hint):
             return st.from_type(hint)
         if origin in (typing.Union, types.UnionType):
@@ -263,7 +300,7 @@ def _needs_own(hint: Any) -> bool:
     outside the standard library (other than an enum, which `from_type`
     draws from its members)?"""
     origin = typing.get_origin(hint)
-    if hint is Any or hint is object or origin in _SEQUENCES | _MAPPINGS:
+    if hint is Any or hint is object or origin in _SEQUENCES | _MAPPINGS | {collections.abc.Callable}:
         return True
     if inspect.isclass(origin) and _needs_own(origin):  # `Node[int]`
         return True
@@ -326,6 +363,16 @@ def _fits(hint: Any, value: object) -> bool:
     """Is `value` (a constant of the code) a value of the annotation?"""
     members = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
     return any(type(value) is member for member in members)
+
+
+def _called(fn: Callable[..., Any]) -> set[str]:
+    """The names the function's source calls (`key(item)`): a parameter
+    among them is a function."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError):
+        return set()
+    return {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
 
 
 def _constants(fn: Callable[..., Any]) -> list[object]:

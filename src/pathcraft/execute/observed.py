@@ -99,8 +99,12 @@ def observe(import_root: Path, module: str, qualname: str, seconds: float) -> Ob
         raw = list(answer.get("observations", []))
         run.tried = int(answer.get("tried", 0))
         run.skipped = {str(k): int(v) for k, v in dict(answer.get("skipped", {})).items()}
-        run.positional = tuple(str(p) for p in answer.get("positional", []))
-        run.init_positional = tuple(str(p) for p in answer.get("init_positional", []))
+        try:
+            run.positional = tuple(_name(p) for p in answer.get("positional", []))
+            run.init_positional = tuple(_name(p) for p in answer.get("init_positional", []))
+        except ValueError:
+            run.refused = "the worker named parameters that are no names"
+            return run
         run.attribute = answer.get("attribute") is True
         if "built_as" in answer:
             try:
@@ -139,6 +143,13 @@ def _repeated(import_root: Path, module: str, qualname: str, run: ObservedRun, r
             if repeated == {k: v for k, v in item.items() if k not in ("args", "init")}]
 
 
+def _name(name: object) -> str:
+    """A parameter's name from the worker (it is written into a test): an identifier, or ValueError."""
+    if not isinstance(name, str) or not wire.is_name(name.removeprefix("*")):
+        raise ValueError(f"no parameter name: {name!r:.40}")
+    return name
+
+
 def _holds_text(item: dict[str, Any]) -> bool:
     """Does the observed value hold a str or bytes (in wire form)?"""
     def walk(data: Any) -> bool:
@@ -151,8 +162,8 @@ def _holds_text(item: dict[str, Any]) -> bool:
 
 
 def _decoded(item: dict[str, Any]) -> Observation:
-    args = tuple((str(name), wire.decode(value)) for name, value in item["args"].items())
-    init = tuple((str(name), wire.decode(value)) for name, value in item["init"].items()) if "init" in item \
+    args = tuple((_name(name), wire.decode(value)) for name, value in item["args"].items())
+    init = tuple((_name(name), wire.decode(value)) for name, value in item["init"].items()) if "init" in item \
         else None
     outcome = str(item["outcome"])
     if outcome not in ("return", "raise"):
@@ -230,7 +241,7 @@ class Names:
         module, qualname = path
         if module == self.module:
             return f"{self.alias}.{qualname}"
-        if module == "builtins" and isinstance(getattr(builtins, qualname, None), type):
+        if module == "builtins" and hasattr(builtins, qualname):
             return qualname
         first = qualname.split(".")[0]
         if first in self.TAKEN or first == self.alias or self._bound.get(first, module) != module:
@@ -243,12 +254,23 @@ class Names:
 
 def _arguments(args: tuple[tuple[str, object], ...], positional: tuple[str, ...], names: Names) -> str:
     """A call's arguments: the positional-only ones in the signature's order
-    (`positional`; the search may hand its arguments in another), then the
-    others by name."""
+    (`positional`; the search may hand its arguments in another; `"*args"`:
+    the values of `args`), then the others by name."""
     values = dict(args)
-    given = [literal(values[n], names) for n in positional if n in values]
-    given += [f"{n}={literal(v, names)}" for n, v in sorted(args) if n not in positional]
+    given: list[str] = []
+    for name in positional:
+        if name.startswith("*"):  # `*args`: its values one by one
+            given += [literal(v, names) for v in _items(values.get(name[1:], []))]
+        elif name in values:
+            given.append(literal(values[name], names))
+    given += [f"{n}={literal(v, names)}" for n, v in sorted(args) if n not in positional and f"*{n}" not in positional]
     return ", ".join(given)
+
+
+def _items(value: object) -> list[object]:
+    if not isinstance(value, list):
+        raise ValueError("*args that are no list")
+    return value
 
 
 def test_kind(observation: Observation) -> str:
@@ -280,9 +302,11 @@ def literal(value: object, names: Names | None = None) -> str:
     """Python source for a value in wire's decoded form, the same text on
     every machine (a set's items sorted by their text); `names` writes the
     classes of values built by a call."""
-    if isinstance(value, (wire.Made, wire.Member)):
+    if isinstance(value, (wire.Made, wire.Member, wire.Global)):
         if names is None:
             raise ValueError("a value built by a call, and no names to write it with")
+        if isinstance(value, wire.Global):
+            return names.of(value.path)
         if isinstance(value, wire.Member):
             return f"{names.of(value.path)}.{value.name}"
         given = [literal(v, names) for v in value.args] + [f"{k}={literal(v, names)}" for k, v in value.keywords]

@@ -11,7 +11,9 @@ and a test writes it as that call (`decimal.Decimal('1.5')`,
 A recipe comes from one of two places. An object the search built from a
 class's constructor (`search.py`) is `record`ed with the call that built
 it. Any other value is asked of the registry of value kinds below (one
-function per kind, from the value to its call). Either way the recipe is
+function per kind, from the value to its call); a function that its module
+binds under its own name (`len`, `operator.add`), or a class, is written
+as that name. Either way the recipe is
 kept only when the value it builds again here is the same value: same
 type, same `repr`, and equal (`==`); for an argument, a value unequal to
 itself on both sides (a NaN) counts as the same. A class whose objects are
@@ -21,12 +23,14 @@ would compare two objects that are never equal.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 import decimal
 import enum
 import fractions
 import importlib
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -69,6 +73,19 @@ def class_path(kind: type) -> list[str]:
     return [module, qualname]
 
 
+def function_path(function: Any) -> list[str]:
+    """`[module, qualname]` naming a function where a test can import it
+    (`operator.add` rather than its home `_operator.add`); NotPlain when none does."""
+    module, qualname = getattr(function, "__module__", None), getattr(function, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(qualname, str) or "<" in qualname:
+        raise wire.NotPlain("a function a test cannot name")
+    for home in ([module[1:]] if module.startswith("_") else []) + [module]:
+        with contextlib.suppress(Exception):
+            if _named((home, qualname)) is function:
+                return [home, qualname]
+    raise wire.NotPlain(f"a function {qualname} a test cannot name")
+
+
 def encode(value: object, argument: bool = False) -> Any:
     """`value` in wire form, a recipe where it is not plain (see the module
     docstring; `argument`: a value passed to the code rather than returned)."""
@@ -108,6 +125,10 @@ def _from_kind(value: object, depth: int, argument: bool) -> Any:
         if not isinstance(name, str) or not name.isidentifier() or getattr(kind, name, None) is not value:
             raise wire.NotPlain(f"a {kind.__qualname__} member without a name of its own")
         return ["member", class_path(kind), name]
+    if issubclass(kind, (types.BuiltinFunctionType, types.FunctionType)):  # a function by its name
+        return ["global", function_path(value)]
+    if issubclass(kind, type):  # a class, by its name
+        return ["global", class_path(value)]  # type: ignore[arg-type]
     for base, parts in _KINDS:
         if kind is base:
             positional, keywords = parts(value)
@@ -142,6 +163,9 @@ class Builder:
 
     def member(self, path: tuple[str, str], name: str) -> object:
         return getattr(_named(path), name)
+
+    def named(self, path: tuple[str, str]) -> object:
+        return _named(path)
 
 
 def _named(path: tuple[str, str]) -> Any:

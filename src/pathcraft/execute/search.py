@@ -83,7 +83,7 @@ def target(module: Any, qualname: str) -> Target:
     raw = inspect.getattr_static(owner, name, None)
     if isinstance(raw, (staticmethod, classmethod)):
         return Target(getattr(owner, name))
-    attribute = isinstance(raw, (property, functools.cached_property))
+    attribute = _computed_attribute(raw)
     if not inspect.isfunction(raw) and not attribute:
         raise Refused(f"'{qualname}' is no method (a {type(raw).__name__})")
     if inspect.isabstract(owner):  # run on an object of a subclass that inherits this very method
@@ -96,6 +96,17 @@ def target(module: Any, qualname: str) -> Target:
                 return Target(None, heir, name, attribute, (module, qualname))
         raise Refused(f"class {owner.__qualname__} is abstract, and no subclass a test can name inherits '{name}'")
     return Target(None, owner, name, attribute)
+
+
+def _computed_attribute(raw: object) -> bool:
+    """Is a class attribute read through a function of the class: a
+    property, a cached property, or a descriptor of the package's own
+    that wraps a function (`fget`, `func`)?"""
+    if isinstance(raw, (property, functools.cached_property)):
+        return True
+    kind = type(raw)
+    return (hasattr(kind, "__get__") and not inspect.isfunction(raw) and not inspect.isclass(raw)
+            and any(inspect.isfunction(getattr(raw, name, None)) for name in ("fget", "func")))
 
 
 def call(goal: Target, positional: list[str], args: dict[str, Any],
@@ -113,8 +124,7 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
                 assert goal.owner is not None
                 try:
                     given = init or {}
-                    made = goal.owner(*_split(init_positional or [], given),
-                                      **{n: v for n, v in given.items() if n not in (init_positional or [])})
+                    made = goal.owner(*_split(init_positional or [], given), **_named(init_positional or [], given))
                 except _ENVIRONMENT:
                     raise
                 except BaseException as exc:  # noqa: BLE001
@@ -123,7 +133,7 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
                     fn = functools.partial(getattr, made, goal.name)
                 else:
                     fn = getattr(made, goal.name)
-            values, keywords = _split(positional, args), {n: v for n, v in args.items() if n not in positional}
+            values, keywords = _split(positional, args), _named(positional, args)
             try:
                 result = fn(*values, **keywords)
                 # a generator, `map`, ...: what it yields, walked as `list` would. Asked of its type: the
@@ -226,8 +236,19 @@ def _iterated(iterated: bool) -> dict[str, Any]:
 
 
 def _split(positional: list[str], args: dict[str, Any]) -> list[Any]:
-    """The values of the positional-only parameters, in order."""
-    return [args[name] for name in positional if name in args]
+    """The values passed by position, in order (`"*args"`: the items of `args`)."""
+    values: list[Any] = []
+    for name in positional:
+        if name.startswith("*"):
+            values.extend(args.get(name[1:], ()))
+        elif name in args:
+            values.append(args[name])
+    return values
+
+
+def _named(positional: list[str], args: dict[str, Any]) -> dict[str, Any]:
+    """The values passed by name."""
+    return {n: v for n, v in args.items() if n not in positional and f"*{n}" not in positional}
 
 
 def _too_slow(signum: int, frame: FrameType | None) -> None:

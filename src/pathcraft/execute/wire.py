@@ -8,12 +8,14 @@ of int is no int here: its repr is not a literal). pathcraft rebuilds the
 value with the builtin constructors and writes it with its own `repr`, so
 the text of a test never comes from the worker.
 
-Two tags go beyond plain data (`recipes.py` makes them in the worker):
+Three tags go beyond plain data (`recipes.py` makes them in the worker):
 `["call", [module, qualname], [args...], [[name, value]...]]`, a value
-built by calling a class, and `["member", [module, qualname], name]`, an
-attribute of a class (an enum member). pathcraft's process never builds
-them: it reads them as descriptions (`Made`, `Member`) that a test writes
-as code, after checking that every name in them is an identifier.
+built by calling a class, `["member", [module, qualname], name]`, an
+attribute of a class (an enum member), and `["global", [module,
+qualname]]`, a function by its name (`len`, `operator.add`). pathcraft's
+process never builds them: it reads them as descriptions (`Made`,
+`Member`, `Global`) that a test writes as code, after checking that every
+name in them is an identifier.
 """
 
 from __future__ import annotations
@@ -50,12 +52,21 @@ class Member:
     name: str
 
 
+@dataclass(frozen=True)
+class Global:
+    """The function `path` (module, qualname), by its name."""
+
+    path: tuple[str, str]
+
+
 class Maker(Protocol):
-    """What `decode` turns the two tags beyond plain data into."""
+    """What `decode` turns the tags beyond plain data into."""
 
     def call(self, path: tuple[str, str], positional: list[object], keywords: dict[str, object]) -> object: ...
 
     def member(self, path: tuple[str, str], name: str) -> object: ...
+
+    def named(self, path: tuple[str, str]) -> object: ...
 
 
 class Described:
@@ -66,6 +77,9 @@ class Described:
 
     def member(self, path: tuple[str, str], name: str) -> object:
         return Member(path, name)
+
+    def named(self, path: tuple[str, str]) -> object:
+        return Global(path)
 
 
 Extend = Callable[[object, int], Any]  # a value that is not plain, its depth -> its wire form, or NotPlain
@@ -152,25 +166,28 @@ def decode(data: Any, make: Maker | None = None) -> object:
                 raise ValueError("a dict entry that is no pair")
             out[decode(pair[0], maker)] = decode(pair[1], maker)
         return out
-    if tag == "member" and len(data) == 3 and isinstance(data[2], str) and _name(data[2]):
+    if tag == "global":
+        return maker.named(class_path(payload))
+    if tag == "member" and len(data) == 3 and isinstance(data[2], str) and is_name(data[2]):
         return maker.member(class_path(payload), data[2])
     if tag == "call" and len(data) == 4 and isinstance(data[2], list) and isinstance(data[3], list):
         keywords: dict[str, object] = {}
         for pair in data[3]:
-            if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str) or not _name(pair[0]):
+            if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str) or not is_name(pair[0]):
                 raise ValueError("a keyword argument that is no name and value")
             keywords[pair[0]] = decode(pair[1], maker)
         return maker.call(class_path(payload), [decode(item, maker) for item in data[2]], keywords)
     raise ValueError(f"not a wire value: {data!r:.80}")
 
 
-def _name(text: str) -> bool:
+def is_name(text: str) -> bool:
     return text.isidentifier() and not keyword.iskeyword(text)
 
 
 def class_path(data: Any) -> tuple[str, str]:
-    """A class's `[module, qualname]`, each a dotted name (it is written into a test)."""
+    """A class's or function's `[module, qualname]`, each a dotted name (it
+    is written into a test)."""
     if not (isinstance(data, list) and len(data) == 2 and all(isinstance(p, str) for p in data)
-            and all(_name(part) for p in data for part in p.split("."))):
+            and all(is_name(part) for p in data for part in p.split("."))):
         raise ValueError(f"not a class's module and name: {data!r:.80}")
     return data[0], data[1]
