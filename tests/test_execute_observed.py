@@ -78,6 +78,11 @@ def test_values_beyond_plain_data_are_written_as_the_calls_that_build_them(gener
     # an untyped parameter the code calls gets functions a test can name
     assert re.search(r"refused\.applied\(items=\[[^]]+\], key=(abs|len|str|bool|repr|sorted|tuple|neg|not_)\)", text)
     assert re.search(r"refused\.joined\('[^']*'(, -?\d+)+\) == ", text)  # *args: each value by position
+    # what a call changes: the object's attributes, an argument the test holds in a variable
+    assert re.search(r"obj = refused\.Counter\(start=-?\d+\)\n    assert obj\.bump\(by=(-?\d+)\) is None\n"
+                     r"(    assert obj\.count == -?\d+\n)?    assert obj\.history == \[\1\]\n", text)
+    assert re.search(r"    items = \[(-?\d+, )+-?\d+\]\n    assert refused\.sorted_in_place\(items=items\) is None\n"
+                     r"    assert items == \[", text)
 
 
 def test_the_observed_tests_pass(generated: tuple[Path, str]) -> None:

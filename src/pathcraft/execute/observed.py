@@ -24,6 +24,8 @@ or `list` make of it; an exception's type, never its message.
 from __future__ import annotations
 
 import builtins
+import dataclasses
+import keyword
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +50,10 @@ class Observation:
     exact: bool = False
     type: tuple[str, str] | None = None  # (module, qualname) of the value or exception when not exact
     view: str | None = None  # not exact: `value` is what this builtin ("dict", "set", "list") makes of it
+    # what the call changed: the object's view ("list", value) or its attributes (("attributes", ((name,
+    # value), ...))), and the arguments (lists, dicts, sets) left otherwise: ((name, value), ...)
+    state: tuple[str, object] | None = None
+    mutated: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass
@@ -162,6 +168,24 @@ def _holds_text(item: dict[str, Any]) -> bool:
 
 
 def _decoded(item: dict[str, Any]) -> Observation:
+    seen = _seen(item)
+    return dataclasses.replace(seen, state=_decoded_state(item.get("state")), mutated=tuple(
+        (_name(name), wire.decode(value)) for name, value in dict(item.get("mutated", {})).items()))
+
+
+def _decoded_state(data: object) -> tuple[str, object] | None:
+    if data is None:
+        return None
+    if not isinstance(data, list) or len(data) != 2:
+        raise ValueError("a state that is no pair")
+    if data[0] in ("dict", "set", "list"):
+        return str(data[0]), wire.decode(data[1])
+    if data[0] == "attributes" and isinstance(data[1], list):
+        return "attributes", tuple((_name(pair[0]), wire.decode(pair[1])) for pair in data[1])
+    raise ValueError(f"no state: {data!r:.40}")
+
+
+def _seen(item: dict[str, Any]) -> Observation:
     args = tuple((_name(name), wire.decode(value)) for name, value in item["args"].items())
     init = tuple((_name(name), wire.decode(value)) for name, value in item["init"].items()) if "init" in item \
         else None
@@ -192,13 +216,17 @@ def test_text(alias: str, module: str, qualname: str, number: int, observation: 
     names = Names(alias, module)
     lines = [f"def test_{qualname.replace('.', '_')}_{number}_{test_kind(observation)}() -> None:",
              f"    # {PROVENANCE}"]
+    given = dict(observation.args)
+    bound = {name: _local(name, alias) for name, _ in observation.mutated if name in given}
+    lines += [f"    {bound[name]} = {literal(given[name], names)}" for name in sorted(bound)]
     if observation.init is not None:  # a method: on an object built as the search built it
         owner, _, method = qualname.rpartition(".")
         maker = names.of(built_as) if built_as else f"{alias}.{owner}"
         lines.append(f"    obj = {maker}({_arguments(observation.init, init_positional, names)})")
-        call = f"obj.{method}" if attribute else f"obj.{method}({_arguments(observation.args, positional, names)})"
+        call = f"obj.{method}" if attribute else \
+            f"obj.{method}({_arguments(observation.args, positional, names, bound)})"
     else:
-        call = f"{alias}.{qualname}({_arguments(observation.args, positional, names)})"
+        call = f"{alias}.{qualname}({_arguments(observation.args, positional, names, bound)})"
     if observation.iterated:  # what the returned iterator yields, walked whole
         call = f"list({call})"
     if observation.outcome == "raise":
@@ -219,8 +247,31 @@ def test_text(alias: str, module: str, qualname: str, number: int, observation: 
                   f"    assert (type(result).__module__, type(result).__qualname__) == {literal(observation.type)}"]
         if observation.view is not None:  # a collection read as a dict, a set or a list
             lines.append(f"    assert {observation.view}(result) == {literal(observation.value, names)}")
+    lines += _after(observation, bound, names)
     lines[2:2] = [f"    {line}" for line in sorted(names.imports)]
     return "\n\n" + "\n".join(lines) + "\n"  # two blank lines before, as between the path tests
+
+
+def _local(name: str, alias: str) -> str:
+    """The variable a test holds an argument in (its parameter's name, unless taken)."""
+    return f"{name}_value" if name in Names.TAKEN or name == alias or keyword.iskeyword(name) else name
+
+
+def _after(observation: Observation, bound: dict[str, str], names: Names) -> list[str]:
+    """The assertions of what the call changed: the object's state, the arguments it changed."""
+    lines = []
+    if observation.state is not None:
+        kind, value = observation.state
+        if kind == "attributes":
+            assert isinstance(value, tuple)
+            lines += [f"    assert obj.{name} == {literal(item, names)}" if item is not None and not isinstance(
+                item, bool) else f"    assert obj.{name} is {item!r}" for name, item in value]
+        else:
+            lines.append(f"    assert {kind}(obj) == {literal(value, names)}")
+    for name, value in observation.mutated:
+        if name in bound:
+            lines.append(f"    assert {bound[name]} == {literal(value, names)}")
+    return lines
 
 
 class Names:
@@ -252,18 +303,25 @@ class Names:
         return qualname
 
 
-def _arguments(args: tuple[tuple[str, object], ...], positional: tuple[str, ...], names: Names) -> str:
+def _arguments(args: tuple[tuple[str, object], ...], positional: tuple[str, ...], names: Names,
+               bound: dict[str, str] | None = None) -> str:
     """A call's arguments: the positional-only ones in the signature's order
     (`positional`; the search may hand its arguments in another; `"*args"`:
-    the values of `args`), then the others by name."""
+    the values of `args`), then the others by name; one the test holds in
+    a variable (`bound`) by that variable."""
     values = dict(args)
+    held = bound or {}
+
+    def text(name: str) -> str:  # an argument the test holds in a variable, or its literal
+        return held[name] if name in held else literal(values[name], names)
+
     given: list[str] = []
     for name in positional:
         if name.startswith("*"):  # `*args`: its values one by one
             given += [literal(v, names) for v in _items(values.get(name[1:], []))]
         elif name in values:
-            given.append(literal(values[name], names))
-    given += [f"{n}={literal(v, names)}" for n, v in sorted(args) if n not in positional and f"*{n}" not in positional]
+            given.append(text(name))
+    given += [f"{n}={text(n)}" for n, _ in sorted(args) if n not in positional and f"*{n}" not in positional]
     return ", ".join(given)
 
 

@@ -117,6 +117,7 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
     the object could not be built)."""
     before = len(guard.refusals)
     iterated = False
+    made: Any = None
     try:
         with running():
             fn: Any = goal.function
@@ -134,6 +135,7 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
                 else:
                     fn = getattr(made, goal.name)
             values, keywords = _split(positional, args), _named(positional, args)
+            was = _states(made, args)
             try:
                 result = fn(*values, **keywords)
                 # a generator, `map`, ...: what it yields, walked as `list` would. Asked of its type: the
@@ -148,15 +150,72 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
                 if len(guard.refusals) > before:
                     return {"outcome": "skip", "why": guard.refusals[-1]}
                 kind = type(exc)
-                return {"outcome": "raise", "type": [kind.__module__, kind.__qualname__], **_iterated(iterated)}
+                return {"outcome": "raise", "type": [kind.__module__, kind.__qualname__], **_iterated(iterated),
+                        **_changed(was, _states(made, args))}
             if len(guard.refusals) > before:
                 return {"outcome": "skip", "why": guard.refusals[-1]}
             if iterated and len(result) > MAX_ITEMS:
                 return {"outcome": "skip", "why": f"an iterator of more than {MAX_ITEMS} items"}
-            return _described(result, iterated)
+            return {**_described(result, iterated), **_changed(was, _states(made, args))}
     except _ENVIRONMENT as exc:
         return {"outcome": "skip", "why": f"took more than {CALL_SECONDS:g} s" if isinstance(exc, _TooSlow)
                 else type(exc).__name__}
+
+
+def _states(made: object, args: dict[str, Any]) -> dict[str, Any]:
+    """What a test can read of the method's object and of the arguments
+    that are lists, dicts, sets or bytearrays (wire form), to compare
+    before and after the call."""
+    out: dict[str, Any] = {}
+    if made is not None:
+        out[""] = _state(made)  # (no parameter is named "")
+    for name, value in args.items():
+        if type(value) in (list, dict, set, bytearray):
+            try:  # as a result is: the test asserts what it holds after the call
+                out[name] = recipes.encode(value)
+            except Exception:  # noqa: BLE001  (not written: not compared)
+                continue
+    return out
+
+
+def _state(made: object) -> Any:
+    """An object as a test reads it: what `dict`, `set` or `list` make of a
+    collection, else its public attributes that a test can write."""
+    view = _view(made)
+    try:
+        if view is not None:
+            return [view, recipes.encode(getattr(builtins, view)(made))]
+        attributes = vars(made)
+    except Exception:  # noqa: BLE001  (nothing a test can read)
+        return None
+    readable = []
+    # (a name the class also has would be read through the class: not the instance's value)
+    for name in sorted(a for a in attributes if isinstance(a, str) and a.isidentifier() and not a.startswith("_")
+                       and inspect.getattr_static(type(made), a, None) is None):
+        try:
+            readable.append([name, recipes.encode(attributes[name])])
+        except Exception:  # noqa: BLE001
+            continue
+    return ["attributes", readable]
+
+
+def _changed(was: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
+    """What the call changed: `{"state": ...}` for the object (its view, or
+    the attributes that changed), `{"mutated": {argument: value}}`."""
+    out: dict[str, Any] = {}
+    old, new = was.get(""), now.get("")
+    if new is not None and old is not None and new != old and old[0] == new[0]:
+        if new[0] == "attributes":
+            before = {name: value for name, value in old[1]}
+            changed = [[name, value] for name, value in new[1] if before.get(name) != value]
+            if changed:
+                out["state"] = ["attributes", changed]
+        else:
+            out["state"] = new
+    mutated = {name: value for name, value in now.items() if name and was.get(name) != value}
+    if mutated:
+        out["mutated"] = mutated
+    return out
 
 
 def _described(result: Any, iterated: bool) -> dict[str, Any]:
@@ -303,7 +362,8 @@ def observe(module: Any, qualname: str, seconds: float, examples: int,
             why = str(outcome.get("why"))
             skipped[why] = skipped.get(why, 0) + 1
             return
-        ending = f"{outcome['outcome']}:{outcome.get('type')}"
+        # an ending: how the call ended, and whether it changed its object or an argument (a test shows it)
+        ending = f"{outcome['outcome']}:{outcome.get('type')}:{'state' in outcome}:{'mutated' in outcome}"
         if reached - arcs or ending not in endings:
             arcs.update(reached)
             endings.add(ending)
