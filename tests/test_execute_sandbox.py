@@ -124,3 +124,11 @@ def test_the_worker_is_another_process(sandbox: Sandbox) -> None:
     outcome = call(sandbox, "pid")
     assert outcome["outcome"] == "return" and int(outcome["value"][1]) != os.getpid()
     assert "faults" not in sys.modules
+
+
+def test_a_replaying_worker_runs_calls_and_searches_nothing() -> None:
+    # it starts without Hypothesis: the search is another worker's
+    with Sandbox(ROOT, searching=False) as box:
+        assert call(box, "depth", n=3) == {"outcome": "return", "value": ["int", "3"]}
+        answer = box.request({"op": "observe", "module": "faults", "qualname": "depth", "seconds": 1.0}, 20.0)
+    assert answer == {"refused": "this worker only replays"}

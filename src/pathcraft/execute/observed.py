@@ -139,7 +139,7 @@ def _repeated(import_root: Path, module: str, qualname: str, run: ObservedRun, r
               seconds: float, hash_seed: int) -> list[dict[str, Any]]:
     """The observations a fresh worker (the user's environment, `hash_seed`)
     repeats when it runs them in the reverse order."""
-    with Sandbox(import_root, like_the_user=True, hash_seed=hash_seed) as fresh:
+    with Sandbox(import_root, like_the_user=True, hash_seed=hash_seed, searching=False) as fresh:
         calls = [{"args": item["args"], **({"init": item["init"]} if "init" in item else {})} for item in reversed(raw)]
         again = fresh.request({"op": "replay", "module": module, "qualname": qualname, "calls": calls,
                                "positional": list(run.positional), "init_positional": list(run.init_positional)},

@@ -35,21 +35,24 @@ from typing import Any
 _SOURCE_ROOT = Path(__file__).resolve().parent.parent.parent  # the folder holding the `pathcraft` package
 _TIMEOUT = "\0timeout"  # `_read_line`'s answer when the deadline passed
 _BOOT = ("import sys; sys.path[:0] = {paths!r}; "
-         "from pathcraft.execute.worker import main; main()")
+         "from pathcraft.execute.worker import main; main(searching={searching!r})")
 
 
 class Sandbox:
     """One worker at a time for one import root; restarted when it dies."""
 
     def __init__(self, import_root: Path, memory_mb: int = 2048, cpu_seconds: int = 600,
-                 like_the_user: bool = False, hash_seed: int = 0) -> None:
+                 like_the_user: bool = False, hash_seed: int = 0, searching: bool = True) -> None:
         """`like_the_user`: the worker gets this process's environment
         variables (HOME and TMPDIR still its own folder) instead of a bare
         environment; with another `hash_seed` than the search's, a call
-        whose outcome depends on either does otherwise (see `observed.py`)."""
+        whose outcome depends on either does otherwise (see `observed.py`).
+        `searching=False`: a worker that only replays (it starts without
+        Hypothesis, a quarter of a second sooner)."""
         self.import_root = import_root.resolve()
         self.like_the_user = like_the_user
         self.hash_seed = hash_seed
+        self.searching = searching
         self.memory_mb = memory_mb
         self.cpu_seconds = cpu_seconds
         self.process: subprocess.Popen[bytes] | None = None
@@ -110,7 +113,7 @@ class Sandbox:
             {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
         env.update({"HOME": self.home, "TMPDIR": self.home, "PYTHONDONTWRITEBYTECODE": "1",
                     "PYTHONHASHSEED": str(self.hash_seed)})
-        boot = _BOOT.format(paths=[str(_SOURCE_ROOT), str(self.import_root)])
+        boot = _BOOT.format(paths=[str(_SOURCE_ROOT), str(self.import_root)], searching=self.searching)
         memory, cpu = self.memory_mb * 1024 * 1024, self.cpu_seconds
 
         def limits() -> None:  # in the child, before the interpreter starts

@@ -33,11 +33,13 @@ from pathcraft.execute import guard, recipes, search
 RECURSION_HEADROOM = 300  # frames the worker keeps back from the analysed code
 
 
-def main() -> None:
+def main(searching: bool = True) -> None:
+    """Serve requests (`searching=False`: replays only, without Hypothesis)."""
     channel = _private_channel()
     requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
     _silence()
-    import hypothesis  # noqa: F401  (imported before the guard: its own start-up writes nothing outside)
+    if searching:
+        import hypothesis  # noqa: F401  (imported before the guard: its own start-up writes nothing outside)
 
     # headroom for pytest's own frames: a call that recursed to within it of CPython's default limit here
     # would raise RecursionError under pytest (it is no observation: search.py)
@@ -50,7 +52,7 @@ def main() -> None:
     for line in requests:
         try:
             request = json.loads(line)
-            answer = _answer(request, send)
+            answer = _answer(request, send, searching)
         except Exception as exc:  # noqa: BLE001  (a request that fails is answered, the worker goes on)
             answer = {"refused": f"{type(exc).__name__}: {str(exc)[:200]}"}
         send(answer)
@@ -69,7 +71,7 @@ def _silence() -> None:
     sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")
 
 
-def _answer(request: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+def _answer(request: dict[str, Any], send: Callable[[dict[str, Any]], None], searching: bool = True) -> dict[str, Any]:
     op = request.get("op")
     if op == "ping":
         return {"pong": os.getpid()}
@@ -79,6 +81,8 @@ def _answer(request: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> 
         return {"refused": f"importing {request['module']} failed: {type(exc).__name__}: {str(exc)[:160]}"}
     qualname = str(request["qualname"])
     try:
+        if op == "observe" and not searching:
+            return {"refused": "this worker only replays"}
         if op == "observe":
             return search.observe(module, qualname, float(request.get("seconds", 2.0)),
                                   int(request.get("examples", 200)), send, list(request.get("avoid", [])))
