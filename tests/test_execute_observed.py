@@ -59,6 +59,10 @@ def test_each_refused_function_gets_observed_tests(generated: tuple[Path, str]) 
     assert "worker_pid: " in said and "a fresh run did otherwise" in said
     assert "test_worker_pid" not in text
     assert "test_user_name" not in text  # an environment variable: another in the fresh worker
+    # a call that changes the module's state would change the tests pytest runs after its test
+    assert "test_register_unit" not in text
+    # a class that names its caller's module as its own: only its name is asserted
+    assert "    assert type(result).__qualname__ == 'make_marker.<locals>.Marker'\n" in text
 
 
 def test_values_beyond_plain_data_are_written_as_the_calls_that_build_them(generated: tuple[Path, str]) -> None:

@@ -132,3 +132,9 @@ def test_a_replaying_worker_runs_calls_and_searches_nothing() -> None:
         assert call(box, "depth", n=3) == {"outcome": "return", "value": ["int", "3"]}
         answer = box.request({"op": "observe", "module": "faults", "qualname": "depth", "seconds": 1.0}, 20.0)
     assert answer == {"refused": "this worker only replays"}
+
+
+def test_a_call_that_changes_the_packages_state_is_no_observation(sandbox: Sandbox) -> None:
+    # its test would change the outcome of the tests pytest runs after it, in the same process
+    assert call(sandbox, "remember", key="k") == {"outcome": "skip", "why": "changed the package's state (faults.SEEN)"}
+    assert call(sandbox, "remember_nothing", key="k") == {"outcome": "return", "value": ["int", "0"]}

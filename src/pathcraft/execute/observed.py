@@ -236,20 +236,26 @@ def test_text(alias: str, module: str, qualname: str, number: int, observation: 
             lines += [f"    with pytest.raises({kind}):", f"        {call}"]
         else:
             lines += ["    with pytest.raises(BaseException) as caught:", f"        {call}",
-                      f"    assert (type(caught.value).__module__, type(caught.value).__qualname__) == "
-                      f"{literal(observation.type)}"]
+                      f"    assert {_type_test('caught.value', observation.type)}"]
     elif observation.exact:
         lines.append(f"    assert {call} == {literal(observation.value, names)}" if observation.value is not None
                      and not isinstance(observation.value, bool) else f"    assert {call} is {observation.value!r}")
     else:
         assert observation.type is not None
-        lines += [f"    result = {call}",
-                  f"    assert (type(result).__module__, type(result).__qualname__) == {literal(observation.type)}"]
+        lines += [f"    result = {call}", f"    assert {_type_test('result', observation.type)}"]
         if observation.view is not None:  # a collection read as a dict, a set or a list
             lines.append(f"    assert {observation.view}(result) == {literal(observation.value, names)}")
     lines += _after(observation, bound, names)
     lines[2:2] = [f"    {line}" for line in sorted(names.imports)]
     return "\n\n" + "\n".join(lines) + "\n"  # two blank lines before, as between the path tests
+
+
+def _type_test(value: str, kind: tuple[str, str]) -> str:
+    """The assertion of a value's type: its module and name, or only its
+    name when the search found no module that has it by that name."""
+    if not kind[0]:
+        return f"type({value}).__qualname__ == {kind[1]!r}"
+    return f"(type({value}).__module__, type({value}).__qualname__) == {literal(kind)}"
 
 
 def _local(name: str, alias: str) -> str:

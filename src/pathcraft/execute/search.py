@@ -24,6 +24,7 @@ import builtins
 import collections.abc
 import contextlib
 import copy
+import dataclasses
 import functools
 import inspect
 import itertools
@@ -31,11 +32,10 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
-from pathcraft.execute import guard, inputs, recipes, wire
+from pathcraft.execute import footprint, guard, inputs, recipes, wire
 
 MAX_ITEMS = 50  # items of an iterator walked for a test: more, and the observation is not kept
 MAX_OBSERVATIONS = 12  # per function: enough to cover what the search reached; a suite people keep
@@ -53,7 +53,7 @@ _ENVIRONMENT = (MemoryError, RecursionError, KeyboardInterrupt, _TooSlow)
 Refused = inputs.Refused  # the function cannot be searched (the message says why)
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Target:
     """What a qualname names: a callable as it is (a function, a static or
     class method), or a method of `owner` called on an object built by
@@ -65,10 +65,15 @@ class Target:
     name: str = ""
     attribute: bool = False  # a property of the object: read, not called
     built_as: tuple[str, str] | None = None  # the object's class where it is not `owner` (module, qualname)
+    files: str = ""  # where the package's modules are (`footprint.package_files`)
 
 
 def target(module: Any, qualname: str) -> Target:
     """The target `qualname` of `module` (see `Target`)."""
+    return dataclasses.replace(_target(module, qualname), files=footprint.package_files(module))
+
+
+def _target(module: Any, qualname: str) -> Target:
     *path, name = qualname.split(".")
     owner: Any = module
     for part in path:
@@ -118,6 +123,7 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
     before = len(guard.refusals)
     iterated = False
     made: Any = None
+    left = footprint.footprint(goal.files)
     try:
         with running():
             fn: Any = goal.function
@@ -149,17 +155,32 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
             except BaseException as exc:  # noqa: BLE001  (the code's own exception is the observation)
                 if len(guard.refusals) > before:
                     return {"outcome": "skip", "why": guard.refusals[-1]}
+                if (where := footprint.changed(left, footprint.footprint(goal.files))) is not None:
+                    return {"outcome": "skip", "why": f"changed the package's state ({where})"}
                 kind = type(exc)
-                return {"outcome": "raise", "type": [kind.__module__, kind.__qualname__], **_iterated(iterated),
+                return {"outcome": "raise", "type": _type_name(kind), **_iterated(iterated),
                         **_changed(was, _states(made, args))}
             if len(guard.refusals) > before:
                 return {"outcome": "skip", "why": guard.refusals[-1]}
+            if (where := footprint.changed(left, footprint.footprint(goal.files))) is not None:
+                # its test would change the outcome of the tests pytest runs after it
+                return {"outcome": "skip", "why": f"changed the package's state ({where})"}
             if iterated and len(result) > MAX_ITEMS:
                 return {"outcome": "skip", "why": f"an iterator of more than {MAX_ITEMS} items"}
             return {**_described(result, iterated), **_changed(was, _states(made, args))}
     except _ENVIRONMENT as exc:
         return {"outcome": "skip", "why": f"took more than {CALL_SECONDS:g} s" if isinstance(exc, _TooSlow)
                 else type(exc).__name__}
+
+
+def _type_name(kind: type) -> list[str]:
+    """`[module, qualname]` of a class a test can import by that name; else
+    `["", qualname]`: a class made in a function may say it comes from its
+    caller's module (the search here, the test under pytest)."""
+    try:
+        return recipes.class_path(kind)
+    except wire.NotPlain:
+        return ["", str(getattr(kind, "__qualname__", ""))]
 
 
 def _states(made: object, args: dict[str, Any]) -> dict[str, Any]:
@@ -228,7 +249,7 @@ def _described(result: Any, iterated: bool) -> dict[str, Any]:
         if iterated:
             return {"outcome": "skip", "why": "an iterator of values a test cannot write"}
     kind = type(result)
-    described = {"outcome": "return", "type": [kind.__module__, kind.__qualname__]}
+    described = {"outcome": "return", "type": _type_name(kind)}
     view = _view(result)
     if view is not None:
         try:
