@@ -136,5 +136,11 @@ def test_a_replaying_worker_runs_calls_and_searches_nothing() -> None:
 
 def test_a_call_that_changes_the_packages_state_is_no_observation(sandbox: Sandbox) -> None:
     # its test would change the outcome of the tests pytest runs after it, in the same process
-    assert call(sandbox, "remember", key="k") == {"outcome": "skip", "why": "changed the package's state (faults.SEEN)"}
+    assert call(sandbox, "remember", key="k") == {"outcome": "skip", "why": "changed the state of faults.SEEN"}
     assert call(sandbox, "remember_nothing", key="k") == {"outcome": "return", "value": ["int", "0"]}
+
+
+def test_a_call_that_draws_from_the_shared_random_generator_is_no_observation(sandbox: Sandbox) -> None:
+    # pytest's process does not fix the generator's state: a fresh worker may agree by chance
+    assert call(sandbox, "pick", items=[1, 2, 3, 4]) == {
+        "outcome": "skip", "why": "changed the state of random.the shared generator"}

@@ -253,6 +253,10 @@ def _package(root: Path, output: Path | None, settings: Settings, jobs: int | No
     workers = jobs or os.cpu_count() or 1
     if item_timeout is None and settings.timeout is not None:
         item_timeout = 4 * settings.timeout + 60
+        if settings.execute:  # an observe item: its searches and replays, each under a timeout of its own
+            from pathcraft.execute.observed import worst_seconds
+
+            item_timeout += worst_seconds(settings.execute_seconds)
     display = PackageDisplay(err, quiet)
     pool: Pool
     try:

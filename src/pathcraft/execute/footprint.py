@@ -7,6 +7,11 @@ change the outcome of the tests that run after its test: the search runs
 each function in a worker of its own and would never see it. So a call
 whose footprint differs before and after is no observation.
 
+The random module's shared generator is part of the footprint too: a call
+that draws from it returns what the generator's state gives, which
+pytest's process does not fix (a fresh worker may agree by chance: one
+time in six for two items drawn from four).
+
 The footprint of a module is, for each of its globals and for each
 attribute of the classes it defines, the identity of the value and, for a
 dict, list, set or bytearray, the identities of what it holds (so a key
@@ -19,6 +24,7 @@ as `functools.lru_cache`'s, which changes no outcome).
 from __future__ import annotations
 
 import os
+import random
 import sys
 from types import ModuleType
 from typing import Any
@@ -35,8 +41,9 @@ def package_files(module: ModuleType) -> str:
 
 
 def footprint(files: str) -> dict[str, Any]:
-    """The footprint of each module loaded from `files` (see the module docstring)."""
-    out: dict[str, Any] = {}
+    """The footprint of each module loaded from `files`, and the random
+    module's generator (see the module docstring)."""
+    out: dict[str, Any] = {"random": {"the shared generator": random.getstate()}}
     for name, module in list(sys.modules.items()):
         where = getattr(module, "__file__", None)
         if not files or not isinstance(where, str) or not where.startswith(files):

@@ -33,9 +33,27 @@ from typing import Any
 
 from pathcraft.execute import wire
 from pathcraft.execute.sandbox import Sandbox
+from pathcraft.execute.search import CALL_SECONDS, MAX_OBSERVATIONS
 
 MAX_FAULTS = 4  # searches of one function a dying worker may cost
 PROVENANCE = "observed: the real code run on inputs a search found (--execute); not a path of the model"
+
+
+def search_seconds(seconds: float) -> float:
+    """How long a search of `seconds` may take before its worker is stopped
+    (a call stuck in C code, which the call's own timer cannot stop)."""
+    return 2 * seconds + 10
+
+
+def replay_seconds(calls: int) -> float:
+    """How long a replay of `calls` calls may take (each has a timer of its own)."""
+    return 2 * CALL_SECONDS * calls + 10
+
+
+def worst_seconds(seconds: float) -> float:
+    """The longest `observe` may take: every search stopped, two replays of all it may keep
+    (a package run gives a function's work item this much more time)."""
+    return MAX_FAULTS * search_seconds(seconds) + 2 * replay_seconds(MAX_OBSERVATIONS)
 
 
 @dataclass(frozen=True)
@@ -91,7 +109,7 @@ def observe(import_root: Path, module: str, qualname: str, seconds: float) -> Ob
                     trying[:] = [line["trying"]]
 
             answer = sandbox.request({"op": "observe", "module": module, "qualname": qualname, "seconds": seconds,
-                                      "examples": 400, "avoid": avoid}, seconds * 3 + 30, progress)
+                                      "examples": 400, "avoid": avoid}, search_seconds(seconds), progress)
             if "fault" not in answer or not trying:
                 break
             avoid.extend(trying)  # the input it died on: the next worker's search goes past it
@@ -143,7 +161,7 @@ def _repeated(import_root: Path, module: str, qualname: str, run: ObservedRun, r
         calls = [{"args": item["args"], **({"init": item["init"]} if "init" in item else {})} for item in reversed(raw)]
         again = fresh.request({"op": "replay", "module": module, "qualname": qualname, "calls": calls,
                                "positional": list(run.positional), "init_positional": list(run.init_positional)},
-                              seconds * 3 + 30)
+                              replay_seconds(len(calls)))
     outcomes = list(reversed(again.get("outcomes", []))) if "outcomes" in again else [None] * len(raw)
     return [item for item, repeated in zip(raw, outcomes)
             if repeated == {k: v for k, v in item.items() if k not in ("args", "init")}]

@@ -156,7 +156,7 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
                 if len(guard.refusals) > before:
                     return {"outcome": "skip", "why": guard.refusals[-1]}
                 if (where := footprint.changed(left, footprint.footprint(goal.files))) is not None:
-                    return {"outcome": "skip", "why": f"changed the package's state ({where})"}
+                    return {"outcome": "skip", "why": f"changed the state of {where}"}
                 kind = type(exc)
                 return {"outcome": "raise", "type": _type_name(kind), **_iterated(iterated),
                         **_changed(was, _states(made, args))}
@@ -164,7 +164,7 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
                 return {"outcome": "skip", "why": guard.refusals[-1]}
             if (where := footprint.changed(left, footprint.footprint(goal.files))) is not None:
                 # its test would change the outcome of the tests pytest runs after it
-                return {"outcome": "skip", "why": f"changed the package's state ({where})"}
+                return {"outcome": "skip", "why": f"changed the state of {where}"}
             if iterated and len(result) > MAX_ITEMS:
                 return {"outcome": "skip", "why": f"an iterator of more than {MAX_ITEMS} items"}
             return {**_described(result, iterated), **_changed(was, _states(made, args))}
