@@ -69,7 +69,7 @@ def arguments(fn: Callable[..., Any], st: Any, running: Callable[[], Any], skip_
         raise Refused(f"no signature ({str(exc)[:80]})") from None
     hints = _hints(hints_of or fn)
     constants = _constants(hints_of or fn)
-    called = _called(hints_of or fn)
+    called = _called(hints_of or fn) | (_called_through_attributes(fn) if inspect.isclass(fn) else set())
     kinds = _Kinds(st, running, constants)
     parameters = list(signature.parameters.items())[1 if skip_first else 0:]
     star = _star(parameters, hints, kinds)
@@ -373,6 +373,26 @@ def _called(fn: Callable[..., Any]) -> set[str]:
     except (OSError, TypeError, SyntaxError):
         return set()
     return {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+
+
+def _called_through_attributes(kind: type) -> set[str]:
+    """The constructor's parameters that it keeps in an attribute the
+    class calls (`self.__func = func` ... `self.__func(*args)`)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(kind)))
+    except (OSError, TypeError, SyntaxError):
+        return set()
+    called = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+              and isinstance(n.func.value, ast.Name) and n.func.value.id == "self"}
+    kept: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == "__init__":
+            for assign in ast.walk(node):
+                if isinstance(assign, ast.Assign) and isinstance(assign.value, ast.Name):
+                    if any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+                           and t.attr in called for t in assign.targets):
+                        kept.add(assign.value.id)
+    return kept
 
 
 def _constants(fn: Callable[..., Any]) -> list[object]:
