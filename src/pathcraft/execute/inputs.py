@@ -256,7 +256,8 @@ MAX_EXAMPLES = 16  # constructor calls read from a class's module
 def examples(kind: type) -> list[tuple[tuple[object, ...], dict[str, object]]]:
     """The calls of `kind` with constant arguments that its module writes,
     in its code or in the examples of its docstrings (`>>> Version("1.0")`):
-    (positional values, keyword values) of each, in the order they appear."""
+    (positional values, keyword values) of each: those of the code first,
+    then those of the docstrings."""
     module = sys.modules.get(getattr(kind, "__module__", ""))
     try:
         tree = ast.parse(inspect.getsource(module)) if module is not None else None
