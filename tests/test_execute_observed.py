@@ -26,6 +26,8 @@ from pathcraft.execute import wire
 from pathcraft.execute.observed import literal
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "execute" / "refused.py"
+# on one pytest-xdist worker: the module's fixture (a search of each function) is made once
+pytestmark = pytest.mark.xdist_group("observed")
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +39,8 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     out = folder / "test_refused.py"
     # a budget no search reaches: the number of inputs bounds each, the same on a loaded machine
     capture = subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(module), "-o", str(out), "--execute",
-                              "--execute-seconds", "30"], capture_output=True, text=True, timeout=600,
+                              "--execute-seconds", "30", "--execute-examples", "120"],
+                             capture_output=True, text=True, timeout=600,
                              env={**os.environ, "USER": "someone"})  # the search's worker has no USER
     assert capture.returncode == 0, capture.stderr
     return out, capture.stderr
@@ -81,7 +84,7 @@ def test_values_beyond_plain_data_are_written_as_the_calls_that_build_them(gener
     assert "\n\n\ndef test_raised_1_observed_returns() -> None:" in text
     # an untyped parameter the code calls gets functions a test can name
     assert re.search(r"refused\.applied\(items=\[[^]]+\], key=(abs|len|str|bool|repr|sorted|tuple|neg|not_)\)", text)
-    assert re.search(r"refused\.joined\('[^']*'(, -?\d+)+\) == ", text)  # *args: each value by position
+    assert re.search(r"refused\.joined\(.+(, -?\d+)+\) == '", text)  # *args: each value by position
     # what a call changes: the object's attributes, an argument the test holds in a variable
     assert re.search(r"obj = refused\.Counter\(start=-?\d+\)\n    assert obj\.bump\(by=(-?\d+)\) is None\n"
                      r"(    assert obj\.count == -?\d+\n)?    assert obj\.history == \[\1\]\n", text)
@@ -102,7 +105,8 @@ def test_a_second_run_writes_the_same_file(generated: tuple[Path, str], tmp_path
     monkeypatch.setenv("USER", "someone")  # as the first run had it
     again = tmp_path / "again.py"
     module = out.parent / "refused.py"
-    assert main(["gen", str(module), "-o", str(again), "--execute", "--execute-seconds", "30"]) == 0
+    assert main(["gen", str(module), "-o", str(again), "--execute", "--execute-seconds", "30",
+                 "--execute-examples", "120"]) == 0
     assert again.read_text(encoding="utf-8") == out.read_text(encoding="utf-8")
     assert "refused" not in sys.modules  # the module ran in workers only
 
@@ -233,6 +237,7 @@ def test_verify_counts_the_observed_tests_apart(tmp_path: Path, capsys: pytest.C
     module = tmp_path / "refused.py"
     shutil.copy(FIXTURE, module)
     main(["gen", f"{module}::lines", "-o", str(tmp_path / "test_lines.py"), "--execute", "--execute-seconds", "30",
+          "--execute-examples", "120",
           "--verify"])
     said = capsys.readouterr().err
     assert re.search(r"verify: (\d+)/\1 tests pass; 0/0 took their claimed path \(\1 observed tests claim none\)",

@@ -52,7 +52,7 @@ def test_every_flag_of_before_is_declared() -> None:
         "--invariant", "--size-model", "--objects", "--setup-calls", "--trace", "--cover", "--refine",
         "--no-refine", "--item-search", "--look-ahead", "--no-look-ahead", "--unit", "--no-unit",
         "--max-call-depth", "--concolic", "--no-concolic", "--concolic-samples", "--execute", "--no-execute",
-        "--execute-seconds", "--solve-first",
+        "--execute-seconds", "--execute-examples", "--solve-first",
         "--no-solve-first", "--long-probes", "--edge-tests", "--compose", "--summaries", "--native-summaries",
         "--jobs", "-j", "--incremental", "--no-incremental", "--exclude", "--report", "--quiet", "-q",
         "--scheduler", "--split-depth", "--item-timeout", "--resource-driven"}
@@ -81,7 +81,7 @@ def test_pyproject_keys_are_the_settings_with_flags_or_not() -> None:
         "invariants": (list,), "objects": (str,), "setup_calls": (int,), "refine": (bool,),
         "resource_driven": (bool,), "item_search": (str,), "look_ahead": (bool,), "unit": (bool,),
         "max_call_depth": (int,), "concolic": (bool,), "concolic_samples": (int,), "execute": (bool,),
-        "execute_seconds": (int, float), "solve_first": (bool,),
+        "execute_seconds": (int, float), "execute_examples": (int,), "solve_first": (bool,),
         "long_probes": (int,), "edge_tests": (int,), "compose": (str,), "summaries": (str,),
         "native_summaries": (list,), "exclude": (list,), "split_depth": (int,),
     }

@@ -267,6 +267,11 @@ class SettingValues:
         2.0, "--execute-seconds", positive=True, metavar="SECONDS",
         help="--execute: the search's budget per refused function",
         readme="`--execute`: search budget per refused function, in seconds (default {default})")
+    execute_examples: int = declare(
+        400, "--execute-examples", positive=True, metavar="N",
+        help="--execute: the most inputs the search tries per refused function (with --execute-seconds, "
+        "whichever ends first; a count alone gives the same tests on any machine)",
+        readme="`--execute`: the most inputs tried per refused function (default {default})")
     # item search "paths": alternatives run on their model's values first (004 §5); the default
     # since bench/prune.py measured it (same coverage, fewer solver calls, less time)
     solve_first: bool = declare(

@@ -125,7 +125,8 @@ def gen(
         runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(
             program, runnable, options, writer,
             lambda done: _observe(writer, path, refused + [r.qualname for r in done if not r.cases]
-                                  if settings.execute else [], settings.execute_seconds))
+                                  if settings.execute else [], settings.execute_seconds,
+                                  settings.execute_examples))
     except BrokenPipeError:
         # the reader went away (`pathcraft gen m.py | head`): not an error;
         # stdout goes to /dev/null so that the last flush does not fail too
@@ -239,6 +240,19 @@ def _write_json(report: Path, document: dict[str, Any]) -> None:
         raise fail(f"{report}: cannot write the report ({exc.strerror})") from None
 
 
+def _item_timeout(settings: Settings, given: float | None) -> float | None:
+    """A package run's limit per work item: as given, or from the budget per
+    function, with an observe item's searches and replays (`--execute`)."""
+    if given is not None or settings.timeout is None:
+        return given
+    limit = 4 * settings.timeout + 60
+    if settings.execute:  # each search and replay has a timeout of its own
+        from pathcraft.execute.observed import worst_seconds
+
+        limit += worst_seconds(settings.execute_seconds)
+    return limit
+
+
 def _package(root: Path, output: Path | None, settings: Settings, jobs: int | None, incremental: bool,
              report: Path | None, quiet: bool, scheduler: str | None, item_timeout: float | None) -> None:
     """A package TARGET (pathcraft/app/batch.py): a test file per module under
@@ -251,12 +265,7 @@ def _package(root: Path, output: Path | None, settings: Settings, jobs: int | No
     if not output.parent.is_dir():
         raise fail(f"{output}: folder '{output.parent}' does not exist")
     workers = jobs or os.cpu_count() or 1
-    if item_timeout is None and settings.timeout is not None:
-        item_timeout = 4 * settings.timeout + 60
-        if settings.execute:  # an observe item: its searches and replays, each under a timeout of its own
-            from pathcraft.execute.observed import worst_seconds
-
-            item_timeout += worst_seconds(settings.execute_seconds)
+    item_timeout = _item_timeout(settings, item_timeout)
     display = PackageDisplay(err, quiet)
     pool: Pool
     try:
@@ -348,11 +357,11 @@ def _run(program: Program, runnable: list[str], options: GenerateOptions, writer
     return runs, all_cases, skipped, interrupted, time.perf_counter() - started
 
 
-def _observe(stream: TestStream, path: str, refused: list[str], seconds: float) -> None:
+def _observe(stream: TestStream, path: str, refused: list[str], seconds: float, examples: int) -> None:
     """`--execute`: the observed tests of each function the engine refused,
     written after the path tests (pathcraft/execute/)."""
     for qualname in refused:
-        texts, said, _ = observed_texts(stream.writer, path, qualname, seconds)
+        texts, said, _ = observed_texts(stream.writer, path, qualname, seconds, examples)
         for line in said:
             err.print(line, markup=False)
         for text in texts:

@@ -184,7 +184,8 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
     messages = function_messages(run)
     observed: dict[str, Any] | None = None
     if not texts and control is None and settings.get("execute"):  # every path dropped: run the real code
-        texts, said, observed = observed_texts(writer, source, qualname, float(settings["execute_seconds"]))
+        texts, said, observed = observed_texts(writer, source, qualname, float(settings["execute_seconds"]),
+                                                     int(settings.get("execute_examples", 400)))
         messages += said
     result: dict[str, Any] = {
         "qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": run.stopped,
@@ -211,12 +212,13 @@ def observe_function(source: str, qualname: str, settings: Mapping[str, Any], re
         found = _translation(source, settings)
     except PathcraftError as exc:
         return {"qualname": qualname, "tests": [], "error": str(exc), "messages": []}
-    texts, said, outcome = observed_texts(found.writer(source), source, qualname, float(settings["execute_seconds"]))
+    texts, said, outcome = observed_texts(found.writer(source), source, qualname, float(settings["execute_seconds"]),
+                                          int(settings.get("execute_examples", 400)))
     return {"qualname": qualname, "tests": texts, "error": None, "skipped": refused, "observed": outcome,
             "messages": said, "seconds": round(time.perf_counter() - started, 3)}
 
 
-def observed_texts(writer: Writer, source: str, qualname: str, seconds: float
+def observed_texts(writer: Writer, source: str, qualname: str, seconds: float, examples: int = 400
                    ) -> tuple[list[str], list[str], dict[str, Any]]:
     """The observed tests of `qualname` in `writer`'s format (pytest only),
     what the command line says of them, and their counts for the report."""
@@ -227,7 +229,7 @@ def observed_texts(writer: Writer, source: str, qualname: str, seconds: float
     if not isinstance(writer, PytestText):
         return [], [f"pathcraft: {qualname}: --execute writes observed tests in the pytest format only"], {}
     module, root = import_name(Path(source))
-    run = observed.observe(root, module, qualname, seconds)
+    run = observed.observe(root, module, qualname, seconds, examples)
     texts = [observed.test_text(writer.alias, module, qualname, n, o, run.positional, run.init_positional,
                                 run.attribute, run.built_as)
              for n, o in enumerate(run.observations, 1)]

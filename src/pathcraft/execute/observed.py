@@ -92,7 +92,7 @@ class ObservedRun:
     crashed: int = 0  # inputs a worker died on (each skipped by the next search)
 
 
-def observe(import_root: Path, module: str, qualname: str, seconds: float) -> ObservedRun:
+def observe(import_root: Path, module: str, qualname: str, seconds: float, examples: int = 400) -> ObservedRun:
     """Search `module.qualname` in a worker, then check each observation in
     a fresh one (see the module docstring)."""
     run = ObservedRun(qualname)
@@ -109,7 +109,7 @@ def observe(import_root: Path, module: str, qualname: str, seconds: float) -> Ob
                     trying[:] = [line["trying"]]
 
             answer = sandbox.request({"op": "observe", "module": module, "qualname": qualname, "seconds": seconds,
-                                      "examples": 400, "avoid": avoid}, search_seconds(seconds), progress)
+                                      "examples": examples, "avoid": avoid}, search_seconds(seconds), progress)
             if "fault" not in answer or not trying:
                 break
             avoid.extend(trying)  # the input it died on: the next worker's search goes past it

@@ -363,18 +363,8 @@ def observe(module: Any, qualname: str, seconds: float, examples: int,
             return
         args = {n: v for n, v in drawn["args"].items() if v is not inputs.LEFT_OUT}
         init = {n: v for n, v in drawn["init"].items() if v is not inputs.LEFT_OUT}
-        try:
-            with running():
-                shown = {name: recipes.encode(value, argument=True) for name, value in args.items()}
-                built = {name: recipes.encode(value, argument=True) for name, value in init.items()}
-        except wire.NotPlain as exc:  # an argument a test could not write
-            why = f"an argument a test cannot write: {str(exc)[:80]}"
-            skipped[why] = skipped.get(why, 0) + 1
-            return
-        except _ENVIRONMENT:
-            return
-        trial = {"args": shown, **({"init": built} if goal.function is None else {})}
-        if trial in avoided or _seed_ordered(trial):
+        trial = _written(args, init if goal.function is None else None, skipped)
+        if trial is None or trial in avoided or _seed_ordered(trial):
             return
         tell({"trying": trial})
         tried += 1
@@ -399,6 +389,22 @@ def observe(module: Any, qualname: str, seconds: float, examples: int,
     return {"observations": kept, "tried": tried, "arcs": len(arcs), "positional": positional,
             "init_positional": init_positional, "skipped": skipped, "attribute": goal.attribute,
             **({"built_as": list(goal.built_as)} if goal.built_as else {})}
+
+
+def _written(args: dict[str, Any], init: dict[str, Any] | None, skipped: dict[str, int]) -> dict[str, Any] | None:
+    """The arguments (and a method's constructor arguments) as a test writes
+    them, in wire form; None, counted in `skipped`, when one cannot be."""
+    try:
+        with running():
+            shown = {name: recipes.encode(value, argument=True) for name, value in args.items()}
+            built = {name: recipes.encode(value, argument=True) for name, value in (init or {}).items()}
+    except wire.NotPlain as exc:
+        why = f"an argument a test cannot write: {str(exc)[:80]}"
+        skipped[why] = skipped.get(why, 0) + 1
+        return None
+    except _ENVIRONMENT:
+        return None
+    return {"args": shown, **({"init": built} if init is not None else {})}
 
 
 def _seed_ordered(trial: dict[str, Any]) -> bool:
