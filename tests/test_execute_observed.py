@@ -26,10 +26,9 @@ from pathcraft.execute import wire
 from pathcraft.execute.observed import literal
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "execute" / "refused.py"
-# on one pytest-xdist worker: the module's fixture (a search of each function) is made once
-pytestmark = pytest.mark.xdist_group("observed")
 
 
+# the module's tests run on one pytest-xdist worker (`--dist loadfile`): this search of each function, made once
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """The fixture generated with --execute (in this process), and what it said."""
@@ -99,15 +98,21 @@ def test_the_observed_tests_pass(generated: tuple[Path, str]) -> None:
     assert run.returncode == 0, run.stdout[-2000:]
 
 
-def test_a_second_run_writes_the_same_file(generated: tuple[Path, str], tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    out, _ = generated
-    monkeypatch.setenv("USER", "someone")  # as the first run had it
-    again = tmp_path / "again.py"
-    module = out.parent / "refused.py"
-    assert main(["gen", str(module), "-o", str(again), "--execute", "--execute-seconds", "30",
-                 "--execute-examples", "120"]) == 0
-    assert again.read_text(encoding="utf-8") == out.read_text(encoding="utf-8")
+@pytest.mark.parametrize("name", ["raised", "Tally.add_json", "later"])
+def test_a_second_run_writes_the_same_file(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Values the search draws (a Decimal and an enum member, a method's object, objects built from a docstring's
+    call) come out the same from two runs: the search is seeded, and its budget is the number of inputs."""
+    monkeypatch.setenv("USER", "someone")
+    module = tmp_path / "refused.py"
+    shutil.copy(FIXTURE, module)
+    files = []
+    for run in ("first", "again"):
+        out = tmp_path / f"test_{run}.py"
+        assert main(["gen", f"{module}::{name}", "-o", str(out), "--execute", "--execute-seconds", "30",
+                     "--execute-examples", "120"]) == 0
+        files.append(out.read_text(encoding="utf-8"))
+    assert "_observed" in files[0]
+    assert files[0] == files[1]
     assert "refused" not in sys.modules  # the module ran in workers only
 
 

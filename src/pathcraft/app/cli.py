@@ -200,7 +200,7 @@ def _after_run(flags: RunFlags, path: str, name: str | None, out_format: str, op
         _print_report(checked, result.program.functions)
         if not checked.ok:
             raise typer.Exit(1)
-    if (result.errors or skipped_on_the_way) and name:
+    if (result.errors or skipped_on_the_way) and name and not observed:  # refused, and --execute found nothing
         raise typer.Exit(2)
 
 
