@@ -154,9 +154,18 @@ def _bad_inputs(tmp: Path) -> dict[str, tuple[list[str], str]]:
     (tmp / "syn.py").write_text("def f(x: int) -> int:\n    y = )\n")
     (tmp / "uns.py").write_text("def f(x: int) -> int:\n    return x @ 2\n")
     (tmp / "ok.py").write_text("def f(x: int) -> int:\n    return x\n")
+    (tmp / "blob.py").write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(128, 256)))  # an executable's start
+    (tmp / "latin.py").write_bytes(b"def f(x: int) -> int:\n    return x  # caf\xe9\n")
     return {
         "missing_file": (["gen", "nope.py::f"], r"nope\.py: no such file"),
-        "missing_function": (["gen", "ok.py::g"], r"ok\.py: no function named 'g'"),
+        "missing_function": (["gen", "ok.py::g"], r"pathcraft: ok\.py: no function named 'g'"),
+        "binary": (["gen", "blob.py"], r"blob\.py: cannot read: not text in UTF-8 or in the encoding its coding "
+                                       r"declaration names \(a binary file\?\)"),
+        "undecodable": (["gen", "latin.py"], r"latin\.py: cannot read: not utf-8 text \(byte 0xe9 on line 2\); "
+                                             r"name its encoding in a coding declaration"),
+        "output_name": (["gen", "ok.py", "-o", "t3.12.py"], r"t3\.12\.py: pytest imports a test file as the module "
+                                                            r"its name gives, and the dot in 't3\.12' names a "
+                                                            r"package; choose a name such as test_t3_12\.py"),
         "syntax_error": (["gen", "syn.py::f"], r"syn\.py:2:9: syntax error: unmatched '\)'"),
         "unsupported": (["gen", "uns.py::f"], r"uns\.py:2:12: unsupported operator '@'"),
         "bad_criterion": (["gen", "ok.py::f", "--criterion", "loop-x"], r"bad criterion 'loop-x'"),
@@ -164,7 +173,8 @@ def _bad_inputs(tmp: Path) -> dict[str, tuple[list[str], str]]:
     }
 
 
-BAD = ["missing_file", "missing_function", "syntax_error", "unsupported", "bad_criterion", "no_py"]
+BAD = ["missing_file", "missing_function", "syntax_error", "unsupported", "bad_criterion", "no_py", "binary",
+       "undecodable", "output_name"]
 
 
 @pytest.mark.parametrize("case", BAD)
@@ -188,6 +198,19 @@ def test_short_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], tmp_pat
     argv, _ = _bad_inputs(tmp_path)[case]
     _, _, err = cli(capsys, *argv)
     one_line(err)
+
+
+def test_a_function_no_path_of_which_ends_is_told_why(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "spin.py").write_text("def f(x: int) -> int:\n    while True:\n        pass\n")
+    code, _, err = cli(capsys, "gen", "spin.py::f", "-o", "test_spin.py")
+    assert code == 0
+    assert "pathcraft: f: no test: the one path followed was cut by a bound of the search (the loop bound of " \
+           "--criterion, --max-call-depth or a cost budget) before it ended" in " ".join(err.split())
+    (tmp_path / "ends.py").write_text("def f(x: int) -> int:\n    while x > 0:\n        x -= 1\n    return x\n")
+    _, _, err = cli(capsys, "gen", "ends.py::f", "-o", "test_ends.py")
+    assert "no test" not in err  # paths cut by the bound, and others that end: nothing to explain
 
 
 @pytest.mark.parametrize("case", BAD)

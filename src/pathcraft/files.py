@@ -67,6 +67,21 @@ def source_problem(path: str | Path) -> str | None:
     return None
 
 
+def _where_undecodable(path: str | Path, encoding: str) -> str:
+    """Which byte the decoder refused, on which line (the reader decodes in
+    chunks, so its own error's offset is within a chunk)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return ""
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return f" (byte {data[exc.start]:#04x} on line {line})"
+    return ""
+
+
 def read_source(path: str | Path) -> str:
     """The text of a Python source file, decoded as Python decodes it (a
     byte-order mark, a coding cookie). Never blocks on a FIFO: the file is
@@ -86,8 +101,14 @@ def read_source(path: str | Path) -> str:
             encoding, _ = tokenize.detect_encoding(raw.readline)
             raw.seek(0)
             return io.TextIOWrapper(raw, encoding).read()
-        except (OSError, UnicodeDecodeError, SyntaxError) as exc:
-            raise TargetError(f"{path}: cannot read: {exc}") from None
+        except SyntaxError:  # its message names the file by descriptor: say it here
+            raise TargetError(f"{path}: cannot read: not text in UTF-8 or in the encoding its coding "
+                              "declaration names (a binary file?)") from None
+        except UnicodeDecodeError as exc:
+            raise TargetError(f"{path}: cannot read: not {exc.encoding} text{_where_undecodable(path, encoding)}; "
+                              "name its encoding in a coding declaration") from None
+        except OSError as exc:
+            raise TargetError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 def output_problem(path: str | Path) -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -385,6 +386,12 @@ def _print_points(qualname: str, run: FunctionRun, options: GenerateOptions) -> 
         err.print(f"pathcraft: {qualname}: point {point}: {f'reached by {test}' if test else why}", markup=False)
 
 
+def _test_name(stem: str) -> str:
+    """`stem` as a test module's name: what is not a letter, digit or underscore becomes one."""
+    name = re.sub(r"\W", "_", stem)
+    return name if name.startswith("test_") else f"test_{name.lstrip('_')}"
+
+
 def _check_output(output: Path | None, source: str, verify: bool) -> None:
     """Refuse an output path that cannot work before any search starts."""
     if output is None:
@@ -392,6 +399,9 @@ def _check_output(output: Path | None, source: str, verify: bool) -> None:
     problem = output_problem(output)
     if problem is not None:
         raise PathcraftError(f"{output}: {problem}")
+    if output.suffix == ".py" and "." in output.stem:
+        raise PathcraftError(f"{output}: pytest imports a test file as the module its name gives, and the dot in "
+                             f"'{output.stem}' names a package; choose a name such as {_test_name(output.stem)}.py")
     if output.exists() and output.resolve() == Path(source).resolve():
         raise PathcraftError(f"{output}: is the input file; choose another output file")
     if not output.parent.is_dir():

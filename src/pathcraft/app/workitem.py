@@ -33,7 +33,7 @@ from typing import Any
 from pathcraft.config import Settings, settings_of
 from pathcraft.depth import too_deep
 from pathcraft.strategies.split import BelowPrefix, Frontier
-from pathcraft.errors import PathcraftError
+from pathcraft.errors import PathcraftError, TargetError
 from pathcraft.frontend import TranslationResult, translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate
 from pathcraft.heap.assumptions import parse_assumptions
@@ -72,7 +72,8 @@ def runnable_targets(result: TranslationResult, name: str | None,
                                  f"method of {program.path}")
     for qualname, error in result.errors.items():
         if qualname in result.targets:
-            said.append(f"{error}" + ("" if name else f"  (skipped {qualname})"))
+            located = error.location is not None or not isinstance(error, TargetError)  # file:line:col first
+            said.append(("" if located else "pathcraft: ") + f"{error}" + ("" if name else f"  (skipped {qualname})"))
     for qualname, why in result.free_objects.items():
         if qualname in runnable:
             said.append(f"pathcraft: {qualname}: objects built freely: {why}")
@@ -92,6 +93,12 @@ def function_messages(run: FunctionRun) -> list[str]:
         names = ", ".join(run.cases[0].extra.get("invariants", ()))
         said.append(f"pathcraft: {qualname}: {broken} of {len(run.cases)} tests leave the invariant "
                     f"{names} false or raising (each test says so)")
+    cut = run.stats.get("pruned_paths", 0)
+    if not run.cases and not run.stopped and not run.notes and cut:
+        paths = "the one path followed was" if cut == 1 else f"each of the {cut} paths followed was"
+        said.append(f"pathcraft: {qualname}: no test: {paths} cut by a bound of the "
+                    "search (the loop bound of --criterion, --max-call-depth or a cost budget) before it ended; "
+                    "a loop that never ends, or one that a larger --criterion goes past")
     said += [f"pathcraft: {qualname}: some paths dropped: unsupported {note}" for note in run.notes]
     said += [f"pathcraft: {warning}" for warning in run.warnings]
     return said
