@@ -72,6 +72,29 @@ def test_help_and_version_in_process(capsys: pytest.CaptureFixture[str]) -> None
     assert code == 0 and "--criterion" in out
 
 
+def test_help_fits_a_screen_and_help_all_shows_every_option_in_its_group(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathcraft.settings import BRIEF, PANELS, command_order
+
+    monkeypatch.setenv("COLUMNS", "80")
+    declared = [o for o in command_order() if o.declaration.flags]
+    assert {o.declaration.panel for o in declared} == set(PANELS)
+    code, brief, _ = cli(capsys, "gen", "--help")
+    assert code == 0 and len(brief.splitlines()) <= 80 and "--help-all" in brief
+    code, every, _ = cli(capsys, "gen", "--help-all")
+    assert code == 0
+    titles = re.findall(r"╭─ ([A-Za-z ()-]+?) ─", every)
+    assert titles[:2] == ["Arguments", "Options"] and sorted(titles[2:]) == sorted(PANELS)
+    for option in declared:
+        flag = next(f for s in option.declaration.flags for f in s.split("/") if f.startswith("--"))
+        row = re.compile(rf"│ {re.escape(flag)}[ /]")  # the option's own row, not a mention in another's help
+        panel = every[every.index(f"╭─ {option.declaration.panel} ─"):]
+        assert row.search(panel[:panel.index("╰")]), (flag, option.declaration.panel)  # inside its group's box
+        assert bool(row.search(brief)) == (option.declaration.panel in BRIEF), flag
+    # an option --help leaves out is taken all the same
+    assert cli(capsys, "gen", f"{EXAMPLES / 'arith.py'}::gate", "--heap", "lazy", "--costs", "steps")[0] == 0
+
+
 def test_help_and_version_subprocess() -> None:
     help_run = run_module("--help")
     assert help_run.returncode == 0 and "gen" in help_run.stdout

@@ -326,7 +326,7 @@ def test_bad_command_line_values_exit_2(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_help_shows_the_defaults(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "250")
-    code, out, _ = cli(capsys, "gen", "--help")
+    code, out, _ = cli(capsys, "gen", "--help-all")
     assert code == 0
     text = " ".join(out.replace("│", " ").split())  # a help text wrapped inside rich's box reads on
     assert "[default: free]" in text and "[default: 2]" in text and "[default: loop-2]" in text

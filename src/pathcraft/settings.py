@@ -50,6 +50,7 @@ class Declaration:
     # states exactly what it asks for
     library: Any = _SAME
     follows: str | None = None  # RunFlags: the option it comes after in --help (None: first)
+    panel: str = ""  # its group in --help (one of PANELS; "" for a pyproject-only setting)
 
 
 def declare(default: T, *flags: str, help: str, **more: Any) -> T:
@@ -137,6 +138,7 @@ class SettingValues:
 
     criterion: str = declare(
         "loop-2", "--criterion", "-c",
+        panel="Search",
         help="Termination criterion: loop-K, block-K, depth-K or calls-K (call depth), several joined by commas; "
         "with all-local-paths, one test per feasible path through the function's own code, other code's paths "
         "left free; with statements or branches, few tests that reach every statement line or branch outcome of "
@@ -148,22 +150,24 @@ class SettingValues:
         "own code (guided generation, below), or `statements`/`branches`, few tests that reach every statement "
         "line / branch outcome (item coverage, below); combines with `loop-K` (`all-local-paths,loop-3`)")
     format: Format = declare(
-        "pytest", "--format", "-f", help="Output format", what="format", readme="output format (default `{default}`)")
+        "pytest", "--format", "-f", panel="Target and output",
+        help="Output format", what="format", readme="output format (default `{default}`)")
     exceptions: bool = declare(
-        True, "--no-exceptions", help="Keep only paths that return normally",
+        True, "--no-exceptions", panel="Target and output", help="Keep only paths that return normally",
         readme="keep only paths that return normally")
     timeout: float | None = declare(
         60.0, "--timeout", positive=True, usage="S", library=None,
-        help="Time budget in seconds per function; the tests found in time are kept",
+        panel="Search", help="Time budget in seconds per function; the tests found in time are kept",
         readme="time budget per function (default {default}); what was found is kept")
     search: Search = declare(
-        "dfs", "--search", help="Search strategy", what="search strategy",
+        "dfs", "--search", panel="Search", help="Search strategy", what="search strategy",
         readme="search strategy (default `{default}`)")
     max_paths: int | None = declare(
-        1000, "--max-paths", least=1, library=None, help="Stop after this many paths per function",
+        1000, "--max-paths", least=1, library=None, panel="Search", help="Stop after this many paths per function",
         readme="at most N paths per function (default {default}); when a budget stops a search, a line says so")
     heap: Heap = declare(
         "symbolic", "--heap", what="heap model",
+        panel="Heap and objects",
         help="Heap model for object inputs: symbolic (the heap solver: aliasing as constraints, no branching on "
         "it), lazy (lazy initialization branching on aliasing) or lazy-noalias",
         readme="heap model for object inputs (default `{default}`): `symbolic`, the heap solver, keeps "
@@ -172,28 +176,32 @@ class SettingValues:
         "`lazy-noalias` tries only `None` or a fresh object")
     assume: tuple[str, ...] = declare(
         (), "--assume", cumulative=True, usage="A",
+        panel="Heap and objects",
         help="Heap assumption on the inputs (repeatable): non-aliasing(a,b), non-sharing(a,b), acyclic(a)",
         readme="heap assumption on the inputs, repeatable: `non-aliasing(a,b)`, `non-sharing(a,b)`, "
         "`acyclic(a)`; inputs violating it are never generated")
     max_list_length: int = declare(
-        3, "--max-list-length", least=0, help="Longest input list of objects tried",
+        3, "--max-list-length", least=0, panel="Search", help="Longest input list of objects tried",
         readme="longest input list of objects tried (default {default}; lists of ints have a symbolic length)")
     # after max_list_length: the bounds are checked in this order
     solver_timeout_ms: int = declare(
         5000, least=1, help="Z3's time limit per query, in milliseconds (pyproject.toml only)")
     costs: str | None = declare(
         None, "--costs", usage="steps,memory,calls,calls:NAME",
+        panel="Costs and policies",
         help="Costs to report per test, comma-separated: steps, memory, calls, calls:NAME; also prints the tests "
         "ordered by the first",
         readme="costs of each test (in its comment and in JSON `costs`), symbolic when they depend on an input "
         "(`4*icap + 12`); a table orders the tests by the first cost")
     policy: tuple[str, ...] = declare(
         (), "--policy", cumulative=True, usage="P",
+        panel="Costs and policies",
         help="Resource policy (repeatable): COST OP N like 'memory>48' or 'steps<=200', worst:COST, top:N:COST",
         readme="resource policy, repeatable: `memory>48`, `steps<=200` (also prunes the search), "
         "`calls:Vector.realloc>=2`, `worst:steps`, `top:3:memory`")
     invariants: tuple[str, ...] = declare(
         (), "--invariant", cumulative=True, usage="Class.method",
+        panel="Heap and objects",
         help="Class invariant (repeatable): Class.method, a method returning bool, assumed of self when a method "
         "of the class is tested and checked when it returns (like @invariant)",
         readme="class invariant, repeatable (or `@invariant` from `pathcraft.assume` on the method, or "
@@ -202,11 +210,12 @@ class SettingValues:
         "path leaves it false asserts so, and a line names how many")
     size_model: str = declare(
         "", "--size-model", shown="4 bytes per slot, no headers", usage="slot=4,object_header=0,list_header=0",
-        help="Memory size model, e.g. slot=4,object_header=0,list_header=0",
+        panel="Costs and policies", help="Memory size model, e.g. slot=4,object_header=0,list_header=0",
         readme="bytes per int/bool/reference slot and per object/list header for `memory` (default: "
         "{default})")
     objects: Objects = declare(
         "free", "--objects", what="objects mode",
+        panel="Heap and objects",
         help="The object a method is called on: free (any state of its fields, built without __init__) or "
         "constructed (built by the constructor and public method calls only)",
         readme="the object a method is called on (default `{default}`): `free` materializes it with "
@@ -215,16 +224,19 @@ class SettingValues:
         "through the class's API (see below)")
     setup_calls: int = declare(
         2, "--setup-calls", least=0,
+        panel="Heap and objects",
         help="With --objects constructed: at most this many method calls after the constructor",
         readme="with `--objects constructed`: at most N method calls after the constructor (default {default})")
     refine: bool = declare(
         True, "--refine/--no-refine",
+        panel="Guided search and coverage",
         help="Guided generation: generate traces from the abstraction refined by instantiation modes (the "
         "integers and fields the search would constrain, with their guards), so fewer are infeasible",
         readme="guided generation from the plain trace abstraction instead of the one refined by instantiation "
         "modes (to compare GT/UT; default `--{default}`)")
     item_search: ItemSearch = declare(
         "paths", "--item-search", what="item search",
+        panel="Guided search and coverage",
         help="With -c statements or branches: paths (the standard search keeping each path that covers a new "
         "item, with Look-Ahead and Max-CallDepth, paper 004) or guided (a trace generator per item, paper 001)",
         readme="how `statements`/`branches` look for their items (default `{default}`): `paths` (the "
@@ -232,21 +244,25 @@ class SettingValues:
         "below) or `guided` (a trace generator per item, paper 001)")
     look_ahead: bool = declare(
         True, "--look-ahead/--no-look-ahead",
+        panel="Guided search and coverage",
         help="--item-search paths: abandon a path as soon as no uncovered item is reachable from it (never loses "
         "coverage)",
         readme="`--item-search paths` only: turn Look-Ahead off, to measure it (default `--{default}`)")
     unit: bool = declare(
         True, "--unit/--no-unit",
+        panel="Guided search and coverage",
         help="With -c statements or branches: the items are the function's own (unit-testing mode), or also "
         "those of the module's functions it calls",
         readme="`--item-search paths` only: count the callees' items too (default `--{default}`)")
     max_call_depth: int | None = declare(
         None, "--max-call-depth", least=0,
+        panel="Search",
         help="--item-search paths, unit mode: follow only the first feasible outcome of a choice more than N "
         "calls below the function (faster; may lose coverage, reported)",
         readme="`--item-search paths` only: run calls more than N below the function for their first answer")
     concolic: bool = declare(
         False, "--concolic/--no-concolic",
+        panel="Running the code",
         help="Run the standard library's pure number functions the model lacks (math.log, math.isqrt, "
         "math.comb, ...) on the concrete values of each path, which then states them exactly; without it a path "
         "reaching such a call is dropped. Only that allow-list runs: never the analysed code",
@@ -254,10 +270,11 @@ class SettingValues:
         "...) on each path's concrete values; never the analysed code (default `--{default}`)")
     concolic_samples: int = declare(
         3, "--concolic-samples", least=1,
-        help="--concolic: concrete runs per call and path, each with other argument values",
+        panel="Running the code", help="--concolic: concrete runs per call and path, each with other argument values",
         readme="`--concolic`: concrete runs per call and path (default {default})")
     execute: bool = declare(
         False, "--execute/--no-execute",
+        panel="Running the code",
         help="Import the module in a sandboxed worker process and, for each function the symbolic engine "
         "refuses, write tests observed by running it on inputs a coverage-guided search builds from its "
         "annotations (each re-run in a fresh worker before it is written). Off: the analysed code never runs",
@@ -265,10 +282,11 @@ class SettingValues:
         "engine refuses (default `--{default}`; see \"Running the code\")")
     execute_seconds: float = declare(
         2.0, "--execute-seconds", positive=True, metavar="SECONDS",
-        help="--execute: the search's budget per refused function",
+        panel="Running the code", help="--execute: the search's budget per refused function",
         readme="`--execute`: search budget per refused function, in seconds (default {default})")
     execute_examples: int = declare(
         400, "--execute-examples", positive=True, metavar="N",
+        panel="Running the code",
         help="--execute: the most inputs the search tries per refused function (with --execute-seconds, "
         "whichever ends first; a count alone gives the same tests on any machine)",
         readme="`--execute`: the most inputs tried per refused function (default {default})")
@@ -276,12 +294,14 @@ class SettingValues:
     # since bench/prune.py measured it (same coverage, fewer solver calls, less time)
     solve_first: bool = declare(
         True, "--solve-first/--no-solve-first", library=False,
+        panel="Guided search and coverage",
         help="--item-search paths: at each choice point, run every alternative to its end on the values that "
         "solved it (no solver) before going deeper, so Look-Ahead can skip those whose items that run covered "
         "(paper 004's Solve-First)",
         readme="`--item-search paths` only: turn Solve-First off (default `--{default}`)")
     long_probes: int = declare(
         3, "--long-probes", least=0, library=0,
+        panel="Guided search and coverage",
         help="All-paths search: add up to N tests whose paths run longer inputs than the loop bound reaches "
         "(lists of 2K+2 items, larger ints), found by running the model on fixed inputs, or for object inputs "
         "by a search one loop deeper; 0 turns them off",
@@ -289,6 +309,7 @@ class SettingValues:
         "inputs than the criterion reaches (see *Long probes* below)")
     edge_tests: int = declare(
         3, "--edge-tests", least=0, library=0,
+        panel="Guided search and coverage",
         help="All-paths search: add up to N tests that put an int parameter at or beside a constant a path "
         "compares it with (x = c - 1, c, c + 1 for x < c) where no test has that value, or pass a bool for an "
         "int returned as given, or give a found list item an equal neighbour; 0 turns them off",
@@ -297,6 +318,7 @@ class SettingValues:
         "is returned as given, or give a found list item an equal neighbour (see *Edge tests* below)")
     compose: Compose = declare(
         "off", "--compose", what="compose mode",
+        panel="Composition",
         help="Answer calls with the callee's summary (its paths from the most general context, paper 002) "
         "instead of running its code at every call: on-demand makes a summary at the first call, bottom-up "
         "makes the callees' summaries first, leaves of the call graph first; the tests are the same, only the "
@@ -306,6 +328,7 @@ class SettingValues:
         "time differs")
     summaries: str = declare(
         ".pathcraft/summaries", "--summaries", metavar="DIR", library="",
+        panel="Composition",
         help="With --compose: keep summaries in DIR (JSON, keyed by the code they depend on) and reuse them in "
         "later runs, each tested function's own tests included (an unchanged function is not searched again); "
         "'' keeps none",
@@ -313,18 +336,21 @@ class SettingValues:
         "`{default}`; `''` keeps none)")
     native_summaries: tuple[str, ...] = declare(
         (), "--native-summaries", metavar="FILE", cumulative=True,
+        panel="Running the code",
         help="A file of models of library functions pathcraft cannot read (C code, other packages), each "
         "marked @summary_of(\"module.function\"); repeatable, and added to native_summaries in "
         "\\[tool.pathcraft]",
         readme="a file of models of library functions pathcraft cannot read, repeatable")
     exclude: tuple[str, ...] = declare(
         (), "--exclude", metavar="PATTERN", cumulative=True,
+        panel="Package runs",
         help="A package TARGET: skip the files and folders this pattern (relative to the package, fnmatch) "
         "matches; repeatable, added to exclude in \\[tool.pathcraft]",
         readme="a package TARGET: skip the files and folders PATTERN matches (fnmatch, from the package), "
         "repeatable")
     split_depth: int = declare(
         0, "--split-depth", metavar="D", least=0,
+        panel="Package runs",
         help="A package TARGET: split each function's search D choices down into parts (trace prefixes) that "
         "run on several workers; the same paths, with inputs chosen per part, and without long probes and edge "
         "tests, which need the whole search; 0: no split",
@@ -332,6 +358,7 @@ class SettingValues:
         "workers (default {default}: no split)")
     resource_driven: bool = declare(
         False, "--resource-driven",
+        panel="Costs and policies",
         help="With --policy worst:steps or worst:calls[:NAME]: try the traces of the refined abstraction from "
         "the most to the least expensive and stop at the first feasible one, instead of exploring every path; "
         "with threshold policies (steps>200), try only the traces that may satisfy them (falls back, saying so, "
@@ -347,25 +374,29 @@ class RunFlags:
     what is printed; a package run's workers."""
 
     output: Path | None = declare(
-        None, "-o", "--output", usage="FILE", help="Write the tests to this file (default: stdout)",
+        None, "-o", "--output", usage="FILE", panel="Target and output",
+        help="Write the tests to this file (default: stdout)",
         readme="write the tests to FILE (default: stdout); tests are written as they are found")
     verify: bool = declare(
         False, "--verify", follows="exceptions",
+        panel="Target and output",
         help="Run the generated tests; check each takes its claimed path; report branch coverage",
         readme="run the generated tests; check that each run takes the path its test claims; branch coverage "
         "(coverage.py) per function")
     stats: bool = declare(
-        False, "--stats", follows="verify", help="Print search and solver statistics",
+        False, "--stats", follows="verify", panel="Target and output", help="Print search and solver statistics",
         readme="derivation steps, branch queries, queries answered without Z3 (by layer), Z3 calls and time, "
         "paths, pruned paths")
     trace: str | None = declare(
         None, "--trace", follows="setup_calls", usage="PATTERN",
+        panel="Guided search and coverage",
         help="Only the paths whose trace term is an instance of this pattern, written as the tests' '# trace:' "
         "comments; '_' or a capitalized variable stands for any subterm, '[T1 | Rest]' for a longer list. Needs "
         "a target path/to/module.py::name",
         readme="only the paths whose trace term is an instance of PATTERN (below)")
     cover: str | None = declare(
         None, "--cover", follows="trace", usage="POINTS",
+        panel="Guided search and coverage",
         help="Program points to reach, comma-separated: LINE, FILE:LINE or a function's name; as few tests as "
         "reach them all (guided generation), and each point reported as reached by a test or unreachable within "
         "the termination criterion. Needs a target path/to/module.py::name",
@@ -373,31 +404,36 @@ class RunFlags:
         "comma-separated; each point is reported as reached by a test or unreachable within the criterion")
     jobs: int | None = declare(
         None, "--jobs", "-j", least=1, follows="native_summaries", shown="the number of cores",
+        panel="Package runs",
         help="A package TARGET: this many worker processes, each taking one function (or a module's plan) at a "
         "time", readme="a package TARGET: this many worker processes (default: {default})")
     incremental: bool = declare(
         True, "--incremental/--no-incremental", follows="jobs", shown="",
+        panel="Package runs",
         help="A package TARGET: run again only the modules whose code, imported project modules or settings "
         "changed since the last run into the same folder (a manifest beside the tests)",
         readme="a package TARGET: run every module again, not only those whose code, imported project modules "
         "or settings changed since the last run (default `--{default}`)")
     report: Path | None = declare(
         None, "--report", metavar="FILE", follows="exclude",
+        panel="Target and output",
         help="Also write a summary here: functions, tests, skipped functions and why, time (for a package: per "
         "module); as JSON, or as one static page for a FILE.html (source lines reached, object graphs, costs)",
         readme="also write a summary to FILE: JSON, or one static page for a FILE.html")
     quiet: bool = declare(
         False, "--quiet", "-q", follows="report",
-        help="A package TARGET: no progress line per module, only the summary",
+        panel="Target and output", help="A package TARGET: no progress line per module, only the summary",
         readme="a package TARGET: no progress line per module, only the summary")
     scheduler: str | None = declare(
         None, "--scheduler", metavar="ADDRESS", follows="quiet",
+        panel="Package runs",
         help="A package TARGET: run the work items on the Dask cluster whose scheduler is at ADDRESS "
         "(tcp://host:8786), or on a LocalCluster of --jobs workers started here with 'local'",
         readme="a package TARGET: run the work items on the Dask cluster at ADDRESS, or `local`")
     item_timeout: float | None = declare(
         None, "--item-timeout", metavar="SECONDS", least=1, follows="split_depth",
         shown="four times --timeout, plus a minute",
+        panel="Package runs",
         help="A package TARGET: a function still running after this long stops its local worker and is "
         "reported as failed; the run goes on",
         readme="a package TARGET: a function still running after SECONDS stops its worker and is reported as "
@@ -409,6 +445,13 @@ FLAGS = declarations(RunFlags)
 DEFAULTS = SettingValues()
 # the in-process defaults: see `Declaration.library`
 LIBRARY = replace(DEFAULTS, **{o.name: o.declaration.library for o in SETTINGS if o.declaration.library is not _SAME})
+
+
+# --help's groups of options (shown in the order of their first option); `pathcraft gen --help` shows BRIEF's and
+# names the others, `--help-all` shows them all
+PANELS = ("Target and output", "Search", "Package runs", "Heap and objects", "Costs and policies",
+          "Guided search and coverage", "Running the code", "Composition")
+BRIEF = PANELS[:2]
 
 
 def command_order() -> tuple[Option, ...]:

@@ -29,7 +29,7 @@ from pathcraft.app.cluster import DaskPool
 from pathcraft.report.htmlreport import FunctionReport, ModuleReport, write_html
 from pathcraft.app.pool import WorkerPool
 from pathcraft.app.progress import PackageDisplay
-from pathcraft.app.cliparams import given_flags, given_settings, with_options
+from pathcraft.app.cliparams import given_flags, given_settings, show_every_option, with_options
 from pathcraft.config import Settings, load_config, settings_from
 from pathcraft.depth import run_deep, too_deep
 from pathcraft.errors import PathcraftError
@@ -87,10 +87,18 @@ def fail(error: PathcraftError | str, code: int = 2) -> typer.Exit:
 @with_options
 def gen(
     target: str = typer.Argument(..., help="path/to/module.py::name (a function or Class.method), "
-                                 "or path/to/module.py for every supported function."),
+                                 "path/to/module.py for every supported function, or a package folder "
+                                 "(a test file per module)."),
+    help_all: bool = typer.Option(False, "--help-all", is_eager=True, callback=show_every_option,
+                                  help="Show every option, in its group, and exit."),
     **given: Any,
 ) -> None:
-    """Generate one test per execution path of TARGET."""
+    """Generate one test per execution path of TARGET.
+
+    The common options are below. --help-all shows every option, grouped:
+    package runs (--jobs), heap and objects, costs and policies, guided
+    search and coverage, running the code (--execute) and composition.
+    """
     flags = given_flags(given)
     output, report = flags.output, flags.report
     try:

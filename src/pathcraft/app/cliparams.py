@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from pathcraft.settings import FLAGS, SETTINGS, Option, RunFlags, command_order
+from pathcraft.settings import BRIEF, FLAGS, SETTINGS, Option, RunFlags, command_order
 
 F = TypeVar("F", bound=Callable[..., None])
 _SETTING_NAMES = frozenset(o.name for o in SETTINGS)
@@ -64,7 +64,8 @@ def _parameter(option: Option) -> inspect.Parameter:
         extra["min"] = d.least
     if d.metavar is not None:
         extra["metavar"] = d.metavar
-    info = typer.Option(default, *d.flags, help=option_help(option), **extra)
+    info = typer.Option(default, *d.flags, help=option_help(option), rich_help_panel=d.panel,
+                        hidden=d.panel not in BRIEF, **extra)
     return inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=info,
                              annotation=_annotation(option))
 
@@ -76,6 +77,17 @@ def with_options(command: F) -> F:
     signature = inspect.Signature([*own, *(_parameter(o) for o in command_order() if o.declaration.flags)])
     setattr(command, "__signature__", signature)
     return command
+
+
+def show_every_option(ctx: typer.Context, wanted: bool) -> None:
+    """`--help-all`: the command's help with the options --help leaves out (they stay accepted either way)."""
+    if not wanted or ctx.resilient_parsing:
+        return
+    for param in ctx.command.params:  # typer's own click: its classes are not the click package's
+        if getattr(param, "param_type_name", "") == "option":
+            setattr(param, "hidden", False)
+    typer.echo(ctx.get_help())
+    raise typer.Exit()
 
 
 def given_settings(given: Mapping[str, Any]) -> dict[str, Any]:
@@ -99,4 +111,4 @@ def given_flags(given: Mapping[str, Any]) -> RunFlags:
     return RunFlags(**{o.name: given[o.name] for o in FLAGS})
 
 
-__all__ = ["given_flags", "given_settings", "option_help", "with_options"]
+__all__ = ["given_flags", "given_settings", "option_help", "show_every_option", "with_options"]
