@@ -83,16 +83,15 @@ def fail(error: PathcraftError | str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+_TARGET = typer.Argument(..., help="path/to/module.py::name (a function or Class.method), path/to/module.py for "
+                         "every supported function, or a package folder (a test file per module).")
+_HELP_ALL = typer.Option(False, "--help-all", is_eager=True, callback=show_every_option,
+                         help="Show every option, in its group, and exit.")
+
+
 @app.command()
 @with_options
-def gen(
-    target: str = typer.Argument(..., help="path/to/module.py::name (a function or Class.method), "
-                                 "path/to/module.py for every supported function, or a package folder "
-                                 "(a test file per module)."),
-    help_all: bool = typer.Option(False, "--help-all", is_eager=True, callback=show_every_option,
-                                  help="Show every option, in its group, and exit."),
-    **given: Any,
-) -> None:
+def gen(target: str = _TARGET, help_all: bool = _HELP_ALL, **given: Any) -> None:
     """Generate one test per execution path of TARGET.
 
     The common options are below. --help-all shows every option, grouped:
