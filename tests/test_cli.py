@@ -236,6 +236,21 @@ def test_a_function_no_path_of_which_ends_is_told_why(capsys: pytest.CaptureFixt
     assert "no test" not in err  # paths cut by the bound, and others that end: nothing to explain
 
 
+def test_a_smaller_loop_bound_is_advised_only_where_the_bounds_cut_paths(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    ifs = "".join(f"    if x{i} > 0:\n        n += 1\n" for i in range(8))
+    params = ", ".join(f"x{i}: int" for i in range(8))
+    (tmp_path / "flat.py").write_text(f"def f({params}) -> int:\n    n = 0\n{ifs}    return n\n")
+    (tmp_path / "loop.py").write_text("def f(x: int) -> int:\n    n = 0\n    while x > n:\n        n += 1\n"
+                                      "        if n % 3 == 0:\n            n += 1\n    return n\n")
+    _, _, flat = cli(capsys, "gen", "flat.py::f", "--max-paths", "5", "-o", "test_flat.py")
+    flat = " ".join(flat.split())
+    assert "path limit reached; kept 5 tests; a larger --max-paths or --timeout changes that" in flat
+    _, _, loop = cli(capsys, "gen", "loop.py::f", "--max-paths", "2", "--criterion", "loop-4", "-o", "test_loop.py")
+    assert "or a smaller --criterion (loop-1), changes that" in " ".join(loop.split())
+
+
 @pytest.mark.parametrize("case", BAD)
 def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                            case: str) -> None:

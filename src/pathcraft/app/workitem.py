@@ -85,7 +85,9 @@ def function_messages(run: FunctionRun) -> list[str]:
     said: list[str] = []
     qualname = run.qualname
     if run.stopped and run.stopped != "interrupted":
-        advice = "; a larger --max-paths or --timeout, or a smaller --criterion (loop-1), changes that" \
+        # a smaller loop bound helps only where the bounds cut paths (a function of 40 ifs has none to cut)
+        smaller = ", or a smaller --criterion (loop-1)," if run.stats.get("pruned_paths") else ""
+        advice = f"; a larger --max-paths or --timeout{smaller} changes that" \
             if run.stopped in ("path limit reached", "time budget reached") else ""
         said.append(f"pathcraft: {qualname}: {run.stopped}; kept {len(run.cases)} tests{advice}")
     broken = sum(1 for case in run.cases if case.extra.get("invariant"))
