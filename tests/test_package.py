@@ -5,6 +5,7 @@ regenerates only what changed, and the generated suite passing."""
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -121,10 +122,28 @@ def test_the_report_gives_each_function_its_tests_and_dropped_paths(package: Pat
     ...") is in the package run's JSON report too."""
     (package / "partial.py").write_text("def f(x: int, s: str) -> str:\n    if x > 0:\n        return s\n"
                                         "    return '{:>4}'.format(s)\n")
+    (package / "spin.py").write_text("def f(x: int) -> int:\n    while True:\n        pass\n")
     out = tmp_path / "generated"
-    assert gen(package, out, "-q").returncode == 0
-    partial = {m["module"]: m for m in report(out)["per module"]}["pkg_batch/partial.py"]  # type: ignore[union-attr, index]
-    assert partial["per_function"] == {"f": {"tests": 1, "dropped": ["unsupported str.format()"]}}
+    done = gen(package, out, "-q")
+    assert done.returncode == 0
+    summary = report(out)
+    per_module = {m["module"]: m for m in summary["per module"]}  # type: ignore[union-attr, index]
+    assert per_module["pkg_batch/partial.py"]["per_function"] == {"f": {"tests": 1,
+                                                                        "dropped": ["unsupported str.format()"]}}
+    # a function with no test says why, and the run counts such functions and their reasons
+    cut = ("the one path followed was cut by a bound of the search (the loop bound of --criterion, --max-call-depth "
+           "or a cost budget) before it ended")
+    assert per_module["pkg_batch/spin.py"]["per_function"] == {"f": {"tests": 0, "dropped": [cut]}}
+    without = sum(1 for m in summary["per module"] for r in m["per_function"].values()  # type: ignore[union-attr]
+                  if not r["tests"])
+    assert summary["functions without a test"] == without >= 1
+    reasons = {r["reason"]: r["functions"] for r in summary["top reasons"]}  # type: ignore[union-attr]
+    assert reasons[cut] == 1
+    skipped = [why for m in summary["per module"] for why in m["skipped"].values()]  # type: ignore[union-attr]
+    assert sum(reasons.values()) <= len(skipped) + without
+    said = " ".join(done.stderr.split())
+    assert f"; {without} without a test)" in said and "pathcraft: most common reasons for no test: " in said
+    assert re.search(r"spin\.py +no tests +1 +0 +0 +1 ", done.stderr)  # the table's "no test" column
 
 
 def test_a_broken_module_fails_alone(package: Path, tmp_path: Path) -> None:

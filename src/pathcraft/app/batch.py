@@ -25,6 +25,8 @@ import fnmatch
 import hashlib
 import json
 import os
+import re
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import asdict, dataclass, field, replace
@@ -447,12 +449,36 @@ class _Scheduler:
         return merged_split(qualname, self.parts.pop(key)) if self.waiting[key] == 0 else None
 
 
+def without_a_test(outcome: ModuleOutcome) -> dict[str, str]:
+    """The module's functions that ran and got no test (path or observed), each with the first reason given."""
+    out: dict[str, str] = {}
+    for qualname, result in outcome.per_function.items():
+        if result.get("tests") or outcome.observed.get(qualname, {}).get("tests"):
+            continue
+        reasons = [*result.get("dropped", ()), *([result["stopped"]] if result.get("stopped") else [])]
+        out[qualname] = reasons[0] if reasons else "no feasible path found"
+    return out
+
+
+def _reason(message: str) -> str:
+    """A reason without the place it was met (`file:line:col: `), so that the same reason counts once."""
+    return re.sub(r"^\S+?:\d+:\d+: ", "", message).removeprefix("pathcraft: ")
+
+
+def top_reasons(outcomes: list[ModuleOutcome], count: int = 3) -> list[tuple[str, int]]:
+    """The reasons most often given for a function with no test: skipped, or every path dropped."""
+    reasons = Counter(_reason(why) for o in outcomes for why in (*o.skipped.values(), *without_a_test(o).values()))
+    return reasons.most_common(count)
+
+
 def report_json(root: Path, outcomes: list[ModuleOutcome], seconds: float) -> dict[str, Any]:
     return {
         "package": str(root), "pathcraft": __version__, "seconds": round(seconds, 2),
         "modules": len(outcomes), "tests": sum(o.tests for o in outcomes),
         "functions": sum(o.functions for o in outcomes),
         "skipped functions": sum(len(o.skipped) for o in outcomes),
+        "functions without a test": sum(len(without_a_test(o)) for o in outcomes),
+        "top reasons": [{"reason": why, "functions": n} for why, n in top_reasons(outcomes, 10)],
         "observed functions": sum(1 for o in outcomes for r in o.observed.values() if r.get("tests")),
         "failed modules": sum(o.status == "failed" for o in outcomes),
         "failed functions": sum(len(o.failed) for o in outcomes),

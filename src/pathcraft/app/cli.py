@@ -24,7 +24,7 @@ from rich.status import Status
 from rich.table import Table
 
 from pathcraft import __version__
-from pathcraft.app.batch import Pool, report_json, run_package
+from pathcraft.app.batch import Pool, report_json, run_package, without_a_test
 from pathcraft.app.cluster import DaskPool
 from pathcraft.report.htmlreport import FunctionReport, ModuleReport, write_html
 from pathcraft.app.pool import WorkerPool
@@ -291,10 +291,11 @@ def _package(root: Path, output: Path | None, settings: Settings, jobs: int | No
     elapsed = time.perf_counter() - started
     outcomes = done.outcomes
     table = Table(title=None, box=None, show_edge=False, pad_edge=False)
-    for column in ("module", "status", "functions", "tests", "skipped", "seconds"):
+    for column in ("module", "status", "functions", "tests", "skipped", "no test", "seconds"):
         table.add_column(column, justify="left" if column in ("module", "status") else "right")
     for o in outcomes:
-        table.add_row(o.module, o.status, str(o.functions), str(o.tests), str(len(o.skipped)), f"{o.seconds:.1f}")
+        table.add_row(o.module, o.status, str(o.functions), str(o.tests), str(len(o.skipped)),
+                      str(len(without_a_test(o))), f"{o.seconds:.1f}")
     err.print(table)
     for o in outcomes:
         for function, why in o.failed.items():
@@ -304,10 +305,13 @@ def _package(root: Path, output: Path | None, settings: Settings, jobs: int | No
     err.print(f"pathcraft: {summary['modules']} modules ({summary['unchanged modules']} unchanged, "
               f"{summary['failed modules']} failed), {summary['tests']} tests for {summary['functions']} "
               f"functions ({summary['skipped functions']} skipped"
-              f"{(HINT if not settings.execute else SKIPPED) if summary['skipped functions'] else ''}) in {output} in "
-              f"{elapsed:.1f} s "
+              f"{(HINT if not settings.execute else SKIPPED) if summary['skipped functions'] else ''}; "
+              f"{summary['functions without a test']} without a test) in {output} in {elapsed:.1f} s "
               f"on {where}" + (f"; {done.retried} items retried after their worker died" if done.retried else ""),
               markup=False, soft_wrap=True)
+    if summary["top reasons"]:
+        err.print("pathcraft: most common reasons for no test: " + "; ".join(
+            f"{r['reason']} ({r['functions']})" for r in summary["top reasons"][:3]), markup=False, soft_wrap=True)
     if report is not None and _is_html(report):
         _write_page(report, f"pathcraft: {root}", done.reports, summary)
     elif report is not None:

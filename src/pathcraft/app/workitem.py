@@ -80,6 +80,17 @@ def runnable_targets(result: TranslationResult, name: str | None,
     return runnable, said
 
 
+def all_paths_cut(run: FunctionRun) -> str | None:
+    """Why a function has no test when every path the search followed was
+    cut by its bounds (and none was dropped or stopped for another reason)."""
+    cut = run.stats.get("pruned_paths", 0)
+    if run.cases or run.stopped or run.notes or not cut:
+        return None
+    paths = "the one path followed was" if cut == 1 else f"each of the {cut} paths followed was"
+    return f"{paths} cut by a bound of the search (the loop bound of --criterion, --max-call-depth or a cost " \
+           "budget) before it ended"
+
+
 def function_messages(run: FunctionRun) -> list[str]:
     """What the command line says of a function after its search."""
     said: list[str] = []
@@ -95,12 +106,10 @@ def function_messages(run: FunctionRun) -> list[str]:
         names = ", ".join(run.cases[0].extra.get("invariants", ()))
         said.append(f"pathcraft: {qualname}: {broken} of {len(run.cases)} tests leave the invariant "
                     f"{names} false or raising (each test says so)")
-    cut = run.stats.get("pruned_paths", 0)
-    if not run.cases and not run.stopped and not run.notes and cut:
-        paths = "the one path followed was" if cut == 1 else f"each of the {cut} paths followed was"
-        said.append(f"pathcraft: {qualname}: no test: {paths} cut by a bound of the "
-                    "search (the loop bound of --criterion, --max-call-depth or a cost budget) before it ended; "
-                    "a loop that never ends, or one that a larger --criterion goes past")
+    cut = all_paths_cut(run)
+    if cut:
+        said.append(f"pathcraft: {qualname}: no test: {cut}; a loop that never ends, or one that a larger "
+                    "--criterion goes past")
     said += [f"pathcraft: {qualname}: some paths dropped: unsupported {note}" for note in run.notes]
     said += [f"pathcraft: {warning}" for warning in run.warnings]
     return said
@@ -199,7 +208,8 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
     result: dict[str, Any] = {
         "qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": run.stopped,
         "messages": messages, "seconds": round(time.perf_counter() - started, 3),
-        "stats": run.stats, "dropped": [f"unsupported {note}" for note in run.notes],
+        "stats": run.stats, "dropped": [f"unsupported {note}" for note in run.notes]
+        + ([cut] if (cut := all_paths_cut(run)) and not texts else []),
         **({"observed": observed} if observed is not None else {}),
     }
     if data:
