@@ -91,6 +91,12 @@ def all_paths_cut(run: FunctionRun) -> str | None:
            "budget) before it ended"
 
 
+def _dropped(run: FunctionRun, tested: bool) -> list[str]:
+    """Why paths of the function were dropped, and why it has no test where the bounds cut every path."""
+    cut = None if tested else all_paths_cut(run)
+    return [f"unsupported {note}" for note in run.notes] + ([cut] if cut else [])
+
+
 def function_messages(run: FunctionRun) -> list[str]:
     """What the command line says of a function after its search."""
     said: list[str] = []
@@ -208,8 +214,7 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
     result: dict[str, Any] = {
         "qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": run.stopped,
         "messages": messages, "seconds": round(time.perf_counter() - started, 3),
-        "stats": run.stats, "dropped": [f"unsupported {note}" for note in run.notes]
-        + ([cut] if (cut := all_paths_cut(run)) and not texts else []),
+        "stats": run.stats, "dropped": _dropped(run, bool(texts)),
         **({"observed": observed} if observed is not None else {}),
     }
     if data:
