@@ -729,6 +729,27 @@ def test_ctrl_c_keeps_the_tests_written_so_far(tmp_path: Path) -> None:
     compile(out_file.read_text(), str(out_file), "exec")
 
 
+@pytest.mark.parametrize("delay", [0.05, 0.2, 0.4, 0.7, 1.0])
+def test_ctrl_c_at_any_moment_of_the_start_is_no_traceback(tmp_path: Path, delay: float) -> None:
+    """A Ctrl-C while Python imports the command line (long on a loaded
+    machine), or while it reads the module: a message or nothing, exit 130
+    (or the signal's own status, before Python handles it), never a traceback."""
+    import signal
+
+    (tmp_path / "m.py").write_text(SMALL)
+    process = subprocess.Popen([sys.executable, "-m", "pathcraft", "gen", "m.py", "-o", "test_m.py"], cwd=tmp_path,
+                               stderr=subprocess.PIPE, text=True, env=this_checkout(),
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        time.sleep(delay)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert process.returncode in (0, 130, -signal.SIGINT), err  # 0: it had finished
+
+
 # ------------------------------------------------------- deeply nested code
 
 SMALL = "\n\ndef small(x: int) -> int:\n    if x > 0:\n        return 1\n    return 0\n"
