@@ -739,8 +739,14 @@ def test_ctrl_c_at_any_moment_of_the_start_is_no_traceback(tmp_path: Path, delay
     import signal
 
     (tmp_path / "m.py").write_text(SMALL)
-    entry = ("from pathcraft.__main__ import run\nimport sys\nsys.stderr.write('started\\n')\nsys.stderr.flush()\n"
-             "sys.argv = ['pathcraft', 'gen', 'm.py', '-o', 'test_m.py']\nrun()\n")
+    # a signal that lands in these lines, outside run(), is the harness's: its traceback holds only this frame
+    entry = ("import sys, traceback\nfrom pathcraft.__main__ import run\n"
+             "sys.argv = ['pathcraft', 'gen', 'm.py', '-o', 'test_m.py']\n"
+             "try:\n    sys.stderr.write('started\\n')\n    sys.stderr.flush()\n    run()\n"
+             "except KeyboardInterrupt as exc:\n"
+             "    inside = len(traceback.extract_tb(exc.__traceback__)) > 1\n"
+             "    sys.stderr.write(traceback.format_exc() if inside else 'before the entry point\\n')\n"
+             "    raise SystemExit(130)\n")
     process = subprocess.Popen([sys.executable, "-c", entry], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
                                env=this_checkout(), preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
