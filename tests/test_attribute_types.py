@@ -117,6 +117,49 @@ def test_an_attribute_of_no_inferable_type_stays_out_of_input_objects(tmp_path: 
     assert "text" in load_module(str(source)).class_infos["Box"].opaque
 
 
+TAGS = '''
+PREFIX = "py"
+
+
+class Tag:
+    def __init__(self, interpreter: str, abi: str, count: int) -> None:
+        self._interpreter = interpreter.lower()
+        self._abi = abi.strip()
+        self._label = f"{interpreter}-{abi}"
+        self._prefix = PREFIX
+        self._n = str(count)
+        self._where = interpreter.find("x")
+        self._parts = abi.split("-")
+        self._first = self._parts[0]
+        self._dashes = "-" * count + "%s" % abi
+
+    def is_py(self) -> bool:
+        if self._interpreter.startswith(self._prefix):
+            return True
+        return False
+
+    def parts(self) -> int:
+        if len(self._parts) > 1 and self._where >= 0:
+            return 2
+        return 1
+'''
+
+
+def test_strs_made_by_str_methods_formatting_and_constants_are_typed(tmp_path: Path) -> None:
+    """What packaging's `Tag` stores (`interpreter.lower()`, an f-string, a
+    module's str constant, `str(n)`, `s.split(...)` and its items) are
+    strs and lists of strs, so its methods get input objects."""
+    source = tmp_path / "tags.py"
+    source.write_text(TAGS)
+    assert types_of(source, "Tag") == {
+        "_interpreter": "str", "_abi": "str", "_label": "str", "_prefix": "str", "_n": "str", "_where": "int",
+        "_parts": "list[str]", "_first": "str", "_dashes": "str"}
+    for name in ("Tag.is_py", "Tag.parts"):
+        cases = generate(translate(str(source), [name]).program, name, GenerateOptions()).cases
+        assert len({c.value for c in cases}) == 2, name
+        assert replay_mismatches(source, name, cases) == []
+
+
 def test_an_attribute_only_set_to_none_takes_what_other_code_stores(module: Path) -> None:
     assert types_of(module, "Node") == {"value": "int", "next": "Node | None"}
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from pathcraft.frontend.nested import dotted
 from pathcraft.ir.nodes import Sentinel, Text
-from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, Type
+from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, STR, Type
 
 # Parses an annotation in the scope of a method; None for what the subset lacks.
 Annotation = Callable[[ast.expr, ast.FunctionDef | None], Type | None]
@@ -39,6 +39,18 @@ Annotation = Callable[[ast.expr, ast.FunctionDef | None], Type | None]
 _INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod,  # not **: 2 ** -1 is a float
             ast.LShift, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor)
 _INT_CALLS = ("len", "int", "abs", "ord", "hash")
+_STR_CALLS = ("str", "repr", "chr", "hex", "oct", "bin", "ascii")
+# what a method of `str` returns, by its name (`interpreter.lower()` is a str)
+_STR_METHODS: dict[str, Type] = {
+    **dict.fromkeys(("lower", "upper", "strip", "lstrip", "rstrip", "casefold", "title", "capitalize",
+                     "swapcase", "replace", "removeprefix", "removesuffix", "zfill", "center", "ljust",
+                     "rjust", "expandtabs", "join", "format"), STR),
+    **dict.fromkeys(("find", "rfind", "index", "rindex", "count"), INT),
+    **dict.fromkeys(("startswith", "endswith", "isdigit", "isalpha", "isalnum", "isspace", "islower",
+                     "isupper", "isdecimal", "isnumeric", "isidentifier", "istitle", "isascii",
+                     "isprintable"), BOOL),
+    **dict.fromkeys(("split", "rsplit", "splitlines"), Type("list", elem=STR)),
+}
 
 
 @dataclass(frozen=True)
@@ -354,13 +366,15 @@ def join_types(kinds: Sequence[Inferred]) -> Inferred:
 
 
 def _constant_type(value: object) -> Inferred:
-    """The type of a literal: None, a bool, a float, an int."""
+    """The type of a literal: None, a bool, a float, an int, a str."""
     if value is None:
         return NONE
     if isinstance(value, bool):
         return BOOL
     if isinstance(value, float):
         return FLOAT
+    if isinstance(value, str):
+        return STR
     return INT if isinstance(value, int) else UNKNOWN
 
 
@@ -430,7 +444,27 @@ class Typer:
         if isinstance(node, (ast.List, ast.Dict, ast.Set)):
             return _display_type(node)
         if isinstance(node, ast.Call):
-            return self._call_type(node, fn, owner)
+            return self._call_type(node, fn, owner, seen)
+        if isinstance(node, ast.JoinedStr):
+            return STR
+        if isinstance(node, ast.Subscript):
+            return self._subscript_type(node, fn, seen, owner)
+        return UNKNOWN
+
+    def _subscript_type(self, node: ast.Subscript, fn: ast.FunctionDef, seen: frozenset[str],
+                        owner: str | None) -> Inferred:
+        """`s[i]`, `s[a:b]` of a str; `xs[i]` of a list; `xs[a:b]`; `d[k]`."""
+        held = self.expr_type(node.value, fn, seen, owner)
+        if not isinstance(held, Type) or held.optional:
+            return UNKNOWN
+        if held == STR:
+            return STR
+        if held.kind == "list":
+            if isinstance(node.slice, ast.Slice):
+                return held
+            return held.elem if held.elem is not None else UNKNOWN
+        if held.kind == "dict" and not isinstance(node.slice, ast.Slice) and held.elem is not None:
+            return held.elem
         return UNKNOWN
 
     def _attribute_type(self, node: ast.Attribute, fn: ast.FunctionDef, seen: frozenset[str],
@@ -476,9 +510,10 @@ class Typer:
         return join_types([self.expr_type(node.body, fn, seen, owner),
                            self.expr_type(node.orelse, fn, seen, owner)])
 
-    def _call_type(self, node: ast.Call, fn: ast.FunctionDef, owner: str | None) -> Inferred:
-        """What a call makes: an empty container, an instance, an int or a
-        bool of a builtin, what a method of `self` returns."""
+    def _call_type(self, node: ast.Call, fn: ast.FunctionDef, owner: str | None,
+                   seen: frozenset[str] = frozenset()) -> Inferred:
+        """What a call makes: an empty container, an instance, an int, a
+        bool or a str of a builtin, what a method of `self` or of a str returns."""
         if isinstance(node.func, ast.Name) and not node.args and not node.keywords \
                 and node.func.id in ("dict", "set") and not self._shadowed(node.func.id, fn):
             return EMPTY_DICT if node.func.id == "dict" else EMPTY_SET
@@ -496,6 +531,8 @@ class Typer:
             if isinstance(node.func.value, ast.Name) and fn.args.args and node.func.value.id == fn.args.args[0].arg:
                 me = self.owner if fn in self.methods else owner  # `self.m(...)`: what `m` returns
                 return self.returned(me, node.func.attr, self) if me else UNKNOWN
+            if node.func.attr in _STR_METHODS and self.expr_type(node.func.value, fn, seen, owner) == STR:
+                return _STR_METHODS[node.func.attr]  # `interpreter.lower()`
         if isinstance(node.func, ast.Name) and not node.keywords:
             if node.func.id in self.classes:
                 return Type("obj", node.func.id)
@@ -503,6 +540,8 @@ class Typer:
                 return INT
             if node.func.id == "bool" and not self._shadowed("bool", fn):
                 return BOOL
+            if node.func.id in _STR_CALLS and len(node.args) == 1 and not self._shadowed(node.func.id, fn):
+                return STR
         return UNKNOWN
 
     def _nested_class(self, func: ast.Attribute, fn: ast.FunctionDef, owner: str | None) -> str | None:
@@ -525,6 +564,10 @@ class Typer:
             return FLOAT
         if isinstance(op, ast.Add) and left == right == Type("list", elem=INT):
             return left
+        if isinstance(op, ast.Add) and left == right == STR \
+                or isinstance(op, ast.Mult) and {left, right} in ({STR, INT}, {STR, BOOL}) \
+                or isinstance(op, ast.Mod) and left == STR:
+            return STR  # `a + b` of strs, `"-" * n`, `"%s-%s" % (a, b)`
         return UNKNOWN
 
     def _shadowed(self, name: str, fn: ast.FunctionDef) -> bool:
@@ -546,7 +589,9 @@ class Typer:
         elif assigned is None:
             if name in self.constants:
                 constant = self.constants[name]
-                if constant is None or isinstance(constant, (Text, Sentinel)):
+                if isinstance(constant, Text):
+                    return STR  # `self.prefix = PREFIX`
+                if constant is None or isinstance(constant, Sentinel):
                     return UNKNOWN
                 return BOOL if isinstance(constant, bool) else (FLOAT if isinstance(constant, float) else INT)
             return UNKNOWN
