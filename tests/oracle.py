@@ -144,8 +144,11 @@ class RealCode:
         """Build the objects, run, and snapshot the result and final heap.
         `spellings`: classes the module reaches as another class's attribute."""
         spelled = spellings or {}
-        objects = build_inputs(heap_in, lambda name: spelled_class(self.module, spelled.get(name, name)))
-        args = {k: real_value(v, objects) for k, v in inputs.items()}  # objects by name, in tuples too
+        def classes(name: str) -> Any:
+            return spelled_class(self.module, spelled.get(name, name))
+
+        objects = build_inputs(heap_in, classes)
+        args = {k: real_value(v, objects, classes) for k, v in inputs.items()}  # objects by name, in tuples too
         run = self.run(args, max_events)
         value, final = real_snapshot(run.value if run.kind == "return" else None, objects)
         return run, value, final

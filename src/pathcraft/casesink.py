@@ -32,6 +32,7 @@ from pathcraft.strategies import probes
 from pathcraft.strategies.base import Candidate
 from pathcraft.testcase.constructed import concretize_constructed, target_trace
 from pathcraft.testcase.emit_pytest import homed, module_alias
+from pathcraft.testcase.heapdesc import ENUM_KEY
 from pathcraft.testcase.model import TestCase, concretize
 
 _INT_DIGITS = sys.get_int_max_str_digits() or 4300  # Python's limit on an int literal's digits
@@ -235,12 +236,14 @@ def _exact(value: Any) -> Any:
 def _classes_named(case: TestCase) -> set[str]:
     """The classes a test names: its objects' and its exception's."""
     found = {case.exc_type} if case.exc_type else set()
-    pending: list[Any] = [dict(case.heap_in), dict(case.heap_final), case.value]
+    pending: list[Any] = [dict(case.heap_in), dict(case.heap_final), case.value, [v for _, v in case.inputs]]
     while pending:
         item = pending.pop()
         if isinstance(item, dict):
             if isinstance(item.get("class"), str) and "function" not in item:  # a function is its lambda
                 found.add(item["class"])
+            if isinstance(item.get(ENUM_KEY), str):  # an enum member, named through its class
+                found.add(item[ENUM_KEY])
             pending.extend(item.values())
         elif isinstance(item, (list, tuple)):
             pending.extend(item)
@@ -309,6 +312,8 @@ def outcome_words(case: TestCase) -> str:
         words = re.sub(r"(?<!^)(?=[A-Z])", "_", (case.exc_type or "exception").rpartition(".")[2]).lower()
         return f"raises_{words}"
     value = case.value
+    if isinstance(value, dict) and ENUM_KEY in value:  # `returns_red`
+        return f"returns_{value['member'].lower()}"
     if isinstance(value, dict):
         target = case.heap_final.get(value["$ref"], {}) or case.heap_in.get(value["$ref"], {})
         kind = target.get("class", next((k for k in ("dict", "set", "deque") if k in target), "list")) \

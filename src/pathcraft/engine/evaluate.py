@@ -19,10 +19,12 @@ from pathcraft.engine.values import UNDEFINED, Value, sentinel_use, unbound_loca
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import HeapModel, builtin_type, uncertain_attribute
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, ViewCell
-from pathcraft.ir.nodes import (Binary, CheckExceptionType, Const, Expr, Guard, Program, Sentinel, Text, Unary,
+from pathcraft.ir.nodes import (Binary, CheckExceptionType, Const, EnumMember, Expr, Guard, Program, Sentinel, Text,
+                                Unary,
                                 Var)
 from pathcraft.ir.builtin_names import ISINSTANCE_ABC_OP, ISINSTANCE_OP, NEW_EXCEPTION_OP, UNSUPPORTED
 from pathcraft.ir.callables import SOURCES
+from pathcraft.models.enum import members as enums
 from pathcraft.ir.values import ExcValue, exception_is_a
 from pathcraft.solver import floats
 from pathcraft.solver import terms as T
@@ -57,6 +59,8 @@ def _term(value: Value) -> Term:
         raise sentinel_use(value)
     if isinstance(value, ExcValue):
         raise Unsupported("an exception object where the model wants a number")
+    if isinstance(value, EnumMember):
+        raise Unsupported(f"a member of enum {value.cls} where the model wants a number")
     assert isinstance(value, (int, bool, float, T.Sym, T.App)), value
     return value
 
@@ -88,7 +92,9 @@ class Evaluator:
             assert isinstance(exc, ExcValue)
             matched = any(exception_is_a(exc.type, t, self.program.exception_bases) for t in guard.types)
             return matched != guard.negate
-        value = self.eval(guard, env, heap)
+        value = enums.operand(self.program, self.eval(guard, env, heap))
+        if isinstance(value, EnumMember):
+            return enums.truth(self.program, value)
         if is_ref(value):
             return self.ref_truth(value, heap)
         return T.truthy(_term(value))
@@ -138,6 +144,8 @@ class Evaluator:
     def _unary(self, e: Unary, v: Value, heap: Heap) -> Value:
         if isinstance(v, Sentinel):
             raise sentinel_use(v)
+        if isinstance(v, EnumMember):
+            return self._member_unary(e, v, heap)
         if e.op.startswith(NEW_EXCEPTION_OP):  # `E(msg)` as a value (frontend/excvalues.py)
             return self._new_exception(e.op[len(NEW_EXCEPTION_OP):], v)
         if e.op.startswith(ISINSTANCE_ABC_OP):  # `isinstance(v, Mapping)` (frontend/isinstances.py)
@@ -189,6 +197,24 @@ class Evaluator:
         if e.op == "int":
             return T.as_int(_term(v))
         return T.apply(e.op, _term(v))  # an operator of the term table (`bit_length`)
+
+    def _member_unary(self, e: Unary, member: EnumMember, heap: Heap) -> Value:
+        """A unary operator on an enum member (models/enum): questions of
+        its type answered by its class, operators by its mixin's value."""
+        info = self.program.classes[member.cls]
+        if e.op.startswith(ISINSTANCE_OP):
+            wanted = frozenset(e.op[len(ISINSTANCE_OP):].split(","))
+            return bool(wanted & {member.cls, "Enum", info.enum, enums.MIXINS.get(info.enum, "Enum"), "object"})
+        if e.op in ("typename", "typeof"):
+            return enums.class_name(member)
+        if e.op.startswith(("hasattr:", ISINSTANCE_ABC_OP)) or e.op == "callable":
+            raise Unsupported(f"{e.op.partition(':')[0]}() of a member of enum {member.cls}")
+        value = enums.operand(self.program, member)
+        if isinstance(value, EnumMember):  # a plain member: true, and nothing else
+            if e.op in ("not", "truth"):
+                return enums.truth(self.program, member) == (e.op == "truth")
+            raise Unsupported(f"'{e.op}' on a member of enum {member.cls}")
+        return self._unary(e, value, heap)
 
     def _type_of(self, value: Value, heap: Heap) -> Text:
         """`type(value)` as a name: a class of the module's (`Outer.Inner`),
@@ -301,7 +327,24 @@ class Evaluator:
             return False
         return kind in wanted
 
+    def _member_binary(self, op: str, left: Value, right: Value, heap: Heap) -> Value:
+        """An operator with an enum member on a side (models/enum)."""
+        if op in ("is", "isnot"):
+            return enums.identical(op, left, right)
+        left, right = enums.operand(self.program, left), enums.operand(self.program, right)
+        if not (isinstance(left, EnumMember) or isinstance(right, EnumMember)):
+            return self._binary(op, left, right, heap)  # mixin members: their values
+        other = right if isinstance(left, EnumMember) else left
+        cell = heap.cell(other) if isinstance(other, Addr) else None
+        if op in ("eq", "ne") and not (isinstance(cell, ObjectCell) and self.program.compares_by_value(cell.cls)):
+            return enums.plain_equality(op, left, right)
+        member = left if isinstance(left, EnumMember) else right
+        assert isinstance(member, EnumMember)
+        raise Unsupported(f"'{op}' with a member of enum {member.cls}")
+
     def _binary(self, op: str, left: Value, right: Value, heap: Heap) -> Value:
+        if isinstance(left, EnumMember) or isinstance(right, EnumMember):
+            return self._member_binary(op, left, right, heap)
         if isinstance(left, (ExcValue, Sentinel)) or isinstance(right, (ExcValue, Sentinel)):
             return _with_object(op, left, right)
         if isinstance(left, Text) and isinstance(right, Text) and op in ("is", "isnot") \

@@ -24,7 +24,7 @@ from pathcraft.heap import deques, tuples
 from pathcraft.heap.base import HeapModel, HeapResult, HeapValue, list_op_name
 from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell
 from pathcraft.ir.nodes import (
-    Expr, FunctionInfo, GetField, ListOp, NewList, NewObject, Program, RepeatList, SetField, Text,
+    EnumMember, Expr, FunctionInfo, GetField, ListOp, NewList, NewObject, Program, RepeatList, SetField, Text,
 )
 from pathcraft.ir.values import ExcValue
 
@@ -174,6 +174,8 @@ def concrete_bindings(info: FunctionInfo, inputs: Mapping[str, object],
         heap, addrs[name] = heap.allocate(placeholder, initial=True)
 
     def value(v: object) -> Value:
+        if isinstance(v, dict) and "$enum" in v:  # an enum member (testcase/heapdesc.enum_json)
+            return EnumMember(str(v["$enum"]), str(v["member"]))
         if isinstance(v, dict):
             return addrs[v["$ref"]]
         return v  # type: ignore[return-value]  # snapshots hold ints, bools and None besides references

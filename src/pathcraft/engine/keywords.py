@@ -5,7 +5,7 @@ its keys name no parameter a keyword could bind (Python would bind it
 there, or raise), and the function gets a copy, as CPython makes one, so
 what it does to it is not the test's dict. A call of analysed code
 dispatched at run time packs its extra keywords into a new dict
-(`engine/methods._bound_call`; the frontend packs direct calls itself).
+(`engine/methods.bound_call`; the frontend packs direct calls itself).
 """
 
 from __future__ import annotations

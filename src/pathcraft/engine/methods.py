@@ -7,20 +7,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pathcraft.engine import generators, keywords, managers, objeq, objorder
+from pathcraft.engine import generators, managers, objeq, objorder
+from pathcraft.engine.binding import bound_call
 from pathcraft.engine.evaluate import is_ref
 from pathcraft.engine.heapstep import Effect
 from pathcraft.engine.machine import Machine, Successors
 from pathcraft.engine.state import Frame, State, step
-from pathcraft.engine.summaries import composable
 from pathcraft.engine.values import Value, value_kind
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import attribute_error, called_field, type_name, uncertain_attribute
-from pathcraft.heap import tuples
 from pathcraft.heap.cells import Addr, ListCell, ObjectCell
 from pathcraft.ir.builtin_names import (ENTER_PROTOCOL, EQ, EXIT_PROTOCOL, LIST_PROTOCOL, NEXT_CALL, OBJECT_EQ,
                                        OBJECT_ORDER, ORDERINGS, PROTOCOLS, method_predicate)
-from pathcraft.ir.nodes import Binary, CallMethod, CheckMethod, FunctionInfo, Var
+from pathcraft.ir.nodes import Binary, CallMethod, CheckMethod, Var
 from pathcraft.ir.values import ExcValue
 from pathcraft.models.catalog import REGISTRY
 
@@ -66,7 +65,7 @@ def call_method(machine: Machine, state: State, frame: Frame, instr: CallMethod)
     if instr.method == NEXT_CALL:
         return next_item(machine, state, frame, instr, kind, receiver, args)
     if instr.method in (ENTER_PROTOCOL, EXIT_PROTOCOL):  # `with m:` (frontend/stmt_with.py)
-        return managers.manager_call(machine, state, frame, instr, receiver, _bound_call)
+        return managers.manager_call(machine, state, frame, instr, receiver, bound_call)
     model = REGISTRY.of_kind(kind)
     if model is not None and model.method is not None:  # a method the model answers itself (`d.get(k)`)
         answered = model.method(machine, state, frame, instr, receiver, args)
@@ -157,84 +156,7 @@ def _object_method(machine: Machine, state: State, frame: Frame, instr: CallMeth
     info = program.functions.get(qualname)
     if info is None:
         raise Unsupported(f"method {qualname} was not translated")
-    return _bound_call(machine, state, frame, instr, info, receiver, args)
-
-
-def _spread(machine: Machine, state: State, frame: Frame, instr: CallMethod, info: FunctionInfo,
-            values: tuple[Value, ...], positional: list[str]
-            ) -> tuple[tuple[Value, ...], list[str], CallMethod]:
-    """`obj.m(a, *rest)`: the values and parameter names when `a` fills
-    m's positional parameters and `rest` is a tuple, handed on as m's
-    `*args` (the call then bound as given); anything else drops the path."""
-    assert instr.spread is not None
-    spread = machine.evaluator.eval(instr.spread, frame.env, state.heap)
-    before = positional[:positional.index(info.varargs)] if info.varargs in positional else positional
-    cell = state.heap.cell(spread) if isinstance(spread, Addr) else None
-    if info.varargs is None or len(values) != len(before) or not (isinstance(cell, ListCell) and cell.is_tuple):
-        raise Unsupported(f"*args spread into {info.name}() other than as its own *{info.varargs or 'args'}")
-    return values + (spread,), before + [info.varargs], replace(instr, written=False, spread=None)
-
-
-def _bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod, info: FunctionInfo,
-                receiver: Value, args: tuple[Value, ...]) -> Successors:
-    """Call the user method `info`, parameters bound as Python binds them (receiver, defaults), or TypeError."""
-    if info.binding == "property":  # `obj.p(...)` calls what the getter returns
-        raise Unsupported(f"calling the value of property {info.qualname}")
-    values = args if info.binding == "static" else (receiver,) + args
-    params = info.params[:-1] if info.kwargs is not None else info.params  # `**kwargs` is packed below
-    positional = [p for p in params if p not in info.keyword_only] if instr.written else list(params)
-    if instr.spread is not None:  # `obj.m(a, *rest)`: rest is m's `*args` itself, or the path is dropped
-        values, positional, instr = _spread(machine, state, frame, instr, info, values, positional)
-    if info.varargs is not None and instr.written:  # the arguments past the positional parameters, as a tuple
-        positional = positional[:positional.index(info.varargs)] if info.varargs in positional else positional
-        heap, packed = machine.heap_model.new_list(state.heap, values[len(positional):])
-        state = replace(state, heap=tuples.new_tuple(heap, packed))
-        values = values[:len(positional)] + (packed,)
-        positional.append(info.varargs)
-    if len(values) > len(positional):
-        if instr.keywords or len(positional) < len(params):  # CPython counts otherwise in its message
-            return machine.throw(state, ExcValue("TypeError", None))
-        return machine.throw(state, ExcValue("TypeError", f"{info.name}() takes {len(info.params)} "
-                                                          f"positional arguments but {len(values)} were given"))
-    defaults = dict(info.defaults)
-    bound: dict[str, Value] = dict(zip(positional, values))
-    extra: list[tuple[str, Value]] = []  # `**kwargs`: the keywords no parameter takes
-    for name, expr in instr.keywords:
-        named = name in params and not (name == info.params[0] and info.binding != "static") \
-            and name != info.varargs and name not in info.positional_only
-        if info.kwargs is not None and not named and name not in (k for k, _ in extra):
-            extra.append((name, machine.evaluator.eval(expr, frame.env, state.heap)))
-            continue
-        if not named or name in bound:
-            return machine.throw(state, ExcValue("TypeError", None))  # unexpected, or given twice
-        bound[name] = machine.evaluator.eval(expr, frame.env, state.heap)
-    if info.kwargs is not None:
-        heap, bound[info.kwargs] = keywords.packed(state.heap, extra)
-        state = replace(state, heap=heap)
-    for param in params:
-        if param in bound:
-            continue
-        if isinstance(defaults.get(param), tuple):  # a tuple of constants
-            heap, made = machine.heap_model.new_list(state.heap, defaults[param])  # type: ignore[arg-type]
-            state = replace(state, heap=tuples.new_tuple(heap, made))
-            bound[param] = made
-            continue
-        if param in info.unheld_defaults:  # the callee's own default, which the model does not hold
-            raise Unsupported(f"call of {info.name}() without '{param}' (its default is not modelled)")
-        if param not in defaults:  # CPython names every missing argument, and the class: not asserted
-            return machine.throw(state, ExcValue("TypeError", None))
-        bound[param] = defaults[param]  # type: ignore[assignment]  # not a tuple (made above)
-    callee = machine.program.predicate(info.entry)
-    if info.generator:
-        return [generators.make(state, frame, instr.target, callee, bound)]
-    # composed only where the call is the instruction itself: a call made
-    # by `len(obj)`, truth or a property checks its result as it returns (`finish`)
-    summaries = machine.summaries
-    if summaries is not None and composable(callee) and frame.rule.body[frame.pc] is instr:
-        composed = summaries.compose(machine, state, frame, instr.target, callee, [bound[p] for p in callee.params])
-        if composed is not None:
-            return composed
-    return list(machine.invoke(state, info.entry, bound))
+    return bound_call(machine, state, frame, instr, info, receiver, args)
 
 
 def object_equality(machine: Machine, state: State, frame: Frame, instr: CallMethod, left: Value,

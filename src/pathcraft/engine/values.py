@@ -6,7 +6,7 @@ from typing import Union
 
 from pathcraft.heap.cells import Addr, DictCell, GeneratorCell, ListCell, ViewCell
 from pathcraft.errors import Unsupported
-from pathcraft.ir.nodes import Sentinel, Text
+from pathcraft.ir.nodes import EnumMember, Sentinel, Text
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver.terms import BOOL, FLOAT, INT, STR, App, Sym, Term, sort_of
 
@@ -28,7 +28,7 @@ class _Undefined:
 UNDEFINED = _Undefined()
 # What a variable holds: an int/bool/str term, None, a reference, a string literal,
 # a caught exception, a sentinel object, or nothing yet.
-Value = Union[Term, None, Addr, Text, ExcValue, Sentinel, _Undefined]
+Value = Union[Term, None, Addr, Text, ExcValue, Sentinel, EnumMember, _Undefined]
 
 
 def sentinel_use(value: Sentinel) -> Unsupported:
@@ -43,6 +43,8 @@ def value_kind(value: object, cell: object) -> str | None:
     heap cell of a reference. A bool has int's methods."""
     if isinstance(value, Sentinel):
         raise sentinel_use(value)
+    if isinstance(value, EnumMember):
+        return "enum"
     if isinstance(cell, ListCell):
         return "tuple" if cell.is_tuple else "deque" if cell.is_deque else "list"
     if isinstance(cell, DictCell):

@@ -14,7 +14,7 @@ import ast
 from pathcraft.frontend import nested
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.frontend.module import mangle
-from pathcraft.ir.nodes import Const, Expr
+from pathcraft.ir.nodes import Const, EnumMember, Expr
 
 
 def attr(ex: ExprLowering, name: str) -> str:
@@ -83,6 +83,12 @@ def nested_class(ex: ExprLowering, node: ast.expr) -> str | None:
 def class_attribute(ex: ExprLowering, cls: str, node: ast.Attribute) -> Expr:
     """`C.X` (or `cls.X` in a classmethod): a constant the class body (or
     a base's) binds; anything else the class may hold is refused."""
+    info = ex.module.class_infos.get(cls)
+    if info is not None and info.enum:  # `Color.RED`: the member itself (frontend/enums.py)
+        member = ex.module.enum_aliases.get(cls, {}).get(node.attr, node.attr)
+        if member in dict(info.members):
+            return Const(EnumMember(cls, member))
+        raise ex.error(node, f"attribute '{cls}.{node.attr}' of enum class {cls} other than a member")
     name = attr(ex, node.attr)  # mangled with the class whose code this is
     if any(isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)) and any(
             isinstance(t, ast.Attribute) and t.attr == node.attr and isinstance(t.value, ast.Name)

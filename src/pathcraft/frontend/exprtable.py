@@ -110,6 +110,8 @@ def name(ex: ExprLowering, node: ast.Name) -> Expr:
         return ex.expr(Relocate(node).visit(copy.deepcopy(ex.module.frozen[node.id])))
     if (foreign := ex.stdlib.read(node)) is not None:
         return foreign
+    if node.id in ex.module.class_errors:  # a class the model refused: why, rather than an unknown name
+        raise ex.module.class_errors[node.id]
     raise unknown_name(ex.module.path, node, node.id)
 
 

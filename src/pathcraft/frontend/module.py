@@ -20,6 +20,7 @@ from pathcraft.frontend.boolsafe import bool_safe_ints, returned_as_given
 from pathcraft.frontend.decorators import drop_overloads, read_decorators
 from pathcraft.frontend import nested
 from pathcraft.models.math import lowering as mathmod
+from pathcraft.frontend import enums
 from pathcraft.frontend.folding import fold_module_constants
 from pathcraft.frontend.unpacked import split_unpacked_constants
 from pathcraft.frontend.total_ordering import expand_total_ordering
@@ -318,6 +319,9 @@ def _bound_name(node: ast.stmt) -> str | None:
 
 def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
     """Fields from class-body annotations and annotated `self.f: T` in methods."""
+    enum_base = enums.enum_kind(cls, module.user_classes)
+    if enum_base is not None:
+        return _enum_info(module, cls, enum_base)
     base = _class_base(module, cls)
     is_dataclass = _is_dataclass(module, cls)
     class_defaults: dict[str, object] = {}
@@ -343,6 +347,21 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                      tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters),
                      plain_ne=_plain_ne(cls), quiet_exit=_quiet_exit(cls),
                      abstract=abstract_methods(module, class_chain(module, cls)))
+
+
+def _enum_info(module: ModuleSource, cls: ast.ClassDef, kind: str) -> ClassInfo:
+    """An enum class: its members and methods, no fields (frontend/enums.py)."""
+    if cls.decorator_list and not all(ast.unparse(d) in ("unique", "enum.unique") for d in cls.decorator_list):
+        raise unsupported(module.path, cls.decorator_list[0], f"class decorator '{ast.unparse(cls.decorator_list[0])}'")
+    try:
+        shape = enums.read_enum(cls, kind)
+    except enums.EnumError as exc:
+        raise unsupported(module.path, exc.node, str(exc)) from None
+    module.enum_aliases[cls.name] = dict(shape.aliases)
+    properties, setters = _properties(module, cls)
+    methods = tuple(item.name for item in cls.body if isinstance(item, ast.FunctionDef))
+    return ClassInfo(cls.name, None, (), methods, cls.lineno, properties=tuple(properties), setters=tuple(setters),
+                     enum=kind, members=shape.members)
 
 
 def _class_base(module: ModuleSource, cls: ast.ClassDef) -> str | None:

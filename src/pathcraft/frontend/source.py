@@ -75,6 +75,7 @@ class ModuleSource:
     partial_typings: dict[tuple[object, ...], tuple[dict[str, Type], frozenset[tuple[str, bool]]]] = \
         field(default_factory=dict)
     namedtuples: dict[str, NamedTupleInfo] = field(default_factory=dict)  # see models/namedtuple/lowering.py
+    enum_aliases: dict[str, dict[str, str]] = field(default_factory=dict)  # class -> alias -> member (enums.py)
     # definitions merged from other modules of the project (frontend/imports.py):
     # top-level name -> the file defining it, that file's tree, views of the module from it
     origins: dict[str, str] = field(default_factory=dict)

@@ -38,7 +38,7 @@ from pathcraft.heap.dictops import DictOps
 from pathcraft.heap.cells import Addr, DictCell, Heap, Lazy, ListCell, ObjectCell
 from pathcraft.heap.tuples import fresh_tuple
 from pathcraft.ir.callables import CANDIDATES
-from pathcraft.ir.nodes import Program
+from pathcraft.ir.nodes import EnumMember, Program
 from pathcraft.ir.types import Type
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
@@ -87,6 +87,9 @@ class LazyHeap(DictOps):
                             value))
         if kind.kind == "obj":
             assert kind.cls is not None
+            info = self.program.classes.get(kind.cls)
+            if info is not None and info.enum:  # an enum class: each member in turn (frontend/enums.py)
+                return choices + [(heap, EnumMember(kind.cls, name)) for name, _ in info.members]
             if self.aliasing:
                 for addr, cell in heap.input_objects():
                     if isinstance(cell, ObjectCell) and self.program.is_subclass(cell.cls, kind.cls) \

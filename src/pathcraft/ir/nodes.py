@@ -65,8 +65,18 @@ class Sentinel:
 
 
 @dataclass(frozen=True)
+class EnumMember:
+    """A member of an enum class of the program (`Color.RED`,
+    frontend/enums.py): a value of its own, told apart by identity, whose
+    `name` and `value` its class's `members` give (models/enum)."""
+
+    cls: str
+    name: str
+
+
+@dataclass(frozen=True)
 class Const:
-    value: int | bool | float | None | Text | Sentinel
+    value: int | bool | float | None | Text | Sentinel | EnumMember
 
 
 @dataclass(frozen=True)
@@ -394,6 +404,10 @@ class ClassInfo:
     # its `__exit__` never reads the exception it is given nor returns a true value (engine/managers.py)
     quiet_exit: bool = False
     abstract: tuple[str, ...] = ()  # abstract methods it leaves unimplemented under `abc.ABC`: no instance exists
+    # an enum class (frontend/enums.py): "Enum", "IntEnum" or "StrEnum", and its members'
+    # names and values in definition order (an alias names its canonical member's value)
+    enum: str = ""
+    members: tuple[tuple[str, int | bool | float | str | None], ...] = ()
 
     def field_type(self, name: str) -> Type | None:
         return dict(self.fields).get(name)

@@ -160,7 +160,7 @@ def access_paths(heap: Mapping[str, Any], root: str) -> tuple[tuple[str, tuple[s
         edges: list[tuple[str | int, Any]] = \
             sorted(desc["fields"].items()) if "class" in desc else list(enumerate(desc.get("list", [])))
         for key, value in edges:
-            if isinstance(value, dict) and value["$ref"] in heap and value["$ref"] not in paths:
+            if isinstance(value, dict) and value.get("$ref") in heap and value["$ref"] not in paths:
                 paths[value["$ref"]] = paths[name] + (key,)
                 queue.append(value["$ref"])
     return tuple(paths.items())

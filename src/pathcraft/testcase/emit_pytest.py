@@ -20,6 +20,7 @@ from typing import Any, TextIO
 from pathcraft import __version__
 from pathcraft.ir.nodes import Text
 from pathcraft.solver.fpsem import float_literal
+from pathcraft.testcase.heapdesc import ENUM_KEY
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.records import NamedValue
 from pathcraft.testcase.stream import Layout, Stats, TestStream
@@ -182,7 +183,9 @@ class PytestText:
             lines += [f"    {line}" for line in construction_lines(case, self.alias, body)]
         if any("collections.deque" in line for line in lines[start:] + body):  # a deque built or checked
             lines.insert(start, "    import collections")
-        return "\n".join(folded for line in lines + body for folded in fold(line)) + "\n"
+        spellings = case.extra.get("spellings", {})
+        return "\n".join(folded for line in lines + body
+                         for folded in fold(_named_members(line, self.alias, spellings))) + "\n"
 
 
 def _end(count: int, stats: Stats) -> str:
@@ -219,7 +222,18 @@ def _folder(source: str) -> str:
     return here if Path(here).resolve() == root else str(root)
 
 
+# an enum member's class in rendered text, before the test knows how it names classes (`_named_members`)
+_MEMBER_CLASS = re.compile("\x00([^\x00]+)\x00")
+
+
+def _named_members(line: str, alias: str, spellings: Mapping[str, str]) -> str:
+    """`line` with each enum member's class spelled as the test names classes."""
+    return _MEMBER_CLASS.sub(lambda m: class_expr(alias, m.group(1), spellings), line) if "\x00" in line else line
+
+
 def render(value: Any) -> str:
+    if isinstance(value, dict) and ENUM_KEY in value:  # `mod.Color.RED` (its class spelled in `test`)
+        return f"\x00{value[ENUM_KEY]}\x00.{value['member']}"
     if isinstance(value, dict):
         return str(value["$ref"])
     if isinstance(value, float):
@@ -540,6 +554,8 @@ def value_checks(expr: str, value: Any, case: TestCase, alias: str,
     300 steps deep (quadratic text, and more than pytest's assertion
     rewriting can take)."""
     seen = {} if seen is None else seen
+    if isinstance(value, dict) and ENUM_KEY in value:  # a member is one object: its identity
+        return [f"assert {expr} is {render(value)}"]
     if isinstance(value, NamedValue):  # a NamedTuple: its class, then its fields
         checks = [f"assert type({expr}) is {alias}.{value.cls}"]
         if _holds_ref(value) or any(_by_repr(v) for v in value):

@@ -20,6 +20,8 @@ input objects in order.
 
 from __future__ import annotations
 
+import enum
+
 import keyword
 import re
 from collections import deque
@@ -33,7 +35,7 @@ from pathcraft.ir.callables import SOURCES, made_as
 from pathcraft.ir.callables import real as real_function
 from pathcraft.heap.cells import Addr, Cell, DictCell, GeneratorCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.readback import ObjectKey, final_fields, object_key
-from pathcraft.ir.nodes import Sentinel, Text
+from pathcraft.ir.nodes import EnumMember, Sentinel, Text
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import STR, App, Model, Sym, Term, evaluate, value_of
@@ -98,6 +100,8 @@ class SymbolicSnapshot:
             return None
         if isinstance(v, Sentinel):
             raise Unsupported(f"the sentinel object {v.name} in the result or a changed object (a test cannot name it)")
+        if isinstance(v, EnumMember):
+            return enum_json(v.cls, v.name)
         if isinstance(v, ExcValue):
             raise Unsupported(f"a {v.type} object in the result or a changed object (its assertion is not written)")
         if isinstance(v, Text):
@@ -247,6 +251,14 @@ def _is_tuple(cell: object) -> bool:
     return isinstance(cell, ListCell) and cell.is_tuple
 
 
+ENUM_KEY = "$enum"  # an enum member in a snapshot: `{"$enum": "Color", "member": "RED"}`
+
+
+def enum_json(cls: str, member: str) -> Json:
+    """An enum member as a snapshot names it (frontend/enums.py)."""
+    return {ENUM_KEY: cls, "member": member}
+
+
 def json_value(v: Json) -> Json:
     """A value or snapshot for JSON documents, where a tuple would come
     back a list: `{"$tuple": [...]}`, at any depth."""
@@ -259,12 +271,17 @@ def json_value(v: Json) -> Json:
     return v
 
 
-def real_value(v: Json, objects: Mapping[str, Any]) -> Any:
-    """A value of a snapshot (`json_value`'s encoding or not): objects by name."""
+def real_value(v: Json, objects: Mapping[str, Any], classes: Callable[[str], Any] | None = None) -> Any:
+    """A value of a snapshot (`json_value`'s encoding or not): objects by
+    name, enum members from their classes (`classes`: a name to its class)."""
     if isinstance(v, tuple):
-        return tuple(real_value(x, objects) for x in v)
+        return tuple(real_value(x, objects, classes) for x in v)
+    if isinstance(v, dict) and ENUM_KEY in v:
+        assert classes is not None, v
+        return getattr(classes(v[ENUM_KEY]), v["member"])
     if isinstance(v, dict):
-        return tuple(real_value(x, objects) for x in v["$tuple"]) if "$tuple" in v else objects[v["$ref"]]
+        return tuple(real_value(x, objects, classes) for x in v["$tuple"]) if "$tuple" in v \
+            else objects[v["$ref"]]
     return v
 
 
@@ -286,7 +303,7 @@ def build_inputs(snapshot: Mapping[str, Json], classes: Callable[[str], type]) -
                 deque() if "deque" in desc else []
 
     def real(v: Json) -> Any:
-        return real_value(v, objects)
+        return real_value(v, objects, classes)
 
     for name, desc in snapshot.items():
         if "class" in desc:
@@ -314,7 +331,7 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
         if isinstance(v, tuple):  # a value, not named: what it holds may be
             queue.extend(v)
             continue
-        if not _is_object(v) or id(v) in seen:
+        if isinstance(v, enum.Enum) or not _is_object(v) or id(v) in seen:
             continue
         seen.add(id(v))
         if id(v) not in names:
@@ -331,6 +348,8 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
     def value(v: Any) -> Json:
         if isinstance(v, tuple):
             return tuple(value(x) for x in v)
+        if isinstance(v, enum.Enum):
+            return enum_json(type(v).__qualname__, v.name)
         if _is_object(v):
             return {"$ref": names[id(v)]}
         return v

@@ -81,7 +81,9 @@ def run_case(module: Any, case: dict[str, Any], filename: str,
     fn = resolve(module, case["function"])
     clear_caches(module)  # the paths assume functools caches start empty
     objects = inputs_of(module, case)
-    args = {k: real_value(v, objects) for k, v in case["inputs"].items()}
+    spellings = case.get("spellings", {})
+    args = {k: real_value(v, objects, lambda name: spelled_class(module, spellings.get(name, name)))
+            for k, v in case["inputs"].items()}
     run = record(fn, args, filename, lines)
     value, final = real_snapshot(run.value if run.kind == "return" else None, objects)
     return run, value, final

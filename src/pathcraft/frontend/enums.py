@@ -1,0 +1,118 @@
+"""Enum classes: `class Color(Enum)` read as a fixed set of members.
+
+A member (`Color.RED`) is a value of its own (`ir.nodes.EnumMember`),
+not an object on the heap: what the code does with it is exact without a
+model of the `enum` machinery. `is` and `==` tell members apart, `.name`
+and `.value` are constants, a method of the class runs with the member as
+`self`, and a parameter or field typed `Color` takes each member in turn
+(heap/lazy.py). An `IntEnum` or `StrEnum` member (or one of `class
+C(int, Enum)`, `class C(str, Enum)`) is also its value in arithmetic and
+comparisons, as CPython's mixins make it (models/enum).
+
+Read here: the base (`Enum`, `IntEnum`, `StrEnum`, as imported names or
+attributes of `enum`), and members bound in the class body to an int,
+str, float, bool or None constant or to `auto()`. A second name bound to
+an equal value is an alias of the first member, as in CPython. What
+changes how members are made (`_missing_`, `__new__`,
+`_generate_next_value_`, `_ignore_`, a member of another value, a `Flag`)
+refuses the class.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+ENUM_BASES = ("Enum", "IntEnum", "StrEnum")
+# hooks that change how members are made or looked up: not modelled
+_MAKERS = frozenset({"_missing_", "__new__", "__init__", "_generate_next_value_", "_ignore_", "__init_subclass__",
+                     "_order_", "__call__"})
+
+Scalar = int | bool | float | str | None
+
+
+class EnumError(ValueError):
+    """An enum class the model does not read; the message says why, the node where."""
+
+    def __init__(self, message: str, node: ast.AST) -> None:
+        super().__init__(message)
+        self.node = node
+
+
+@dataclass(frozen=True)
+class EnumShape:
+    """What the model knows of an enum class."""
+
+    kind: str  # "Enum", "IntEnum" or "StrEnum" (a `(int, Enum)` class is an "IntEnum" here)
+    members: tuple[tuple[str, Scalar], ...]  # canonical members, in definition order
+    aliases: tuple[tuple[str, str], ...]  # alias name -> its member's name
+
+
+def enum_kind(cls: ast.ClassDef, user_classes: set[str]) -> str | None:
+    """The enum base `cls` derives from, or None when it is no enum class."""
+    names = [_base(b, user_classes) for b in cls.bases]
+    if not names or names[-1] not in ENUM_BASES or cls.keywords:
+        return None
+    mixins = names[:-1]
+    if not mixins:
+        return names[-1]
+    if len(mixins) == 1 and names[-1] == "Enum" and mixins[0] in ("int", "str"):
+        return "IntEnum" if mixins[0] == "int" else "StrEnum"
+    return None
+
+
+def _base(node: ast.expr, user_classes: set[str]) -> str | None:
+    if isinstance(node, ast.Name) and node.id not in user_classes:
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "enum":
+        return node.attr
+    return None
+
+
+def read_enum(cls: ast.ClassDef, kind: str) -> EnumShape:
+    """The members of enum class `cls` (see the module docstring)."""
+    members: list[tuple[str, Scalar]] = []
+    aliases: list[tuple[str, str]] = []
+    for item in cls.body:
+        if isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant) or isinstance(item, ast.Pass):
+            continue
+        if isinstance(item, ast.FunctionDef):
+            if item.name in _MAKERS:
+                raise EnumError(f"enum class {cls.name} with its own {item.name}", item)
+            continue
+        if not (isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name)):
+            raise EnumError(f"statement in the body of enum class {cls.name} other than a member or a method", item)
+        name = item.targets[0].id
+        if name.startswith("_"):
+            raise EnumError(f"enum class {cls.name} binding {name}", item)
+        value = _member_value(item.value, kind, name, members, cls.name)
+        same = next((m for m, v in members if v == value), None)  # CPython looks the value up: 1 == True
+        if same is not None:
+            aliases.append((name, same))
+        else:
+            members.append((name, value))
+    if not members:
+        raise EnumError(f"enum class {cls.name} without members", cls)
+    return EnumShape(kind, tuple(members), tuple(aliases))
+
+
+def _member_value(node: ast.expr, kind: str, name: str, members: list[tuple[str, Scalar]], cls: str) -> Scalar:
+    if isinstance(node, ast.Call) and not node.args and not node.keywords and (
+            isinstance(node.func, ast.Name) and node.func.id == "auto"
+            or isinstance(node.func, ast.Attribute) and node.func.attr == "auto"
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "enum"):
+        if kind == "StrEnum":
+            return name.lower()  # CPython's StrEnum: the member's name in lower case
+        last = members[-1][1] if members else 0
+        if type(last) is not int:
+            raise EnumError(f"auto() after a member of {cls} whose value is no int", node)
+        return last + 1
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str)) or
+            isinstance(node, ast.Constant) and node.value is None) or isinstance(node.value, bytes):
+        raise EnumError(f"enum member {cls}.{name} whose value is not an int, float, str, bool or None constant",
+                        node)
+    value = node.value
+    if kind == "IntEnum" and type(value) is not int or kind == "StrEnum" and not isinstance(value, str):
+        raise EnumError(f"{kind} member {cls}.{name} whose value is no {'int' if kind == 'IntEnum' else 'str'}",
+                        node)
+    return value

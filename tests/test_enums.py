@@ -1,0 +1,166 @@
+"""Enum classes (frontend/enums.py, models/enum): a member is a value of
+its own, a parameter or field typed with the class takes each member, and
+the tests name members through their class and check results by identity."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oracle import replay_mismatches
+from pathcraft.frontend import translate
+from pathcraft.generate import GenerateOptions, generate
+
+COLORS = '''
+import enum
+from dataclasses import dataclass
+from enum import Enum, IntEnum, auto
+
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+    BLUE = auto()
+    CRIMSON = 1
+
+    def warm(self) -> bool:
+        if self is Color.RED:
+            return True
+        return False
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+class Level(IntEnum):
+    LOW = 1
+    HIGH = 5
+
+
+class Mode(str, enum.Enum):
+    FAST = "fast"
+    SLOW = "slow"
+
+
+@dataclass
+class Bound:
+    version: int
+    kind: Color
+
+
+def shade(c: Color) -> int:
+    if c is Color.RED:
+        return 1
+    if c == Color.CRIMSON:
+        return 3
+    if c == 2:
+        return 4
+    return 2
+
+
+def weigh(level: Level, n: int) -> int:
+    if level > n:
+        return level + n
+    if level == 5:
+        return 0
+    return -1
+
+
+def speed(m: Mode) -> str:
+    if m == "fast":
+        return "quick"
+    return m.value
+
+
+def pick(flag: bool) -> Color:
+    if flag:
+        return Color.GREEN
+    return Color.BLUE
+
+
+def describe(c: Color) -> str:
+    if c.warm():
+        return c.label
+    return c.name
+
+
+def successor(b: Bound) -> int:
+    if b.kind is Color.RED and b.version > 0:
+        return b.version + 1
+    return b.version
+
+
+def reds(colors: list[Color]) -> int:
+    n = 0
+    for c in colors:
+        if c is Color.RED:
+            n += 1
+    return n
+'''
+
+NAMES = ["shade", "weigh", "speed", "pick", "describe", "successor", "reds", "Color.warm", "Color.label"]
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("enums") / "colors.py"
+    path.write_text(COLORS)
+    return path
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_test_replays_on_the_real_enum(source: Path, name: str) -> None:
+    cases = generate(translate(str(source), [name]).program, name, GenerateOptions()).cases
+    assert cases
+    assert replay_mismatches(source, name, cases) == []
+
+
+def test_each_member_is_an_input_and_aliases_are_their_member(source: Path) -> None:
+    cases = generate(translate(str(source), ["shade"]).program, "shade", GenerateOptions()).cases
+    given = {dict(c.inputs)["c"]["member"] for c in cases}
+    assert given == {"RED", "GREEN", "BLUE"}  # CRIMSON is RED
+    assert {c.value for c in cases} == {1, 2}  # RED is CRIMSON (never 3); a plain member is no int (never 4)
+
+
+def test_int_and_str_mixins_are_their_values(source: Path) -> None:
+    weigh = generate(translate(str(source), ["weigh"]).program, "weigh", GenerateOptions()).cases
+    assert {c.value for c in weigh} >= {-1, 0} and any(c.value > 5 for c in weigh)
+    speed = generate(translate(str(source), ["speed"]).program, "speed", GenerateOptions()).cases
+    assert {c.value for c in speed} == {"quick", "slow"}
+
+
+def test_the_file_names_members_through_their_class_checks_identity_and_passes(source: Path,
+                                                                              tmp_path: Path) -> None:
+    out = tmp_path / "test_colors.py"
+    made = subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(source), "-o", str(out)],
+                          capture_output=True, text=True, check=False)
+    assert made.returncode == 0, made.stderr
+    text = out.read_text()
+    assert "colors.shade(c=colors.Color.GREEN)" in text
+    assert "assert result is colors.Color.BLUE" in text
+    assert ".kind = colors.Color.RED" in text
+    assert "\x00" not in text
+    env = {**os.environ, "PYTHONPATH": str(source.parent)}
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:xdist",
+                          "-p", "no:cacheprovider", str(out)], capture_output=True, text=True, env=env,
+                         cwd=tmp_path, check=False)
+    assert ran.returncode == 0, ran.stdout[-2000:]
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ("    RED = 1\n\n    @classmethod\n    def _missing_(cls, value):\n        return cls.RED\n",
+     "enum class Color with its own _missing_"),
+    ("    RED = [1]\n", "whose value is not an int, float, str, bool or None constant"),
+    ("    RED = 'r'\n    BLUE = auto()\n", "auto() after a member of Color whose value is no int"),
+])
+def test_an_enum_the_model_cannot_read_refuses_its_users(tmp_path: Path, body: str, message: str) -> None:
+    path = tmp_path / "odd.py"
+    path.write_text(f"from enum import Enum, auto\n\n\nclass Color(Enum):\n{body}\n\n"
+                    "def f(c: Color) -> int:\n    if c is Color.RED:\n        return 1\n    return 0\n")
+    errors = translate(str(path), ["f"]).errors
+    assert message in str(errors["f"])
