@@ -13,7 +13,9 @@ Before linking, a class statement's bases are put in the form the linker
 reads (`normalize_bases`): `collections.abc.Sequence` and `t.Generic` (an
 imported module's attribute) become the bare name, imported; `Base[KT,
 VT]` is `Base` (a subscripted base has the same MRO); `metaclass=ABCMeta`
-with no other base is the base `ABC`, the same behaviour. The rewritten
+with no other base is the base `ABC`, the same behaviour; several model
+bases (`MutableSet, Sequence`; `Mapping[K, V], Generic[K, V]`) are the one
+model class standing for their C3 order (frontend/mro.py). The rewritten
 bases are the model's own business: the tests import the real module.
 
 A model class is never a type an annotation names (a `Sequence[int]`
@@ -33,6 +35,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pathcraft.frontend import mro
 from pathcraft.frontend.names import module_level
 from pathcraft.frontend.nested import dotted
 
@@ -87,6 +90,8 @@ def normalize_bases(module: ModuleSource) -> None:
     the module docstring), adding the imports they need."""
     aliases, bound = _module_names(module.tree)
     wanted: dict[str, set[str]] = {}
+    imported = _model_imports(module.tree)
+    rewritten: set[str] = set()
 
     def modelled(stdlib: str, name: str) -> bool:
         found = model_import(stdlib)
@@ -106,6 +111,7 @@ def normalize_bases(module: ModuleSource) -> None:
                 stdlib = ".".join(p for p in (aliases.get(first, ""), rest) if p)
                 if first in aliases and modelled(stdlib, name):
                     plain = ast.Name(name, ast.Load())
+                    rewritten.add(name)
             bases.append(ast.copy_location(plain, base))
         real = [b for b in bases if not (isinstance(b, ast.Name) and b.id == "object")]
         meta = [k for k in cls.keywords if k.arg == "metaclass"]
@@ -113,10 +119,49 @@ def normalize_bases(module: ModuleSource) -> None:
                 and modelled("abc", ABC_ROOT):
             cls.keywords = []
             bases = [ast.copy_location(ast.Name(ABC_ROOT, ast.Load()), meta[0])]
-        cls.bases = bases
+        cls.bases = _merged_bases(cls, bases, lambda n: n in rewritten or n in imported and bound.get(n) != "",
+                                  lambda n: n in bound, wanted)
     for stdlib, names in sorted(wanted.items()):
         statement = ast.ImportFrom(module=stdlib, names=[ast.alias(name=n) for n in sorted(names)], level=0)
+        setattr(statement, mro.IMPORTS, True)  # it may name a synthesized class (frontend/mro.py)
         module.tree.body.insert(0, ast.fix_missing_locations(ast.copy_location(statement, module.tree)))
+
+
+def _merged_bases(cls: ast.ClassDef, bases: list[ast.expr], is_model: Callable[[str], bool],
+                  is_bound: Callable[[str], bool], wanted: dict[str, set[str]]) -> list[ast.expr]:
+    """Several model bases (`MutableSet, Sequence`; `Mapping, Generic`) as
+    the one model class standing for their order (frontend/mro.py), which
+    `wanted` then imports if synthesized; a combination without one keeps
+    its bases, with the reason recorded for `_class_base`."""
+    real = [b for b in bases if not (isinstance(b, ast.Name) and b.id == "object")]
+    names = [b.id for b in real if isinstance(b, ast.Name) and is_model(b.id)]
+    if len(real) < 2 or len(names) != len(real):
+        return bases
+    try:
+        name, order = mro.merged_base(names)
+    except mro.MroError as exc:
+        setattr(cls, mro.REFUSED, f"bases {', '.join(repr(n) for n in names)}: {exc}")
+        return bases
+    if name not in names:  # synthesized: merged from the model file like the others
+        if is_bound(name):
+            setattr(cls, mro.REFUSED, f"bases {', '.join(repr(n) for n in names)}: their merged model class "
+                                      f"'{name}' is a name of the module")
+            return bases
+        wanted.setdefault(mro.MODULE, set()).add(name)
+    setattr(cls, mro.LINEARIZED, tuple(order))
+    return [ast.copy_location(ast.Name(name, ast.Load()), real[0])]
+
+
+def _model_imports(tree: ast.Module) -> set[str]:
+    """Names the module imports, unaliased, from a standard-library module
+    a model stands for, that model's (link_imports merges them)."""
+    out: set[str] = set()
+    for statement in module_level(tree.body):
+        if isinstance(statement, ast.ImportFrom) and statement.level == 0:
+            found = model_import(statement.module)
+            out.update(a.name for a in statement.names if found is not None and a.name in found[1]
+                       and a.asname in (None, a.name))
+    return out
 
 
 def _module_names(tree: ast.Module) -> tuple[dict[str, str], dict[str, str]]:

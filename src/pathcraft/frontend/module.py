@@ -18,7 +18,7 @@ from pathcraft.files import read_source
 from pathcraft.frontend.aliases import module_aliases
 from pathcraft.frontend.boolsafe import bool_safe_ints, returned_as_given
 from pathcraft.frontend.decorators import drop_overloads, read_decorators
-from pathcraft.frontend import nested
+from pathcraft.frontend import mro, nested
 from pathcraft.models.math import lowering as mathmod
 from pathcraft.frontend import enums
 from pathcraft.frontend.folding import fold_module_constants
@@ -122,6 +122,7 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     module.hidden |= module.model_classes
     home_hidden_classes(module)
     nested.hoist(module.classes)  # `Outer.Inner`, a class of its own (frontend/nested.py)
+    mro.single_user_base(module)  # `class Tree(Node, Generic[T])`: `Node` alone (frontend/mro.py)
     _spell_hidden_nested(module)
     _find_exceptions(module)
     _read_classes(module)
@@ -346,7 +347,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
                      tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters),
                      plain_ne=_plain_ne(cls), quiet_exit=_quiet_exit(cls),
-                     abstract=abstract_methods(module, class_chain(module, cls)))
+                     abstract=abstract_methods(module, class_chain(module, cls)), abcs=getattr(cls, mro.MERGED, ()))
 
 
 def _enum_info(module: ModuleSource, cls: ast.ClassDef, kind: str) -> ClassInfo:
@@ -368,6 +369,9 @@ def _class_base(module: ModuleSource, cls: ast.ClassDef) -> str | None:
     """The class's one user base class, if any; a base, keyword or chain
     the model cannot follow is refused."""
     base: str | None = None
+    refused = getattr(cls, mro.REFUSED, None)  # several bases without a single-inheritance form (frontend/mro.py)
+    if refused is not None:
+        raise unsupported(module.path, cls.bases[-1], refused)
     for b in cls.bases:
         if isinstance(b, ast.Name) and b.id == "object":
             continue

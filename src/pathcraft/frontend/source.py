@@ -151,10 +151,10 @@ class ModuleSource:
         seen = set()
         current: str | None = cls
         while current is not None and current not in seen:
-            if current == base:
+            info = self.class_infos.get(current)
+            if current == base or info is not None and base in info.abcs:  # a merged model class (frontend/mro.py)
                 return True
             seen.add(current)
-            info = self.class_infos.get(current)
             current = info.base if info else None
         return False
 

@@ -408,6 +408,9 @@ class ClassInfo:
     # names and values in definition order (an alias names its canonical member's value)
     enum: str = ""
     members: tuple[tuple[str, int | bool | float | str | None], ...] = ()
+    # a model class merging several (frontend/mro.py): the collections.abc classes of its MRO, each an
+    # `isinstance` answer for its instances
+    abcs: tuple[str, ...] = ()
 
     def field_type(self, name: str) -> Type | None:
         return dict(self.fields).get(name)
@@ -506,7 +509,7 @@ class Program:
         return any(field in self.classes[klass].opaque for klass in self.mro(cls))
 
     def is_subclass(self, cls: str, base: str) -> bool:
-        return base in self.mro(cls)
+        return any(k == base or base in self.classes[k].abcs for k in self.mro(cls))
 
     def predicate(self, name: str) -> Predicate:
         return self.predicates[name]
