@@ -10,12 +10,16 @@ decide (a class it does not know) is refused here.
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from pathcraft.frontend import classrefs
 from pathcraft.frontend.exprhost import ExprLowering
-from pathcraft.frontend.modelclasses import abstract_instance
+from pathcraft.frontend.modelclasses import ABC_ROOT, abstract_instance
 from pathcraft.ir.builtin_names import ISINSTANCE_ABC_OP, ISINSTANCE_OP
 from pathcraft.ir.nodes import Binary, Const, Expr, Unary, Var
+
+if TYPE_CHECKING:
+    from pathcraft.frontend.source import ModuleSource
 
 CALLABLE_OP = "callable"  # `callable(e)`, decided at run time
 RUNTIME_TYPES = frozenset({"int", "bool", "float", "str", "list", "tuple", "dict", "set", "object"})
@@ -59,7 +63,8 @@ def isinstance_of(ex: ExprLowering, node: ast.Call) -> Expr:
         return asked
     declared = ex.info.param_types[ex.info.params.index(subject.id)]
     for name in modelled:  # decided by the builtin type, or by the class's own bases
-        verdict = abstract_instance(declared, name, ex.module.is_subclass)
+        verdict = _derives_from_abc(ex.module, str(declared.cls)) if name == ABC_ROOT and declared.kind == "obj" \
+            else abstract_instance(declared, name, ex.module.is_subclass)
         if verdict is None:
             raise ex.error(kinds, f"isinstance() with abstract base class '{name}' on a parameter of type "
                                   f"{declared}")
@@ -76,7 +81,8 @@ def isinstance_of(ex: ExprLowering, node: ast.Call) -> Expr:
         matches = bool(wanted & {"deque" if declared.deque else declared.kind, "object"})
     elif declared.kind == "obj":
         matches = "object" in wanted or any(
-            w in ex.module.class_infos and ex.module.is_subclass(str(declared.cls), w) for w in wanted)
+            w in ex.module.class_infos and ex.module.is_subclass(str(declared.cls), w)
+            for w in wanted)
     else:
         matches = False
     if matches and declared.optional:
@@ -175,3 +181,18 @@ def _constant_name(node: ast.Call, arity: int) -> str | None:
     name = node.args[1]
     return name.value if isinstance(name, ast.Constant) and isinstance(name.value, str) \
         and name.value.isidentifier() else None
+
+
+def _derives_from_abc(module: ModuleSource, cls: str) -> bool:
+    """Is `cls` a subclass of `abc.ABC` for CPython? The model's
+    `collections.abc` classes sit on the model's `ABC` (it makes their
+    abstract methods count), CPython's only have its metaclass: a class
+    reaches `abc.ABC` when one that is no model class names it (the
+    engine asks the same of objects: engine/evaluate.py)."""
+    chain: list[str] = []
+    current: str | None = cls
+    while current is not None and current in module.class_infos and current not in chain:
+        chain.append(current)
+        current = module.class_infos[current].base
+    below = chain[chain.index(ABC_ROOT) - 1] if ABC_ROOT in chain and chain.index(ABC_ROOT) > 0 else None
+    return below is not None and below not in module.model_classes
