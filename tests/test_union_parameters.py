@@ -22,3 +22,19 @@ def test_every_member_gets_inputs() -> None:
     assert kinds == {"int", "str"}
     weights = {type(dict(c.inputs)["n"]).__name__ for c in generated(FIXTURE, "weight")}
     assert weights == {"NoneType", "dict", "int"}  # None, an object (by reference), an int
+
+
+def test_a_probe_seeded_by_one_member_skips_the_other_members_start(tmp_path: Path) -> None:
+    """A probe's seed values come from one member's path (`x` an int); run
+    from the `str` member's start, `printable(x)` met an int: an internal
+    error ended the run. A value of another sort is not that start's."""
+    from oracle import replay_mismatches
+    from pathcraft.frontend import translate
+    from pathcraft.generate import GenerateOptions, generate
+
+    source = tmp_path / "mixed.py"
+    source.write_text("def g(x: int | str) -> int:\n    if x == 'a':\n        return 1\n    if x == 2:\n"
+                      "        return 2\n    return 3\n")
+    cases = generate(translate(str(source), ["g"]).program, "g", GenerateOptions(long_probes=3)).cases  # the CLI's
+    assert {c.value for c in cases} == {1, 2, 3}
+    assert replay_mismatches(source, "g", cases) == []

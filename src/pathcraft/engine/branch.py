@@ -88,6 +88,6 @@ class ModelBrancher(Brancher):
             return None
         try:
             holds = bool(evaluate(condition, model))
-        except (ArithmeticError, ValueError):
-            return None
+        except (ArithmeticError, ValueError, TypeError):  # TypeError: a value of another sort (a union
+            return None  # parameter's int where this start binds a str): not this start's values
         return (extend(store, condition, origin), model) if holds else None
