@@ -256,3 +256,19 @@ def test_a_test_sits_on_the_edge_of_the_branch_that_made_its_path(tmp_path: Path
     raised = [dict(c.inputs)["num"] for c in cases if c.kind == "raise"]
     assert small == [1] and raised == [-1]
     assert replay_mismatches(source, "root", cases) == []
+
+
+def test_an_attribute_set_to_an_empty_deque_is_a_deque_of_what_is_appended(tmp_path: Path) -> None:
+    """`self._cache = deque()` (more_itertools' peekable, a window): a
+    deque, of the items the methods append; input objects hold deques."""
+    source = tmp_path / "window.py"
+    source.write_text(
+        "import collections\nfrom collections import deque\n\n\nclass Window:\n"
+        "    def __init__(self, size: int) -> None:\n        self.size = size\n        self._cache = deque()\n"
+        "        self._seen = collections.deque()\n\n"
+        "    def push(self, x: int) -> int:\n        self._cache.append(x)\n        self._seen.appendleft(x > 0)\n"
+        "        if len(self._cache) > self.size:\n            return self._cache.popleft()\n        return -1\n")
+    assert types_of(source, "Window") == {"size": "int", "_cache": "deque[int]", "_seen": "deque[bool]"}
+    cases = generate(translate(str(source), ["Window.push"]).program, "Window.push", GenerateOptions()).cases
+    assert {c.value for c in cases if c.value != -1}
+    assert replay_mismatches(source, "Window.push", cases) == []

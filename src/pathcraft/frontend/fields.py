@@ -82,6 +82,7 @@ NOT_YET = _NotYet()
 EMPTY_LIST = Type("list", elem=None)
 EMPTY_DICT = Type("dict", elem=None, key=None)
 EMPTY_SET = Type("set", elem=None)
+EMPTY_DEQUE = Type("list", elem=None, deque=True)
 
 
 def infer_attributes(
@@ -171,6 +172,8 @@ def _with_items(typer: Typer, kind: Inferred, chain: list[ast.ClassDef], name: s
     into it."""
     if isinstance(kind, Type) and kind.kind == "list" and kind.elem is None:
         items = _appended(typer, chain, name, mangle)
+        if kind.deque:
+            items = Type("list", elem=items.elem, deque=True)
         kind = items.nullable() if kind.optional else items
     if isinstance(kind, Type) and kind.kind == "list" and kind.elem == EMPTY_LIST:
         rows = Type("list", elem=_appended(typer, chain, name, mangle, nested=True))
@@ -276,7 +279,7 @@ def _appended(typer: Typer, chain: list[ast.ClassDef], name: str,
                 owner: ast.expr | None = node.func.value
                 if nested:
                     owner = owner.value if isinstance(owner, ast.Subscript) else None
-                if node.func.attr in ("append", "insert") and node.args \
+                if node.func.attr in ("append", "insert", "appendleft") and node.args \
                         and isinstance(owner, ast.Attribute) \
                         and isinstance(owner.value, ast.Name) and owner.value.id == me \
                         and mangle(owner.attr, cls.name) == name:
@@ -352,8 +355,8 @@ def join_types(kinds: Sequence[Inferred]) -> Inferred:
     if not kinds or any(isinstance(k, Unknown) for k in kinds):
         return UNKNOWN
     types = [k for k in kinds if isinstance(k, Type)]
-    values = {Type(t.kind, t.cls, False, t.elem, t.items, t.key) for t in types if t.kind != "none"}
-    for empty in (EMPTY_LIST, EMPTY_DICT, EMPTY_SET):
+    values = {Type(t.kind, t.cls, False, t.elem, t.items, t.key, t.deque) for t in types if t.kind != "none"}
+    for empty in (EMPTY_LIST, EMPTY_DICT, EMPTY_SET, EMPTY_DEQUE):
         if empty in values and any(v.kind == empty.kind and v.elem is not None for v in values):
             values.discard(empty)
     if not values:
@@ -517,6 +520,9 @@ class Typer:
         if isinstance(node.func, ast.Name) and not node.args and not node.keywords \
                 and node.func.id in ("dict", "set") and not self._shadowed(node.func.id, fn):
             return EMPTY_DICT if node.func.id == "dict" else EMPTY_SET
+        if not node.args and not node.keywords and dotted(node.func) in ("deque", "collections.deque") \
+                and not self._shadowed("deque" if isinstance(node.func, ast.Name) else "collections", fn):
+            return EMPTY_DEQUE  # its items: what the methods append
         if isinstance(node.func, (ast.Name, ast.Attribute)) and len(node.args) == 1 \
                 and (node.func.id if isinstance(node.func, ast.Name) else node.func.attr) == "defaultdict":
             factory = node.args[0]
