@@ -95,6 +95,16 @@ def successor(b: Bound) -> int:
     return b.version
 
 
+def parse(n: int, s: str) -> int:
+    if n > 0:
+        c = Color(n)
+        return 1 if c is Color.RED else 2
+    level = Level(-n)
+    if Mode(s) is Mode.FAST:
+        return level * 2
+    return level
+
+
 def reds(colors: list[Color]) -> int:
     n = 0
     for c in colors:
@@ -103,7 +113,7 @@ def reds(colors: list[Color]) -> int:
     return n
 '''
 
-NAMES = ["shade", "weigh", "speed", "pick", "describe", "successor", "reds", "Color.warm", "Color.label"]
+NAMES = ["shade", "weigh", "speed", "pick", "describe", "successor", "reds", "parse", "Color.warm", "Color.label"]
 
 
 @pytest.fixture(scope="module")
@@ -150,6 +160,18 @@ def test_the_file_names_members_through_their_class_checks_identity_and_passes(s
                           "-p", "no:cacheprovider", str(out)], capture_output=True, text=True, env=env,
                          cwd=tmp_path, check=False)
     assert ran.returncode == 0, ran.stdout[-2000:]
+
+
+def test_calling_the_class_looks_a_value_up(source: Path) -> None:
+    """`Color(n)` finds the member of value n (CPython's lookup: RED, and
+    BLUE as auto() made it 3), else raises ValueError (its message, the
+    value's repr, is not asserted)."""
+    cases = generate(translate(str(source), ["parse"]).program, "parse", GenerateOptions()).cases
+    outcomes = {(c.kind, repr(c.value), c.exc_type) for c in cases}
+    assert {("return", "1", None), ("return", "2", None), ("raise", "None", "ValueError")} <= outcomes
+    assert ("return", "10", None) in outcomes  # Level.HIGH doubled
+    assert ("return", repr({"$enum": "Level", "member": "HIGH"}), None) in outcomes  # the member itself
+    assert all(c.exc_message is None for c in cases if c.kind == "raise")
 
 
 @pytest.mark.parametrize(("body", "message"), [

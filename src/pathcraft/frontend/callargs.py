@@ -12,8 +12,8 @@ import ast
 
 from pathcraft.models.namedtuple import lowering as namedtuples
 from pathcraft.frontend.exprhost import ExprLowering
-from pathcraft.ir.builtin_names import NEW_DICT
-from pathcraft.ir.nodes import Call, CallMethod, Const, Expr, FunctionInfo, NewList, NewObject, Text, Var
+from pathcraft.ir.builtin_names import ENUM_LOOKUP, NEW_DICT
+from pathcraft.ir.nodes import Call, CallMethod, Const, EnumMember, Expr, FunctionInfo, NewList, NewObject, Text, Var
 
 
 def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_self: bool = False) -> list[Expr]:
@@ -86,9 +86,17 @@ def _forwarded(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, positiona
 
 
 def construct(ex: ExprLowering, cls: str, node: ast.Call) -> Expr:
-    """`C(args)`: new_object, then `__init__` when the class has one."""
-    ex.calls.classes_built.add(cls)
+    """`C(args)`: new_object, then `__init__` when the class has one; of
+    an enum class, the member of that value (models/enum)."""
     info = ex.module.class_infos.get(cls)
+    if info is not None and info.enum:
+        if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
+            raise ex.error(node, f"call of enum class {cls} other than with one value")
+        tmp = ex.blocks.temp()
+        first = Const(EnumMember(cls, info.members[0][0]))  # the lookup is the class's, asked of a member
+        ex.blocks.emit(CallMethod(tmp, first, ENUM_LOOKUP, (ex.expr(node.args[0]),), node.lineno))
+        return Var(tmp)
+    ex.calls.classes_built.add(cls)
     init = None
     current = cls
     while info is not None:

@@ -100,3 +100,5 @@ ISINSTANCE_OP = "isa:"
 # the same with model classes of `collections.abc` (`Unary("isabc:Mapping", e)`): CPython's answer for a
 # builtin value, the class's chain (or its methods, for the ABCs that read them) for an object
 ISINSTANCE_ABC_OP = "isabc:"
+# `Color(v)` of an enum class: this method of the class's first member (frontend/callargs.py, models/enum)
+ENUM_LOOKUP = "$enum_lookup"
