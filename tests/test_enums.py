@@ -186,3 +186,41 @@ def test_an_enum_the_model_cannot_read_refuses_its_users(tmp_path: Path, body: s
                     "def f(c: Color) -> int:\n    if c is Color.RED:\n        return 1\n    return 0\n")
     errors = translate(str(path), ["f"]).errors
     assert message in str(errors["f"])
+
+
+MISUSE = '''
+from enum import Enum
+
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+
+
+def index(c: Color) -> int:
+    return c[0]
+
+
+def size(c: Color) -> int:
+    return len(c)
+
+
+def rename(c: Color) -> None:
+    c.name = "x"
+
+
+def member_of(c: Color) -> bool:
+    return c in [Color.RED]
+'''
+
+
+@pytest.mark.parametrize("name", ["index", "size", "rename", "member_of"])
+def test_what_a_member_is_not_raises_as_cpython_says(tmp_path: Path, name: str) -> None:
+    """A member is no int: its errors name its class (a test claimed
+    "'int' object is not subscriptable")."""
+    source = tmp_path / "misuse.py"
+    source.write_text(MISUSE)
+    cases = generate(translate(str(source), [name]).program, name, GenerateOptions()).cases
+    assert cases
+    assert replay_mismatches(source, name, cases) == []
+    assert all("int" not in (c.exc_message or "") for c in cases)

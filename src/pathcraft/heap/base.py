@@ -18,7 +18,7 @@ from typing import Literal, Protocol, TypeGuard, Union, get_args
 
 from pathcraft.errors import Unsupported
 from pathcraft.heap.cells import Addr, DictCell, GeneratorCell, Heap, Lazy, ObjectCell, ViewCell
-from pathcraft.ir.nodes import Program, Text
+from pathcraft.ir.nodes import EnumMember, Program, Sentinel, Text
 from pathcraft.ir.types import Type
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
@@ -114,6 +114,10 @@ def type_name(value: object, heap: Heap) -> str:
         return "NoneType"
     if isinstance(value, ExcValue):
         raise Unsupported(f"an operation on a {value.type} object (what its type does is not modelled)")
+    if isinstance(value, EnumMember):  # its class (models/enum)
+        return value.cls.rpartition(".")[2]
+    if isinstance(value, Sentinel):
+        raise Unsupported(f"an operation on the sentinel object {value.name}")
     if isinstance(value, Addr):
         cell = heap.cell(value)
         if isinstance(cell, DictCell):
