@@ -162,3 +162,21 @@ def test_the_page_in_a_headless_browser(package_page: Path) -> None:
             browser.close()
     assert errors == []
     assert (ARTEFACTS / "html-report.png").stat().st_size > 10_000
+
+
+def test_a_function_without_a_test_says_why_on_the_page(tmp_path: Path) -> None:
+    """Each function's row and section give why paths were dropped, and
+    why a function got no test; the heading counts those without one."""
+    source = tmp_path / "odd.py"
+    source.write_text("def spin() -> int:\n    while True:\n        pass\n\n\n"
+                      "def root(x: float) -> float:\n    if x > 0:\n        return x ** 0.5\n    return 0.0\n")
+    done = gen(str(source), "-o", str(tmp_path / "test_odd.py"), "--report", str(tmp_path / "odd.html"),
+               cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "odd.html").read_text(encoding="utf-8")
+    Balanced().feed(page)
+    assert "2 functions searched (1 of them without a test)" in page
+    spin, root = (re.search(f'id="[^"]*odd-py-{name}"', page).start() for name in ("spin", "root"))  # type: ignore[union-attr]
+    assert "<h4>No test: why</h4>" in page[spin:root] and "cut by a bound of the search" in page[spin:root]
+    assert "<h4>Paths dropped</h4>" in page[root:]
+    assert "&#x27;**&#x27; on floats" in page

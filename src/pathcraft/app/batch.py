@@ -258,8 +258,10 @@ class _ModuleRun:
 
     def report(self, status: str) -> ModuleReport:
         """What the HTML report shows of the module (its tests as data)."""
-        functions = [FunctionReport(q, list(self.results[q].get("cases", []))) for q in self.functions
-                     if q in self.results and not self.results[q].get("error")]
+        functions = [FunctionReport(q, list(r.get("cases", [])), [*r.get("dropped", ()), *(
+                         [r["stopped"]] if r.get("stopped") else [])])
+                     for q in self.functions if (r := self.results.get(q)) is not None and not r.get("error")
+                     and not r.get("skipped")]
         refused = {**self.skipped, **self.failed}
         return ModuleReport(self.name, str(self.source), status, functions, refused)
 

@@ -45,8 +45,8 @@ from pathcraft.settings import RunFlags
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.stream import TestStream
 from pathcraft.testcase.verify import VerifyReport, coverage_percent, verify
-from pathcraft.app.workitem import (NOTHING_TO_TEST, case_data, criterion_label, function_messages, observed_texts,
-                                    runnable_targets, settings_dict)
+from pathcraft.app.workitem import (NOTHING_TO_TEST, case_data, criterion_label, dropped_reasons, function_messages,
+                                    observed_texts, runnable_targets, settings_dict)
 from pathcraft.testcase.writers import Destination, output_format, pytest_writer
 
 app = typer.Typer(
@@ -219,10 +219,13 @@ def _write_report(report: Path, path: str, result: TranslationResult, runs: list
     skipped = {q: str(e) for q, e in result.errors.items() if q in result.targets}
     skipped.update({q: "too deep" for q in skipped_on_the_way})
     document = {"module": path, "functions": len(runs), "tests": len(cases), "seconds": round(elapsed, 2),
-                "per function": {r.qualname: {"tests": len(r.cases), "stopped": r.stopped} for r in runs},
+                "per function": {r.qualname: {"tests": len(r.cases), "stopped": r.stopped,
+                                              "dropped": dropped_reasons(r, bool(r.cases))} for r in runs},
                 "skipped": skipped}
     if _is_html(report):
-        functions = [FunctionReport(r.qualname, [case_data(c) for c in r.cases]) for r in runs]
+        functions = [FunctionReport(r.qualname, [case_data(c) for c in r.cases],
+                                    [*dropped_reasons(r, bool(r.cases)), *([r.stopped] if r.stopped else [])])
+                     for r in runs]
         module = ModuleReport(path, path, "written" if cases else "no tests", functions, skipped)
         _write_page(report, f"pathcraft: {path}", [module], document)
     else:

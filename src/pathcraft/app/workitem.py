@@ -91,7 +91,7 @@ def all_paths_cut(run: FunctionRun) -> str | None:
            "budget) before it ended"
 
 
-def _dropped(run: FunctionRun, tested: bool) -> list[str]:
+def dropped_reasons(run: FunctionRun, tested: bool) -> list[str]:
     """Why paths of the function were dropped, and why it has no test where the bounds cut every path."""
     cut = None if tested else all_paths_cut(run)
     return [f"unsupported {note}" for note in run.notes] + ([cut] if cut else [])
@@ -214,7 +214,7 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
     result: dict[str, Any] = {
         "qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": run.stopped,
         "messages": messages, "seconds": round(time.perf_counter() - started, 3),
-        "stats": run.stats, "dropped": _dropped(run, bool(texts)),
+        "stats": run.stats, "dropped": dropped_reasons(run, bool(texts)),
         **({"observed": observed} if observed is not None else {}),
     }
     if data:

@@ -31,6 +31,8 @@ PICTURED = 40  # tests per function drawn in full; the rest are listed
 class FunctionReport:
     qualname: str
     tests: list[dict[str, Any]]
+    # why paths were dropped (and, with no test, why none was written: every path cut, a budget)
+    dropped: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -157,22 +159,33 @@ def _module_html(module: ModuleReport) -> str:
         reached = _reached(function.tests, function.qualname)
         coverage = f"{len(reached & span[2])} of {len(span[2])}" if span else "-"
         anchor = _anchor(module.name, function.qualname)
+        why = "; ".join(function.dropped)
         rows.append(f'<tr><td><a href="#{anchor}">{escape(function.qualname)}</a></td>'
-                    f'<td class="n">{len(function.tests)}</td><td class="n">{coverage}</td></tr>')
+                    f'<td class="n">{len(function.tests)}</td><td class="n">{coverage}</td>'
+                    f'<td class="why">{escape(why)}</td></tr>')
         tests = "".join(_test_html(t, i < PICTURED) for i, t in enumerate(function.tests))
         more = f"<p>(graphs drawn for the first {PICTURED} tests)</p>" if len(function.tests) > PICTURED else ""
         sections.append(f'<details class="function" id="{anchor}"><summary><h3>{escape(function.qualname)}</h3> '
                         f'{len(function.tests)} tests, lines reached: {coverage}</summary>'
-                        + (_source_html(lines, span, reached) if span else "")
+                        + (_source_html(lines, span, reached) if span else "") + _dropped_html(function)
                         + _costs_html(function.tests) + f"<h4>Tests</h4>{more}{tests}</details>")
     refused = "".join(f"<li><code>{escape(q)}</code>: {escape(why)}</li>" for q, why in module.refused.items())
     return (f'<section class="module" id="{_anchor(module.name)}"><h2>{escape(module.name)} '
             f'<span class="status {escape(module.status)}">{escape(module.status)}</span></h2>'
             + (f'<p class="message">{escape(module.message)}</p>' if module.message else "")
-            + ('<table class="functions"><tr><th>function</th><th>tests</th><th>lines reached</th></tr>'
-               + "".join(rows) + "</table>" if rows else "")
+            + ('<table class="functions"><tr><th>function</th><th>tests</th><th>lines reached</th>'
+               '<th>paths dropped, or why no test</th></tr>' + "".join(rows) + "</table>" if rows else "")
             + (f'<h4>Refused</h4><ul class="refused">{refused}</ul>' if refused else "")
             + "".join(sections) + "</section>")
+
+
+def _dropped_html(function: FunctionReport) -> str:
+    """Why paths of the function were dropped (why it has no test, if none)."""
+    if not function.dropped:
+        return ""
+    heading = "No test: why" if not function.tests else "Paths dropped"
+    return f"<h4>{heading}</h4><ul class=\"dropped\">" + "".join(
+        f"<li>{escape(reason)}</li>" for reason in function.dropped) + "</ul>"
 
 
 _STYLE = """
@@ -180,7 +193,7 @@ body{font:14px/1.45 system-ui,sans-serif;margin:0 2em 3em;color:#222;max-width:8
 h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
 h3{display:inline;font-size:1em}h4{margin:.8em 0 .3em}
 table{border-collapse:collapse;margin:.3em 0}td,th{border:1px solid #ddd;padding:2px 8px;text-align:left}
-td.n{text-align:right}code{font:12px ui-monospace,monospace}
+td.n{text-align:right}td.why{font-size:12px;color:#555}code{font:12px ui-monospace,monospace}
 .status{font-size:.75em;padding:1px 6px;border-radius:4px;background:#eee}
 .status.written{background:#d7f0d7}.status.failed{background:#f6d0d0}.status.unchanged{background:#e4e8f4}
 details.function{margin:.6em 0;padding:.3em .6em;border:1px solid #ddd;border-radius:6px}
@@ -201,6 +214,7 @@ svg.plot .axis{stroke:#333}svg.plot circle{fill:#36c;opacity:.7}svg.plot text{fo
 def page(title: str, modules: Sequence[ModuleReport], summary: Mapping[str, Any]) -> str:
     tests = sum(len(f.tests) for m in modules for f in m.functions)
     functions = sum(len(m.functions) for m in modules)
+    untested = sum(1 for m in modules for f in m.functions if not f.tests)
     refused = sum(len(m.refused) for m in modules)
     index = "".join(f'<tr><td><a href="#{_anchor(m.name)}">{escape(m.name)}</a></td>'
                     f'<td>{escape(m.status)}</td><td class="n">{len(m.functions)}</td>'
@@ -209,8 +223,9 @@ def page(title: str, modules: Sequence[ModuleReport], summary: Mapping[str, Any]
     facts = "".join(f"<li>{escape(str(k))}: {escape(str(v))}</li>" for k, v in summary.items())
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>{SVG_DEFS}"
-            f"<h1>{escape(title)}</h1><p>{len(modules)} modules, {functions} functions with tests, {tests} tests, "
-            f"{refused} functions refused. pathcraft {__version__}.</p><ul class=\"facts\">{facts}</ul>"
+            f"<h1>{escape(title)}</h1><p>{len(modules)} modules, {functions} functions searched "
+            f"({untested} of them without a test), {tests} tests, {refused} functions refused. "
+            f"pathcraft {__version__}.</p><ul class=\"facts\">{facts}</ul>"
             '<table class="index"><tr><th>module</th><th>status</th><th>functions</th><th>tests</th>'
             f"<th>refused</th></tr>{index}</table>" + "".join(_module_html(m) for m in modules)
             + "</body></html>\n")
