@@ -966,3 +966,24 @@ def test_a_long_chain_of_new_objects_is_checked_in_short_steps(capsys: pytest.Ca
 
     assert max(line.count(".next") for line in text.splitlines()) == MAX_STEPS + 1
     assert _pytest_passes(out_file) == 1
+
+
+def test_a_project_generated_in_two_folders_gives_the_same_file(tmp_path: Path) -> None:
+    """A generated file names no folder of the machine that made it: the
+    same project in two places, generated from each project's root, gives
+    byte-identical files (the docstring named the absolute import root of
+    a package module)."""
+    texts = []
+    for place in ("first", "second/deeper"):
+        project = tmp_path / place
+        package = project / "shapes"
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+        (package / "area.py").write_text("def area(w: int, h: int) -> int:\n    if w < 0 or h < 0:\n"
+                                         "        raise ValueError('negative')\n    return w * h\n")
+        (project / "tests").mkdir()
+        done = run_module("gen", "shapes/area.py", "-o", "tests/test_area.py", cwd=project)
+        assert done.returncode == 0, done.stderr
+        texts.append((project / "tests" / "test_area.py").read_bytes())
+    assert texts[0] == texts[1]
+    assert str(tmp_path).encode() not in texts[0]
