@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from oracle import replay_mismatches
+from pathcraft.engine.criteria import parse_criterion
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
 
@@ -224,3 +225,51 @@ def test_what_a_member_is_not_raises_as_cpython_says(tmp_path: Path, name: str) 
     assert cases
     assert replay_mismatches(source, name, cases) == []
     assert all("int" not in (c.exc_message or "") for c in cases)
+
+
+WALKS = '''
+from enum import Enum
+
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+    CRIMSON = 1
+    BLUE = 3
+
+
+def count() -> int:
+    return len(Color)
+
+
+def total() -> int:
+    n = 0
+    for c in Color:
+        n += c.value
+    return n
+
+
+def names() -> list[str]:
+    return [c.name for c in Color]
+
+
+def backwards() -> list[Color]:
+    return list(reversed(Color))
+
+
+def shadowed(Color: list[int]) -> int:
+    return len(Color)
+'''
+
+
+@pytest.mark.parametrize(("name", "value"), [("count", 3), ("total", 6), ("names", None), ("backwards", None),
+                                             ("shadowed", None)])
+def test_walking_the_class_walks_its_members_without_aliases(tmp_path: Path, name: str, value: int | None) -> None:
+    source = tmp_path / "walks.py"
+    source.write_text(WALKS)
+    options = GenerateOptions.of(criterion=parse_criterion("loop-3"))
+    cases = generate(translate(str(source), [name]).program, name, options).cases
+    assert cases
+    assert replay_mismatches(source, name, cases) == []
+    if value is not None:
+        assert {c.value for c in cases} == {value}

@@ -9,6 +9,10 @@ and `.value` are constants, a method of the class runs with the member as
 C(int, Enum)`, `class C(str, Enum)`) is also its value in arithmetic and
 comparisons, as CPython's mixins make it (models/enum).
 
+Iterating the class (`for c in Color`, `list(Color)`, `len(Color)`)
+walks its members in definition order, aliases left out: such a use is
+rewritten as the tuple of its members (`members_walked`).
+
 Read here: the base (`Enum`, `IntEnum`, `StrEnum`, as imported names or
 attributes of `enum`), and members bound in the class body to an int,
 str, float, bool or None constant or to `auto()`. A second name bound to
@@ -116,3 +120,41 @@ def _member_value(node: ast.expr, kind: str, name: str, members: list[tuple[str,
         raise EnumError(f"{kind} member {cls}.{name} whose value is no {'int' if kind == 'IntEnum' else 'str'}",
                         node)
     return value
+
+
+# builtins that walk what they are given, once, in order (or count it)
+_WALKERS = frozenset({"list", "tuple", "len", "sorted", "set", "reversed", "iter", "enumerate", "frozenset"})
+
+
+def members_walked(functions: list[ast.FunctionDef], members: dict[str, tuple[str, ...]]) -> None:
+    """Rewrite each walk of an enum class (`members`: class -> its members)
+    in `functions` as the tuple of its members, where the function binds
+    no local of the class's name."""
+    for fn in functions:
+        bound = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)} | {
+            n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        walked = {name: names for name, names in members.items() if name not in bound}
+        if not walked:
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, (ast.For, ast.comprehension)) and _walked(node.iter, walked):
+                node.iter = _as_tuple(node.iter, walked)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _WALKERS \
+                    and node.func.id not in bound and len(node.args) >= 1 and _walked(node.args[0], walked):
+                node.args[0] = _as_tuple(node.args[0], walked)
+
+
+def _walked(node: ast.expr, walked: dict[str, tuple[str, ...]]) -> bool:
+    return isinstance(node, ast.Name) and node.id in walked
+
+
+def _as_tuple(node: ast.expr, walked: dict[str, tuple[str, ...]]) -> ast.expr:
+    assert isinstance(node, ast.Name)
+    items: list[ast.expr] = [ast.Attribute(ast.Name(node.id, ast.Load()), member, ast.Load())
+                             for member in walked[node.id]]
+    made = ast.Tuple(items, ast.Load())
+    for part in ast.walk(made):
+        ast.copy_location(part, node)
+        part.end_lineno, part.end_col_offset = node.end_lineno, node.end_col_offset  # type: ignore[attr-defined]
+    return made
+

@@ -126,6 +126,11 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     _spell_hidden_nested(module)
     _find_exceptions(module)
     _read_classes(module)
+    walked = {name: tuple(m for m, _ in info.members) for name, info in module.class_infos.items() if info.enum}
+    if walked:  # `for c in Color`: its members (frontend/enums.py)
+        enums.members_walked([*module.functions.values(), *(item for cls in module.classes.values()
+                                                           for item in cls.body if isinstance(item, ast.FunctionDef))],
+                             walked)
     return module
 
 
