@@ -273,3 +273,47 @@ def test_walking_the_class_walks_its_members_without_aliases(tmp_path: Path, nam
     assert replay_mismatches(source, name, cases) == []
     if value is not None:
         assert {c.value for c in cases} == {value}
+
+
+TEXTS = '''
+from enum import Enum, IntEnum
+
+
+class Color(Enum):
+    RED = 1
+    GREEN = "g"
+
+
+class Level(IntEnum):
+    LOW = 1
+
+
+class Size(int, Enum):
+    SMALL = 1
+
+
+def label(c: Color) -> str:
+    return f"color {c} {c!r}"
+
+
+def level(v: Level) -> str:
+    return f"{v}"
+
+
+def size(s: Size) -> str:
+    return str(s)
+'''
+
+
+def test_a_plain_members_text_is_written_and_a_mixins_is_not(tmp_path: Path) -> None:
+    """`f"{c}"` is `Color.RED`, `f"{c!r}"` `<Color.RED: 1>` (3.11 on); the
+    text of an IntEnum's or a `(int, Enum)`'s member differs between
+    versions and between the two: not claimed."""
+    source = tmp_path / "texts.py"
+    source.write_text(TEXTS)
+    program = translate(str(source), ["label", "level", "size"]).program
+    label = generate(program, "label", GenerateOptions()).cases
+    assert {c.value for c in label} == {"color Color.RED <Color.RED: 1>", "color Color.GREEN <Color.GREEN: 'g'>"}
+    assert replay_mismatches(source, "label", label) == []
+    for name in ("level", "size"):
+        assert generate(program, name, GenerateOptions()).cases == []

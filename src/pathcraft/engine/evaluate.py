@@ -209,6 +209,12 @@ class Evaluator:
             return enums.class_name(member)
         if e.op.startswith(("hasattr:", ISINSTANCE_ABC_OP)) or e.op == "callable":
             raise Unsupported(f"{e.op.partition(':')[0]}() of a member of enum {member.cls}")
+        if e.op in ("format", "format_repr"):  # `f"{c}"`, `f"{c!r}"`
+            return enums.text(self.program, member, e.op == "format_repr")
+        if e.op in enums.TYPE_TESTS and info.enum.startswith("("):  # `str(c)` of a `(int, Enum)`: 'C.A', not '1'
+            raise Unsupported(f"str() or int() of a member of enum {member.cls}, which mixes in a type itself")
+        if e.op in enums.TYPE_TESTS and info.enum == "Enum":
+            return False  # no str, int or bool
         value = enums.operand(self.program, member)
         if isinstance(value, EnumMember):  # a plain member: true, and nothing else
             if e.op in ("not", "truth"):

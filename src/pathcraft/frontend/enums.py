@@ -47,7 +47,7 @@ class EnumError(ValueError):
 class EnumShape:
     """What the model knows of an enum class."""
 
-    kind: str  # "Enum", "IntEnum" or "StrEnum" (a `(int, Enum)` class is an "IntEnum" here)
+    kind: str  # "Enum", "IntEnum", "StrEnum", "(int, Enum)" or "(str, Enum)"
     members: tuple[tuple[str, Scalar], ...]  # canonical members, in definition order
     aliases: tuple[tuple[str, str], ...]  # alias name -> its member's name
 
@@ -61,7 +61,7 @@ def enum_kind(cls: ast.ClassDef, user_classes: set[str]) -> str | None:
     if not mixins:
         return names[-1]
     if len(mixins) == 1 and names[-1] == "Enum" and mixins[0] in ("int", "str"):
-        return "IntEnum" if mixins[0] == "int" else "StrEnum"
+        return f"({mixins[0]}, Enum)"  # like IntEnum or StrEnum, but for its text (models/enum)
     return None
 
 
@@ -107,6 +107,8 @@ def _member_value(node: ast.expr, kind: str, name: str, members: list[tuple[str,
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "enum"):
         if kind == "StrEnum":
             return name.lower()  # CPython's StrEnum: the member's name in lower case
+        if kind == "(str, Enum)":
+            raise EnumError(f"auto() in {cls}, a str enum that is no StrEnum", node)
         last = members[-1][1] if members else 0
         if type(last) is not int:
             raise EnumError(f"auto() after a member of {cls} whose value is no int", node)
@@ -116,9 +118,9 @@ def _member_value(node: ast.expr, kind: str, name: str, members: list[tuple[str,
         raise EnumError(f"enum member {cls}.{name} whose value is not an int, float, str, bool or None constant",
                         node)
     value = node.value
-    if kind == "IntEnum" and type(value) is not int or kind == "StrEnum" and not isinstance(value, str):
-        raise EnumError(f"{kind} member {cls}.{name} whose value is no {'int' if kind == 'IntEnum' else 'str'}",
-                        node)
+    wanted = {"IntEnum": int, "(int, Enum)": int, "StrEnum": str, "(str, Enum)": str}.get(kind)
+    if wanted is not None and type(value) is not wanted:  # CPython would convert it (or refuse the class)
+        raise EnumError(f"{kind} member {cls}.{name} whose value is no {wanted.__name__}", node)
     return value
 
 

@@ -404,7 +404,7 @@ class ClassInfo:
     # its `__exit__` never reads the exception it is given nor returns a true value (engine/managers.py)
     quiet_exit: bool = False
     abstract: tuple[str, ...] = ()  # abstract methods it leaves unimplemented under `abc.ABC`: no instance exists
-    # an enum class (frontend/enums.py): "Enum", "IntEnum" or "StrEnum", and its members'
+    # an enum class (frontend/enums.py): "Enum", "IntEnum", "StrEnum", "(int, Enum)" or "(str, Enum)", and its members'
     # names and values in definition order (an alias names its canonical member's value)
     enum: str = ""
     members: tuple[tuple[str, int | bool | float | str | None], ...] = ()

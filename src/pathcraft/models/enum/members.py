@@ -9,7 +9,10 @@ from pathcraft.errors import Unsupported
 from pathcraft.ir.nodes import EnumMember, Program, Text
 
 KIND = "enum"
-MIXINS = {"IntEnum": "int", "StrEnum": "str"}  # the builtin type a member also is
+# the builtin type a member also is; a class mixing it in itself writes its members' text otherwise
+MIXINS = {"IntEnum": "int", "StrEnum": "str", "(int, Enum)": "int", "(str, Enum)": "str"}
+# the engine's type tests, as `str()` and `int()` ask them (models/str/lowering.py)
+TYPE_TESTS = frozenset({"isstr", "isint", "isbool"})
 
 
 def value_of(program: Program, member: EnumMember) -> Value:
@@ -52,3 +55,20 @@ def plain_equality(op: str, left: Value, right: Value) -> bool:
 
 def class_name(member: EnumMember) -> Text:
     return Text(member.cls)
+
+
+def text(program: Program, member: EnumMember, as_repr: bool) -> Text:
+    """`str(c)` (`Color.RED`) or `repr(c)` (`<Color.RED: 1>`) of a plain
+    Enum's member, as CPython 3.11 and later write them; a mixin's (its
+    text changed between versions) or a class that writes its own text is
+    not modelled."""
+    info = program.classes[member.cls]
+    own = [m for m in ("__str__", "__repr__", "__format__") if m in info.methods]
+    if info.enum != "Enum" or own:  # (an IntEnum's str() is its int's, but not in every version's format())
+        raise Unsupported(f"the text of a member of enum {member.cls}"
+                          + (f" (its class's {own[0]})" if own else " (a mixin's text changed between versions)"))
+    short = member.cls.rpartition(".")[2]
+    if not as_repr:
+        return Text(f"{short}.{member.name}")
+    return Text(f"<{short}.{member.name}: {dict(info.members)[member.name]!r}>")
+
