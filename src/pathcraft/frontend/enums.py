@@ -27,6 +27,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from pathcraft.frontend.names import module_level
+
 ENUM_BASES = ("Enum", "IntEnum", "StrEnum")
 # hooks that change how members are made or looked up: not modelled
 _MAKERS = frozenset({"_missing_", "__new__", "__init__", "_generate_next_value_", "_ignore_", "__init_subclass__",
@@ -52,9 +54,11 @@ class EnumShape:
     aliases: tuple[tuple[str, str], ...]  # alias name -> its member's name
 
 
-def enum_kind(cls: ast.ClassDef, user_classes: set[str]) -> str | None:
-    """The enum base `cls` derives from, or None when it is no enum class."""
-    names = [_base(b, user_classes) for b in cls.bases]
+def enum_kind(cls: ast.ClassDef, user_classes: set[str], tree: ast.Module) -> str | None:
+    """The enum base `cls` derives from, or None when it is no enum class
+    (`tree`: the module the class is written in, whose imports say what
+    its base names are)."""
+    names = [_base(b, user_classes, _enum_imports(tree)) for b in cls.bases]
     if not names or names[-1] not in ENUM_BASES or cls.keywords:
         return None
     mixins = names[:-1]
@@ -65,12 +69,28 @@ def enum_kind(cls: ast.ClassDef, user_classes: set[str]) -> str | None:
     return None
 
 
-def _base(node: ast.expr, user_classes: set[str]) -> str | None:
+def _base(node: ast.expr, user_classes: set[str], imports: tuple[dict[str, str], set[str]]) -> str | None:
+    """What a base names: an `enum` class by the name the module imports it
+    as, `int` or `str`, else None."""
+    names, modules = imports
     if isinstance(node, ast.Name) and node.id not in user_classes:
-        return node.id
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "enum":
+        return names.get(node.id, node.id if node.id in ("int", "str") else None)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules:
         return node.attr
     return None
+
+
+def _enum_imports(tree: ast.Module) -> tuple[dict[str, str], set[str]]:
+    """The names the module binds to `enum`'s classes (`from enum import
+    Enum as E`: E -> Enum), and to the `enum` module itself."""
+    names: dict[str, str] = {}
+    modules: set[str] = set()
+    for node in module_level(tree.body):
+        if isinstance(node, ast.ImportFrom) and node.module == "enum" and not node.level:
+            names.update({a.asname or a.name: a.name for a in node.names if a.name in ENUM_BASES})
+        elif isinstance(node, ast.Import):
+            modules.update(a.asname or a.name for a in node.names if a.name == "enum")
+    return names, modules
 
 
 def read_enum(cls: ast.ClassDef, kind: str) -> EnumShape:
@@ -103,8 +123,7 @@ def read_enum(cls: ast.ClassDef, kind: str) -> EnumShape:
 def _member_value(node: ast.expr, kind: str, name: str, members: list[tuple[str, Scalar]], cls: str) -> Scalar:
     if isinstance(node, ast.Call) and not node.args and not node.keywords and (
             isinstance(node.func, ast.Name) and node.func.id == "auto"
-            or isinstance(node.func, ast.Attribute) and node.func.attr == "auto"
-            and isinstance(node.func.value, ast.Name) and node.func.value.id == "enum"):
+            or isinstance(node.func, ast.Attribute) and node.func.attr == "auto"):
         if kind == "StrEnum":
             return name.lower()  # CPython's StrEnum: the member's name in lower case
         if kind == "(str, Enum)":

@@ -325,7 +325,9 @@ def _bound_name(node: ast.stmt) -> str | None:
 
 def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
     """Fields from class-body annotations and annotated `self.f: T` in methods."""
-    enum_base = enums.enum_kind(cls, module.user_classes)
+    origin = module.origins.get(cls.name)
+    enum_base = enums.enum_kind(cls, module.user_classes, module.trees.get(origin, module.tree) if origin
+                                else module.tree)
     if enum_base is not None:
         return _enum_info(module, cls, enum_base)
     base = _class_base(module, cls)
