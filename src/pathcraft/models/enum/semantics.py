@@ -8,9 +8,10 @@ of the class runs its getter, a method its code with the member as
 `self`. An `IntEnum` or `StrEnum` member (or of a class mixing in `int`
 or `str`) is its value in arithmetic, comparisons and truth, as CPython's
 mixin makes it. Assigning an attribute raises AttributeError (members are
-read-only; the message is not asserted). Anything else -- a member as a
-dict key, in a set, `str()` of it, ordering plain members -- drops the
-path.
+read-only; the message is not asserted). `Color(v)` looks the value up
+(`_lookup`); the text of a plain member and the operators are
+`members.py`'s. Anything else -- a member as a dict key, in a set,
+`str()` of it, ordering plain members -- drops the path.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathcraft.models.enum.members import KIND, operand, value_of
 from pathcraft.models.registry import Model
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import Term
+
 
 def _attribute(machine: Machine, state: State, frame: Frame, instr: GetField | SetField,
                subject: Value) -> Successors | None:
