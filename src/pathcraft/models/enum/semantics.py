@@ -21,7 +21,7 @@ from pathcraft.engine.machine import Machine, Successors
 from pathcraft.engine.state import Frame, State, step
 from pathcraft.engine.values import Value, value_kind
 from pathcraft.errors import Unsupported
-from pathcraft.ir.nodes import Binary, CallMethod, EnumMember, GetField, SetField, Text, Var
+from pathcraft.ir.nodes import Binary, CallMethod, EnumMember, FunctionInfo, GetField, SetField, Text, Var
 from pathcraft.ir.values import ExcValue
 from pathcraft.ir.builtin_names import ENUM_LOOKUP
 from pathcraft.models.enum.members import KIND, operand, value_of
@@ -41,12 +41,8 @@ def _attribute(machine: Machine, state: State, frame: Frame, instr: GetField | S
     elif instr.field in ("value", "_value_"):
         value = value_of(program, subject)
     else:
-        getter = program.property_getter(subject.cls, instr.field)
-        if getter is None:
-            raise Unsupported(f"attribute '{instr.field}' of a member of enum {subject.cls}")
-        info = program.functions.get(getter)
-        if info is None:
-            raise Unsupported(f"property {getter} was not translated")
+        info = _translated(machine, program.property_getter(subject.cls, instr.field),
+                           f"attribute '{instr.field}' of a member of enum {subject.cls}")
         return list(machine.invoke(state, info.entry, {info.params[0]: subject}))
     return [step(state, frame, env={**frame.env, instr.target: value})]
 
@@ -59,14 +55,20 @@ def _method(machine: Machine, state: State, frame: Frame, instr: CallMethod, rec
         return _lookup(machine, state, frame, instr, receiver.cls, args[0])
     if instr.method.startswith("$"):  # an operator the frontend spells as a call (`$object_eq`): the engine's
         return None
-    program = machine.program
-    qualname = program.resolve_method(receiver.cls, instr.method)
+    info = _translated(machine, machine.program.resolve_method(receiver.cls, instr.method),
+                       f"{instr.method}() of a member of enum {receiver.cls}")
+    return bound_call(machine, state, frame, instr, info, receiver, args)
+
+
+def _translated(machine: Machine, qualname: str | None, missing: str) -> FunctionInfo:
+    """The class's own method or property `qualname` (None: the class has
+    none, `missing` says what was asked), or the path is dropped."""
     if qualname is None:
-        raise Unsupported(f"{instr.method}() of a member of enum {receiver.cls}")
-    info = program.functions.get(qualname)
+        raise Unsupported(missing)
+    info = machine.program.functions.get(qualname)
     if info is None:
         raise Unsupported(f"method {qualname} was not translated")
-    return bound_call(machine, state, frame, instr, info, receiver, args)
+    return info
 
 
 def _lookup(machine: Machine, state: State, frame: Frame, instr: CallMethod, cls: str,
