@@ -144,3 +144,12 @@ def test_a_call_that_draws_from_the_shared_random_generator_is_no_observation(sa
     # pytest's process does not fix the generator's state: a fresh worker may agree by chance
     assert call(sandbox, "pick", items=[1, 2, 3, 4]) == {
         "outcome": "skip", "why": "changed the state of random.the shared generator"}
+
+
+def test_search_workers_share_hypothesis_s_unicode_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # each worker's folder is new: without a shared cache every search recomputes the tables (about 3 s)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    with Sandbox(ROOT, memory_mb=1024) as box:
+        assert "outcomes" in box.request({"op": "replay", "module": "faults", "qualname": "spin", "calls": []}, 60)
+    written = sorted(p.name for p in (tmp_path / "pathcraft" / "hypothesis").rglob("*.json.gz"))
+    assert written == ["charmap.json.gz", "codec-v2-utf-8.json.gz"]

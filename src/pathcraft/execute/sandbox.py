@@ -35,7 +35,15 @@ from typing import Any
 _SOURCE_ROOT = Path(__file__).resolve().parent.parent.parent  # the folder holding the `pathcraft` package
 _TIMEOUT = "\0timeout"  # `_read_line`'s answer when the deadline passed
 _BOOT = ("import sys; sys.path[:0] = {paths!r}; "
-         "from pathcraft.execute.worker import main; main(searching={searching!r})")
+         "from pathcraft.execute.worker import main; main(searching={searching!r}, unicode_cache={cache!r})")
+
+
+def unicode_cache() -> Path:
+    """Where search workers keep Hypothesis's Unicode table between runs
+    (`$XDG_CACHE_HOME/pathcraft/hypothesis`, by default under `~/.cache`):
+    each worker's own folder is new, and the table takes 2 s to compute."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pathcraft" / "hypothesis"
 
 
 class Sandbox:
@@ -113,7 +121,8 @@ class Sandbox:
             {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
         env.update({"HOME": self.home, "TMPDIR": self.home, "PYTHONDONTWRITEBYTECODE": "1",
                     "PYTHONHASHSEED": str(self.hash_seed)})
-        boot = _BOOT.format(paths=[str(_SOURCE_ROOT), str(self.import_root)], searching=self.searching)
+        boot = _BOOT.format(paths=[str(_SOURCE_ROOT), str(self.import_root)], searching=self.searching,
+                            cache=str(unicode_cache()) if self.searching else None)
         memory, cpu = self.memory_mb * 1024 * 1024, self.cpu_seconds
 
         def limits() -> None:  # in the child, before the interpreter starts

@@ -33,13 +33,16 @@ from pathcraft.execute import guard, recipes, search
 RECURSION_HEADROOM = 300  # frames the worker keeps back from the analysed code
 
 
-def main(searching: bool = True) -> None:
+def main(searching: bool = True, unicode_cache: str | None = None) -> None:
     """Serve requests (`searching=False`: replays only, without Hypothesis)."""
     channel = _private_channel()
     requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
     _silence()
     if searching:
         import hypothesis  # noqa: F401  (imported before the guard: its own start-up writes nothing outside)
+
+        if unicode_cache is not None:
+            _load_unicode_table(Path(unicode_cache))
 
     # headroom for pytest's own frames: a call that recursed to within it of CPython's default limit here
     # would raise RecursionError under pytest (it is no observation: search.py)
@@ -56,6 +59,25 @@ def main(searching: bool = True) -> None:
         except Exception as exc:  # noqa: BLE001  (a request that fails is answered, the worker goes on)
             answer = {"refused": f"{type(exc).__name__}: {str(exc)[:200]}"}
         send(answer)
+
+
+def _load_unicode_table(folder: Path) -> None:
+    """Hypothesis's tables of Unicode categories and of what UTF-8 encodes
+    (what `st.text()` draws from), read from `folder`, or computed and
+    written there by the first worker: computing them takes about 3 s, and
+    each worker's own folder is new. Done before the guard and before the analysed module is imported,
+    so it is pathcraft's own write; a failure only costs the time."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+    from hypothesis.internal import charmap
+
+    try:
+        set_hypothesis_home_dir(folder)
+        charmap.charmap()
+        charmap.intervals_from_codec("utf-8")  # kept in memory for the worker's searches
+    except Exception:  # noqa: BLE001  (an unwritable cache or a changed Hypothesis: computed when first drawn)
+        pass
+    finally:
+        set_hypothesis_home_dir(None)
 
 
 def _private_channel() -> TextIO:
