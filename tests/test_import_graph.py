@@ -15,12 +15,13 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "pathcraft"
 # layer of each top-level module or package under pathcraft
 LAYERS = {
     "__init__": 0, "errors": 0, "ir": 0, "assume": 0, "files": 0, "depth": 0, "fingerprint": 0, "settings": 0,
+    "layout": 0,
     "solver": 1, "execute": 1,
     "heap": 2, "cost": 2,
     "frontend": 3,
     "engine": 4, "models": 4,
     "testcase": 5,
-    "generate": 6, "strategies": 6, "casesink": 6, "runstats": 6,
+    "generate": 6, "strategies": 6, "casesink": 6, "runstats": 6, "suite": 6,
     "config": 7, "report": 7,
     "app": 8,
     "__main__": 9,

@@ -150,6 +150,32 @@ def test_ctrl_c_keeps_the_tests_that_came_back_in_valid_files(package: Path, tmp
     assert "def test_quick_2" in kept
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0.2, 0.6, 1.0, 1.5, 2.5, 4.0])
+def test_ctrl_c_at_any_moment_of_a_package_run_is_no_traceback(package: Path, tmp_path: Path, delay: float) -> None:
+    """While it starts its workers, plans the modules or waits for items:
+    a message or nothing, exit 130 (0 when it had finished), never a
+    traceback (a double one once came from the wait for items)."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_DFL)  # as from a terminal (see the test above)
+    try:
+        run = subprocess.Popen([sys.executable, "-m", "pathcraft", "gen", str(package), "-o", str(tmp_path / "out"),
+                                "--jobs", "2", "--timeout", "120", "-q", "--no-incremental"],
+                               stderr=subprocess.PIPE, text=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    time.sleep(delay)
+    run.send_signal(signal.SIGINT)
+    try:
+        _, stderr = run.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        run.kill()
+        pytest.fail(f"still running 60 s after Ctrl-C; it said:\n{run.communicate()[1]}")
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    assert run.returncode in (0, 130), stderr
+    for written in (tmp_path / "out").rglob("*.py"):
+        ast.parse(written.read_text(encoding="utf-8"))  # what was kept is valid Python
+
+
 @pytest.fixture(scope="module")
 def dask_pool() -> Any:
     pytest.importorskip("distributed")

@@ -22,7 +22,7 @@ from pathcraft.strategies import probes
 from pathcraft.frontend import translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate
 from pathcraft.solver import terms as T
-from pathcraft.testcase.emit_pytest import COMMENT_LINES, _comment, call_text, fold
+from pathcraft.testcase.emit_pytest import COMMENT_LINES, _comment, call_text
 
 FIXTURE = Path(__file__).parent / "fixtures" / "probes.py"
 
@@ -157,16 +157,6 @@ def test_a_shared_subterm_is_evaluated_once() -> None:
     for _ in range(60):
         term = T.App("add", (term, term), T.INT)
     assert T.evaluate(term, {"x": 1}) == 2 ** 60
-
-
-def test_a_long_literal_is_folded_inside_its_brackets() -> None:
-    line = "    assert result == [" + ", ".join(str(i * i) for i in range(40)) + "]"
-    lines = fold(line)
-    assert len(lines) > 2 and all(len(part) <= 100 for part in lines)
-    assert eval(compile("\n".join(part.strip() for part in lines).replace("assert ", "", 1), "<fold>", "eval"),
-                {"result": [i * i for i in range(40)]}) is True
-    quoted = "    assert result == ['" + "', '".join("word" for _ in range(40)) + "']"
-    assert fold(quoted) == [quoted]  # a break inside a string would change it
 
 
 def test_a_probe_through_float_remainder_ends_and_keeps_its_own_values() -> None:

@@ -47,7 +47,8 @@ def test_the_readme_states_every_default() -> None:
 def test_every_flag_of_before_is_declared() -> None:
     declared = {flag for o in command_order() for spelling in o.declaration.flags for flag in spelling.split("/")}
     assert declared == {
-        "-o", "--output", "--criterion", "-c", "--format", "-f", "--no-exceptions", "--verify", "--stats",
+        "-o", "--output", "--criterion", "-c", "--format", "-f", "--suite", "--comments", "--no-exceptions",
+        "--verify", "--stats",
         "--timeout", "--search", "--max-paths", "--heap", "--assume", "--max-list-length", "--costs", "--policy",
         "--invariant", "--size-model", "--objects", "--setup-calls", "--trace", "--cover", "--refine",
         "--no-refine", "--item-search", "--look-ahead", "--no-look-ahead", "--unit", "--no-unit",
@@ -76,7 +77,8 @@ def test_the_command_has_one_parameter_per_declaration() -> None:
 
 def test_pyproject_keys_are_the_settings_with_flags_or_not() -> None:
     expected: dict[str, tuple[type, ...]] = {  # as config.py spelled them out before the declarations
-        "criterion": (str,), "format": (str,), "exceptions": (bool,), "timeout": (int, float),
+        "criterion": (str,), "format": (str,), "suite": (str,), "comments": (str,), "exceptions": (bool,),
+        "timeout": (int, float),
         "search": (str,), "solver_timeout_ms": (int,), "heap": (str,), "size_model": (str,),
         "assume": (list,), "max_list_length": (int,), "max_paths": (int,), "costs": (str,), "policy": (list,),
         "invariants": (list,), "objects": (str,), "setup_calls": (int,), "refine": (bool,),

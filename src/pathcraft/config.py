@@ -34,6 +34,12 @@ class Settings(SettingValues):
     The parsing lives here, not beside the declarations: it needs the
     engine, and the engine takes its defaults from the declarations."""
 
+    def resolved_comments(self) -> str:
+        """`--comments auto`: full with `--suite all`, path with `--suite compact`."""
+        if self.comments != "auto":
+            return self.comments
+        return "path" if self.suite == "compact" else "full"
+
     def generate_options(self) -> GenerateOptions:
         """Parse and check every setting (bad ones raise PathcraftError)."""
         _check(self)

@@ -25,6 +25,8 @@ Heap = Literal["symbolic", "lazy", "lazy-noalias"]
 Objects = Literal["free", "constructed"]
 ItemSearch = Literal["guided", "paths"]
 Compose = Literal["off", "on-demand", "bottom-up"]
+Suite = Literal["all", "compact"]
+Comments = Literal["auto", "full", "path", "none"]
 
 T = TypeVar("T")
 _SAME: Any = object()  # the in-process default is the command line's
@@ -152,6 +154,19 @@ class SettingValues:
     format: Format = declare(
         "pytest", "--format", "-f", panel="Target and output",
         help="Output format", what="format", readme="output format (default `{default}`)")
+    suite: Suite = declare(
+        "all", "--suite", panel="Target and output", what="suite",
+        help="all: a test per path; compact: the fewest that keep every line, arc and killed mutant, "
+        "as tables",
+        readme="which tests to write (default `{default}`): `all`, one per path; `compact`, the fewest tests that "
+        "keep the whole set's lines, arcs and killed mutants, as parametrized tables (see \"Keeping generated "
+        "tests\")")
+    comments: Comments = declare(
+        "auto", "--comments", panel="Test text", what="comments",
+        help="What each test's comment shows: full (path constraint, trace, costs), path (the constraint on one "
+        "short line) or none; auto is full with --suite all and path with --suite compact",
+        readme="each test's comment: `full` (constraint, trace, costs), `path` (the constraint, one short line) "
+        "or `none` (default `{default}`: `full`, or `path` with `--suite compact`)")
     exceptions: bool = declare(
         True, "--no-exceptions", panel="Target and output", help="Keep only paths that return normally",
         readme="keep only paths that return normally")
@@ -450,7 +465,7 @@ LIBRARY = replace(DEFAULTS, **{o.name: o.declaration.library for o in SETTINGS i
 # --help's groups of options (shown in the order of their first option); `pathcraft gen --help` shows BRIEF's and
 # names the others, `--help-all` shows them all
 PANELS = ("Target and output", "Search", "Package runs", "Heap and objects", "Costs and policies",
-          "Guided search and coverage", "Running the code", "Composition")
+          "Guided search and coverage", "Running the code", "Composition", "Test text")
 BRIEF = PANELS[:2]
 
 

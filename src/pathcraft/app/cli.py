@@ -42,6 +42,8 @@ from pathcraft.ir.pattern import parse_pattern
 from pathcraft.strategies.tracegen import refined_text
 from pathcraft.ir.printer import program_text
 from pathcraft.settings import RunFlags
+from pathcraft.suite.compact import compact_suite, compaction_line
+from pathcraft.testcase.emit_pytest import LAYOUT, PytestText
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.stream import TestStream
 from pathcraft.testcase.verify import VerifyReport, coverage_percent, verify
@@ -95,8 +97,8 @@ def gen(target: str = _TARGET, help_all: bool = _HELP_ALL, **given: Any) -> None
     """Generate one test per execution path of TARGET.
 
     The common options are below. --help-all shows every option, grouped:
-    package runs (--jobs), heap and objects, costs and policies, guided
-    search and coverage, running the code (--execute) and composition.
+    package runs (--jobs), heap and objects, costs and policies, guided search
+    and coverage, running the code (--execute), composition, test text.
     """
     flags = given_flags(given)
     output, report = flags.output, flags.report
@@ -127,28 +129,54 @@ def gen(target: str = _TARGET, help_all: bool = _HELP_ALL, **given: Any) -> None
             _write_report(report, path, result, [], [], [], 0.0)
         raise typer.Exit(2)
     program = result.program
-    label = criterion_label(options)
+    # --suite compact: the whole set staged, until the compact suite replaces it
+    staging = io.StringIO() if settings.suite == "compact" and output_format(settings.format).runs else None
     try:
-        writer = output_format(settings.format).open(stream, Destination(program, path, target, tuple(runnable), label))
+        writer = output_format(settings.format).open(
+            staging or stream, Destination(program, path, target, tuple(runnable), criterion_label(options),
+                                           comments=settings.resolved_comments()))
         runs, all_cases, skipped_on_the_way, interrupted, elapsed = _run(
             program, runnable, options, writer,
             lambda done: _observe(writer, path, refused + [r.qualname for r in done if not r.cases]
                                   if settings.execute else [], settings.execute_seconds,
                                   settings.execute_examples))
+        written = _write_compact(stream, staging, writer, path, program, all_cases, interrupted) if staging else None
     except BrokenPipeError:
-        # the reader went away (`pathcraft gen m.py | head`): not an error;
-        # stdout goes to /dev/null so that the last flush does not fail too
+        # the reader went away (`pathcraft gen m.py | head`): no error; stdout to /dev/null for the last flush
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise typer.Exit(0) from None
     finally:
         if not keep_open:
             stream.close()
-    if interrupted:
-        # counted by the writer: the interruption may come between writing a test and listing it
+    if interrupted:  # counted by the writer: the interruption may come between writing a test and listing it
         err.print(f"pathcraft: interrupted; kept {writer.count} tests", markup=False)
         raise typer.Exit(130)
     _after_run(flags, path, name, settings.format, options, result, runs, all_cases, skipped_on_the_way,
-               elapsed, test_file, observed=writer.count - len(all_cases), executed=settings.execute)
+               elapsed, test_file, observed=len(writer.texts_added), executed=settings.execute, written=written)
+
+
+def _write_compact(stream: TextIO, staging: io.StringIO, writer: TestStream, path: str, program: Program,
+                   cases: list[TestCase], interrupted: bool) -> list[TestCase] | None:
+    """`--suite compact`: the compact suite of the run's tests to `stream`
+    (suite/compact.py), and its tests as pytest names them; the whole set
+    found, as staged, when the run was interrupted or the compaction fails."""
+    text = writer.writer
+    if interrupted or not cases or not isinstance(text, PytestText):
+        stream.write(staging.getvalue())
+        return None
+    try:
+        suite = compact_suite(text, Path(path), cases, program.cached_functions())
+    except (OSError, RuntimeError, SyntaxError, KeyboardInterrupt) as exc:
+        why = "interrupted" if isinstance(exc, KeyboardInterrupt) else f"{type(exc).__name__}: {exc}"
+        err.print(f"pathcraft: the compact suite was not made ({why}); every test found is written", markup=False)
+        stream.write(staging.getvalue())
+        return None
+    for compaction in suite.functions:
+        err.print(compaction_line(compaction), markup=False)
+    pieces = list(suite.texts) + writer.texts_added
+    stream.write(text.head() + LAYOUT.between.join(pieces) + LAYOUT.end(len(pieces), {})
+                 + ("" if pieces else text.without_tests()))
+    return list(suite.written)
 
 
 def _one_module(target: str, options: GenerateOptions, flags: RunFlags,
@@ -185,15 +213,18 @@ SKIPPED = " by the engine"  # with it: they got observed tests, where the search
 def _after_run(flags: RunFlags, path: str, name: str | None, out_format: str, options: GenerateOptions,
                result: TranslationResult, runs: list[FunctionRun], all_cases: list[TestCase],
                skipped_on_the_way: list[str], elapsed: float, test_file: str | None, observed: int = 0,
-               executed: bool = False) -> None:
+               executed: bool = False, written: list[TestCase] | None = None) -> None:
     """What a finished module run prints and writes besides its tests, and
     its exit status (`observed`: the observed tests of `--execute`;
-    `executed`: whether it was on)."""
+    `executed`: whether it was on; `written`: the path tests written, when
+    not every one found: a compact suite's, named as pytest runs them)."""
     output = flags.output
+    shown = all_cases if written is None else written
     if output is not None:
         skipped = sum(1 for q in result.errors if q in result.targets) + len(skipped_on_the_way)
         also = f" and {observed} observed tests (--execute)" if observed else ""
-        err.print(f"pathcraft: wrote {len(all_cases)} tests for {len(runs)} function"
+        of = "" if written is None else f" (a compact suite of the {len(all_cases)} paths' tests)"
+        err.print(f"pathcraft: wrote {len(shown)} tests{of} for {len(runs)} function"
                   f"{'' if len(runs) == 1 else 's'}{also} to {output}"
                   f"{f' ({skipped} skipped{HINT if not executed else SKIPPED})' if skipped else ''} in {elapsed:.1f} s",
                   markup=False, soft_wrap=True)
@@ -204,7 +235,7 @@ def _after_run(flags: RunFlags, path: str, name: str | None, out_format: str, op
     if flags.report is not None:
         _write_report(flags.report, path, result, runs, all_cases, skipped_on_the_way, elapsed)
     if flags.verify:
-        checked = _verify(path, out_format, test_file, all_cases, result.program)
+        checked = _verify(path, out_format, test_file, shown, result.program)
         _print_report(checked, result.program.functions)
         if not checked.ok:
             raise typer.Exit(1)

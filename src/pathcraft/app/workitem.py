@@ -37,6 +37,8 @@ from pathcraft.errors import PathcraftError, TargetError
 from pathcraft.frontend import TranslationResult, translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate
 from pathcraft.heap.assumptions import parse_assumptions
+from pathcraft.suite.compact import compact_suite, compaction_line
+from pathcraft.testcase.emit_pytest import PytestText
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.stream import Writer
 from pathcraft.testcase.writers import Destination, output_format
@@ -131,10 +133,13 @@ class _Translated:
                                 setup_calls=self.options.setup_calls, natives=settings.native_summaries)
         self.runnable, self.said = runnable_targets(self.result, None, self.options)
         self.format = settings.format
+        self.compact = settings.suite == "compact" and output_format(settings.format).runs
+        self.comments = settings.resolved_comments()
 
     def writer(self, source: str) -> Writer:
         """The module's text in the run's format (its `target` is the source)."""
-        where = Destination(self.result.program, source, source, tuple(self.runnable), criterion_label(self.options))
+        where = Destination(self.result.program, source, source, tuple(self.runnable), criterion_label(self.options),
+                            comments=self.comments)
         return output_format(self.format).writer(where)
 
 
@@ -186,12 +191,12 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
                           engine=replace(options.engine, controls=(*options.engine.controls, control)))
     writer = found.writer(source)  # its head is the plan's
     texts: list[str] = []
-    names: list[str] = []
     cases: list[dict[str, Any]] = []
+    found_cases: list[TestCase] = []
 
     def on_case(case: TestCase) -> None:
         texts.append(writer.test(case))
-        names.append(case.name)
+        found_cases.append(case)
         if data:
             cases.append(case_data(case))
 
@@ -207,9 +212,8 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
                 "seconds": time.perf_counter() - started}
     messages = function_messages(run)
     observed: dict[str, Any] | None = None
-    if not texts and control is None and settings.get("execute"):  # every path dropped: run the real code
-        texts, said, observed = observed_texts(writer, source, qualname, float(settings["execute_seconds"]),
-                                                     int(settings.get("execute_examples", 400)))
+    if control is None:  # a whole search: its compact suite, or observed tests where every path was dropped
+        texts, said, observed = _whole_search_texts(found, writer, source, qualname, settings, found_cases, texts)
         messages += said
     result: dict[str, Any] = {
         "qualname": qualname, "tests": texts, "error": None, "skipped": None, "stopped": run.stopped,
@@ -221,10 +225,37 @@ def run_function(source: str, qualname: str, settings: Mapping[str, Any], fronti
         result["cases"] = cases
     if control is not None:
         result["choices"] = [list(c) for c in run.choices]
-        result["names"] = names
+        result["names"] = [case.name for case in found_cases]
     if isinstance(control, Frontier):
         result["prefixes"] = [list(p) for p in control.prefixes]
     return result
+
+
+def _whole_search_texts(found: _Translated, writer: Writer, source: str, qualname: str,
+                        settings: Mapping[str, Any], cases: list[TestCase], texts: list[str]
+                        ) -> tuple[list[str], list[str], dict[str, Any] | None]:
+    """The tests a whole search writes (`--suite compact`: its compact
+    suite; `--execute`: observed tests where every path was dropped), what
+    to say of them, and the observed tests' counts."""
+    if found.compact and isinstance(writer, PytestText) and cases:
+        texts, said = _compacted(writer, source, cases, found.result.program.cached_functions(), texts)
+        return texts, said, None
+    if not texts and settings.get("execute"):
+        return observed_texts(writer, source, qualname, float(settings["execute_seconds"]),
+                              int(settings.get("execute_examples", 400)))
+    return texts, [], None
+
+
+def _compacted(writer: PytestText, source: str, cases: list[TestCase], cached: tuple[str, ...],
+               texts: list[str]) -> tuple[list[str], list[str]]:
+    """`--suite compact`: the function's compact suite (suite/compact.py),
+    and what to say of it; all its tests when it cannot be made."""
+    try:
+        suite = compact_suite(writer, Path(source), cases, cached)
+    except (OSError, RuntimeError, SyntaxError) as exc:
+        return texts, [f"pathcraft: the compact suite was not made ({type(exc).__name__}: {exc}); "
+                       "every test found is written"]
+    return list(suite.texts), [compaction_line(c) for c in suite.functions]
 
 
 def observe_function(source: str, qualname: str, settings: Mapping[str, Any], refused: str) -> dict[str, Any]:

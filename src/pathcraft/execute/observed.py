@@ -34,6 +34,7 @@ from typing import Any
 from pathcraft.execute import wire
 from pathcraft.execute.sandbox import Sandbox
 from pathcraft.execute.search import CALL_SECONDS, MAX_OBSERVATIONS
+from pathcraft.layout import within_limit
 
 MAX_FAULTS = 4  # searches of one function a dying worker may cost
 PROVENANCE = "observed: the real code run on inputs a search found (--execute); not a path of the model"
@@ -265,7 +266,7 @@ def test_text(alias: str, module: str, qualname: str, number: int, observation: 
             lines.append(f"    assert {observation.view}(result) == {literal(observation.value, names)}")
     lines += _after(observation, bound, names)
     lines[2:2] = [f"    {line}" for line in sorted(names.imports)]
-    return "\n\n" + "\n".join(lines) + "\n"  # two blank lines before, as between the path tests
+    return within_limit("\n\n" + "\n".join(lines) + "\n")  # two blank lines before, as between the path tests
 
 
 def _type_test(value: str, kind: tuple[str, str]) -> str:

@@ -275,10 +275,10 @@ def _view(result: object) -> str | None:
 
 
 @contextlib.contextmanager
-def running() -> Iterator[None]:
-    """The analysed code runs in here: under the call's timer and the
-    guard's rules for a call (`guard.calling`); nested uses share the
-    outer one."""
+def running(seconds: float = CALL_SECONDS) -> Iterator[None]:
+    """The analysed code runs in here: under the call's timer (`seconds`)
+    and the guard's rules for a call (`guard.calling`); nested uses share
+    the outer one."""
     global _depth
     if _depth:
         _depth += 1
@@ -288,7 +288,7 @@ def running() -> Iterator[None]:
             _depth -= 1
         return
     previous = signal.signal(signal.SIGALRM, _too_slow)
-    signal.setitimer(signal.ITIMER_REAL, CALL_SECONDS)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     guard.calling = True
     _depth = 1
     try:

@@ -14,6 +14,9 @@ empty standard input. Requests:
 * `{"op": "replay", "module": M, "qualname": Q, "calls": [{"args": ...,
   "init": ...}, ...]}`: runs each call again (a method on an object built
   from `init`) and answers what each did (for the determinism check).
+* `{"op": "kills", "module": M, "qualname": Q, "tests_module": T, ...}`:
+  which generated tests of `T` kill which mutant of `Q` (`mutant_runs.py`,
+  for `--suite compact`).
 
 A module is imported once and kept for the worker's later requests.
 """
@@ -28,7 +31,7 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from pathcraft.execute import guard, recipes, search
+from pathcraft.execute import guard, mutant_runs, recipes, search
 
 RECURSION_HEADROOM = 300  # frames the worker keeps back from the analysed code
 
@@ -113,6 +116,8 @@ def _answer(request: dict[str, Any], send: Callable[[dict[str, Any]], None], sea
             positional = [str(p) for p in request.get("positional", [])]
             init_positional = [str(p) for p in request.get("init_positional", [])]
             return {"outcomes": [_replay(goal, positional, init_positional, call) for call in request["calls"]]}
+        if op == "kills":
+            return mutant_runs.kills(module, request)
     except search.Refused as exc:
         return {"refused": str(exc)}
     return {"refused": f"unknown request {op!r}"}

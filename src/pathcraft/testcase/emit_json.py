@@ -34,6 +34,9 @@ class JsonText:
         return (f'{{\n  "target": {json.dumps(self.target)},\n  "python": {json.dumps(python)},\n'
                 f'  "criterion": {json.dumps(self.criterion)},\n  "tests": [')
 
+    def without_tests(self) -> str:
+        return ""
+
     def test(self, case: TestCase) -> str:
         return "\n    " + _indented(case.to_json(), 2)
 

@@ -44,8 +44,15 @@ from pathcraft.testcase.records import NamedValue
 Json = Any
 
 
+IDENTIFIER_LIMIT = 40  # a longer name (an object deep in a structure) keeps its first and last two parts
+
+
 def identifier(label: str, taken: set[str]) -> str:
+    """A variable name for `label` (`obj.head.next`), unique among `taken`."""
     text = re.sub(r"\W+", "_", label).strip("_") or "obj"
+    if len(text) > IDENTIFIER_LIMIT:
+        parts = [p for p in text.split("_") if p]
+        text = "_".join(part[:IDENTIFIER_LIMIT // 3] for part in (parts[0], *parts[-2:]))
     if text[0].isdigit() or keyword.iskeyword(text):
         text = "v_" + text
     base, n = text, 1

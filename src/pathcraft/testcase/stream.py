@@ -31,6 +31,10 @@ class Writer(Protocol):
         """One test, as it is written (without `between`)."""
         ...
 
+    def without_tests(self) -> str:
+        """What ends a file that got no test (after the layout's `end`)."""
+        ...
+
 
 @dataclass(frozen=True)
 class Layout:
@@ -53,6 +57,7 @@ class TestStream:
         self.writer = writer
         self.layout = layout
         self.count = 0
+        self.texts_added: list[str] = []  # the tests made elsewhere (`add_text`), as given
         self._held: list[str] = []
         self._put(writer.head())
 
@@ -64,13 +69,14 @@ class TestStream:
 
     def add_text(self, text: str) -> None:
         """A test whose text was made elsewhere (an observed test, `--execute`)."""
+        self.texts_added.append(text)
         piece = self.layout.between + text if self.count else text
         self.count += 1
         self._put(piece)
 
     def close(self, stats: Stats | None = None) -> None:
         """The end of the file; `stats` for a format that has a place for them."""
-        end = self.layout.end(self.count, stats or {})
+        end = self.layout.end(self.count, stats or {}) + ("" if self.count else self.writer.without_tests())
         if self.layout.whole:
             self._held.append(end)
             self.out.write("".join(self._held))

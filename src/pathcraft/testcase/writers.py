@@ -31,6 +31,7 @@ class Destination:
     target: str
     functions: tuple[str, ...]
     criterion: str
+    comments: str = "full"  # what a pytest test's comment shows: full, path or none (`--comments`)
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ def pytest_text(where: Destination) -> emit_pytest.PytestText:
         floats=any(t.kind == "float" for q in known for t in program.functions[q].param_types),
         string_inputs=string_inputs(program, functions),
         cached=program.cached_functions(), homes=tuple(program.class_homes.values()),
-        defaults={q: dict(program.functions[q].defaults) for q in known})
+        defaults={q: dict(program.functions[q].defaults) for q in known}, comments=where.comments)
 
 
 def _json_text(where: Destination) -> emit_json.JsonText:
