@@ -48,7 +48,8 @@ def package_of(library: Path) -> Path:
     return found[0]
 
 
-def generate(library: Path, out: Path, jobs: int, timeout: float, execute: bool = False) -> dict[str, Any]:
+def generate(library: Path, out: Path, jobs: int, timeout: float, execute: bool = False,
+             extra: tuple[str, ...] = ()) -> dict[str, Any]:
     """`pathcraft gen` over the library's package, afresh (a package run
     would read an earlier run's unchanged modules back); its JSON report."""
     report = out / f"{library.name}.json"
@@ -56,7 +57,7 @@ def generate(library: Path, out: Path, jobs: int, timeout: float, execute: bool 
     report.unlink(missing_ok=True)
     subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(package_of(library)), "-o", str(out / library.name),
                     "--jobs", str(jobs), "--timeout", str(timeout), "--report", str(report), "--quiet",
-                    *(["--execute"] if execute else [])],
+                    *(["--execute"] if execute else []), *extra],
                    capture_output=True, text=True, timeout=7200)
     if not report.exists():
         return {"per module": [], "functions": 0, "skipped functions": 0, "failed functions": 0}
@@ -87,9 +88,10 @@ def run_tests(library: Path, folder: Path) -> tuple[set[str], collections.Counte
 
 
 def sweep_library(library: Path, out: Path, jobs: int, timeout: float,
-                  execute: bool = False) -> tuple[dict[str, int], list[str]]:
-    """One library's row and the refusal reasons of its skipped functions."""
-    report = generate(library, out, jobs, timeout, execute)
+                  execute: bool = False, extra: tuple[str, ...] = ()) -> tuple[dict[str, int], list[str]]:
+    """One library's row and the refusal reasons of its skipped functions
+    (`extra`: more options of `pathcraft gen`)."""
+    report = generate(library, out, jobs, timeout, execute, extra)
     passing, counts = run_tests(library, out / library.name)
     row = dict.fromkeys(COLUMNS, 0)
     row["functions"] = report["functions"] + report["skipped functions"] + report["failed functions"]
@@ -122,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[], help="only this library (repeatable)")
     parser.add_argument("--jobs", type=int, default=2, help="pathcraft workers per library [2]")
     parser.add_argument("--timeout", type=float, default=2.0, help="seconds per function [2]")
+    parser.add_argument("--gen", action="append", default=[], metavar="OPTION",
+                        help="one more option of pathcraft gen, e.g. --gen=--suite --gen=compact (repeatable; "
+                             "'with a real test' counts tests of one path each, not a compact suite's tables)")
     parser.add_argument("--execute", action="store_true",
                         help="run pathcraft with --execute (observed tests for the functions it refuses)")
     args = parser.parse_args(argv)
@@ -135,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| library | " + " | ".join(COLUMNS) + " | share |")
     print("|---" * (len(COLUMNS) + 2) + "|")
     for library in libraries:
-        row, found = sweep_library(library, args.out, args.jobs, args.timeout, args.execute)
+        row, found = sweep_library(library, args.out, args.jobs, args.timeout, args.execute, tuple(args.gen))
         reasons.update(found)
         for key in COLUMNS:
             total[key] += row[key]

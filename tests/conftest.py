@@ -25,11 +25,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                           "CI runs each test under 3.11 and under one of the newer Pythons")
 
 
+# the files that take longest, handed to pytest-xdist's workers first (`--dist loadfile` sends files in
+# the order collected): a long file started last would keep one worker busy after the other is done
+LONGEST_FIRST = ("test_golden_output.py", "test_cli.py", "test_heap_oracles.py",
+                 "test_compose.py", "test_values_dicts.py", "test_structure_decorators.py", "test_regex_membership.py")
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m 'not slow'` deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid in SLOW:
             item.add_marker(pytest.mark.slow)
+
+    def rank(item: pytest.Item) -> int:
+        name = item.nodeid.split("::")[0].rpartition("/")[2]
+        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: each file's tests keep their order
     shard = config.getoption("--shard")
     if shard:
         part, _, parts = shard.partition("/")

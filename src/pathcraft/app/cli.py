@@ -405,13 +405,20 @@ def _run(program: Program, runnable: list[str], options: GenerateOptions, writer
 
 def _observe(stream: TestStream, path: str, refused: list[str], seconds: float, examples: int) -> None:
     """`--execute`: the observed tests of each function the engine refused,
-    written after the path tests (pathcraft/execute/)."""
-    for qualname in refused:
-        texts, said, _ = observed_texts(stream.writer, path, qualname, seconds, examples)
-        for line in said:
-            err.print(line, markup=False)
-        for text in texts:
-            stream.add_text(text)
+    written after the path tests (pathcraft/execute/); one worker searches
+    them all (it imports the module once)."""
+    from pathcraft.execute.sandbox import Sandbox
+    from pathcraft.frontend.packages import import_name
+
+    if not refused:
+        return
+    with Sandbox(import_name(Path(path))[1]) as searcher:
+        for qualname in refused:
+            texts, said, _ = observed_texts(stream.writer, path, qualname, seconds, examples, searcher)
+            for line in said:
+                err.print(line, markup=False)
+            for text in texts:
+                stream.add_text(text)
 
 
 def _print_points(qualname: str, run: FunctionRun, options: GenerateOptions) -> None:

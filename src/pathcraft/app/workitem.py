@@ -28,7 +28,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pathcraft.config import Settings, settings_of
 from pathcraft.depth import too_deep
@@ -42,6 +42,9 @@ from pathcraft.testcase.emit_pytest import PytestText
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.stream import Writer
 from pathcraft.testcase.writers import Destination, output_format
+
+if TYPE_CHECKING:
+    from pathcraft.execute.sandbox import Sandbox
 
 NOTHING_TO_TEST = "no functions or methods to test"  # what `gen` says of a module without any
 
@@ -273,10 +276,11 @@ def observe_function(source: str, qualname: str, settings: Mapping[str, Any], re
             "messages": said, "seconds": round(time.perf_counter() - started, 3)}
 
 
-def observed_texts(writer: Writer, source: str, qualname: str, seconds: float, examples: int = 400
-                   ) -> tuple[list[str], list[str], dict[str, Any]]:
+def observed_texts(writer: Writer, source: str, qualname: str, seconds: float, examples: int = 400,
+                   searcher: Sandbox | None = None) -> tuple[list[str], list[str], dict[str, Any]]:
     """The observed tests of `qualname` in `writer`'s format (pytest only),
-    what the command line says of them, and their counts for the report."""
+    what the command line says of them, and their counts for the report
+    (`searcher`: the worker that searches the module's functions)."""
     from pathcraft.execute import observed
     from pathcraft.frontend.packages import import_name
     from pathcraft.testcase.emit_pytest import PytestText
@@ -284,7 +288,7 @@ def observed_texts(writer: Writer, source: str, qualname: str, seconds: float, e
     if not isinstance(writer, PytestText):
         return [], [f"pathcraft: {qualname}: --execute writes observed tests in the pytest format only"], {}
     module, root = import_name(Path(source))
-    run = observed.observe(root, module, qualname, seconds, examples)
+    run = observed.observe(root, module, qualname, seconds, examples, searcher)
     texts = [observed.test_text(writer.alias, module, qualname, n, o, run.positional, run.init_positional,
                                 run.attribute, run.built_as)
              for n, o in enumerate(run.observations, 1)]

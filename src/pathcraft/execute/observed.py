@@ -1,7 +1,9 @@
 """Observed tests: what the real code did on inputs a search found.
 
 For a function the symbolic engine refuses (`--execute`), `observe` asks a
-sandboxed worker to search it (`search.py`), then runs every observation
+sandboxed worker to search it (`search.py`; a one-module run keeps one
+worker for all its functions, which imports the module once), then runs
+every observation
 again in a fresh worker, in the reverse order, with the user's
 environment variables and another hash seed (a value holding text: in two,
 with two other seeds): an observation whose outcome differs there (time,
@@ -24,6 +26,7 @@ or `list` make of it; an exception's type, never its message.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import dataclasses
 import keyword
 import re
@@ -93,12 +96,13 @@ class ObservedRun:
     crashed: int = 0  # inputs a worker died on (each skipped by the next search)
 
 
-def observe(import_root: Path, module: str, qualname: str, seconds: float, examples: int = 400) -> ObservedRun:
-    """Search `module.qualname` in a worker, then check each observation in
-    a fresh one (see the module docstring)."""
+def observe(import_root: Path, module: str, qualname: str, seconds: float, examples: int = 400,
+            searcher: Sandbox | None = None) -> ObservedRun:
+    """Search `module.qualname` in a worker (`searcher`, kept for the module's
+    other functions, or its own), then check each observation in a fresh one."""
     run = ObservedRun(qualname)
     avoid: list[Any] = []
-    with Sandbox(import_root) as sandbox:
+    with contextlib.nullcontext(searcher) if searcher is not None else Sandbox(import_root) as sandbox:
         for _ in range(MAX_FAULTS):
             raw: list[dict[str, Any]] = []
             trying: list[Any] = []
