@@ -81,3 +81,18 @@ def test_generated_files_pass_the_linter(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
                          capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0, run.stdout
+
+
+@pytest.mark.skipif(shutil.which("ruff") is None and not (Path(sys.executable).parent / "ruff").exists(),
+                    reason="ruff is a development dependency")
+def test_a_standard_library_module_is_imported_in_the_standard_library_s_section(tmp_path: Path) -> None:
+    import colorsys
+
+    out = tmp_path / "test_colorsys.py"
+    assert main(["gen", f"{colorsys.__file__}::rgb_to_yiq", "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.index("import colorsys") < text.index("import pytest")  # isort's order: stdlib first
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    lint = subprocess.run([ruff, "check", "--no-cache", "--isolated", "--select", "E,F,W,I", "--line-length",
+                           str(LINE_LIMIT), str(out)], capture_output=True, text=True, cwd=tmp_path)
+    assert lint.returncode == 0, lint.stdout

@@ -91,15 +91,17 @@ class PytestText:
                  f"Python {python}." + (f" {FLOAT_INPUTS}" if floats else "")
                  + (STRING_DOMAIN if string_inputs else ""))
         text = textwrap.wrap(about, WIDTH - 4, break_long_words=False, break_on_hyphens=False)
+        tested = [*_root_loader(source), _import_line(module, package, name, self.alias, source),
+                  *(home_import(home) for home in sorted(set(homes)))]
+        # in isort's sections: the standard library (a tested module of it too), pytest, the project
+        standard = module.partition(".")[0] in sys.stdlib_module_names and not _by_import_module(module, source)
         header = [
             '"""' + text[0], *text[1:], '"""',
             "",
             *(["import importlib", ""] if _by_import_module(module, source) else []),
+            *([*tested, ""] if standard else []),
             "import pytest  # noqa: F401 (for the tests that expect an exception)",
-            "",
-            *_root_loader(source),
-            _import_line(module, package, name, self.alias, source),
-            *(home_import(home) for home in sorted(set(homes))),
+            *([] if standard else ["", *tested]),
         ]
         if cached:  # the paths assume empty caches (engine/cache.py)
             header += ["", "", "@pytest.fixture(autouse=True)", "def _empty_caches() -> None:",
