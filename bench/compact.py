@@ -43,12 +43,11 @@ def _coverage(rec: dict[str, Any] | None) -> float | None:
 
 
 def _score(rec: dict[str, Any] | None) -> float | None:
-    if not rec:
+    """The mutation score, as bench/mutation.py records it (None: no usable suite)."""
+    mutation = rec.get("mutation") if rec else None
+    if not mutation or not mutation.get("usable") or not isinstance(mutation.get("score"), (int, float)):
         return None
-    for key in ("score", "mutation_score", "percent"):
-        if isinstance(rec.get(key), (int, float)):
-            return float(rec[key])
-    return None
+    return float(mutation["score"])
 
 
 def _cell(value: float | int | None) -> str:
@@ -60,7 +59,7 @@ def table(peers: dict[tuple[str, str], dict[str, Any]], mutation: dict[tuple[str
     targets = sorted({t for (tool, t) in peers if tool == WHOLE}, key=list({t: 0 for (_, t) in peers}).index)
     rows = ["| target | tests all | tests compact | Pynguin tests | coverage all | coverage compact | best peer "
             "coverage | mutants all | mutants compact | best peer mutants |", "|---" * 10 + "|"]
-    fewer = same_cover = same_score = compared = 0
+    fewer = same_cover = same_score = compared = measured = 0
     for target in targets:
         whole, compact = peers.get((WHOLE, target)), peers.get((COMPACT, target))
         pynguin = _tests(peers.get(("pynguin", target)))
@@ -71,26 +70,16 @@ def table(peers: dict[tuple[str, str], dict[str, Any]], mutation: dict[tuple[str
         if _tests(compact) is not None and pynguin is not None:
             compared += 1
             fewer += _tests(compact) <= pynguin  # type: ignore[operator]
-        same_cover += _coverage(whole) == _coverage(compact)
-        same_score += all_score == compact_score
+        same_cover += _coverage(whole) is not None and _coverage(whole) == _coverage(compact)
+        measured += all_score is not None and compact_score is not None
+        same_score += all_score is not None and all_score == compact_score
         rows.append(f"| `{target}` | {_cell(_tests(whole))} | {_cell(_tests(compact))} | {_cell(pynguin)} | "
                     f"{_cell(_coverage(whole))} | {_cell(_coverage(compact))} | {_cell(best_cover)} | "
                     f"{_cell(all_score)} | {_cell(compact_score)} | {_cell(best_score)} |")
     rows += ["", f"{len(targets)} targets: the compact suite has at most Pynguin's tests on {fewer} of the "
-             f"{compared} where both wrote tests; its coverage equals the whole suite's on {same_cover}, its "
-             f"mutation score on {same_score}."]
+             f"{compared} where both wrote tests; its coverage equals the whole suite's on {same_cover}; its "
+             f"mutation score equals the whole suite's on {same_score} of the {measured} measured."]
     return "\n".join(rows)
-
-
-def _mutation_records(path: Path | None) -> dict[tuple[str, str], dict[str, Any]]:
-    """Mutation records with the score as a percentage (the script's own field names)."""
-    out = {}
-    for key, rec in _records(path).items():
-        detected, total = rec.get("detected"), rec.get("mutants")
-        if isinstance(detected, int) and isinstance(total, int) and total:
-            rec = {**rec, "score": round(100 * detected / total)}
-        out[key] = rec
-    return out
 
 
 def main() -> None:
@@ -99,7 +88,7 @@ def main() -> None:
     parser.add_argument("mutation", type=Path, nargs="?", help="bench/mutation.py's JSON, the same two")
     parser.add_argument("--peer-mutation", type=Path, help="a mutation JSON with the peers' scores")
     args = parser.parse_args()
-    print(table(_records(args.peers), _mutation_records(args.mutation), _mutation_records(args.peer_mutation)))
+    print(table(_records(args.peers), _records(args.mutation), _records(args.peer_mutation)))
 
 
 if __name__ == "__main__":

@@ -195,6 +195,7 @@ def test_a_root_package_without_an_identifier_name_is_loaded_under_an_alias(tmp_
     out = tmp_path / "test_things.py"
     assert main(["gen", f"{target}::take", "-o", str(out), "--edge-tests", "0"]) == 0  # a test per path
     assert "from my_lib.part import things" in out.read_text()
+    assert str(tmp_path) not in out.read_text().split('"""', 2)[2]  # found on the import path, not by this machine's
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
                          capture_output=True, text=True, cwd=tmp_path, timeout=300,
                          env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))

@@ -96,24 +96,30 @@ def module_name(file: Path) -> str:
     return f"{alias[0]}.{name}" if alias else name
 
 
+LOADER_IMPORTS = ("import importlib.util", "import os", "import sys")  # what `loader_lines` uses
+
+
 def loader_lines(file: Path) -> list[str]:
     """Lines of a test file that register the root package under its alias
-    (nothing when there is none)."""
+    (nothing when there is none), after `LOADER_IMPORTS`. The root is found
+    on the import path by its folder's name (the path itself or a folder in
+    it), so the file names no folder of the machine that wrote it."""
     alias = root_alias(file)
     if alias is None:
         return []
     name, root = alias
     return [
-        "import importlib.util",
-        "import sys",
-        "",
-        f"# the package root, loaded by its path as {name!r}: its folder's name is no identifier",
-        "# (unless a package of that name is on the import path: a copy of it, say)",
-        f"_ROOT = {str(root)!r}",
+        f"# the package root {root.name!r} (its folder's name is no identifier), found on the",
+        f"# import path, loaded by its path as {name!r} (unless a package so named is there)",
+        "_ROOT = next(folder for entry in map(os.path.abspath, sys.path)",
+        f"             for folder in (entry, os.path.join(entry, {root.name!r}))",
+        f"             if os.path.basename(folder) == {root.name!r}",
+        "             and os.path.isfile(os.path.join(folder, '__init__.py')))",
         f"if {name!r} not in sys.modules \\",
         f"        and importlib.util.find_spec({name!r}) is None:",
-        f"    _spec = importlib.util.spec_from_file_location({name!r}, _ROOT + '/__init__.py',",
-        "                                                   submodule_search_locations=[_ROOT])",
+        "    _spec = importlib.util.spec_from_file_location(",
+        f"        {name!r}, os.path.join(_ROOT, '__init__.py'),",
+        "        submodule_search_locations=[_ROOT])",
         "    assert _spec is not None and _spec.loader is not None",
         f"    sys.modules[{name!r}] = importlib.util.module_from_spec(_spec)",
         f"    _spec.loader.exec_module(sys.modules[{name!r}])",

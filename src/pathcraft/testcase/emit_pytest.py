@@ -21,6 +21,7 @@ from pathcraft import __version__
 from pathcraft.ir.nodes import Text
 from pathcraft.solver.fpsem import float_literal
 from pathcraft.testcase.heapdesc import ENUM_KEY
+from pathcraft.frontend.packages import LOADER_IMPORTS, loader_lines
 from pathcraft.layout import within_limit
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.records import NamedValue
@@ -91,14 +92,21 @@ class PytestText:
                  f"Python {python}." + (f" {FLOAT_INPUTS}" if floats else "")
                  + (STRING_DOMAIN if string_inputs else ""))
         text = textwrap.wrap(about, WIDTH - 4, break_long_words=False, break_on_hyphens=False)
-        tested = [*_root_loader(source), _import_line(module, package, name, self.alias, source),
-                  *(home_import(home) for home in sorted(set(homes)))]
+        loader = _root_loader(source)
+        after = "  # noqa: E402 (the package root is loaded first)" if loader else ""
+        homed_imports = [home_import(home) for home in sorted(set(homes))]
+        if loader:
+            homed_imports = [line.replace("# noqa: F401 (argument classes)", "# noqa: F401, E402 (argument classes; "
+                                          "the package root is loaded first)") for line in homed_imports]
+        tested = [*loader, _import_line(module, package, name, self.alias, source) + after, *homed_imports]
         # in isort's sections: the standard library (a tested module of it too), pytest, the project
         standard = module.partition(".")[0] in sys.stdlib_module_names and not _by_import_module(module, source)
+        libraries = (["import importlib"] if _by_import_module(module, source) else []) \
+            + (list(LOADER_IMPORTS) if loader else [])
         header = [
             '"""' + text[0], *text[1:], '"""',
             "",
-            *(["import importlib", ""] if _by_import_module(module, source) else []),
+            *([*sorted(set(libraries)), ""] if libraries else []),
             *([*tested, ""] if standard else []),
             "import pytest  # noqa: F401 (for the tests that expect an exception)",
             *([] if standard else ["", *tested]),
@@ -277,8 +285,6 @@ def module_alias(module: str) -> str:
 def _root_loader(source: str) -> list[str]:
     """The lines that load a package root with no identifier name under
     its alias (frontend/imports.py), then a blank line; none otherwise."""
-    from pathcraft.frontend.packages import loader_lines
-
     lines = loader_lines(Path(source))
     return [*lines, ""] if lines else []
 
