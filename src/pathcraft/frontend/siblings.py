@@ -22,6 +22,7 @@ import ast
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pathcraft.frontend.modelclasses import is_model_file
 from pathcraft.frontend.packages import module_name, resolve
 from pathcraft.frontend.untyped import bound_by_code, chain_names, uses
 
@@ -82,5 +83,6 @@ def home_hidden_classes(module: ModuleSource) -> None:
     files = {module.origins.get(cls) for cls in module.homes} - {None}
     for name in sorted(module.hidden):
         origin = module.origins.get(name)
-        if origin is not None and origin in files:
+        # pathcraft's own model classes (frontend/modelclasses.py) are no module a test imports
+        if origin is not None and origin in files and not is_model_file(origin):
             module.homes[name] = module_name(Path(origin))
