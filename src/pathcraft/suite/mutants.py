@@ -5,7 +5,7 @@ changed, as mutation testing tools make them.
 kills (`suite/compact.py`). The operators are cosmic-ray's core ones,
 which `bench/mutation.py` measures with: an arithmetic or bitwise
 operator replaced by each other one, a comparison by each other of its
-family, `and`/`or` swapped, `not`, `-` and `~` removed (`-` also made
+family, one `and`/`or` made the other, `not`, `-` and `~` removed (`-` also made
 `+`), an int constant moved by one either way, `True`/`False` swapped,
 `break`/`continue` swapped, a condition negated, a `for` loop given no
 iteration. Each mutant is the function's own definition, unparsed, with one
@@ -92,9 +92,10 @@ def _sites(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[tuple
             for i, op in enumerate(node.ops):
                 for new_op in _COMPARE.get(type(op), ()):
                     yield node, f"{_symbol(op)} -> {_symbol(new_op())}", _with_comparison(i, new_op)
-        elif isinstance(node, ast.BoolOp):
-            new_bool: type[ast.boolop] = ast.Or if isinstance(node.op, ast.And) else ast.And
-            yield node, f"{_symbol(node.op)} -> {_symbol(new_bool())}", _with("op", new_bool)
+        elif isinstance(node, ast.BoolOp):  # one operator at a time, as cosmic-ray replaces it in the text
+            other_name = "or" if isinstance(node.op, ast.And) else "and"
+            for at in range(len(node.values) - 1):
+                yield node, f"{_symbol(node.op).strip()} #{at + 1} -> {other_name}", functools.partial(_bool_at, at)
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub, ast.Invert)):
             yield node, f"{_symbol(node.op)}x -> x", _operand
             if isinstance(node.op, ast.USub):
@@ -127,6 +128,23 @@ def _body_nodes(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[
             continue
         yield node
         pending.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def _bool_at(at: int, node: ast.AST) -> ast.AST:
+    """`a or b or c` with its `at`-th operator the other one, as Python
+    reads the text: `a or (b and c)` (at 1); `a and b and c` at 0 is
+    `a or (b and c)`."""
+    assert isinstance(node, ast.BoolOp)
+    values = node.values
+
+    def joined(op: ast.boolop, items: list[ast.expr]) -> ast.expr:
+        return items[0] if len(items) == 1 else ast.BoolOp(op=op, values=items)
+
+    if isinstance(node.op, ast.Or):
+        return ast.copy_location(joined(ast.Or(), [*values[:at], joined(ast.And(), values[at:at + 2]),
+                                                   *values[at + 2:]]), node)
+    return ast.copy_location(ast.BoolOp(op=ast.Or(), values=[joined(ast.And(), values[:at + 1]),
+                                                              joined(ast.And(), values[at + 1:])]), node)
 
 
 def _negated(node: ast.AST) -> ast.AST:
