@@ -4,6 +4,7 @@ Importing the command line takes a while on a loaded machine: a Ctrl-C
 then (or one that escapes `main`) ends the run with the message and the
 status of any other interruption, not a traceback."""
 
+import os
 import sys
 
 
@@ -13,8 +14,12 @@ def run() -> None:
 
         code = main()
     except KeyboardInterrupt:
+        # ended at once, past the interpreter's finalization: a Ctrl-C that lands in an import half done
+        # (seen on a loaded machine) could otherwise end the process by the signal (-2), not with 130
         sys.stderr.write("pathcraft: interrupted\n")
-        code = 130
+        sys.stderr.flush()
+        sys.stdout.flush()
+        os._exit(130)
     raise SystemExit(code)
 
 
