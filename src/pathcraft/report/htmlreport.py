@@ -23,6 +23,7 @@ from typing import Any
 from pathcraft import __version__
 from pathcraft.report.costplot import cost_plot
 from pathcraft.report.heapsvg import SVG_DEFS, changed_rows, heap_svg
+from pathcraft.sourcedefs import find_function
 
 PICTURED = 40  # tests per function drawn in full; the rest are listed
 
@@ -48,15 +49,8 @@ class ModuleReport:
 def function_lines(tree: ast.Module, qualname: str) -> tuple[int, int, set[int]] | None:
     """The first and last line of `qualname`'s definition and the lines of
     its own statements (not those of functions nested in it), or None."""
-    scope: Sequence[ast.stmt] = tree.body
-    node: ast.stmt | None = None
-    for part in qualname.split("."):
-        node = next((n for n in scope if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                     and n.name == part), None)
-        if node is None:
-            return None
-        scope = node.body
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    node = find_function(tree, qualname)
+    if node is None:
         return None
     lines: set[int] = set()
     todo: list[ast.stmt] = list(node.body)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pathcraft.ir.trace import Event
+from pathcraft.sourcedefs import find_function
 
 if TYPE_CHECKING:
     from pathcraft.execute.sandbox import Sandbox
@@ -97,15 +98,7 @@ def path_elements(events: Iterable[Event]) -> frozenset[Element]:
 def definition(source: str, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The `def` of `qualname` in the module's source (None: not one the
     mutants can be made of, a lambda or a nested function, say)."""
-    body: list[ast.stmt] = ast.parse(source).body
-    found: ast.AST | None = None
-    for part in qualname.split("."):
-        found = next((s for s in body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                      and s.name == part), None)
-        if found is None:
-            return None
-        body = found.body
-    return found if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    return find_function(ast.parse(source), qualname)
 
 
 def statement_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, int]:
