@@ -296,3 +296,31 @@ def test_no_sibling_class_when_two_modules_have_one_that_fits(tmp_path: Path) ->
     _write(tmp_path / "sib", {**_SIBLINGS, "other.py": _SIBLINGS["cells.py"]})
     result = translate(str(tmp_path / "sib" / "use.py"), ["leading"])
     assert "leading" in result.errors and not result.program.class_homes
+
+
+def test_a_namedtuple_of_a_sibling_module_is_built_where_the_module_imports_it(tmp_path: Path) -> None:
+    """`from ._types import RGB` merges the NamedTuple: `RGB(...)` is a
+    tuple tagged with its class, compared in the tests as `conv.RGB(...)`.
+    A merged function that builds another module's NamedTuple the tested
+    module does not import is not merged (a test could not name it)."""
+    _write(tmp_path / "pk", {
+        "_types.py": "import typing\n\n\nclass RGB(typing.NamedTuple):\n    red: int\n    green: int\n"
+                     "    blue: int\n\n\ndef grey(v: int) -> RGB:\n    return RGB(v, v, v)\n",
+        "conv.py": "from ._types import RGB, grey\n\n\ndef split(value: int) -> RGB:\n    if value < 0:\n"
+                   "        raise ValueError('negative')\n"
+                   "    return RGB(value >> 16, value >> 8 & 0xFF, value & 0xFF)\n",
+        "paint.py": "from ._types import grey\n\n\ndef dark(v: int) -> bool:\n    return grey(v).red < 10\n",
+    })
+    result = translate(str(tmp_path / "pk" / "paint.py"))
+    assert result.errors["dark"].message.endswith(
+        "(imported from _types.py, not read: its code uses the NamedTuple 'RGB' of _types.py, which this module "
+        "does not import)")
+    out = tmp_path / "test_conv.py"
+    assert main(["gen", str(tmp_path / "pk" / "conv.py"), "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "result == conv.RGB(red=0, green=0, blue=1)" in text
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
+                         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    count = text.count("\ndef test_")
+    assert count >= 3 and run.returncode == 0 and f"{count} passed" in run.stdout, run.stdout[-3000:]

@@ -4,7 +4,8 @@ A module's `from pkg.mod import C` (absolute, resolved from the root of its
 packages) and `from ..exceptions import Empty` (relative) that name a
 module of the same source tree are read too, never run: the functions,
 classes, literal constants and type aliases (type variables too) they
-bind join the importing module's
+bind, and the NamedTuples the importing module binds itself (a test
+builds one as `mod.C(...)`), join the importing module's
 namespace, with everything those definitions use from their own module
 (its other functions and classes, its imports of the standard library).
 
@@ -119,6 +120,7 @@ class _Plan:
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
     constants: set[str] = field(default_factory=set)
     aliases: set[str] = field(default_factory=set)  # type aliases and type variables (`KT = TypeVar("KT")`)
+    namedtuples: set[str] = field(default_factory=set)  # `class C(NamedTuple)`: tuples (models/namedtuple)
     needs: dict[str, str] = field(default_factory=dict)  # other names its code reads, and what they are there
 
 
@@ -142,6 +144,8 @@ def _closure(source: ModuleSource, name: str, bindings: dict[str, str]) -> _Plan
             node = source.classes[current]
         elif current in source.constants:
             plan.constants.add(current)
+        elif current in source.namedtuples:  # its fields' defaults are literals: it needs nothing else
+            plan.namedtuples.add(current)
         elif current in source.type_aliases:  # what it stands for may name classes of its module
             plan.aliases.add(current)
             node = source.type_aliases[current]
@@ -222,10 +226,13 @@ def _misfit(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[
     """Why the plan would not mean in `module` what it means in `source`
     (None: it would)."""
     where = Path(source.path).name
-    for name in (*plan.functions, *plan.classes, *plan.constants, *plan.aliases):
+    for name in (*plan.functions, *plan.classes, *plan.constants, *plan.aliases, *plan.namedtuples):
         bound = mine.get(name)
         if bound is not None and bound != _identity(source, name):
             return f"'{name}' of {where} is something else here"
+    for name in plan.namedtuples:  # tests build and compare one as `mod.C(...)`: the module must bind it
+        if name not in mine:
+            return f"its code uses the NamedTuple '{name}' of {where}, which this module does not import"
     for name, what in plan.needs.items():
         bound = mine.get(name)
         if bound is not None and bound != what or what.startswith(("import:", "from:")) \
@@ -245,7 +252,9 @@ def _merge(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[s
         module.constants.setdefault(name, source.constants[name])
     for name in plan.aliases:
         module.type_aliases.setdefault(name, source.type_aliases[name])
-    for name in (*plan.functions, *plan.classes, *plan.constants, *plan.aliases):
+    for name in plan.namedtuples:
+        module.namedtuples.setdefault(name, source.namedtuples[name])
+    for name in (*plan.functions, *plan.classes, *plan.constants, *plan.aliases, *plan.namedtuples):
         origin = source.origins.get(name, source.path)
         if origin != module.path:
             module.origins[name] = origin
