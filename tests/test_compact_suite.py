@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,17 @@ def test_each_mutant_changes_one_thing_and_compiles() -> None:
         compile(mutant.source, "<mutant>", "exec")
         assert ast.unparse(ast.parse(mutant.source)) != plain
     assert len({m.source for m in made}) == len(made)
+
+
+def test_comparisons_are_replaced_as_cosmic_ray_replaces_them() -> None:
+    """Each of ==, !=, <, <=, >, >=, is, is not by every other one; against
+    a number no `is`/`is not`; against None only the identity of the other
+    sense (a compact suite lost `==` -> `is` and `<` -> `!=` mutants of
+    cosmic-ray's while these stayed within families)."""
+    source = "def f(a, b):\n    return a < b, a < 0, a == None, a in b\n"
+    node = definition(source, "f")
+    assert node is not None
+    whats = Counter(m.what for m in mutants(node) if "->" in m.what and m.what[0] in "<=!i")
+    assert whats == Counter({"< -> ==": 2, "< -> !=": 2, "< -> <=": 2, "< -> >": 2, "< -> >=": 2,  # both `<`
+                             "< -> is": 1, "< -> is not": 1,  # `a < b` only
+                             "== -> is not": 1, "in -> not in": 1})

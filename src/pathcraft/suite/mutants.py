@@ -4,8 +4,9 @@ changed, as mutation testing tools make them.
 `--suite compact` keeps the tests that kill every mutant the whole suite
 kills (`suite/compact.py`). The operators are cosmic-ray's core ones,
 which `bench/mutation.py` measures with: an arithmetic or bitwise
-operator replaced by each other one, a comparison by each other of its
-family, one `and`/`or` made the other, `not`, `-` and `~` removed (`-` also made
+operator replaced by each other one, a comparison by each other one
+(as cosmic-ray limits it when the right operand is None or a number; `in`
+and `not in` swapped), one `and`/`or` made the other, `not`, `-` and `~` removed (`-` also made
 `+`), an int constant moved by one either way, `True`/`False` swapped,
 `break`/`continue` swapped, a condition negated, a `for` loop given no
 iteration. Each mutant is the function's own definition, unparsed, with one
@@ -24,15 +25,30 @@ from dataclasses import dataclass
 _ARITHMETIC: tuple[type[ast.operator], ...] = (
     ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.LShift, ast.RShift, ast.BitAnd,
     ast.BitOr, ast.BitXor)
-_ORDER: tuple[type[ast.cmpop], ...] = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
-# cosmic-ray's replacements: an arithmetic operator by each other one, a comparison by each other of its
-# family (`is`/`is not` and `in`/`not in` swap within theirs)
+# cosmic-ray's replacements: an arithmetic operator by each other one; a comparison among these eight by
+# each other one, except where the right operand is None or a number (`_comparison_targets`); `in` and
+# `not in` (which cosmic-ray leaves) by each other
+_COMPARED: tuple[type[ast.cmpop], ...] = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot)
 _BINARY: dict[type[ast.operator], tuple[type[ast.operator], ...]] = {
     op: tuple(other for other in _ARITHMETIC if other is not op) for op in _ARITHMETIC}
-_COMPARE: dict[type[ast.cmpop], tuple[type[ast.cmpop], ...]] = {
-    **{op: tuple(other for other in _ORDER if other is not op) for op in _ORDER},
-    ast.Is: (ast.IsNot,), ast.IsNot: (ast.Is,), ast.In: (ast.NotIn,), ast.NotIn: (ast.In,),
-}
+# right operand None: only the identity of the opposite sense
+_AGAINST_NONE: dict[type[ast.cmpop], tuple[type[ast.cmpop], ...]] = {
+    ast.Eq: (ast.IsNot,), ast.NotEq: (ast.Is,), ast.Is: (ast.IsNot,), ast.IsNot: (ast.Is,)}
+
+
+def _comparison_targets(op: ast.cmpop, right: ast.expr) -> tuple[type[ast.cmpop], ...]:
+    """The operators `op` is replaced by, given its right operand."""
+    if isinstance(op, (ast.In, ast.NotIn)):
+        return (ast.NotIn,) if isinstance(op, ast.In) else (ast.In,)
+    if type(op) not in _COMPARED:
+        return ()
+    if isinstance(right, ast.Constant) and right.value is None:
+        return _AGAINST_NONE.get(type(op), ())
+    others = tuple(other for other in _COMPARED if other is not type(op))
+    if isinstance(right, ast.Constant) and isinstance(right.value, (int, float, complex)) \
+            and not isinstance(right.value, bool):  # a number: no identity comparison
+        return tuple(other for other in others if other not in (ast.Is, ast.IsNot))
+    return others
 
 
 @dataclass(frozen=True)
@@ -90,7 +106,7 @@ def _sites(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[tuple
                 yield node, f"{_symbol(node.op)} -> {_symbol(new())}", _with("op", new)
         elif isinstance(node, ast.Compare):
             for i, op in enumerate(node.ops):
-                for new_op in _COMPARE.get(type(op), ()):
+                for new_op in _comparison_targets(op, node.comparators[i]):
                     yield node, f"{_symbol(op)} -> {_symbol(new_op())}", _with_comparison(i, new_op)
         elif isinstance(node, ast.BoolOp):  # one operator at a time, as cosmic-ray replaces it in the text
             other_name = "or" if isinstance(node.op, ast.And) else "and"
