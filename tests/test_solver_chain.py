@@ -239,3 +239,32 @@ def test_implied_layer_finds_the_condition_or_its_negation_on_the_path() -> None
     opposite = chain.check(Query(path, {"x": 0}, T.not_(guard)))
     assert opposite.verdict == UNSAT and opposite.layer == "implied"
     assert hits(chain)["implied"] == 2 and chain.z3_calls == 0
+
+
+def test_a_check_past_the_search_deadline_is_unknown_without_calling_z3() -> None:
+    """The deadline (the function's time budget) caps every Z3 check: past
+    it, the answer is unknown and Z3 is not called; before it, a check's
+    timeout is what is left when that is less than Z3's own timeout."""
+    import time
+
+    from pathcraft.solver.z3backend import Z3Session
+
+    late = SolverChain(SolverOptions(deadline=time.monotonic() - 1, use_model=False, use_intervals=False))
+    answer = late.check(Query(path_of(rel("gt", X, 0)), {}, T.eq(T.add(X, Y), 7)))
+    assert answer.verdict == UNKNOWN and late.z3_calls == 0
+    soon = Z3Session(5000, 2_000_000, deadline=time.monotonic() + 0.5)
+    timeout = soon._timeout()
+    assert timeout is not None and 0 < timeout <= 500
+    assert Z3Session(5000, 2_000_000)._timeout() == 5000
+
+
+def test_the_engine_gives_its_solvers_the_search_deadline(tmp_path: Path) -> None:
+    import time
+
+    src = tmp_path / "d.py"
+    src.write_text("def f(x: int) -> int:\n    if x > 5:\n        return 1\n    return 2\n")
+    program = translate(str(src), ["f"]).program
+    deadline = time.monotonic() + 60
+    engine = Engine(program, EngineOptions(deadline=deadline))
+    assert engine.solver.z3.session.deadline == deadline
+    assert engine.sibling(engine.options).solver.z3.session.deadline == deadline

@@ -75,8 +75,13 @@ from pathcraft.ir.nodes import (
 from pathcraft.ir.trace import Event, TraceTerm
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
-from pathcraft.solver.chain import SolverChain
+from pathcraft.solver.chain import SolverChain, SolverOptions
 from pathcraft.solver.terms import Model, Sym, Term
+
+
+def _solver_options(options: EngineOptions) -> SolverOptions:
+    """The solver's options, its checks capped by the search's deadline."""
+    return replace(options.solver, deadline=options.deadline)
 
 
 class Engine:
@@ -85,7 +90,7 @@ class Engine:
     def __init__(self, program: Program, options: EngineOptions | None = None) -> None:
         self.program = program
         self.options = options or EngineOptions()
-        self.solver = SolverChain(self.options.solver)
+        self.solver = SolverChain(_solver_options(self.options))
         self.solvers = [self.solver]  # with those of the sibling engines that ran searches for it
         self.heap_model: HeapModel = make_heap_model(self.options.heap, program, self.options.max_list_length,
                                                      self.options.assumptions)
@@ -102,7 +107,7 @@ class Engine:
         other = Engine.__new__(Engine)
         other.program = self.program
         other.options = options
-        other.solver = SolverChain(options.solver)
+        other.solver = SolverChain(_solver_options(options))
         other.solvers = [other.solver]
         self.solvers.append(other.solver)
         other.heap_model = make_heap_model(options.heap, self.program, options.max_list_length, options.assumptions)
@@ -161,7 +166,7 @@ class Engine:
         deadline only, with a solver and `stats` of its own; its own calls
         are composed with `summaries`."""
         options = replace(self.options, controls=(), cost_bounds=(), max_paths=None, solve_first=False, concolic=0)
-        solver = SolverChain(options.solver)
+        solver = SolverChain(_solver_options(options))
         self.solvers.append(solver)
         anchor = next(iter(self.program.functions.values()))  # a run needs a function; its paths are not tests
         run = self._assembled(anchor, options, Brancher(solver, stats), stats)

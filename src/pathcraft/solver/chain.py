@@ -69,6 +69,7 @@ class SolverOptions:
     use_model: bool = True
     use_intervals: bool = True
     use_cache: bool = True
+    deadline: float | None = None  # the search's time budget (`time.monotonic()`): caps each Z3 check
 
 
 class Z3Layer:
@@ -76,7 +77,7 @@ class Z3Layer:
 
     def __init__(self, options: SolverOptions) -> None:
         self.options = options
-        self.session = Z3Session(options.timeout_ms, options.rlimit)
+        self.session = Z3Session(options.timeout_ms, options.rlimit, options.deadline)
         self.hits = 0
         self.unknown = 0
 

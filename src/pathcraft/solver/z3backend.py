@@ -158,15 +158,28 @@ def _rlimit_count(solver: z3.Solver) -> int:
         return 0
 
 
-class Z3Session:
-    """One incremental Z3 solver whose scopes follow the current path."""
+# below this many milliseconds left of the search's budget, a check is not started
+_LEAST_MS = 20
 
-    def __init__(self, timeout_ms: int, rlimit: int) -> None:
+
+class Z3Session:
+    """One incremental Z3 solver whose scopes follow the current path.
+
+    `deadline` (a `time.monotonic()` value: the function's time budget)
+    caps each check's timeout, so one query cannot carry a search far past
+    its budget: a check of bit-blasted terms can take Z3's whole timeout,
+    several times over as the chain retries it (more_itertools'
+    `_shift_to_odd` ran 97 s under `--timeout 2`). Past the deadline a
+    check answers unknown without calling Z3."""
+
+    def __init__(self, timeout_ms: int, rlimit: int, deadline: float | None = None) -> None:
         self.ctx = z3.Context()
         self.solver = z3.Solver(ctx=self.ctx)
         self.solver.set("timeout", timeout_ms)
         self.timeout_ms = timeout_ms
         self.rlimit = rlimit
+        self.deadline = deadline
+        self._solver_timeout = timeout_ms  # what `self.solver` is set to now
         self.translate = Z3Translator(self.ctx)
         self._stack: list[PathNode] = []
         self.calls = 0
@@ -207,13 +220,19 @@ class Z3Session:
         if any(self.translate.unbounded(t) for t in terms):
             self.refused += 1
             return "unknown", None
+        timeout = self._timeout()
+        if timeout is None:
+            return "unknown", None
         if any(self.translate.uses_bits(t) for t in terms):
             solver = z3.Solver(ctx=self.ctx)
-            solver.set("timeout", self.timeout_ms)
+            solver.set("timeout", timeout)
             solver.set("rlimit", limit)
             solver.add(*[self.translate.asserted(t) for t in terms])
             return self._checked(solver, wanted)
         self._sync(path)
+        if timeout != self._solver_timeout:
+            self.solver.set("timeout", timeout)
+            self._solver_timeout = timeout
         self.solver.set("rlimit", limit)
         self.solver.push()
         try:
@@ -222,6 +241,16 @@ class Z3Session:
             return self._checked(self.solver, wanted)
         finally:
             self.solver.pop()
+
+    def _timeout(self) -> int | None:
+        """The next check's timeout in milliseconds: Z3's own, or what is
+        left of the budget if less; None when too little is left."""
+        if self.deadline is None:
+            return self.timeout_ms
+        left = int((self.deadline - time.monotonic()) * 1000)
+        if left < _LEAST_MS:
+            return None
+        return min(self.timeout_ms, left)
 
     def _checked(self, solver: z3.Solver, wanted: Iterable[Sym]) -> tuple[str, dict[str, Value] | None]:
         started = time.perf_counter()
