@@ -209,6 +209,18 @@ def test_a_root_package_without_an_identifier_name_is_loaded_under_an_alias(tmp_
                          capture_output=True, text=True, cwd=tmp_path, timeout=300,
                          env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(copy.parent)))
     assert "1 failed, 1 passed" in run.stdout, run.stdout[-3000:]
+    # ... also where the root itself is nowhere on the import path (bench/peers.py links the root under
+    # the alias: the file once looked for the root first, and stopped there); with neither, a clear error
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy(out, elsewhere / out.name)
+    plain = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    for path, expected in ((str(copy.parent), "1 failed, 1 passed"),
+                           ("", "ImportError: the package root 'my-lib' is not on the import path")):
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", out.name],
+                             capture_output=True, text=True, cwd=elsewhere, timeout=300,
+                             env=dict(plain, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=path))
+        assert expected in run.stdout, run.stdout[-3000:]
 
 
 def test_a_generated_file_for_a_package_module_passes(tmp_path: Path) -> None:

@@ -103,20 +103,24 @@ def loader_lines(file: Path) -> list[str]:
     """Lines of a test file that register the root package under its alias
     (nothing when there is none), after `LOADER_IMPORTS`. The root is found
     on the import path by its folder's name (the path itself or a folder in
-    it), so the file names no folder of the machine that wrote it."""
+    it), so the file names no folder of the machine that wrote it; only when
+    the alias is not importable already (a link to the root named so, as
+    bench/peers.py makes, is used as it is)."""
     alias = root_alias(file)
     if alias is None:
         return []
     name, root = alias
     return [
-        f"# the package root {root.name!r} (its folder's name is no identifier), found on the",
-        f"# import path, loaded by its path as {name!r} (unless a package so named is there)",
-        "_ROOT = next(folder for entry in map(os.path.abspath, sys.path)",
-        f"             for folder in (entry, os.path.join(entry, {root.name!r}))",
-        f"             if os.path.basename(folder) == {root.name!r}",
-        "             and os.path.isfile(os.path.join(folder, '__init__.py')))",
+        f"# the package root {root.name!r} (its folder's name is no identifier), loaded by its path",
+        f"# as {name!r} from the import path (unless a package so named is importable there)",
         f"if {name!r} not in sys.modules \\",
         f"        and importlib.util.find_spec({name!r}) is None:",
+        "    _ROOT = next((folder for entry in map(os.path.abspath, sys.path)",
+        f"                  for folder in (entry, os.path.join(entry, {root.name!r}))",
+        f"                  if os.path.basename(folder) == {root.name!r}",
+        "                  and os.path.isfile(os.path.join(folder, '__init__.py'))), None)",
+        "    if _ROOT is None:",
+        f"        raise ImportError({f'the package root {root.name!r} is not on the import path'!r})",
         "    _spec = importlib.util.spec_from_file_location(",
         f"        {name!r}, os.path.join(_ROOT, '__init__.py'),",
         "        submodule_search_locations=[_ROOT])",
