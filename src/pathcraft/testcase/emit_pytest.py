@@ -196,7 +196,7 @@ class PytestText:
 
 
 def _end(count: int, stats: Stats) -> str:
-    return "" if count else "\n\n# No test case was found.\n"
+    return "" if count else "\n# No test case was found.\n"  # one blank line after the imports (isort)
 
 
 LAYOUT = Layout(between="", end=_end)
