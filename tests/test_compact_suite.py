@@ -171,3 +171,62 @@ def test_comparisons_are_replaced_as_cosmic_ray_replaces_them() -> None:
     assert whats == Counter({"< -> ==": 2, "< -> !=": 2, "< -> <=": 2, "< -> >": 2, "< -> >=": 2,  # both `<`
                              "< -> is": 1, "< -> is not": 1,  # `a < b` only
                              "== -> is not": 1, "in -> not in": 1})
+
+
+def test_a_test_past_its_timer_once_does_not_kill_a_mutant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a loaded machine a test of a millisecond can be descheduled past
+    its 20 ms timer: the kill is confirmed by a second, longer run (a false
+    kill let a compact suite drop the test that really kills a mutant)."""
+    import contextlib
+    import importlib
+
+    from pathcraft.execute import mutant_runs, search
+
+    (tmp_path / "subject_mod.py").write_text("def f(x):\n    return x + 1\n", encoding="utf-8")
+    (tmp_path / "tests_mod.py").write_text("import subject_mod\n\n\ndef test_a():\n    assert subject_mod.f(1) == 2\n",
+                                           encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    subject = importlib.import_module("subject_mod")
+    request = {"tests_folder": str(tmp_path), "tests_module": "tests_mod", "qualname": "f", "tests": ["test_a"],
+               "mutants": [[1, 2, "def f(x):\n    return x + 1\n"]], "reaches": {"test_a": [2]}}
+    limits: list[float] = []
+
+    def slow_once(seconds: float = 1.0):  # type: ignore[no-untyped-def]
+        limits.append(seconds)
+        if len(limits) == 2:  # the mutant's first run
+            raise search.TooSlow
+        return contextlib.nullcontext()
+
+    monkeypatch.setattr(search, "running", slow_once)
+    assert mutant_runs.kills(subject, request)["kills"] == {"1": []}
+    assert limits[2] >= mutant_runs.CONFIRM_SECONDS  # confirmed with a longer timer, and it passed
+
+    def always_slow_on_mutants(seconds: float = 1.0):  # type: ignore[no-untyped-def]
+        limits.append(seconds)
+        if seconds < search.CALL_SECONDS:  # every run but the one on the real code
+            raise search.TooSlow
+        return contextlib.nullcontext()
+
+    limits.clear()
+    importlib.invalidate_caches()
+    monkeypatch.setattr(search, "running", always_slow_on_mutants)
+    assert mutant_runs.kills(subject, request)["kills"] == {"1": ["test_a"]}
+
+
+def test_mutants_run_in_a_package_whose_root_has_no_identifier_name(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Its modules import each other with `..`: the worker imports the module
+    under the root's alias, as the tests do (it once said "mutants not run:
+    ... attempted relative import beyond top-level package")."""
+    root = tmp_path / "my-lib"
+    for folder, files in ((root, {"errors.py": "class Gone(Exception):\n    pass\n"}),
+                          (root / "part", {"things.py": "from ..errors import Gone\n\n\ndef take(n: int) -> int:\n"
+                                                        "    if n < 0:\n        raise Gone('no')\n    return n\n"})):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "__init__.py").write_text("")
+        for name, text in files.items():
+            (folder / name).write_text(text)
+    out = tmp_path / "test_things.py"
+    assert main(["gen", str(root / "part" / "things.py"), "-o", str(out), "--suite", "compact"]) == 0
+    err = capsys.readouterr().err
+    assert "mutants the whole set kills" in err and "mutants not run" not in err, err

@@ -42,12 +42,12 @@ MAX_OBSERVATIONS = 12  # per function: enough to cover what the search reached; 
 CALL_SECONDS = 1.0  # one call's wall-clock limit in the search (a test that takes longer is no unit test)
 
 
-class _TooSlow(BaseException):
+class TooSlow(BaseException):
     """Raised in the analysed code by the call's timer (a BaseException: an
     `except Exception` of the code does not swallow it)."""
 
 
-_ENVIRONMENT = (MemoryError, RecursionError, KeyboardInterrupt, _TooSlow)
+_ENVIRONMENT = (MemoryError, RecursionError, KeyboardInterrupt, TooSlow)
 
 
 Refused = inputs.Refused  # the function cannot be searched (the message says why)
@@ -169,7 +169,7 @@ def call(goal: Target, positional: list[str], args: dict[str, Any],
                 return {"outcome": "skip", "why": f"an iterator of more than {MAX_ITEMS} items"}
             return {**_described(result, iterated), **_changed(was, _states(made, args))}
     except _ENVIRONMENT as exc:
-        return {"outcome": "skip", "why": f"took more than {CALL_SECONDS:g} s" if isinstance(exc, _TooSlow)
+        return {"outcome": "skip", "why": f"took more than {CALL_SECONDS:g} s" if isinstance(exc, TooSlow)
                 else type(exc).__name__}
 
 
@@ -332,7 +332,7 @@ def _named(positional: list[str], args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _too_slow(signum: int, frame: FrameType | None) -> None:
-    raise _TooSlow
+    raise TooSlow
 
 
 def observe(module: Any, qualname: str, seconds: float, examples: int,

@@ -122,10 +122,12 @@ def statement_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, i
 
 
 def compact_function(worker: Sandbox, module_file: Path, module: str, head: str, qualname: str,
-                     cases: Sequence[TestCase], texts: Sequence[str], cached: Sequence[str] = ()) -> Compaction:
+                     cases: Sequence[TestCase], texts: Sequence[str], cached: Sequence[str] = (),
+                     root: tuple[str, str] | None = None) -> Compaction:
     """The compaction of one function's tests (`texts[i]` is `cases[i]`'s
     test as the file writes it, `head` the file's header), the mutants run
-    by `worker`."""
+    by `worker` (`root`: the package root the module is imported under, as
+    (alias, folder), when its folder's name is no identifier)."""
     names = [case.name for case in cases]
     elements = [set(path_elements(case.path)) for case in cases]
     node = definition(module_file.read_text(encoding="utf-8"), qualname)
@@ -136,7 +138,7 @@ def compact_function(worker: Sandbox, module_file: Path, module: str, head: str,
     if made and node is not None:
         try:
             passing, killed = _kills(worker, module, head, qualname, names, texts, made, cached,
-                                     _reaches(cases, node))
+                                     _reaches(cases, node), root)
             failing = set(names) - set(passing)
         except RuntimeError as exc:
             unchecked = str(exc)
@@ -166,8 +168,8 @@ def _reaches(cases: Sequence[TestCase], node: ast.FunctionDef | ast.AsyncFunctio
 
 
 def _kills(worker: Sandbox, module: str, head: str, qualname: str, names: Sequence[str], texts: Sequence[str],
-           made: Sequence[Mutant], cached: Sequence[str], reaches: dict[str, list[int]]
-           ) -> tuple[list[str], dict[int, list[str]]]:
+           made: Sequence[Mutant], cached: Sequence[str], reaches: dict[str, list[int]],
+           root: tuple[str, str] | None = None) -> tuple[list[str], dict[int, list[str]]]:
     """The tests that pass on the real code, and for each mutant (by
     number) the tests that kill it, from a sandboxed worker (`RuntimeError`
     with the reason when it gives no answer)."""
@@ -180,7 +182,7 @@ def _kills(worker: Sandbox, module: str, head: str, qualname: str, names: Sequen
         answer = worker.request({"op": "kills", "module": module, "qualname": qualname, "tests_folder": folder,
                                  "tests_module": tests_module, "tests": list(names),
                                  "mutants": [[m.number, m.line, m.source] for m in made],
-                                 "reaches": reaches, "cached": list(cached)},
+                                 "reaches": reaches, "cached": list(cached), "root": list(root or ())},
                                 replay_seconds(runs))
     if "kills" not in answer:
         raise RuntimeError(str(answer.get("fault") or answer.get("refused") or "no answer"))
@@ -202,9 +204,13 @@ def compact_suite(writer: PytestText, module_file: Path, cases: Sequence[TestCas
     """Each function's tests compacted, then tabled (testcase/tables.py),
     the functions in the order their first tests came."""
     from pathcraft.execute.sandbox import Sandbox
-    from pathcraft.frontend.packages import import_name
+    from pathcraft.frontend.packages import import_name, root_alias
 
     module, import_root = import_name(module_file)
+    alias = root_alias(module_file)  # `goodrich-dsap-python`: its modules imported under an identifier
+    root = (alias[0], str(alias[1])) if alias else None
+    if alias:
+        module = f"{alias[0]}.{module}"
     by_function: dict[str, list[TestCase]] = {}
     for case in cases:
         by_function.setdefault(case.qualname, []).append(case)
@@ -214,7 +220,7 @@ def compact_suite(writer: PytestText, module_file: Path, cases: Sequence[TestCas
     with Sandbox(import_root, searching=False) as worker:  # one for the module: it imports it once
         for qualname, mine in by_function.items():
             compaction = compact_function(worker, module_file, module, writer.head(), qualname, mine,
-                                          [writer.test(c) for c in mine], cached)
+                                          [writer.test(c) for c in mine], cached, root)
             kept = [c for c in mine if c.name in set(compaction.kept)]
             tabled_texts, runs_as = tabled(writer, kept)
             texts += tabled_texts
