@@ -24,7 +24,6 @@ A module is imported once and kept for the worker's later requests.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
 import os
 import sys
@@ -32,6 +31,7 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from pathcraft.rootalias import register_root
 from pathcraft.execute import guard, mutant_runs, recipes, search
 
 RECURSION_HEADROOM = 300  # frames the worker keeps back from the analysed code
@@ -97,26 +97,13 @@ def _silence() -> None:
     sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")
 
 
-def _register_root(alias: str, folder: str) -> None:
-    """A package root whose folder's name is no identifier, loaded by its
-    path under `alias` (as the generated tests load it), so that its
-    modules' relative imports reach each other."""
-    if alias in sys.modules:
-        return
-    spec = importlib.util.spec_from_file_location(alias, os.path.join(folder, "__init__.py"),
-                                                  submodule_search_locations=[folder])
-    assert spec is not None and spec.loader is not None
-    sys.modules[alias] = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(sys.modules[alias])
-
-
 def _answer(request: dict[str, Any], send: Callable[[dict[str, Any]], None], searching: bool = True) -> dict[str, Any]:
     op = request.get("op")
     if op == "ping":
         return {"pong": os.getpid()}
     try:
         if request.get("root"):
-            _register_root(*request["root"])
+            register_root(*request["root"])
         module = importlib.import_module(str(request["module"]))
     except BaseException as exc:  # noqa: BLE001  (an import that fails or exits: the module's own doing)
         return {"refused": f"importing {request['module']} failed: {type(exc).__name__}: {str(exc)[:160]}"}

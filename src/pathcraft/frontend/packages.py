@@ -14,6 +14,8 @@ import re
 import sys
 from pathlib import Path
 
+from pathcraft import rootalias
+
 
 def import_name(file: Path) -> tuple[str, Path]:
     """How a test imports the module, and the folder that must be on the
@@ -132,13 +134,6 @@ def loader_lines(file: Path) -> list[str]:
 
 def register_root(file: Path) -> None:
     """Register the root package under its alias in this process (replay)."""
-    import importlib.util
-
     alias = root_alias(file)
-    if alias is None or alias[0] in sys.modules:
-        return
-    name, root = alias
-    spec = importlib.util.spec_from_file_location(name, root / "__init__.py", submodule_search_locations=[str(root)])
-    assert spec is not None and spec.loader is not None
-    sys.modules[name] = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(sys.modules[name])
+    if alias is not None:
+        rootalias.register_root(alias[0], str(alias[1]))
