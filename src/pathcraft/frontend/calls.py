@@ -18,6 +18,7 @@ import types
 from pathcraft.errors import construct_name, unknown_name
 from pathcraft.frontend import builtincalls, callables, callargs, excvalues, methodcalls
 from pathcraft.models.math import lowering as mathmod
+from pathcraft.models.re import lowering as regex_model
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.ir.builtin_names import LOOP_STEP, NEW_DEFAULTDICT
 from pathcraft.ir.nodes import Assign, Call, Const, Expr, ListOp, NewList, Text, Var
@@ -75,6 +76,8 @@ def _special_call(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
         return native
     if name in ex.module.from_math and name not in ex.local_names and name not in ex.functions:
         return math_call(ex, ex.module.from_math[name], node)
+    if name not in ex.functions and (matched := regex_model.bound_call(ex, name, node)) is not None:
+        return matched  # `_find_unsafe(s)`, a pattern's bound `search` (models/re)
     if name in STEP_CALLS and name not in ex.functions:  # a loop's own step, in code the frontend writes
         return step_call(ex, name, node)
     if name not in ex.functions and name not in ex.module.class_infos:

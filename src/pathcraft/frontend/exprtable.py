@@ -102,6 +102,8 @@ def name(ex: ExprLowering, node: ast.Name) -> Expr:
         return Const(mathmod.CONSTANTS[ex.module.from_math[node.id]])
     if node.id in ex.module.constants:
         value = ex.module.constants[node.id]
+        if isinstance(value, CompiledPattern) and value.method is not None:  # a bound `search` (models/re)
+            raise ex.error(node, f"the pattern's {value.method} method '{node.id}' used other than by calling it")
         if isinstance(value, CompiledPattern):  # only its match methods are modelled (models/re)
             raise ex.error(node, f"the compiled pattern '{node.id}' used other than by calling match, "
                                  "fullmatch or search on it")

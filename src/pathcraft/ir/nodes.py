@@ -46,10 +46,13 @@ class Text:
 class CompiledPattern:
     """A module constant `NAME = re.compile("...", flags)` (models/re): the
     model calls its `match`/`fullmatch`/`search` (whether one matches) and
-    nothing else; read as a value, the function is refused."""
+    nothing else; read as a value, the function is refused. With `method`,
+    the constant is that bound method (`NAME = re.compile("...").search`,
+    called as `NAME(s)`)."""
 
     pattern: str
     flags: int
+    method: str | None = None
 
 
 @dataclass(frozen=True)

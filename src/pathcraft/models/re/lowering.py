@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pathcraft.ir.builtin_names import MATCH_TYPE, NEW_EXCEPTION_OP, function_predicate
@@ -40,8 +41,14 @@ _FLAG_NAMES = {name: int(getattr(re, name)) for name in (
 
 def compiled(value: ast.expr, imported: set[str], constants: Mapping[str, object]) -> CompiledPattern | None:
     """`re.compile(P)` or `re.compile(P, FLAGS)` with a pattern the module
-    spells out (a literal or a str constant) and flags of `re`; None for
-    anything else."""
+    spells out (a literal or a str constant) and flags of `re`, or its
+    `match`/`fullmatch`/`search` method (`re.compile(P).search`, or `NAME.search`
+    of such a constant): a function libraries bind once under a name of its
+    own (`_find_unsafe = re.compile(...).search`); None for anything else."""
+    if isinstance(value, ast.Attribute) and value.attr in _METHODS:
+        named = constants.get(value.value.id) if isinstance(value.value, ast.Name) else None
+        made = named if isinstance(named, CompiledPattern) else compiled(value.value, imported, constants)
+        return None if made is None or made.method is not None else replace(made, method=value.attr)
     if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "compile"
             and isinstance(value.func.value, ast.Name) and value.func.value.id == "re" and "re" in imported
             and not value.keywords and 1 <= len(value.args) <= 2):
@@ -84,14 +91,14 @@ def member_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call) -> Expr |
         return None
     constants = ex.module.constants
     known = constants.get(receiver.id)
-    if isinstance(known, CompiledPattern):
+    if isinstance(known, CompiledPattern) and known.method is None:
         if len(node.args) != 1:  # `pos`, `endpos`: not modelled
             return None
         pattern, flags, subject = known.pattern, known.flags, node.args[0]
     elif receiver.id == "re" and "re" in ex.module.imported and 2 <= len(node.args) <= 3:
         named = constants.get(node.args[0].id) if isinstance(node.args[0], ast.Name) else None
         flags_given = _flags(node.args[2]) if len(node.args) == 3 else 0
-        if isinstance(named, CompiledPattern) and flags_given == 0:
+        if isinstance(named, CompiledPattern) and named.method is None and flags_given == 0:
             pattern, flags = named.pattern, named.flags
         else:
             text = _text(node.args[0], constants)
@@ -101,12 +108,29 @@ def member_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call) -> Expr |
         subject = node.args[1]
     else:
         return None
+    return _matched(ex, pattern, flags, func.attr, subject, node)
+
+
+def bound_call(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
+    """`NAME(s)` where the module constant NAME is a compiled pattern's
+    match method (`compiled` above); None when it is not."""
+    known = ex.module.constants.get(name)
+    if not isinstance(known, CompiledPattern) or known.method is None or name in ex.local_names:
+        return None
+    if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
+        return None  # `pos`, `endpos`: not modelled
+    return _matched(ex, known.pattern, known.flags, known.method, node.args[0], node)
+
+
+def _matched(ex: ExprLowering, pattern: str, flags: int, method: str, subject: ast.expr, node: ast.Call) -> Expr:
+    """Whether `method` of the pattern finds a match in `subject`: a match
+    object or None (dropped with the reason when the model cannot state it)."""
     value = ex.blocks.stable(ex.expr(subject), node.lineno)
     why = regex.refusal(pattern, flags)
     if why is not None:
         return ex.stdlib.dropped(why, node)
     tmp = ex.blocks.temp()
-    ex.blocks.emit(Call(tmp, MEMBER, (value, Const(Text(regex.spec(func.attr, flags, pattern)))), node.lineno))
+    ex.blocks.emit(Call(tmp, MEMBER, (value, Const(Text(regex.spec(method, flags, pattern)))), node.lineno))
     return Var(tmp)
 
 
