@@ -21,8 +21,9 @@ GUESSED: dict[str, list[tuple[str, Any]]] = {
     "suffix_kind": [("name", str)],
     "walked_len": [("items", list[int]), ("steps", int)],
     "clamped": [("x", int), ("lower", int), ("upper", int)],
+    "quoted_words": [("words", list[str]), ("sep", str)],
 }
-BOX = Bounds(ints=tuple(range(-1, 2)), max_str=2, alphabet="ax ", max_dict=2)
+BOX = Bounds(ints=tuple(range(-1, 2)), max_str=2, alphabet="ax -", max_dict=2)
 
 
 @pytest.mark.parametrize("name", sorted(GUESSED))
@@ -49,3 +50,4 @@ def test_the_guess_is_announced() -> None:
     notes = {q: program.functions[q].inferred for q in GUESSED}
     assert notes["trimmed"] == ("text: str (its methods are a str's)", "tail: str")
     assert notes["count_rising"] == ("mapping: dict[int, int] (its methods are a dict's)",)
+    assert notes["quoted_words"] == ("words: list[str]", "sep: str")

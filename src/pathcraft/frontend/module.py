@@ -1277,7 +1277,8 @@ _SIZED_OR_ITERATED = ("len", "iter", "list", "sorted", "sum", "tuple", "enumerat
 def infer_from_use(fn: ast.FunctionDef, name: str) -> Type | None:
     """A type for an unannotated parameter from how the body uses it:
     indexed, passed to `len`, `iter` and other builtins that walk it, or
-    iterated -> `list[int]`; reached into with
+    iterated -> `list[int]` (`list[str]` when the loops over it use the
+    items as str); reached into with
     `.attr` or called -> unknown (None); otherwise an `int` (compared,
     computed with, passed on). A guess, announced as one."""
     from pathcraft.ir.types import INT
@@ -1303,4 +1304,13 @@ def infer_from_use(fn: ast.FunctionDef, name: str) -> Type | None:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _STR_ARGUMENT \
                 and any(isinstance(a, ast.Name) and a.id == name for a in node.args[:1]):
             texty = True  # `text.split(sep)`: what only a str method takes is a str
-    return Type("list", elem=INT) if listy else STR if texty and not listy else INT
+    return Type("list", elem=_item_type(fn, name)) if listy else STR if texty else INT
+
+
+def _item_type(fn: ast.FunctionDef, name: str) -> Type:
+    """The items of a parameter guessed a list: str when every loop over it
+    binds a name the body uses as a str (`for arg in args: ... arg.replace(...)`,
+    `line.split(sep)`), else int."""
+    walkers = varargs.loop_names(fn, name)
+    kinds = {builtin_receiver(fn, v) or (STR if infer_from_use(fn, v) == STR else None) for v in walkers}
+    return STR if kinds == {STR} else INT
