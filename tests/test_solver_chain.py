@@ -268,3 +268,24 @@ def test_the_engine_gives_its_solvers_the_search_deadline(tmp_path: Path) -> Non
     engine = Engine(program, EngineOptions(deadline=deadline))
     assert engine.solver.z3.session.deadline == deadline
     assert engine.sibling(engine.options).solver.z3.session.deadline == deadline
+
+
+def test_the_case_layer_finds_a_string_whose_case_changes() -> None:
+    """`word.upper() != word` with `word` printable: Z3 is not asked
+    (lower/upper are answered unknown unasked); the case layer tries short
+    strings with Python's semantics, and what it returns is a model."""
+    word = Sym("word", T.STR)
+    printable = T.apply("printable", word)
+    changes = T.not_(rel("eq", T.apply("upper", word), word))
+    chain = SolverChain()
+    answer = chain.check(Query(path_of(printable), {"word": ""}, changes))
+    assert answer.verdict == SAT and answer.layer == "case"
+    assert answer.model["word"].upper() != answer.model["word"]  # type: ignore[union-attr]
+    assert satisfies(answer.model, [printable, changes]) and chain.z3_calls == 0
+    # a constant of the condition, in another case: `name.lower() == "yes"`
+    yes = rel("eq", T.apply("lower", word), "yes")
+    found = chain.check(Query(path_of(printable), {"word": ""}, yes))
+    assert found.verdict == SAT and found.model["word"].lower() == "yes"  # type: ignore[union-attr]
+    # none to be found: unknown, never a guess
+    never = rel("eq", T.apply("lower", word), "YES")
+    assert chain.check(Query(path_of(printable), {"word": ""}, never)).verdict == UNKNOWN

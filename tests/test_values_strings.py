@@ -27,11 +27,11 @@ FUNCTIONS = [
     "Greeter.greet", "normalize", "shout", "domain", "is_mirror", "title_word", "strip_prefix", "censor",
     "spaces", "slug", "tail", "progress", "badge", "greeting", "longest", "count_starting", "shout_all",
     "first_word", "count_words", "csv", "sentence", "initials", "word_count",
-    "strip_zeros", "trim_punctuation", "capitalized", "key_of", "doubled", "repeat_width", "ruler",
+    "strip_zeros", "trim_punctuation", "capitalized", "key_of", "doubled", "repeat_width", "ruler", "case_of",
 ]
 # enumerated over strings up to 2 long: two strings, or a string and an int or bool
 TWO_STRINGS = {"after", "compare_words", "strip_prefix", "key_of"}
-SHORT_STRINGS = {"badge", "greeting", "count_starting", "repeat_width"}
+SHORT_STRINGS = {"badge", "greeting", "count_starting", "repeat_width", "case_of"}
 S, U, N = Sym("s", STR), Sym("u", STR), Sym("n", INT)
 
 
@@ -156,6 +156,12 @@ def test_enumeration(name: str) -> None:
     missed, count = missed_heap_paths(FIXTURE, name, cases, k=2, bounds=bounds)
     assert count > 0
     assert missed == []
+
+
+def test_every_case_branch_is_reached() -> None:
+    """Z3 is not asked about `upper`/`lower`; the case layer finds the
+    strings (once only `''` was found, the other three paths unknown)."""
+    assert {c.value for c in generated(FIXTURE, "case_of", "loop-2")} == {0, 1, 2, 3}
 
 
 def test_a_string_parameter_is_no_longer_refused() -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from pathcraft.solver import floatsearch
+from pathcraft.solver import casesearch, floatsearch
 from pathcraft.solver.intervals import decide
 from pathcraft.solver.path import PathNode, bounds_of, iter_newest_first
 from pathcraft.solver.terms import Model, Term, Value, evaluate, is_const, not_, symbols, within
@@ -258,14 +258,38 @@ class FloatProbeLayer(_Layer):
         return self.inner.check(query)
 
 
+class CaseProbeLayer(_Layer):
+    """A model of a slice that applies `str.lower`/`upper`, found by trying
+    short strings (casesearch.py; sat only). Z3 is not asked such a query
+    (z3backend.UNBOUNDED_IN_Z3): without this layer it was unknown."""
+
+    name = "case"
+
+    def __init__(self, inner: Solver) -> None:
+        super().__init__(inner)
+        self._cased: dict[Term, bool] = {}  # does a constraint apply lower or upper?
+
+    def check(self, query: Query) -> Answer:
+        if not casesearch.holds_case([query.condition, *iter_newest_first(query.path)], self._cased):
+            return self.inner.check(query)
+        relevant = [*SlicingCacheLayer._slice(query.path, query.condition), query.condition]
+        if casesearch.holds_case(relevant, self._cased):
+            found = casesearch.search(relevant, query.model)
+            if found is not None:
+                self.hits += 1
+                return Answer(SAT, {**query.model, **found}, self.name)
+        return self.inner.check(query)
+
+
 class SolverChain:
     """The stacked layers plus the counters `--stats` prints."""
 
     def __init__(self, options: SolverOptions | None = None) -> None:
         self.options = options or SolverOptions()
         self.z3 = Z3Layer(self.options)
-        top: Solver = FloatProbeLayer(self.z3)
-        self.layers: list[Solver] = [top, self.z3]
+        probe = FloatProbeLayer(self.z3)
+        top: Solver = CaseProbeLayer(probe)
+        self.layers: list[Solver] = [top, probe, self.z3]
         if self.options.use_cache:
             top = SlicingCacheLayer(top)
             self.layers.insert(0, top)

@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable, Iterable
 
 from pathcraft.solver.ops import FLOAT_OPS
-from pathcraft.solver.sorts import BOOL, FLOAT, INT
+from pathcraft.solver.sorts import BOOL, FLOAT, INT, STR
 from pathcraft.solver.terms import App, Model, Sym, Term, Value, compile_term, symbols
 
 # short, telling values first (not 0 or 1: identities of + and *), the special ones last
@@ -116,18 +116,22 @@ def int_candidates(terms: list[Term]) -> list[int]:
 
 
 def search(constraints: list[Term], order: list[Sym], fixed: Model | None = None,
-           budget: int = BUDGET, seed: Model | None = None) -> dict[str, Value] | None:
-    """Values for `order` (ints, bools and floats; `fixed` gives the rest)
-    that satisfy every constraint; None if none is found within `budget`.
-    With a `seed` (a model of all but the newest constraint, say), one
-    symbol, then two, are changed from it first; then backtracking over
-    the candidates, earlier symbols varying slowest."""
+           budget: int = BUDGET, seed: Model | None = None,
+           strings: list[str] | None = None) -> dict[str, Value] | None:
+    """Values for `order` (ints, bools and floats, and strs when `strings`
+    gives their candidates; `fixed` gives the rest) that satisfy every
+    constraint; None if none is found within `budget`. With a `seed` (a
+    model of all but the newest constraint, say), one symbol, then two,
+    are changed from it first; then backtracking over the candidates,
+    earlier symbols varying slowest."""
     fixed = fixed or {}
-    if any(s.sort not in (INT, BOOL, FLOAT) for s in order):
+    sorts = (INT, BOOL, FLOAT, STR) if strings is not None else (INT, BOOL, FLOAT)
+    if any(s.sort not in sorts for s in order):
         return None
+    texts = strings or []
     left = [budget]
     if seed is not None:
-        found = _near(constraints, order, fixed, seed, left)
+        found = _near(constraints, order, fixed, seed, left, texts)
         if found is not None:
             return found
     position = {sym: i for i, sym in enumerate(order)}
@@ -141,7 +145,7 @@ def search(constraints: list[Term], order: list[Sym], fixed: Model | None = None
     assignment: dict[str, Value] = dict(fixed)
 
     def values(sym: Sym) -> Iterable[Value]:
-        return _values(sym, floats, ints)
+        return _values(sym, floats, ints, texts)
 
     def extend(i: int) -> bool:
         if i == len(order):
@@ -162,16 +166,18 @@ def search(constraints: list[Term], order: list[Sym], fixed: Model | None = None
     return {s.name: assignment[s.name] for s in order}
 
 
-def _values(sym: Sym, floats: list[float], ints: list[int]) -> Iterable[Value]:
+def _values(sym: Sym, floats: list[float], ints: list[int], strings: list[str]) -> Iterable[Value]:
     if sym.sort == FLOAT:
         return floats
     if sym.sort == INT:
         return ints
+    if sym.sort == STR:
+        return strings
     return (False, True)
 
 
 def _near(constraints: list[Term], order: list[Sym], fixed: Model, seed: Model,
-          left: list[int]) -> dict[str, Value] | None:
+          left: list[int], strings: list[str]) -> dict[str, Value] | None:
     """The seed with one symbol changed, then two, to a candidate value."""
     memo: dict[Term, Callable[[Model], Value]] = {}
     checks = [compile_term(c, memo) for c in constraints]
@@ -179,11 +185,11 @@ def _near(constraints: list[Term], order: list[Sym], fixed: Model, seed: Model,
     base: dict[str, Value] = {**fixed}
     for sym in order:
         found = seed.get(sym.name)
-        base[sym.name] = found if found is not None else (0.0 if sym.sort == FLOAT else
-                                                          (False if sym.sort == BOOL else 0))
+        base[sym.name] = found if found is not None else (0.0 if sym.sort == FLOAT else False if sym.sort == BOOL
+                                                          else "" if sym.sort == STR else 0)
     for size in (1, 2):
         for group in itertools.combinations(order, size):
-            for values in itertools.product(*(_values(s, floats, ints) for s in group)):
+            for values in itertools.product(*(_values(s, floats, ints, strings) for s in group)):
                 left[0] -= 1
                 if left[0] < 0:
                     return None
