@@ -336,3 +336,30 @@ def test_a_namedtuple_of_a_sibling_module_is_built_where_the_module_imports_it(t
                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
     count = text.count("\ndef test_")
     assert count >= 3 and run.returncode == 0 and f"{count} passed" in run.stdout, run.stdout[-3000:]
+
+
+def test_a_union_alias_of_a_sibling_module_keeps_the_members_a_test_can_build(tmp_path: Path) -> None:
+    """`IntTuple = Union[RGB, Grey, tuple[int, int, int]]` in `_types`,
+    imported with `RGB` only: the alias is merged without `Grey` (no test
+    could name it), and a parameter typed with it takes the tuples (a
+    NamedTuple parameter is not built): the note names what is left out,
+    and the tests pass."""
+    _write(tmp_path / "pk", {
+        "_types.py": "import typing\n\n\nclass RGB(typing.NamedTuple):\n    red: int\n    green: int\n"
+                     "    blue: int\n\n\nclass Grey(typing.NamedTuple):\n    red: int\n    green: int\n"
+                     "    blue: int\n\n\nIntTuple = typing.Union[RGB, Grey, typing.Tuple[int, int, int]]\n",
+        "conv.py": "from ._types import RGB, IntTuple\n\n\ndef brightest(rgb: IntTuple) -> int:\n"
+                   "    red, green, blue = rgb\n    if red > green:\n        return red\n    return max(green, blue)\n",
+    })
+    result = translate(str(tmp_path / "pk" / "conv.py"))
+    assert not result.errors
+    assert result.program.functions["brightest"].inferred == (
+        "rgb: tuple[int, int, int] (RGB left out: not built as inputs)",)
+    out = tmp_path / "test_conv.py"
+    assert main(["gen", str(tmp_path / "pk" / "conv.py"), "-o", str(out)]) == 0
+    text = out.read_text()
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out)],
+                         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    count = text.count("\ndef test_")
+    assert count >= 3 and run.returncode == 0 and f"{count} passed" in run.stdout, run.stdout[-3000:]

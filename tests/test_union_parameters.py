@@ -38,3 +38,19 @@ def test_a_probe_seeded_by_one_member_skips_the_other_members_start(tmp_path: Pa
     cases = generate(translate(str(source), ["g"]).program, "g", GenerateOptions(long_probes=3)).cases  # the CLI's
     assert {c.value for c in cases} == {1, 2, 3}
     assert replay_mismatches(source, "g", cases) == []
+
+
+def test_a_member_the_subset_cannot_build_is_left_out_and_said(tmp_path: Path) -> None:
+    """`s: int | bytes`: the tests pass ints (a part of what `s` takes), and
+    the note says bytes is left out; the tests take their claimed paths."""
+    from oracle import replay_mismatches
+    from pathcraft.frontend import translate
+    from pathcraft.generate import GenerateOptions, generate
+
+    source = tmp_path / "partly.py"
+    source.write_text("def g(s: int | bytes) -> int:\n    if s > 3:\n        return 1\n    return 0\n")
+    program = translate(str(source), ["g"]).program
+    assert program.functions["g"].inferred == ("s: int (bytes left out: not built as inputs)",)
+    cases = generate(program, "g", GenerateOptions()).cases
+    assert {c.value for c in cases} == {0, 1} and all(type(dict(c.inputs)["s"]) is int for c in cases)
+    assert replay_mismatches(source, "g", cases) == []

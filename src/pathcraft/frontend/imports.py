@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pathcraft.errors import PathcraftError
+from pathcraft.frontend import unions
 from pathcraft.frontend.modelclasses import model_import
 from pathcraft.frontend.mro import add_merged
 from pathcraft.frontend.names import module_level
@@ -122,11 +123,14 @@ class _Plan:
     aliases: set[str] = field(default_factory=set)  # type aliases and type variables (`KT = TypeVar("KT")`)
     namedtuples: set[str] = field(default_factory=set)  # `class C(NamedTuple)`: tuples (models/namedtuple)
     needs: dict[str, str] = field(default_factory=dict)  # other names its code reads, and what they are there
+    narrowed: dict[str, ast.expr] = field(default_factory=dict)  # aliases merged with fewer members (`_narrowed`)
 
 
-def _closure(source: ModuleSource, name: str, bindings: dict[str, str]) -> _Plan | None:
+def _closure(source: ModuleSource, name: str, bindings: dict[str, str],
+             nameable: Callable[[str], bool] = lambda _: True) -> _Plan | None:
     """The definitions `name` of `source` uses, transitively; None when
-    `name` is not a definition that can be merged."""
+    `name` is not a definition that can be merged. `nameable`: can the
+    importing module's tests name this NamedTuple of `source`?"""
     plan = _Plan()
     pending = [name]
     seen: set[str] = set()
@@ -149,6 +153,9 @@ def _closure(source: ModuleSource, name: str, bindings: dict[str, str]) -> _Plan
         elif current in source.type_aliases:  # what it stands for may name classes of its module
             plan.aliases.add(current)
             node = source.type_aliases[current]
+            narrowed = _narrowed(node, {n for n in source.namedtuples if not nameable(n)})
+            if narrowed is not node:
+                plan.narrowed[current] = node = narrowed
         elif current == name:
             return None
         else:
@@ -165,6 +172,24 @@ def _closure(source: ModuleSource, name: str, bindings: dict[str, str]) -> _Plan
             if isinstance(part, ast.Name) and part.id in bindings and part.id not in seen:
                 pending.append(part.id)
     return plan
+
+
+def _narrowed(alias: ast.expr, unnameable: set[str]) -> ast.expr:
+    """A union alias without its members that are NamedTuples the tests
+    cannot name (`IntTuple = Union[IntegerRGB, HTML5SimpleColor, Tuple[int,
+    int, int]]` where only `IntegerRGB` is imported): the inputs are the
+    other members' values, a part of what the parameter takes; `alias`
+    itself when no member is left out, or none would be left."""
+    members = unions.members(alias)
+    if not members or not unnameable:
+        return alias
+    kept = [m for m in members if not (isinstance(m, ast.Name) and m.id in unnameable)]
+    if len(kept) == len(members) or not kept:
+        return alias
+    if len(kept) == 1:
+        return kept[0]
+    return ast.copy_location(ast.Subscript(ast.Name("Union", ast.Load()), ast.Tuple(kept, ast.Load()), ast.Load()),
+                             alias)
 
 
 def _cached(decorator: ast.expr) -> bool:
@@ -213,7 +238,7 @@ def link_imports(module: ModuleSource, load_module: Loader, linker: Linker | Non
         for a in statement.names:
             if a.name == "*" or (a.asname or a.name) != a.name or names is not None and a.name not in names:
                 continue
-            plan = _closure(source, a.name, theirs)
+            plan = _closure(source, a.name, theirs, lambda name: mine.get(name) == _identity(source, name))
             why = "not a function, class or constant there, or under a cache" if plan is None else \
                 _misfit(module, source, plan, mine)
             if plan is None or why is not None:
@@ -251,7 +276,7 @@ def _merge(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[s
     for name in plan.constants:
         module.constants.setdefault(name, source.constants[name])
     for name in plan.aliases:
-        module.type_aliases.setdefault(name, source.type_aliases[name])
+        module.type_aliases.setdefault(name, plan.narrowed.get(name, source.type_aliases[name]))
     for name in plan.namedtuples:
         module.namedtuples.setdefault(name, source.namedtuples[name])
     for name in (*plan.functions, *plan.classes, *plan.constants, *plan.aliases, *plan.namedtuples):

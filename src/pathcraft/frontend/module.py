@@ -296,7 +296,7 @@ def _read_classes(module: ModuleSource) -> None:
             module.class_errors[name] = exc
 
 
-_GENERIC_TYPES = frozenset({"list", "tuple", "dict", "set", "List", "Tuple", "Dict", "Set", "Optional"})
+_GENERIC_TYPES = frozenset({"list", "tuple", "dict", "set", "List", "Tuple", "Dict", "Set", "Optional", "Union"})
 
 
 def _type_expression(node: ast.expr) -> bool:
@@ -1035,8 +1035,11 @@ def _parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, bi
             continue
         union = _union_members(module, arg.annotation, owner, scope) if arg.annotation is not None else None
         if union is not None:  # `x: int | str`: the first member here, each one an input (frontend/unions.py)
-            kind, note = union[0], None
-            alternatives[arg.arg] = union
+            (kind, *others), left_out = union
+            note = f"{arg.arg}: {' | '.join(str(t) for t in (kind, *others))} ({', '.join(left_out)} " \
+                "left out: not built as inputs)" if left_out else None
+            if others:
+                alternatives[arg.arg] = (kind, *others)
         elif arg.annotation is None:
             kind, note = _unannotated_parameter(module, fn, arg, owner)
         else:
@@ -1057,9 +1060,11 @@ def _parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, bi
 
 
 def _union_members(module: ModuleSource, annotation: ast.expr, owner: str | None, scope: dict[str, ast.expr]
-                   ) -> tuple[Type, ...] | None:
+                   ) -> tuple[tuple[Type, ...], tuple[str, ...]] | None:
     """The member types of a union annotation the subset reads no other
-    way (`int | float` is a float, `X | None` an optional X), else None."""
+    way (`int | float` is a float, `X | None` an optional X), and the
+    members left out (frontend/unions.py); else None. An alias
+    (`IntTuple = Union[...]`) is read through."""
     def parse(node: ast.expr) -> Type:
         return parse_type(node, module.annotation_classes, owner, scope)
 
@@ -1068,8 +1073,13 @@ def _union_members(module: ModuleSource, annotation: ast.expr, owner: str | None
         return None
     except TypeSyntaxError:
         pass
+    node: ast.expr | None = unquoted(annotation)
+    seen: set[str] = set()
+    while isinstance(node, ast.Name) and node.id in scope and node.id not in seen:
+        seen.add(node.id)
+        node = unquoted(scope[node.id])
     try:
-        return unions.union_types(annotation, parse)
+        return unions.union_types(node or annotation, parse)
     except TypeSyntaxError:
         return None
 

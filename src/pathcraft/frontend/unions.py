@@ -7,7 +7,9 @@ is the first member and the others are alternatives
 value of each member in turn (one path root each, None too for an
 optional union), and the lowering decides nothing by the annotation
 (`isinstance` at run time, `+` by the value's kind). `int | float` stays a
-float (a float is a value of it) and `X | None` an optional X.
+float (a float is a value of it) and `X | None` an optional X. A member
+the subset cannot build (`Union[RGB, tuple[int, int, int]]` with `RGB` a
+NamedTuple) is left out of the inputs, and the note says so.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Callable
 
 from pathcraft.frontend.optional import annotation_head as _head
 from pathcraft.frontend.optional import unquoted
+from pathcraft.frontend.types import TypeSyntaxError
 from pathcraft.ir.types import Type
 
 # parses one member, or raises
@@ -44,20 +47,30 @@ def members(annotation: ast.expr) -> list[ast.expr] | None:
     return None
 
 
-def union_types(annotation: ast.expr, parse: Parse) -> tuple[Type, ...] | None:
+def union_types(annotation: ast.expr, parse: Parse) -> tuple[tuple[Type, ...], tuple[str, ...]] | None:
     """The member types of a union annotation (the first made optional when
-    None is a member), or None when it is no union of two or more types."""
+    None is a member) and the members left out: those the subset cannot
+    build as inputs (a NamedTuple, a class not analysed), when another
+    member can be (the tests then pass values of the others, a part of what
+    the parameter takes). None when it is no union of two or more types,
+    or no member can be built."""
     parts = members(annotation)
     if parts is None:
         return None
-    types = [parse(part) for part in parts]
+    types: list[Type] = []
+    left_out: list[str] = []
+    for part in parts:
+        try:
+            types.append(parse(part))
+        except TypeSyntaxError:
+            left_out.append(ast.unparse(part))
     optional = any(t.kind == "none" for t in types)
     kinds = [t for t in types if t.kind != "none"]
     distinct: list[Type] = []
     for t in kinds:
         if t not in distinct:
             distinct.append(t)
-    if len(distinct) < 2:
+    if not distinct or len(distinct) < 2 and not left_out:
         return None
     first = distinct[0].nullable() if optional else distinct[0]
-    return (first, *distinct[1:])
+    return (first, *distinct[1:]), tuple(left_out)
