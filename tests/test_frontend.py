@@ -134,7 +134,7 @@ UNSUPPORTED = [
     ("nested_def", "def f(x: int) -> int:\n    def g() -> int:\n        return 1\n    h = g\n    return x\n", 4, 9,
      "nested function 'g' used as a value"),
     ("global", "def f(x: int) -> int:\n    global y\n    return x\n", 2, 5, "global"),
-    # a union is one input per member the subset builds, the others left out (tests/test_union_parameters.py); none: refused
+    # a union: one input per member the subset builds, the others left out; none: refused
     ("union_param", "def f(x: int, s: bytes | bytearray) -> int:\n    return x\n", 1, 18, "'bytes"),
     ("raise_from", "def f(x: int) -> int:\n    raise ValueError('a') from KeyError('b')\n", 2, 32,
      "raise ... from"),
