@@ -34,6 +34,7 @@ from pathcraft.testcase.constructed import concretize_constructed, target_trace
 from pathcraft.testcase.emit_pytest import homed, module_alias
 from pathcraft.testcase.heapdesc import ENUM_KEY
 from pathcraft.testcase.model import TestCase, concretize
+from pathcraft.testcase.records import NamedValue
 
 _INT_DIGITS = sys.get_int_max_str_digits() or 4300  # Python's limit on an int literal's digits
 
@@ -161,8 +162,9 @@ class CaseSink:
             self.stats.note_unsupported(Unsupported(f"a test with an int of more than {_INT_DIGITS} digits "
                                                     "(Python refuses a literal that long)"))
             return None
-        named = _classes_named(case)
-        hidden = sorted(named & program.hidden_classes - program.class_spellings.keys() - program.class_homes.keys())
+        named, tuples = _classes_named(case)
+        hidden = sorted(named & program.hidden_classes - program.class_spellings.keys() - program.class_homes.keys()
+                        | tuples & program.hidden_classes)  # a NamedTuple is written `mod.C(...)`, never homed
         spelled = {c: program.class_spellings[c] for c in sorted(named & program.class_spellings.keys())}
         for cls in sorted(named):  # a sibling module's class: named through that module
             spelling = spelled.get(cls, cls)
@@ -233,12 +235,16 @@ def _exact(value: Any) -> Any:
     return value if type(value) is int else (type(value).__name__, repr(value))
 
 
-def _classes_named(case: TestCase) -> set[str]:
-    """The classes a test names: its objects' and its exception's."""
+def _classes_named(case: TestCase) -> tuple[set[str], set[str]]:
+    """The classes a test names: its objects' and its exception's; and the
+    NamedTuple classes of the values it compares."""
     found = {case.exc_type} if case.exc_type else set()
+    tuples: set[str] = set()
     pending: list[Any] = [dict(case.heap_in), dict(case.heap_final), case.value, [v for _, v in case.inputs]]
     while pending:
         item = pending.pop()
+        if isinstance(item, NamedValue):
+            tuples.add(item.cls)
         if isinstance(item, dict):
             if isinstance(item.get("class"), str) and "function" not in item:  # a function is its lambda
                 found.add(item["class"])
@@ -247,7 +253,7 @@ def _classes_named(case: TestCase) -> set[str]:
             pending.extend(item.values())
         elif isinstance(item, (list, tuple)):
             pending.extend(item)
-    return found
+    return found, tuples
 
 
 def _cost(path: SymbolicPath, name: str) -> Any:
