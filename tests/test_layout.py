@@ -46,6 +46,19 @@ def test_a_long_string_is_cut_into_pieces_of_the_same_value() -> None:
     assert "'" in out and '"' not in out  # repr's quotes are kept
 
 
+def test_a_huge_int_after_an_operator_says_noqa_and_alone_needs_none() -> None:
+    """No formatter splits a 200-digit int: alone on its line ruff exempts
+    it; after `==` (TheAlgorithms' `sylvester(number=13)`) the line says
+    `# noqa: E501`, and the program is the same."""
+    big = str(7 ** 240)
+    text = (f"\n\ndef test_f() -> None:\n    assert mod.f(n=13) == {big}\n\n\n"
+            f"def test_g() -> None:\n    assert mod.g(n=13) == [{big}, {big}]\n")
+    out = within_limit(text)
+    assert same_program(text, out)
+    long_lines = [line for line in out.splitlines() if len(line) > LINE_LIMIT]
+    assert [line.strip() for line in long_lines] == [f"== {big}  # noqa: E501", f"{big},", f"{big},"]
+
+
 def test_text_that_is_no_python_is_returned_unchanged() -> None:
     text = "def broken(:\n    " + "x" * 120 + "\n"
     assert within_limit(text) == text

@@ -9,7 +9,8 @@ library; quotes left as `repr` wrote them); where a string is still too
 long for its line, it is split into an implicit concatenation of shorter
 ones, after a space where it has one, and laid out again (Black breaks
 lines, never strings). What still overruns is a single token no formatter
-can break (a 300-digit int alone on its line), which linters exempt.
+can break, a 300-digit int: alone on its line, linters exempt it; after
+an operator (`== 4506...`), the line says `# noqa: E501` (`_exempt_numbers`).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def within_limit(text: str) -> str:
         laid = str(module.format_str(code, mode=mode))
         if any(len(line) > LINE_LIMIT for line in laid.splitlines()):  # a string too long for its line
             laid = str(module.format_str(_split_strings(laid), mode=mode))
-        return text[:len(text) - len(code)] + laid
+        return text[:len(text) - len(code)] + _exempt_numbers(laid)
     except Exception:  # noqa: BLE001  (a formatter's failure costs the layout, never the test)
         return text
 
@@ -64,6 +65,29 @@ def _split_strings(text: str) -> str:
     for row, start, end, new in reversed(edits):  # right to left: earlier columns stay valid
         line = lines[row - 1]
         lines[row - 1] = line[:start] + new + line[end:]
+    return "".join(lines)
+
+
+def _exempt_numbers(text: str) -> str:
+    """`text` with `  # noqa: E501` after each line still over the limit
+    because of a number literal longer than half of it that shares the
+    line with other code (`== 4506...`): ruff exempts a line that is one
+    word only, and nothing can split the number."""
+    long_rows = {n for n, line in enumerate(text.splitlines(), 1) if len(line) > LINE_LIMIT}
+    if not long_rows:
+        return text
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    rows = {t.start[0] for t in tokens if t.type == tokenize.NUMBER and t.start[0] in long_rows
+            and len(t.string) > LINE_LIMIT // 2}
+    rows -= {t.start[0] for t in tokens if t.type == tokenize.COMMENT}
+    lines = text.splitlines(keepends=True)
+    for row in rows:
+        line = lines[row - 1]
+        if line.strip().rstrip(",") != line.strip().split()[-1].rstrip(","):  # not the number alone
+            lines[row - 1] = line.rstrip("\n") + "  # noqa: E501\n"
     return "".join(lines)
 
 
