@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pathcraft.solver import floatsearch
-from pathcraft.solver.terms import App, Model, Term, Value, symbols
+from pathcraft.solver.terms import App, Model, Term, Value, holds_operator, symbols
 
 CASE_OPS = frozenset({"lower", "upper"})
 # short strings first, each case and none (a digit, a space), then mixed
@@ -29,27 +29,7 @@ BUDGET = 3000  # assignments tried per search
 def holds_case(terms: Iterable[Term], memo: dict[Term, bool]) -> bool:
     """Does any of `terms` apply `lower` or `upper`? `memo` keeps the answer
     per term (a path's constraints are asked about again and again)."""
-    for t in terms:
-        found = memo.get(t)
-        if found is None:
-            found = memo[t] = _holds(t)
-        if found:
-            return True
-    return False
-
-
-def _holds(term: Term) -> bool:
-    seen: set[int] = set()
-    stack = [term]
-    while stack:
-        t = stack.pop()
-        if not isinstance(t, App) or id(t) in seen:
-            continue
-        seen.add(id(t))
-        if t.op in CASE_OPS:
-            return True
-        stack.extend(t.args)
-    return False
+    return any(holds_operator(t, CASE_OPS, memo) for t in terms)
 
 
 def string_candidates(terms: list[Term]) -> list[str]:

@@ -13,7 +13,7 @@ folding, `apply`, `evaluate`, `show` and `substitute` below all read it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from types import MappingProxyType
@@ -531,6 +531,17 @@ def _default(sort: str) -> Value:
     if sort in (ARR_INT, ARR_BOOL):
         return ArrayValue(False if sort == ARR_BOOL else 0)
     return False if sort == BOOL else 0.0 if sort == FLOAT else "" if sort == STR else 0
+
+
+def holds_operator(t: Term, operators: Collection[str], memo: dict[Term, bool]) -> bool:
+    """Does `t` hold one of `operators`? Memoised in `memo`: terms share subterms."""
+    if not isinstance(t, App):
+        return False
+    found = memo.get(t)
+    if found is None:
+        found = t.op in operators or any(holds_operator(a, operators, memo) for a in t.args)
+        memo[t] = found
+    return found
 
 
 def compile_term(t: Term, memo: dict[Term, Callable[[Model], Value]] | None = None) -> Callable[[Model], Value]:

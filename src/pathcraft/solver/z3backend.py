@@ -10,7 +10,7 @@ an rlimit; `unknown` is an answer like the others.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 import z3
@@ -20,7 +20,9 @@ from pathcraft.solver import fpsem
 from pathcraft.solver.ops import OPS
 from pathcraft.solver.path import PathNode, nodes
 from pathcraft.solver.strings import read_string, z3_string
-from pathcraft.solver.terms import ARR_BOOL, ARR_INT, BOOL, FLOAT, STR, App, ArrayValue, Sym, Term, Value, symbols
+from pathcraft.solver.terms import (
+    ARR_BOOL, ARR_INT, BOOL, FLOAT, STR, App, ArrayValue, Sym, Term, Value, holds_operator, symbols,
+)
 
 # Operators whose Z3 encoding runs past Z3's own timeout and rlimit. Float `%` and `//` use
 # IEEE remainder (fp.rem), which Z3 5.4 bit-blasts over the whole exponent range before it
@@ -123,11 +125,11 @@ class Z3Translator:
         """Does `t` hold an operator that defines auxiliary Booleans? (Read
         from the term: translating it here would create Z3's terms in
         another order, and Z3's answers depend on that order.)"""
-        return _holds(t, BIT_OPERATORS, self._has_bits)
+        return holds_operator(t, BIT_OPERATORS, self._has_bits)
 
     def unbounded(self, t: Term) -> bool:
         """Does `t` hold an operator Z3 cannot be stopped in (`UNBOUNDED_IN_Z3`)?"""
-        return _holds(t, UNBOUNDED_IN_Z3, self._unbounded)
+        return holds_operator(t, UNBOUNDED_IN_Z3, self._unbounded)
 
     def definitions(self, t: Term) -> list[z3.BoolRef]:
         """The definitions of the auxiliary Booleans `t`'s expression uses."""
@@ -137,17 +139,6 @@ class Z3Translator:
     def asserted(self, t: Term) -> z3.ExprRef:
         expr, defined = self(t), self.definitions(t)
         return z3.And(expr, *defined) if defined else expr
-
-
-def _holds(t: Term, operators: Collection[str], memo: dict[Term, bool]) -> bool:
-    """Does `t` hold one of `operators`? Memoised in `memo`: terms share subterms."""
-    if not isinstance(t, App):
-        return False
-    found = memo.get(t)
-    if found is None:
-        found = t.op in operators or any(_holds(a, operators, memo) for a in t.args)
-        memo[t] = found
-    return found
 
 
 def _rlimit_count(solver: z3.Solver) -> int:
