@@ -174,9 +174,9 @@ def test_comparisons_are_replaced_as_cosmic_ray_replaces_them() -> None:
 
 
 def test_a_test_past_its_timer_once_does_not_kill_a_mutant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """On a loaded machine a test of a millisecond can be descheduled past
-    its 20 ms timer: the kill is confirmed by a second, longer run (a false
-    kill let a compact suite drop the test that really kills a mutant)."""
+    """A kill by the timer is confirmed by a second run (a false kill let a
+    compact suite drop the test that really kills a mutant); the mutants'
+    runs are timed in CPU time, the real code's run by the wall clock only."""
     import contextlib
     import importlib
 
@@ -189,28 +189,45 @@ def test_a_test_past_its_timer_once_does_not_kill_a_mutant(tmp_path: Path, monke
     subject = importlib.import_module("subject_mod")
     request = {"tests_folder": str(tmp_path), "tests_module": "tests_mod", "qualname": "f", "tests": ["test_a"],
                "mutants": [[1, 2, "def f(x):\n    return x + 1\n"]], "reaches": {"test_a": [2]}}
-    limits: list[float] = []
+    limits: list[tuple[float, float | None]] = []
 
-    def slow_once(seconds: float = 1.0):  # type: ignore[no-untyped-def]
-        limits.append(seconds)
+    def slow_once(seconds: float = 1.0, cpu_seconds: float | None = None):  # type: ignore[no-untyped-def]
+        limits.append((seconds, cpu_seconds))
         if len(limits) == 2:  # the mutant's first run
             raise search.TooSlow
         return contextlib.nullcontext()
 
     monkeypatch.setattr(search, "running", slow_once)
     assert mutant_runs.kills(subject, request)["kills"] == {"1": []}
-    assert limits[2] >= mutant_runs.CONFIRM_SECONDS  # confirmed with a longer timer, and it passed
+    assert limits[0][1] is None and all(cpu is not None and cpu >= mutant_runs.MUTANT_SECONDS for _, cpu in limits[1:])
 
-    def always_slow_on_mutants(seconds: float = 1.0):  # type: ignore[no-untyped-def]
-        limits.append(seconds)
-        if seconds < search.CALL_SECONDS:  # every run but the one on the real code
+    def always_slow_on_mutants(seconds: float = 1.0, cpu_seconds: float | None = None):  # type: ignore[no-untyped-def]
+        if cpu_seconds is not None:  # every run but the one on the real code
             raise search.TooSlow
         return contextlib.nullcontext()
 
-    limits.clear()
     importlib.invalidate_caches()
     monkeypatch.setattr(search, "running", always_slow_on_mutants)
     assert mutant_runs.kills(subject, request)["kills"] == {"1": ["test_a"]}
+
+
+def test_the_mutant_timer_counts_cpu_time_not_waiting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mutant that waits 60 ms (as a descheduled test does) spends no CPU
+    time and is not killed by the 20 ms timer; one that loops is killed."""
+    import importlib
+
+    from pathcraft.execute import mutant_runs
+
+    (tmp_path / "waited_mod.py").write_text("def f(x):\n    return x + 1\n", encoding="utf-8")
+    (tmp_path / "waited_tests.py").write_text("import waited_mod\n\n\ndef test_a():\n    assert waited_mod.f(1) == 2\n",
+                                              encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    subject = importlib.import_module("waited_mod")
+    waits = "def f(x):\n    __import__('time').sleep(0.06)\n    return x + 1\n"
+    loops = "def f(x):\n    while x:\n        x = x + 1\n    return x + 1\n"
+    request = {"tests_folder": str(tmp_path), "tests_module": "waited_tests", "qualname": "f", "tests": ["test_a"],
+               "mutants": [[1, 2, waits], [2, 2, loops]], "reaches": {"test_a": [2]}}
+    assert mutant_runs.kills(subject, request)["kills"] == {"1": [], "2": ["test_a"]}
 
 
 def test_mutants_run_in_a_package_whose_root_has_no_identifier_name(tmp_path: Path,

@@ -5,15 +5,19 @@ function (suite/mutants.py), the tests that fail on it. Running pytest once
 a mutant takes a second each; here the generated test module is imported
 once, and each mutant's code is swapped into the real function object
 (`__code__`), so that every caller, recursion and test sees it, then each
-test function is called directly, under the worker's timer and guard
+test function is called directly, under the worker's guard
 (`search.running`). A test that fails on the unmutated code is no test
 here; a test that fails or raises on a mutant kills it, and so does one
-that runs past its timer (20 times its time on the real code, at least
-`MUTANT_SECONDS`) twice, the second time with at least `CONFIRM_SECONDS`:
-on a loaded machine a test of half a millisecond is descheduled past
-20 ms often enough to make false kills, and a compact suite that trusts
-one drops the test that really kills the mutant (cosmic-ray found two
-such mutants of goodrich's `SortedPriorityQueue.add` surviving).
+that runs past its timer twice. The timer counts the worker's CPU time
+(20 times the test's CPU time on the real code, at least
+`MUTANT_SECONDS`), with the call's wall-clock limit behind it: a test of
+half a millisecond descheduled past 20 ms on a loaded machine made false
+kills under a wall-clock timer, and a compact suite that trusts one drops
+the test that really kills the mutant (cosmic-ray found two such mutants
+of goodrich's `SortedPriorityQueue.add` surviving); descheduling spends no
+CPU time, so the second run needs no longer timer, and a mutant that
+loops costs 40 ms a test, not the quarter second a wall-clock
+confirmation took.
 Only the tests whose path reaches the mutated line are run on it (the
 others run the same code as before).
 """
@@ -32,10 +36,9 @@ from typing import Any
 
 from pathcraft.execute import search
 
-# a mutant's run of a test may take 20 times the real code's, and at least this long (a mutant that
-# loops forever is stopped then, and run again to confirm it: killed)
+# a mutant's run of a test may take 20 times the real code's CPU time, and at least this much (a mutant
+# that loops forever is stopped then, and run again to confirm it: killed)
 MUTANT_SECONDS = 0.02
-CONFIRM_SECONDS = 0.25  # the least time the second run of a test past its timer on a mutant gets
 
 
 def kills(module: ModuleType, request: dict[str, Any]) -> dict[str, Any]:
@@ -53,33 +56,34 @@ def kills(module: ModuleType, request: dict[str, Any]) -> dict[str, Any]:
 
     took: dict[str, float] = {}  # each test's time on the real code
 
-    def outcome(name: str, floor: float) -> str:
-        """'pass', 'fail' or 'slow' (past the timer: `floor` or 20 times
-        the test's time on the real code, the call limit on the real code)."""
+    def outcome(name: str) -> str:
+        """'pass', 'fail' or 'slow' (past the timer: 20 times the test's CPU
+        time on the real code and at least `MUTANT_SECONDS`; the call's
+        wall-clock limit on the real code)."""
         for clear in caches:
             if callable(clear):
                 clear()
         test = getattr(tests_module, name, None)
         if not callable(test):
             return "fail"
-        limit = min(search.CALL_SECONDS, max(floor, 20 * took[name])) if name in took else search.CALL_SECONDS
-        started = time.perf_counter()
+        cpu = max(MUTANT_SECONDS, 20 * took[name]) if name in took else None
+        started = time.process_time()
         try:
-            with search.running(limit):
+            with search.running(search.CALL_SECONDS, cpu):
                 test()
         except search.TooSlow:
             return "slow"
         except BaseException:  # noqa: BLE001  (any failure, RecursionError included, fails the test)
             return "fail"
-        took.setdefault(name, time.perf_counter() - started)
+        took.setdefault(name, time.process_time() - started)
         return "pass"
 
     def passes(name: str) -> bool:
-        return outcome(name, MUTANT_SECONDS) == "pass"
+        return outcome(name) == "pass"
 
     def killed_by(name: str) -> bool:
-        first = outcome(name, MUTANT_SECONDS)
-        return first == "fail" or first == "slow" and outcome(name, CONFIRM_SECONDS) != "pass"
+        first = outcome(name)
+        return first == "fail" or first == "slow" and outcome(name) != "pass"
 
     passing = [str(t) for t in request["tests"] if passes(str(t))]
     original = function.__code__

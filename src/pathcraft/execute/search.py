@@ -275,10 +275,11 @@ def _view(result: object) -> str | None:
 
 
 @contextlib.contextmanager
-def running(seconds: float = CALL_SECONDS) -> Iterator[None]:
-    """The analysed code runs in here: under the call's timer (`seconds`)
-    and the guard's rules for a call (`guard.calling`); nested uses share
-    the outer one."""
+def running(seconds: float = CALL_SECONDS, cpu_seconds: float | None = None) -> Iterator[None]:
+    """The analysed code runs in here: under the call's timer (`seconds` of
+    wall clock; with `cpu_seconds`, also a timer of the process's CPU time,
+    which a loaded machine's descheduling does not advance) and the guard's
+    rules for a call (`guard.calling`); nested uses share the outer one."""
     global _depth
     if _depth:
         _depth += 1
@@ -288,7 +289,10 @@ def running(seconds: float = CALL_SECONDS) -> Iterator[None]:
             _depth -= 1
         return
     previous = signal.signal(signal.SIGALRM, _too_slow)
+    previous_cpu = signal.signal(signal.SIGPROF, _too_slow) if cpu_seconds is not None else None
     signal.setitimer(signal.ITIMER_REAL, seconds)
+    if cpu_seconds is not None:
+        signal.setitimer(signal.ITIMER_PROF, cpu_seconds)
     guard.calling = True
     _depth = 1
     try:
@@ -298,6 +302,9 @@ def running(seconds: float = CALL_SECONDS) -> Iterator[None]:
         guard.calling = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if cpu_seconds is not None:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, previous_cpu)
 
 
 _depth = 0  # how deep in `running` this process is
