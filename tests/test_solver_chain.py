@@ -279,7 +279,7 @@ def test_the_case_layer_finds_a_string_whose_case_changes() -> None:
     changes = T.not_(rel("eq", T.apply("upper", word), word))
     chain = SolverChain()
     answer = chain.check(Query(path_of(printable), {"word": ""}, changes))
-    assert answer.verdict == SAT and answer.layer == "case"
+    assert answer.verdict == SAT and answer.layer == "strings"
     assert answer.model["word"].upper() != answer.model["word"]  # type: ignore[union-attr]
     assert satisfies(answer.model, [printable, changes]) and chain.z3_calls == 0
     # a constant of the condition, in another case: `name.lower() == "yes"`
@@ -289,3 +289,41 @@ def test_the_case_layer_finds_a_string_whose_case_changes() -> None:
     # none to be found: unknown, never a guess
     never = rel("eq", T.apply("lower", word), "YES")
     assert chain.check(Query(path_of(printable), {"word": ""}, never)).verdict == UNKNOWN
+
+
+def _after_dot(s: Term) -> Term:
+    """`s[s.find(".") + 1:]` as the engine writes it (the slice's bounds clamped)."""
+    start = T.apply("add", T.apply("indexof", s, "."), 1)
+    return T.apply("substr", s, start, T.apply("sub", T.apply("strlen", s), start))
+
+
+def test_the_strings_layer_finds_a_loop_s_next_turn_without_z3() -> None:
+    """`find` in a string cut from the input (the second and third turns of
+    a loop over `find`, as `str.replace` runs): the strings layer grows the
+    current model by a constant and checks it in Python; Z3, which takes
+    seconds on such terms past its timeout, is not asked."""
+    s = Sym("s", T.STR)
+    printable = T.apply("printable", s)
+    first = rel("ge", T.apply("indexof", s, "."), 0)
+    second = rel("ge", T.apply("indexof", _after_dot(s), "."), 0)
+    third = rel("ge", T.apply("indexof", _after_dot(_after_dot(s)), "."), 0)
+    chain = SolverChain()
+    answer = chain.check(Query(path_of(printable, first, second), {"s": ".."}, third))
+    assert answer.verdict == SAT and answer.layer == "strings" and chain.z3_calls == 0
+    assert answer.model["s"].count(".") >= 3  # type: ignore[union-attr]
+    assert satisfies(answer.model, [printable, first, second, third])
+    # none to be found (an `a` before the third dot is no dot): unknown, never a guess, Z3 not asked
+    never = rel("eq", T.apply("substr", _after_dot(_after_dot(s)), 0, 1), "a")
+    both = T.apply("and", third, rel("eq", T.apply("indexof", _after_dot(_after_dot(s)), "."), 0))
+    assert chain.check(Query(path_of(printable, first, second), {"s": ".."}, T.apply("and", both, never))
+                       ).verdict == UNKNOWN and chain.z3_calls == 0
+
+
+def test_a_compiled_term_computes_each_shared_node_once() -> None:
+    """Terms share subterms; evaluated as a tree, `x + x` nested 200 deep
+    is 2**200 additions (the prelude's `find` loops build such terms)."""
+    x = Sym("x", INT)
+    t: Term = x
+    for _ in range(200):
+        t = T.apply("add", t, t)
+    assert T.compile_term(t)({"x": 1}) == 2 ** 200

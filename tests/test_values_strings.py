@@ -28,10 +28,13 @@ FUNCTIONS = [
     "spaces", "slug", "tail", "progress", "badge", "greeting", "longest", "count_starting", "shout_all",
     "first_word", "count_words", "csv", "sentence", "initials", "word_count",
     "strip_zeros", "trim_punctuation", "capitalized", "key_of", "doubled", "repeat_width", "ruler", "case_of",
+    "dots", "underscored",
 ]
 # enumerated over strings up to 2 long: two strings, or a string and an int or bool
 TWO_STRINGS = {"after", "compare_words", "strip_prefix", "key_of"}
 SHORT_STRINGS = {"badge", "greeting", "count_starting", "repeat_width", "case_of"}
+# enumerated over the characters their `find`s look for
+ALPHABETS = {"dots": "a.", "underscored": "a.-"}
 S, U, N = Sym("s", STR), Sym("u", STR), Sym("n", INT)
 
 
@@ -152,7 +155,8 @@ def test_replay(name: str) -> None:
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_enumeration(name: str) -> None:
     cases = generated(FIXTURE, name, "loop-2")
-    bounds = Bounds(max_str=2) if name in TWO_STRINGS | SHORT_STRINGS else Bounds()
+    bounds = Bounds(max_str=2) if name in TWO_STRINGS | SHORT_STRINGS else \
+        Bounds(max_str=3, alphabet=ALPHABETS[name]) if name in ALPHABETS else Bounds()
     missed, count = missed_heap_paths(FIXTURE, name, cases, k=2, bounds=bounds)
     assert count > 0
     assert missed == []

@@ -9,7 +9,10 @@ the paths being concretized, in their canonical (depth-first) order: every
 search that finds the same paths asks the same questions in the same order
 of a session with the same history, and gets the same answers. Small ints
 are preferred: the smallest values are tried in a fixed order in Python
-first (a bounded backtracking search), without a solver call.
+first (a bounded backtracking search), without a solver call; a path whose
+strings Z3 handles badly (`find` in a cut string: the loops of `replace`,
+`split`, `count`) is grown along its constraints by trying strings
+(stringsearch.grown), Z3 asked only when that finds none.
 """
 
 from __future__ import annotations
@@ -18,11 +21,11 @@ import itertools
 from collections.abc import Callable, Iterable
 from types import MappingProxyType
 
-from pathcraft.solver import floatsearch
+from pathcraft.solver import floatsearch, stringsearch
 from pathcraft.solver.path import PathNode, nodes
 from pathcraft.solver.sorts import ArrayValue
 from pathcraft.solver.terms import (
-    ARR_INT, BOOL, FLOAT, INT, STR, App, Model, Sym, Term, Value, apply, compile_term, symbols, within,
+    ARR_INT, BOOL, FLOAT, INT, STR, App, CompileMemo, Model, Sym, Term, Value, apply, compile_term, symbols, within,
 )
 from pathcraft.solver.z3backend import Z3Session, path_symbols
 
@@ -39,6 +42,7 @@ class CanonicalModels:
         self.rlimit = rlimit
         self._session: Z3Session | None = None  # a fresh Z3 context costs ~15 ms: only when needed
         self._floats: dict[Term, bool] = {}  # does a constraint involve floats? (`floatsearch.involves_float`)
+        self._hard = stringsearch.HardForZ3()  # is a constraint hard for Z3?
 
     def model(self, store: PathNode | None, inputs: Iterable[Sym], distinct_items: bool = False) -> Model | None:
         """A model of the path constraints `store`: the first assignment of
@@ -49,7 +53,10 @@ class CanonicalModels:
         the items of each int list pairwise different (a long probe's
         lists: a sort shows its work on `[3, 1, 2]`, not on `[0, 0, 0]`)."""
         inputs = list(inputs)
-        found = _smallest([node.constraint for node in nodes(store)], self._floats)
+        constraints = [node.constraint for node in nodes(store)]
+        found = _smallest(constraints, self._floats)
+        if found is None and any(self._hard(c) for c in constraints):
+            found = stringsearch.grown(constraints)  # Z3 takes seconds past its timeout on these
         if found is not None:
             return _telling(found, store, inputs)
         wanted = sorted(set(path_symbols(store, [])) | set(inputs), key=lambda s: (s.name, s.sort))
@@ -216,7 +223,7 @@ def _backtrack(group: list[Term], order: list[Sym], budget: list[int],
     values earlier groups took)."""
     position = {sym: i for i, sym in enumerate(order)}
     due: list[list[Callable[[Model], Value]]] = [[] for _ in order]  # decided once symbol i has a value
-    memo: dict[Term, Callable[[Model], Value]] = {}
+    memo: CompileMemo = {}
     for constraint in group:
         due[max(position[sym] for sym in symbols(constraint))].append(compile_term(constraint, memo))
     assignment: dict[str, int | bool] = {}

@@ -23,10 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from pathcraft.solver import casesearch, floatsearch
+from pathcraft.solver import floatsearch, stringsearch
 from pathcraft.solver.intervals import decide
 from pathcraft.solver.path import PathNode, bounds_of, iter_newest_first
-from pathcraft.solver.terms import Model, Term, Value, evaluate, is_const, not_, symbols, within
+from pathcraft.solver.terms import Model, Term, Value, evaluate, is_const, not_, show, symbols, within
 from pathcraft.solver.z3backend import Z3Session, path_symbols
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
@@ -251,33 +251,38 @@ class FloatProbeLayer(_Layer):
         relevant = [*SlicingCacheLayer._slice(query.path, query.condition), query.condition]
         if floatsearch.involves_float(relevant, self._floats):
             wanted = sorted({s for t in relevant for s in symbols(t)}, key=lambda s: (s.name, s.sort))
-            found = floatsearch.search(sorted(relevant, key=repr), wanted, seed=query.model)
+            found = floatsearch.search(sorted(relevant, key=show), wanted, seed=query.model)
             if found is not None:
                 self.hits += 1
                 return Answer(SAT, {**query.model, **found}, self.name)
         return self.inner.check(query)
 
 
-class CaseProbeLayer(_Layer):
-    """A model of a slice that applies `str.lower`/`upper`, found by trying
-    short strings (casesearch.py; sat only). Z3 is not asked such a query
-    (z3backend.UNBOUNDED_IN_Z3): without this layer it was unknown."""
+class StringProbeLayer(_Layer):
+    """A model of a slice that applies `str.lower`/`upper`, or `find` to a
+    string cut from another, found by trying short strings
+    (stringsearch.py; sat only). When none is found, Z3 decides (it is not
+    asked a query with `lower`/`upper`: z3backend.UNBOUNDED_IN_Z3)."""
 
-    name = "case"
+    name = "strings"
 
     def __init__(self, inner: Solver) -> None:
         super().__init__(inner)
-        self._cased: dict[Term, bool] = {}  # does a constraint apply lower or upper?
+        self._hard = stringsearch.HardForZ3()  # does a constraint hold what Z3 handles badly?
+        self.unknown = 0  # queries of such a slice whose search found no model: unknown, Z3 not asked
 
     def check(self, query: Query) -> Answer:
-        if not casesearch.holds_case([query.condition, *iter_newest_first(query.path)], self._cased):
+        if not any(self._hard(t)
+                   for t in (query.condition, *iter_newest_first(query.path))):
             return self.inner.check(query)
         relevant = [*SlicingCacheLayer._slice(query.path, query.condition), query.condition]
-        if casesearch.holds_case(relevant, self._cased):
-            found = casesearch.search(relevant, query.model)
+        if any(self._hard(t) for t in relevant):
+            found = stringsearch.search(relevant, query.model)
             if found is not None:
                 self.hits += 1
                 return Answer(SAT, {**query.model, **found}, self.name)
+            self.unknown += 1
+            return Answer(UNKNOWN, None, self.name)
         return self.inner.check(query)
 
 
@@ -288,7 +293,7 @@ class SolverChain:
         self.options = options or SolverOptions()
         self.z3 = Z3Layer(self.options)
         probe = FloatProbeLayer(self.z3)
-        top: Solver = CaseProbeLayer(probe)
+        top: Solver = StringProbeLayer(probe)
         self.layers: list[Solver] = [top, probe, self.z3]
         if self.options.use_cache:
             top = SlicingCacheLayer(top)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 
 from pathcraft.solver.ops import FLOAT_OPS
 from pathcraft.solver.sorts import BOOL, FLOAT, INT, STR
-from pathcraft.solver.terms import App, Model, Sym, Term, Value, compile_term, symbols
+from pathcraft.solver.terms import App, CompileMemo, Model, Sym, Term, Value, compile_term, symbols
 
 # short, telling values first (not 0 or 1: identities of + and *), the special ones last
 SMALL_FLOATS = (2.0, 0.5, 1.5, -2.0, 1.0, -1.0, 3.0, -0.5, 2.5, 0.0, 4.0, -1.5, 10.0, 0.25, -3.0, 100.0)
@@ -136,7 +136,7 @@ def search(constraints: list[Term], order: list[Sym], fixed: Model | None = None
             return found
     position = {sym: i for i, sym in enumerate(order)}
     due: list[list[Callable[[Model], Value]]] = [[] for _ in order]
-    memo: dict[Term, Callable[[Model], Value]] = {}
+    memo: CompileMemo = {}
     for constraint in constraints:
         mine = [position[s] for s in symbols(constraint) if s in position]
         if mine:
@@ -179,7 +179,7 @@ def _values(sym: Sym, floats: list[float], ints: list[int], strings: list[str]) 
 def _near(constraints: list[Term], order: list[Sym], fixed: Model, seed: Model,
           left: list[int], strings: list[str]) -> dict[str, Value] | None:
     """The seed with one symbol changed, then two, to a candidate value."""
-    memo: dict[Term, Callable[[Model], Value]] = {}
+    memo: CompileMemo = {}
     checks = [compile_term(c, memo) for c in constraints]
     floats, ints = float_candidates(constraints), int_candidates(constraints)
     base: dict[str, Value] = {**fixed}

@@ -544,41 +544,59 @@ def holds_operator(t: Term, operators: Collection[str], memo: dict[Term, bool]) 
     return found
 
 
-def compile_term(t: Term, memo: dict[Term, Callable[[Model], Value]] | None = None) -> Callable[[Model], Value]:
+# evaluates a compiled term under a model, with the values of the shared nodes already computed
+_Run = Callable[[Model, dict[int, Value]], Value]
+CompileMemo = dict[Term, _Run]  # a term's compiled evaluation, shared by the terms compiled with it
+_UNSET = object()
+
+
+def compile_term(t: Term, memo: CompileMemo | None = None) -> Callable[[Model], Value]:
     """`value_of(t, model)` as a function of `model`, for evaluating one
     term under many models (a search for small values): the operator table
-    is consulted once, not per evaluation."""
-    memo = {} if memo is None else memo
+    is consulted once, not per evaluation, and each node of the term's DAG
+    is computed once per evaluation (terms share subterms: the prelude's
+    loop over `find` nests each turn's index in the next, and a tree walk
+    of such a term is exponential in the turns)."""
+    run = _compiled(t, {} if memo is None else memo)
+    return lambda model: run(model, {})
+
+
+def _compiled(t: Term, memo: CompileMemo) -> _Run:
     found = memo.get(t)
     if found is not None:
         return found
-    run: Callable[[Model], Value]
+    run: _Run
     if isinstance(t, (bool, int, float, str)):
         constant: Value = t
-        run = lambda model: constant  # noqa: E731
+        run = lambda model, done: constant  # noqa: E731
     elif isinstance(t, Sym):
         name = t.name
         default = _default(t.sort)
-        run = lambda model: model.get(name, default)  # noqa: E731
+        run = lambda model, done: model.get(name, default)  # noqa: E731
     else:
         spec = _ops.OPS[t.op]
-        parts = [compile_term(a, memo) for a in t.args]
+        parts = [_compiled(a, memo) for a in t.args]
         py = spec.py
+        inner: _Run
         if spec.lazy:
-            inner: Callable[[Model], Value] = lambda model: py(*(partial(p, model) for p in parts))  # noqa: E731
+            inner = lambda model, done: py(*(partial(p, model, done) for p in parts))  # noqa: E731
         elif len(parts) == 2:
             left, right = parts
-            inner = lambda model: py(left(model), right(model))  # noqa: E731
+            inner = lambda model, done: py(left(model, done), right(model, done))  # noqa: E731
         else:
-            inner = lambda model: py(*(p(model) for p in parts))  # noqa: E731
-        if t.sort == BOOL:
-            run = lambda model: bool(inner(model))  # noqa: E731
-        elif t.sort == INT:
-            run = lambda model: int(inner(model))  # type: ignore[arg-type]  # an INT node's value is an int  # noqa: E731
-        elif t.sort == FLOAT:
-            run = lambda model: float(inner(model))  # type: ignore[arg-type]  # noqa: E731
-        else:
-            run = inner
+            inner = lambda model, done: py(*(p(model, done) for p in parts))  # noqa: E731
+        cast: Callable[[Value], Value] | None = bool if t.sort == BOOL else int if t.sort == INT \
+            else float if t.sort == FLOAT else None  # type: ignore[assignment]  # an INT node's value is an int
+        slot = len(memo)
+
+        def run(model: Model, done: dict[int, Value]) -> Value:
+            value = done.get(slot, _UNSET)
+            if value is _UNSET:
+                value = inner(model, done)
+                if cast is not None:
+                    value = cast(value)
+                done[slot] = value
+            return value  # type: ignore[return-value]
     memo[t] = run
     return run
 
