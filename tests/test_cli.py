@@ -987,3 +987,19 @@ def test_a_project_generated_in_two_folders_gives_the_same_file(tmp_path: Path) 
         texts.append((project / "tests" / "test_area.py").read_bytes())
     assert texts[0] == texts[1]
     assert str(tmp_path).encode() not in texts[0]
+
+
+def test_a_ctrl_c_after_the_run_is_over_changes_nothing(tmp_path: Path) -> None:
+    """The run has returned and the interpreter is shutting down (here: an
+    exit handler sends the signal): no traceback, the run's own status. At
+    that point the default handler was back, and a Ctrl-C killed a finished
+    package run silently (status -2, in CI)."""
+    script = tmp_path / "late_ctrl_c.py"
+    script.write_text("import atexit, os, signal\n"
+                      "import pathcraft.app.cli as cli\n"
+                      "cli.main = lambda: 0\n"
+                      "atexit.register(lambda: os.kill(os.getpid(), signal.SIGINT))\n"
+                      "from pathcraft.__main__ import run\n"
+                      "run()\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == ""
