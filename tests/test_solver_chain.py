@@ -327,3 +327,29 @@ def test_a_compiled_term_computes_each_shared_node_once() -> None:
     for _ in range(200):
         t = T.apply("add", t, t)
     assert T.compile_term(t)({"x": 1}) == 2 ** 200
+
+
+def test_canonical_models_of_string_paths_are_found_without_z3() -> None:
+    """Canonical models (test inputs) of two kinds of path Z3 spends seconds
+    on: an int's digits read as a string (`str(n)[-2:] == '21'`-like, in
+    the small boxes asked first), and a loop's turns over `find`, grown
+    along the path. Each is a model, found with no Z3 session made."""
+    from pathcraft.solver.canonical import CanonicalModels
+    from pathcraft.solver.path import extend
+
+    n = Sym("n", INT)
+    digits = T.apply("str_of_nat", n)
+    last = T.apply("substr", digits, T.apply("sub", T.apply("strlen", digits), 1), 1)
+    second = T.apply("substr", digits, T.apply("sub", T.apply("strlen", digits), 2), 1)
+    numeral = [rel("ge", n, 0), rel("ge", T.apply("strlen", digits), 2), rel("eq", last, "1"), rel("ne", second, "1")]
+    s = Sym("s", T.STR)
+    turns = [T.apply("printable", s), rel("ge", T.apply("indexof", s, "."), 0),
+             rel("ge", T.apply("indexof", _after_dot(s), "."), 0),
+             rel("ge", T.apply("indexof", _after_dot(_after_dot(s)), "."), 0)]
+    for path in (numeral, turns):
+        store = None
+        for constraint in path:
+            store = extend(store, constraint)
+        canonical = CanonicalModels((3, 10), 1000, 100_000)
+        model = canonical.model(store, sorted(set().union(*(T.symbols(c) for c in path)), key=lambda x: x.name))
+        assert model is not None and satisfies(model, path) and canonical._session is None

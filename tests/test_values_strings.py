@@ -28,7 +28,7 @@ FUNCTIONS = [
     "spaces", "slug", "tail", "progress", "badge", "greeting", "longest", "count_starting", "shout_all",
     "first_word", "count_words", "csv", "sentence", "initials", "word_count",
     "strip_zeros", "trim_punctuation", "capitalized", "key_of", "doubled", "repeat_width", "ruler", "case_of",
-    "dots", "underscored",
+    "dots", "underscored", "ordinal",
 ]
 # enumerated over strings up to 2 long: two strings, or a string and an int or bool
 TWO_STRINGS = {"after", "compare_words", "strip_prefix", "key_of"}

@@ -12,7 +12,9 @@ are preferred: the smallest values are tried in a fixed order in Python
 first (a bounded backtracking search), without a solver call; a path whose
 strings Z3 handles badly (`find` in a cut string: the loops of `replace`,
 `split`, `count`) is grown along its constraints by trying strings
-(stringsearch.grown), Z3 asked only when that finds none.
+(stringsearch.grown), and one that reads an int's digits as a string
+tries the numerals built from its constants (stringsearch.numeral_model),
+Z3 asked only when these find none.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from pathcraft.solver import floatsearch, stringsearch
 from pathcraft.solver.path import PathNode, nodes
 from pathcraft.solver.sorts import ArrayValue
 from pathcraft.solver.terms import (
-    ARR_INT, BOOL, FLOAT, INT, STR, App, CompileMemo, Model, Sym, Term, Value, apply, compile_term, symbols, within,
+    ARR_INT, BOOL, FLOAT, INT, STR, App, CompileMemo, Model, Sym, Term, Value, apply, compile_term, holds_operator,
+    symbols, within,
 )
 from pathcraft.solver.z3backend import Z3Session, path_symbols
 
@@ -43,6 +46,7 @@ class CanonicalModels:
         self._session: Z3Session | None = None  # a fresh Z3 context costs ~15 ms: only when needed
         self._floats: dict[Term, bool] = {}  # does a constraint involve floats? (`floatsearch.involves_float`)
         self._hard = stringsearch.HardForZ3()  # is a constraint hard for Z3?
+        self._numerals: dict[Term, bool] = {}  # does a constraint read an int's digits (`str(n)`)?
 
     def model(self, store: PathNode | None, inputs: Iterable[Sym], distinct_items: bool = False) -> Model | None:
         """A model of the path constraints `store`: the first assignment of
@@ -57,6 +61,8 @@ class CanonicalModels:
         found = _smallest(constraints, self._floats)
         if found is None and any(self._hard(c) for c in constraints):
             found = stringsearch.grown(constraints)  # Z3 takes seconds past its timeout on these
+        if found is None and any(holds_operator(c, stringsearch.NUMERALS, self._numerals) for c in constraints):
+            found = stringsearch.numeral_model(constraints)  # and seconds on these in its small boxes
         if found is not None:
             return _telling(found, store, inputs)
         wanted = sorted(set(path_symbols(store, [])) | set(inputs), key=lambda s: (s.name, s.sort))

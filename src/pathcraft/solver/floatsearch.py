@@ -117,10 +117,10 @@ def int_candidates(terms: list[Term]) -> list[int]:
 
 def search(constraints: list[Term], order: list[Sym], fixed: Model | None = None,
            budget: int = BUDGET, seed: Model | None = None,
-           strings: list[str] | None = None) -> dict[str, Value] | None:
+           strings: list[str] | None = None, more_ints: list[int] | None = None) -> dict[str, Value] | None:
     """Values for `order` (ints, bools and floats, and strs when `strings`
-    gives their candidates; `fixed` gives the rest) that satisfy every
-    constraint; None if none is found within `budget`. With a `seed` (a
+    gives their candidates; `fixed` gives the rest; `more_ints`: ints tried
+    after the usual ones) that satisfy every constraint; None if none is found within `budget`. With a `seed` (a
     model of all but the newest constraint, say), one symbol, then two,
     are changed from it first; then backtracking over the candidates,
     earlier symbols varying slowest."""
@@ -131,7 +131,7 @@ def search(constraints: list[Term], order: list[Sym], fixed: Model | None = None
     texts = strings or []
     left = [budget]
     if seed is not None:
-        found = _near(constraints, order, fixed, seed, left, texts)
+        found = _near(constraints, order, fixed, seed, left, texts, more_ints or [])
         if found is not None:
             return found
     position = {sym: i for i, sym in enumerate(order)}
@@ -141,7 +141,7 @@ def search(constraints: list[Term], order: list[Sym], fixed: Model | None = None
         mine = [position[s] for s in symbols(constraint) if s in position]
         if mine:
             due[max(mine)].append(compile_term(constraint, memo))
-    floats, ints = float_candidates(constraints), int_candidates(constraints)
+    floats, ints = float_candidates(constraints), _with(int_candidates(constraints), more_ints or [])
     assignment: dict[str, Value] = dict(fixed)
 
     def values(sym: Sym) -> Iterable[Value]:
@@ -176,12 +176,16 @@ def _values(sym: Sym, floats: list[float], ints: list[int], strings: list[str]) 
     return (False, True)
 
 
+def _with(ints: list[int], more: list[int]) -> list[int]:
+    return ints + [v for v in more if v not in ints]
+
+
 def _near(constraints: list[Term], order: list[Sym], fixed: Model, seed: Model,
-          left: list[int], strings: list[str]) -> dict[str, Value] | None:
+          left: list[int], strings: list[str], more_ints: list[int]) -> dict[str, Value] | None:
     """The seed with one symbol changed, then two, to a candidate value."""
     memo: CompileMemo = {}
     checks = [compile_term(c, memo) for c in constraints]
-    floats, ints = float_candidates(constraints), int_candidates(constraints)
+    floats, ints = float_candidates(constraints), _with(int_candidates(constraints), more_ints)
     base: dict[str, Value] = {**fixed}
     for sym in order:
         found = seed.get(sym.name)

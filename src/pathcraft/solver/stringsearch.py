@@ -34,6 +34,8 @@ from pathcraft.solver.terms import App, Model, Term, Value, compile_term, holds_
 
 CASE_OPS = frozenset({"lower", "upper"})
 FIND = frozenset({"indexof"})
+NUMERALS = frozenset({"str_of_nat"})  # an int's digits read as a string
+MAX_DIGITS = 6  # the longest numeral tried as an int
 # short strings first, each case and none (a digit, a space), then mixed
 SMALL_STRINGS = ("a", "A", "", "1", " ", "aA", "ab", "AB", "Ab", "a b", "a1")
 MAX_CONSTANTS = 24  # string constants of the constraints taken, with their case variants
@@ -117,3 +119,17 @@ def grown(constraints: list[Term]) -> dict[str, Value] | None:
             return None
         model.update(found)
     return model
+
+
+def numeral_model(constraints: list[Term]) -> dict[str, Value] | None:
+    """A model of a path that reads an int's digits as a string
+    (`str(n)[-1] == '1'`): the ints tried are the small ones, every int of
+    two digits, then the numerals among the strings built from the
+    constants (`'111'`).
+    Z3 takes seconds on such a path within the small boxes canonical models
+    ask for first; these ints are small too. None when none fits."""
+    order = sorted({s for t in constraints for s in symbols(t)}, key=lambda s: (s.name, s.sort))
+    texts = string_candidates(constraints)
+    numerals = [*range(100), *sorted({int(t) for t in texts if t.isdigit() and t.isascii() and len(t) <= MAX_DIGITS})]
+    return floatsearch.search(sorted(constraints, key=show), order, budget=BUDGET, strings=texts,
+                              more_ints=numerals)
