@@ -19,7 +19,9 @@ from collections.abc import Callable, Iterable
 
 from pathcraft.solver.ops import FLOAT_OPS
 from pathcraft.solver.sorts import BOOL, FLOAT, INT, STR
-from pathcraft.solver.terms import App, CompileMemo, Model, Sym, Term, Value, compile_term, symbols
+from pathcraft.solver.terms import (
+    App, CompileMemo, Model, Sym, Term, Value, compile_conjunction, compile_term, symbols,
+)
 
 # short, telling values first (not 0 or 1: identities of + and *), the special ones last
 SMALL_FLOATS = (2.0, 0.5, 1.5, -2.0, 1.0, -1.0, 3.0, -0.5, 2.5, 0.0, 4.0, -1.5, 10.0, 0.25, -3.0, 100.0)
@@ -183,8 +185,7 @@ def _with(ints: list[int], more: list[int]) -> list[int]:
 def _near(constraints: list[Term], order: list[Sym], fixed: Model, seed: Model,
           left: list[int], strings: list[str], more_ints: list[int]) -> dict[str, Value] | None:
     """The seed with one symbol changed, then two, to a candidate value."""
-    memo: CompileMemo = {}
-    checks = [compile_term(c, memo) for c in constraints]
+    holds = compile_conjunction(constraints)
     floats, ints = float_candidates(constraints), _with(int_candidates(constraints), more_ints)
     base: dict[str, Value] = {**fixed}
     for sym in order:
@@ -198,6 +199,6 @@ def _near(constraints: list[Term], order: list[Sym], fixed: Model, seed: Model,
                 if left[0] < 0:
                     return None
                 trial = {**base, **{s.name: v for s, v in zip(group, values)}}
-                if all(check(trial) for check in checks):
+                if holds(trial):
                     return {s.name: trial[s.name] for s in order}
     return None

@@ -41,7 +41,7 @@ SMALL_STRINGS = ("a", "A", "", "1", " ", "aA", "ab", "AB", "Ab", "a b", "a1")
 MAX_CONSTANTS = 24  # string constants of the constraints taken, with their case variants
 MAX_PIECES = 6  # the shortest constants joined in twos and threes (with "a" among them)
 MAX_SEED = 16  # a longer string of the current model is not grown
-BUDGET = 3000  # assignments tried per search
+BUDGET = 800  # assignments tried per search (a failing search pays them all; models come in the first hundreds)
 
 
 class HardForZ3:
@@ -70,7 +70,7 @@ def string_candidates(terms: list[Term], seeds: Iterable[str] = ()) -> list[str]
     of `seeds` (the current model's strings: they meet all but the newest
     constraint, and a loop's next turn wants one more occurrence) with a
     constant put in at each place, then the shortest constants (and "a")
-    joined in twos and threes."""
+    joined in twos (and threes, without a seed)."""
     constants: list[str] = []
     seen: set[int] = set()
     stack = list(terms)
@@ -85,7 +85,8 @@ def string_candidates(terms: list[Term], seeds: Iterable[str] = ()) -> list[str]
     pieces = sorted({c for c in constants if c}, key=lambda c: (len(c), c))[:MAX_PIECES - 1] + ["a"]
     grown = [seed[:i] + piece + seed[i:] for seed in seeds if len(seed) <= MAX_SEED
              for i in range(len(seed) + 1) for piece in pieces]
-    joined = ["".join(p) for size in (2, 3) for p in itertools.product(pieces, repeat=size)]
+    sizes = (2,) if grown else (2, 3)  # with a seed to grow, threes cost a failing search more than they find
+    joined = ["".join(p) for size in sizes for p in itertools.product(pieces, repeat=size)]
     out: list[str] = []
     for text in (*(v for c in constants for v in (c, c.lower(), c.upper(), c.swapcase())), *SMALL_STRINGS,
                  *grown, *joined):

@@ -561,6 +561,19 @@ def compile_term(t: Term, memo: CompileMemo | None = None) -> Callable[[Model], 
     return lambda model: run(model, {})
 
 
+def compile_conjunction(ts: Iterable[Term], memo: CompileMemo | None = None) -> Callable[[Model], bool]:
+    """Do all of `ts` hold in a model? Compiled as `compile_term`; the
+    terms' shared nodes are computed once per model across all of them
+    (a path's constraints share most of their terms)."""
+    memo = {} if memo is None else memo
+    runs = [_compiled(t, memo) for t in ts]
+
+    def holds(model: Model) -> bool:
+        done: dict[int, Value] = {}
+        return all(run(model, done) for run in runs)
+    return holds
+
+
 def _compiled(t: Term, memo: CompileMemo) -> _Run:
     found = memo.get(t)
     if found is not None:
