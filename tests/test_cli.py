@@ -145,6 +145,14 @@ def test_gen_verify_good_target(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert "4/4 tests pass" in err and "verify: OK" in err
 
 
+def test_verify_refuses_an_output_pytest_would_not_collect(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`-o out --verify`: pytest collects no `out`, and verify said each test
+    "does not pass" (0/0 passed) and FAILED; now it says why, before any search."""
+    code, _, err = cli(capsys, "gen", f"{ARITH}::spread", "--verify", "-o", str(tmp_path / "out"))
+    assert code == 2 and "collects only files named *.py" in err and "test_out.py" in err
+    assert not (tmp_path / "out").exists()
+
+
 SHADOWED = """\
 def f(x: int) -> int:
     return x + 1

@@ -460,6 +460,9 @@ def _check_output(output: Path | None, source: str, verify: bool) -> None:
         raise PathcraftError(f"{output}: folder '{output.parent}' does not exist")
     if verify and not (output.is_file() or not output.exists()):
         raise PathcraftError(f"{output}: --verify reads the tests back, so it needs a regular file")
+    if verify and output.suffix != ".py":
+        raise PathcraftError(f"{output}: --verify runs the tests under pytest, which collects only files named *.py; "
+                             f"choose a name such as {_test_name(output.stem)}.py")
 
 
 def _open_output(output: Path | None, need_file: bool) -> tuple[TextIO, str | None, bool]:
