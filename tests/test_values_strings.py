@@ -28,7 +28,7 @@ FUNCTIONS = [
     "spaces", "slug", "tail", "progress", "badge", "greeting", "longest", "count_starting", "shout_all",
     "first_word", "count_words", "csv", "sentence", "initials", "word_count",
     "strip_zeros", "trim_punctuation", "capitalized", "key_of", "doubled", "repeat_width", "ruler", "case_of",
-    "dots", "underscored", "ordinal",
+    "dots", "underscored", "ordinal", "titled", "printable_length", "first_line",
 ]
 # enumerated over strings up to 2 long: two strings, or a string and an int or bool
 TWO_STRINGS = {"after", "compare_words", "strip_prefix", "key_of"}
@@ -113,6 +113,20 @@ def test_python_meaning_agrees_with_z3(op: str, args: tuple[T.Term, ...]) -> Non
             solver = z3.Solver(ctx=translate.ctx)
             solver.add(got != z3.BoolVal(bool(expected), translate.ctx))
             assert solver.check() == z3.unsat, (op, model)
+
+
+def test_the_str_prelude_is_cpythons_on_ascii() -> None:
+    """The str methods the prelude writes in Python (read as source by the
+    engine) run as Python against CPython's, on every ASCII string up to 3
+    long over letters, a digit, a quote and the line and space characters."""
+    from pathcraft.models.str import prelude
+
+    alphabet = "aZ1' \n\r\x0b\x0c\x1c\t"
+    for n in range(4):
+        for chars in itertools.product(alphabet, repeat=n):
+            word = "".join(chars)
+            for name in ("title", "isprintable", "splitlines", "strip", "lstrip", "rstrip", "capitalize"):
+                assert getattr(prelude, f"str__{name}")(word) == getattr(word, name)(), (name, word)
 
 
 def test_percent_format_is_pythons_or_unknown() -> None:

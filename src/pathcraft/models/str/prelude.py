@@ -136,6 +136,52 @@ def str__casefold(self: str) -> str:
     return self.lower()
 
 
+def str__title(self: str) -> str:
+    """On ASCII text: a letter after a letter is lower case, any other
+    letter upper case (a digit or a quote starts a new word: `"1a".title()`
+    is `"1A"`, `"it's"` gives `"It'S"`)."""
+    out = ""
+    after_letter = False
+    for c in self:
+        if c.isalpha():
+            out = out + (c.lower() if after_letter else c.upper())
+            after_letter = True
+        else:
+            out = out + c
+            after_letter = False
+    return out
+
+
+def str__isprintable(self: str) -> bool:
+    """On ASCII text: every character from the space to `~` (the empty
+    string is printable)."""
+    for c in self:
+        code = ord(c)  # an int for the solver: string order is slow in Z3
+        if code < 32 or code > 126:
+            return False
+    return True
+
+
+def str__splitlines(self: str) -> list[str]:
+    """The lines without their ends, on ASCII text: `\n`, `\r`, `\r\n`,
+    `\v`, `\f` and the separators `\x1c`-`\x1e` end a line; no empty
+    last line after a final end."""
+    out = []
+    start = 0
+    i = 0
+    while i < len(self):
+        c = self[i]
+        if c == "\n" or c == "\r" or c == "\x0b" or c == "\x0c" or c == "\x1c" or c == "\x1d" or c == "\x1e":
+            out.append(self[start:i])
+            if c == "\r" and i + 1 < len(self) and self[i + 1] == "\n":
+                i += 1
+            start = i + 1
+        i += 1
+    if start < len(self):
+        out.append(self[start:])
+    return out
+
+
 def str__partition(self: str, sep: str) -> tuple[str, str, str]:
     if sep == "":
         raise ValueError("empty separator")
