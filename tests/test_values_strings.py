@@ -28,13 +28,14 @@ FUNCTIONS = [
     "spaces", "slug", "tail", "progress", "badge", "greeting", "longest", "count_starting", "shout_all",
     "first_word", "count_words", "csv", "sentence", "initials", "word_count",
     "strip_zeros", "trim_punctuation", "capitalized", "key_of", "doubled", "repeat_width", "ruler", "case_of",
-    "dots", "underscored", "ordinal", "titled", "printable_length", "first_line",
+    "dots", "underscored", "ordinal", "titled", "printable_length", "first_line", "extension", "last_field",
+    "identifier_kind",
 ]
 # enumerated over strings up to 2 long: two strings, or a string and an int or bool
 TWO_STRINGS = {"after", "compare_words", "strip_prefix", "key_of"}
 SHORT_STRINGS = {"badge", "greeting", "count_starting", "repeat_width", "case_of"}
 # enumerated over the characters their `find`s look for
-ALPHABETS = {"dots": "a.", "underscored": "a.-"}
+ALPHABETS = {"dots": "a.", "underscored": "a.-", "extension": "a.", "last_field": "a,", "identifier_kind": "a_1 "}
 S, U, N = Sym("s", STR), Sym("u", STR), Sym("n", INT)
 
 
@@ -125,8 +126,13 @@ def test_the_str_prelude_is_cpythons_on_ascii() -> None:
     for n in range(4):
         for chars in itertools.product(alphabet, repeat=n):
             word = "".join(chars)
-            for name in ("title", "isprintable", "splitlines", "strip", "lstrip", "rstrip", "capitalize"):
+            for name in ("title", "isprintable", "splitlines", "strip", "lstrip", "rstrip", "capitalize",
+                         "isidentifier"):
                 assert getattr(prelude, f"str__{name}")(word) == getattr(word, name)(), (name, word)
+            for sub in ("", "a", "1'", "aa", "\n"):
+                assert prelude.str__rfind(word, sub) == word.rfind(sub), (sub, word)
+            for sep in ("a", "1'", "aa"):
+                assert prelude.str__rpartition(word, sep) == word.rpartition(sep), (sep, word)
 
 
 def test_percent_format_is_pythons_or_unknown() -> None:

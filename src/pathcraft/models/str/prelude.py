@@ -182,6 +182,49 @@ def str__splitlines(self: str) -> list[str]:
     return out
 
 
+def str__rsplit(self: str, sep: str) -> list[str]:
+    """Without a count, the same pieces as `split` (they differ only in
+    where a count stops)."""
+    return self.split(sep)
+
+
+def str__rsplit__0(self: str) -> list[str]:
+    return self.split()
+
+
+def str__rfind(self: str, sub: str) -> int:
+    """The last match: found again one past each match (they may overlap)."""
+    if sub == "":
+        return len(self)
+    last = -1
+    i = self.find(sub)
+    while i >= 0:
+        last = last + 1 + i
+        i = self[last + 1:].find(sub)
+    return last
+
+
+def str__rpartition(self: str, sep: str) -> tuple[str, str, str]:
+    if sep == "":
+        raise ValueError("empty separator")
+    i = self.rfind(sep)
+    if i < 0:
+        return ("", "", self)
+    return (self[:i], sep, self[i + len(sep):])
+
+
+def str__isidentifier(self: str) -> bool:
+    """On ASCII text: a letter or `_`, then letters, digits and `_`."""
+    if self == "":
+        return False
+    if not (self[0].isalpha() or self[0] == "_"):
+        return False
+    for c in self[1:]:
+        if not (c.isalnum() or c == "_"):
+            return False
+    return True
+
+
 def str__partition(self: str, sep: str) -> tuple[str, str, str]:
     if sep == "":
         raise ValueError("empty separator")
