@@ -553,11 +553,11 @@ _UNSET = object()
 def compile_term(t: Term, memo: CompileMemo | None = None) -> Callable[[Model], Value]:
     """`value_of(t, model)` as a function of `model`, for evaluating one
     term under many models (a search for small values): the operator table
-    is consulted once, not per evaluation, and each node of the term's DAG
-    is computed once per evaluation (terms share subterms: the prelude's
-    loop over `find` nests each turn's index in the next, and a tree walk
-    of such a term is exponential in the turns)."""
-    run = _compiled(t, {} if memo is None else memo)
+    is consulted once, not per evaluation, and each node the term's DAG
+    shares is computed once per evaluation (the prelude's loop over `find`
+    nests each turn's index in the next, and a tree walk of such a term is
+    exponential in the turns)."""
+    run = _compiled(t, {} if memo is None else memo, _shared([t]))
     return lambda model: run(model, {})
 
 
@@ -566,7 +566,9 @@ def compile_conjunction(ts: Iterable[Term], memo: CompileMemo | None = None) -> 
     terms' shared nodes are computed once per model across all of them
     (a path's constraints share most of their terms)."""
     memo = {} if memo is None else memo
-    runs = [_compiled(t, memo) for t in ts]
+    ts = list(ts)
+    shared = _shared(ts)
+    runs = [_compiled(t, memo, shared) for t in ts]
 
     def holds(model: Model) -> bool:
         done: dict[int, Value] = {}
@@ -574,7 +576,25 @@ def compile_conjunction(ts: Iterable[Term], memo: CompileMemo | None = None) -> 
     return holds
 
 
-def _compiled(t: Term, memo: CompileMemo) -> _Run:
+def _shared(ts: list[Term]) -> set[int]:
+    """The ids of the App nodes reached more than once from `ts` (the only
+    ones worth keeping a value of during an evaluation)."""
+    seen: set[int] = set()
+    shared: set[int] = set()
+    stack = list(ts)
+    while stack:
+        t = stack.pop()
+        if not isinstance(t, App):
+            continue
+        if id(t) in seen:
+            shared.add(id(t))
+            continue
+        seen.add(id(t))
+        stack.extend(t.args)
+    return shared
+
+
+def _compiled(t: Term, memo: CompileMemo, shared: set[int]) -> _Run:
     found = memo.get(t)
     if found is not None:
         return found
@@ -588,7 +608,7 @@ def _compiled(t: Term, memo: CompileMemo) -> _Run:
         run = lambda model, done: model.get(name, default)  # noqa: E731
     else:
         spec = _ops.OPS[t.op]
-        parts = [_compiled(a, memo) for a in t.args]
+        parts = [_compiled(a, memo, shared) for a in t.args]
         py = spec.py
         inner: _Run
         if spec.lazy:
@@ -600,16 +620,20 @@ def _compiled(t: Term, memo: CompileMemo) -> _Run:
             inner = lambda model, done: py(*(p(model, done) for p in parts))  # noqa: E731
         cast: Callable[[Value], Value] | None = bool if t.sort == BOOL else int if t.sort == INT \
             else float if t.sort == FLOAT else None  # type: ignore[assignment]  # an INT node's value is an int
-        slot = len(memo)
+        if cast is not None:
+            plain = inner
+            inner = lambda model, done: cast(plain(model, done))  # noqa: E731
+        if id(t) in shared:
+            slot = len(memo)
+            computed = inner
 
-        def run(model: Model, done: dict[int, Value]) -> Value:
-            value = done.get(slot, _UNSET)
-            if value is _UNSET:
-                value = inner(model, done)
-                if cast is not None:
-                    value = cast(value)
-                done[slot] = value
-            return value  # type: ignore[return-value]
+            def run(model: Model, done: dict[int, Value]) -> Value:
+                value = done.get(slot, _UNSET)
+                if value is _UNSET:
+                    value = done[slot] = computed(model, done)
+                return value  # type: ignore[return-value]
+        else:
+            run = inner
     memo[t] = run
     return run
 
