@@ -27,7 +27,7 @@ from pathcraft.solver import floatsearch, stringsearch
 from pathcraft.solver.path import PathNode, nodes
 from pathcraft.solver.sorts import ArrayValue
 from pathcraft.solver.terms import (
-    ARR_INT, BOOL, FLOAT, INT, STR, App, CompileMemo, Model, Sym, Term, Value, apply, compile_term, holds_operator,
+    ARR_INT, BOOL, FLOAT, INT, STR, App, Model, Sym, Term, Value, apply, compile_terms, holds_operator,
     symbols, within,
 )
 from pathcraft.solver.z3backend import Z3Session, path_symbols
@@ -229,9 +229,8 @@ def _backtrack(group: list[Term], order: list[Sym], budget: list[int],
     values earlier groups took)."""
     position = {sym: i for i, sym in enumerate(order)}
     due: list[list[Callable[[Model], Value]]] = [[] for _ in order]  # decided once symbol i has a value
-    memo: CompileMemo = {}
-    for constraint in group:
-        due[max(position[sym] for sym in symbols(constraint))].append(compile_term(constraint, memo))
+    for constraint, check in zip(group, compile_terms(group)):
+        due[max(position[sym] for sym in symbols(constraint))].append(check)
     assignment: dict[str, int | bool] = {}
     edges = _edges(group)
 

@@ -260,9 +260,10 @@ class FloatProbeLayer(_Layer):
 
 class StringProbeLayer(_Layer):
     """A model of a slice that applies `str.lower`/`upper`, or `find` to a
-    string cut from another, found by trying short strings
-    (stringsearch.py; sat only). When none is found, Z3 decides (it is not
-    asked a query with `lower`/`upper`: z3backend.UNBOUNDED_IN_Z3)."""
+    string an earlier `find` cut, found by trying short strings
+    (stringsearch.py). When none is found the query is unknown: Z3 is not
+    asked (it cannot be stopped in `lower`/`upper`, z3backend.UNBOUNDED_IN_Z3,
+    and takes seconds past its timeout on the `find` chains)."""
 
     name = "strings"
 

@@ -19,9 +19,7 @@ from collections.abc import Callable, Iterable
 
 from pathcraft.solver.ops import FLOAT_OPS
 from pathcraft.solver.sorts import BOOL, FLOAT, INT, STR
-from pathcraft.solver.terms import (
-    App, CompileMemo, Model, Sym, Term, Value, compile_conjunction, compile_term, symbols,
-)
+from pathcraft.solver.terms import App, Model, Sym, Term, Value, compile_conjunction, compile_terms, symbols
 
 # short, telling values first (not 0 or 1: identities of + and *), the special ones last
 SMALL_FLOATS = (2.0, 0.5, 1.5, -2.0, 1.0, -1.0, 3.0, -0.5, 2.5, 0.0, 4.0, -1.5, 10.0, 0.25, -3.0, 100.0)
@@ -122,8 +120,9 @@ def search(constraints: list[Term], order: list[Sym], fixed: Model | None = None
            strings: list[str] | None = None, more_ints: list[int] | None = None) -> dict[str, Value] | None:
     """Values for `order` (ints, bools and floats, and strs when `strings`
     gives their candidates; `fixed` gives the rest; `more_ints`: ints tried
-    after the usual ones) that satisfy every constraint; None if none is found within `budget`. With a `seed` (a
-    model of all but the newest constraint, say), one symbol, then two,
+    after the usual ones) that satisfy every constraint; None if none is
+    found within `budget`. With a `seed` (a model of all but the newest
+    constraint, say), one symbol, then two,
     are changed from it first; then backtracking over the candidates,
     earlier symbols varying slowest."""
     fixed = fixed or {}
@@ -138,11 +137,10 @@ def search(constraints: list[Term], order: list[Sym], fixed: Model | None = None
             return found
     position = {sym: i for i, sym in enumerate(order)}
     due: list[list[Callable[[Model], Value]]] = [[] for _ in order]
-    memo: CompileMemo = {}
-    for constraint in constraints:
-        mine = [position[s] for s in symbols(constraint) if s in position]
-        if mine:
-            due[max(mine)].append(compile_term(constraint, memo))
+    placed = [(c, [position[s] for s in symbols(c) if s in position]) for c in constraints]
+    placed = [(c, mine) for c, mine in placed if mine]
+    for (_, mine), check in zip(placed, compile_terms(c for c, _ in placed)):
+        due[max(mine)].append(check)
     floats, ints = float_candidates(constraints), _with(int_candidates(constraints), more_ints or [])
     assignment: dict[str, Value] = dict(fixed)
 

@@ -30,7 +30,7 @@ import itertools
 from collections.abc import Iterable
 
 from pathcraft.solver import floatsearch
-from pathcraft.solver.terms import App, Model, Term, Value, compile_term, holds_operator, show, symbols
+from pathcraft.solver.terms import App, Model, Term, Value, compile_terms, holds_operator, show, symbols
 
 CASE_OPS = frozenset({"lower", "upper"})
 FIND = frozenset({"indexof"})
@@ -111,7 +111,7 @@ def grown(constraints: list[Term]) -> dict[str, Value] | None:
     occurrence). It depends on the path alone, so it serves as a canonical
     model (canonical.py); None when some step finds none."""
     model: dict[str, Value] = {}
-    checks = [compile_term(c) for c in constraints]
+    checks = compile_terms(constraints)
     for k, check in enumerate(checks):
         if check(model):
             continue

@@ -546,27 +546,37 @@ def holds_operator(t: Term, operators: Collection[str], memo: dict[Term, bool]) 
 
 # evaluates a compiled term under a model, with the values of the shared nodes already computed
 _Run = Callable[[Model, dict[int, Value]], Value]
-CompileMemo = dict[Term, _Run]  # a term's compiled evaluation, shared by the terms compiled with it
 _UNSET = object()
 
 
-def compile_term(t: Term, memo: CompileMemo | None = None) -> Callable[[Model], Value]:
+def compile_term(t: Term) -> Callable[[Model], Value]:
     """`value_of(t, model)` as a function of `model`, for evaluating one
     term under many models (a search for small values): the operator table
     is consulted once, not per evaluation, and each node the term's DAG
     shares is computed once per evaluation (the prelude's loop over `find`
     nests each turn's index in the next, and a tree walk of such a term is
     exponential in the turns)."""
-    run = _compiled(t, {} if memo is None else memo, _shared([t]))
-    return lambda model: run(model, {})
+    return compile_terms([t])[0]
 
 
-def compile_conjunction(ts: Iterable[Term], memo: CompileMemo | None = None) -> Callable[[Model], bool]:
-    """Do all of `ts` hold in a model? Compiled as `compile_term`; the
+def compile_terms(ts: Iterable[Term]) -> list[Callable[[Model], Value]]:
+    """`compile_term` of each of `ts`, compiled together: a node they
+    share is compiled once (what is shared is judged over all of them, so a
+    node is never compiled as unshared for one term and reused by another
+    that shares it)."""
+    ts = list(ts)
+    memo: dict[Term, _Run] = {}
+    shared = _shared(ts)
+    runs = [_compiled(t, memo, shared) for t in ts]
+    return [lambda model, run=run: run(model, {}) for run in runs]  # type: ignore[misc]
+
+
+def compile_conjunction(ts: Iterable[Term]) -> Callable[[Model], bool]:
+    """Do all of `ts` hold in a model? Compiled as `compile_terms`; the
     terms' shared nodes are computed once per model across all of them
     (a path's constraints share most of their terms)."""
-    memo = {} if memo is None else memo
     ts = list(ts)
+    memo: dict[Term, _Run] = {}
     shared = _shared(ts)
     runs = [_compiled(t, memo, shared) for t in ts]
 
@@ -594,7 +604,7 @@ def _shared(ts: list[Term]) -> set[int]:
     return shared
 
 
-def _compiled(t: Term, memo: CompileMemo, shared: set[int]) -> _Run:
+def _compiled(t: Term, memo: dict[Term, _Run], shared: set[int]) -> _Run:
     found = memo.get(t)
     if found is not None:
         return found
