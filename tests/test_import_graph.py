@@ -15,7 +15,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "pathcraft"
 # layer of each top-level module or package under pathcraft
 LAYERS = {
     "__init__": 0, "errors": 0, "ir": 0, "assume": 0, "files": 0, "depth": 0, "fingerprint": 0, "settings": 0,
-    "layout": 0, "sourcedefs": 0, "rootalias": 0,
+    "layout": 0, "sourcedefs": 0, "rootalias": 0, "budget": 0,
     "solver": 1, "execute": 1,
     "heap": 2, "cost": 2,
     "frontend": 3,

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from pathcraft import budget as work
 from pathcraft.casesink import CaseSink
 from pathcraft.cost.policy import Policy, Threshold
 from pathcraft.engine.construction import ConstructionControl
@@ -103,6 +104,7 @@ class FunctionRun:
     policy_filtered: int = 0
     warnings: list[str] = field(default_factory=list)  # what went wrong around the search (a bad store file)
     choices: list[tuple[int, ...]] = field(default_factory=list)  # of each test's path, as `cases`
+    budget: work.Budget | None = None  # what the run spent (budget.py); None for a run read back
 
     @property
     def stats(self) -> dict[str, Any]:
@@ -202,7 +204,8 @@ def _generate(
     (strategies/registry.py) and make the run's record of what it did."""
     from pathcraft.heap.assumptions import parse_assumptions
 
-    deadline = None if options.timeout is None else time.monotonic() + options.timeout
+    budget = work.for_timeout(options.timeout)  # work, with the clock as a safety net (budget.py)
+    deadline = budget.deadline
     thresholds = [p for p in options.policies if isinstance(p, Threshold)]
     cost_names = tuple(dict.fromkeys([*options.costs, *(p.cost for p in options.policies)]))
     info = program.functions[qualname]
@@ -239,14 +242,16 @@ def _generate(
     job = Job(program, qualname, plan.driver if plan else qualname, options, engine, models, plan is not None,
               in_order)
     try:
-        outcome = strategy_for(options).run(job, sink)
+        with work.spending(budget):
+            outcome = strategy_for(options).run(job, sink)
     except KeyboardInterrupt:
         sink.interrupted()
         raise
-    return _finished(qualname, sink, outcome, watch)
+    return _finished(qualname, sink, outcome, watch, budget)
 
 
-def _finished(qualname: str, sink: CaseSink, outcome: Outcome, watch: ConstructionControl | None) -> FunctionRun:
+def _finished(qualname: str, sink: CaseSink, outcome: Outcome, watch: ConstructionControl | None,
+              budget: work.Budget) -> FunctionRun:
     """The run's record: its tests, why it stopped, and its statistics."""
     engine = outcome.engine
     counts = {**engine_work(engine), **outcome_counts(outcome)}
@@ -256,7 +261,7 @@ def _finished(qualname: str, sink: CaseSink, outcome: Outcome, watch: Constructi
         counts["concolic_repeats"] = sink.repeats
     record = RunStats(**counts, tests=tests, exception_paths_filtered=sink.filtered,
                       policy_filtered=sink.policy_filtered,
-                      setup_raised=None if watch is None else watch.setup_raised)
+                      setup_raised=None if watch is None else watch.setup_raised, work=budget.spent)
     warnings = [] if engine.summaries is None else list(engine.summaries.stats.problems)
     return FunctionRun(qualname, sink.cases, record, engine.stats.stopped, [*outcome.notes, *engine.stats.notes],
-                       sink.policy_filtered, warnings, sink.choices)
+                       sink.policy_filtered, warnings, sink.choices, budget)

@@ -36,6 +36,7 @@ class RunStats:
     z3_calls: int = 0
     z3_seconds: float = 0.0
     seconds: float = 0.0
+    work: int | None = None  # the budget's units spent (budget.py): the same on any machine
     # composition (engine/summaries.py), when the search composed calls
     summaries_computed: int | None = None
     summaries_refused: int | None = None
@@ -76,7 +77,8 @@ class RunStats:
         of the search's work."""
         return replace(self, derivation_steps=0, branch_queries=0, answered_without_z3=0, z3_calls=0,
                        z3_seconds=0.0, seconds=0.0, summaries_computed=0, summaries_refused=0,
-                       summaries_reused=0, calls_composed=0, calls_inlined=0, answered_by={}, run_reused=1)
+                       summaries_reused=0, calls_composed=0, calls_inlined=0, answered_by={}, run_reused=1,
+                       work=None if self.work is None else 0)
 
     @classmethod
     def from_dict(cls, stats: Mapping[str, Any]) -> RunStats:

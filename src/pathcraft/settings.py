@@ -172,8 +172,11 @@ class SettingValues:
         readme="keep only paths that return normally")
     timeout: float | None = declare(
         60.0, "--timeout", positive=True, usage="S", library=None,
-        panel="Search", help="Time budget in seconds per function; the tests found in time are kept",
-        readme="time budget per function (default {default}); what was found is kept")
+        panel="Search", help="Budget per function: S seconds of the reference machine's work, so the same tests "
+        "under any load; what was found is kept",
+        readme="budget per function (default {default}): the work the reference machine does in S seconds, so "
+        "the same tests on any machine and under any load (the clock stops a run at 4×S + 2 s, and says "
+        "so); what was found is kept")
     search: Search = declare(
         "dfs", "--search", panel="Search", help="Search strategy", what="search strategy",
         readme="search strategy (default `{default}`)")

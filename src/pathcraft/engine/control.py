@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from enum import Enum
 
+from pathcraft import budget as work
 from pathcraft.engine.search import Searcher
 from pathcraft.engine.state import Entry, State, SymbolicPath
 from pathcraft.ir.nodes import Predicate, Rule
@@ -195,12 +196,18 @@ class SolverWorkLimit(SearchControl):
 
 
 class Deadline(SearchControl):
-    """Stop when the time budget (a `time.monotonic()` value) is spent."""
+    """Stop when the function's budget is spent (budget.py: its work, or
+    the clock's safety net) or the time budget `deadline` (a
+    `time.monotonic()` value) has passed."""
 
     name = "deadline"
 
     def __init__(self, deadline: float) -> None:
         self.deadline = deadline
+        self.budget = work.current()
 
     def stop_reason(self) -> str | None:
+        reason = self.budget.reason()
+        if reason is not None:
+            return reason
         return "time budget reached" if time.monotonic() > self.deadline else None

@@ -25,6 +25,7 @@ from pathlib import Path
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import replace
 
+from pathcraft import budget as work
 from pathcraft.cost.models import Costs
 from pathcraft.engine import cache, dispatch, generators, inputs, protocols
 from pathcraft.engine.branch import Brancher, ModelBrancher
@@ -193,8 +194,10 @@ class Engine:
             bindings = run.initial_bindings()
         except Unsupported:
             return
+        budget = work.current()
         for seed in seeds:
-            if self.options.deadline is not None and time.monotonic() > self.options.deadline:
+            if budget.reason() is not None or (
+                    self.options.deadline is not None and time.monotonic() > self.options.deadline):
                 return
             found = run.probe(bindings, seed)
             if found is not None:
@@ -229,6 +232,7 @@ class Engine:
         return run.initial_bindings()
 
 
+_BUDGET_EVERY = 256  # instructions between two looks at the budget inside one `advance`
 PROBE_STEPS = 5000  # choice points a probe's run may pass (engine/probes.py)
 PROBE_RULES = 20000  # rule applications a probe's run may make
 
@@ -250,6 +254,7 @@ class Run:
         self.brancher = brancher
         self.controls = controls
         self.stats = stats
+        self.budget = work.current()  # instructions run and rules entered are work (budget.py)
         self.summaries: Composer | None = None  # composition of calls (engine/summaries.py)
         self.inputs = tuple(
             Sym(p, _SORT_OF_KIND[t.kind])
@@ -346,10 +351,11 @@ class Run:
 
     def run_to_end(self, state: State, budget: int = 2000) -> SymbolicPath | None:
         """The first path from `state` (depth-first, at most `budget` steps):
-        with the model brancher, the one its model's values take."""
+        with the model brancher, the one its model's values take. None past
+        the function's budget too (a probe may run far longer than a search)."""
         todo: list[State | SymbolicPath] = [state]
         for _ in range(budget):
-            if not todo:
+            if not todo or self.budget.reason() is not None:
                 return None
             item = todo.pop()
             if isinstance(item, SymbolicPath):
@@ -405,6 +411,7 @@ class Run:
         out: list[State] = []
         for rule in rules:
             self.stats.steps += 1
+            self.budget.steps += 1
             # numbered among all the rules (a guide may have kept only some), so
             # a guided search's paths sort as the same paths of the full search
             choices = ChoiceNode(rule.index, state.choices) if len(pred.rules) > 1 else state.choices
@@ -436,6 +443,9 @@ class Run:
             assert state.stack is not None
             frame = state.stack.top
             instr = frame.rule.body[frame.pc]
+            self.budget.steps += 1
+            if not self.budget.steps % _BUDGET_EVERY and self.budget.reason() is not None:
+                return []  # a run without choices (a probe's) may be long: the budget cuts it here too
             if not isinstance(instr, (Mark, CheckMethod)):  # marks and checks are free
                 state = replace(state, costs=state.costs.step())
             try:

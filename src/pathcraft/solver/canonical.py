@@ -23,11 +23,12 @@ import itertools
 from collections.abc import Callable, Iterable
 from types import MappingProxyType
 
+from pathcraft import budget as work
 from pathcraft.solver import floatsearch, stringsearch
 from pathcraft.solver.path import PathNode, nodes
 from pathcraft.solver.sorts import ArrayValue
 from pathcraft.solver.terms import (
-    ARR_INT, BOOL, FLOAT, INT, STR, App, Model, Sym, Term, Value, apply, compile_terms, holds_operator,
+    ARR_INT, BOOL, FLOAT, INT, STR, App, Model, Sym, Term, Value, apply, compile_terms, dag_size, holds_operator,
     symbols, within,
 )
 from pathcraft.solver.z3backend import Z3Session, path_symbols
@@ -67,7 +68,7 @@ class CanonicalModels:
             return _telling(found, store, inputs)
         wanted = sorted(set(path_symbols(store, [])) | set(inputs), key=lambda s: (s.name, s.sort))
         if self._session is None:
-            self._session = Z3Session(self.timeout_ms, self.rlimit)
+            self._session = Z3Session(self.timeout_ms, self.rlimit, budgeted=False)  # a found path's test
         # (int box, strings: "telling" words, "word"s, "phrase"s, or any; int lists' items all different)
         tiers: list[tuple[int | None, str, bool]] = [(bound, "word", False) for bound in (*self.bounds, None)]
         if self.bounds and any(s.sort == STR for s in wanted):
@@ -196,8 +197,16 @@ def _smallest(constraints: list[Term], floats: dict[Term, bool] | None = None) -
     first, earlier symbols (by name) varying slowest. Backtracking checks a constraint as soon as its last symbol
     has a value. None when a group has an array, or the budget runs out,
     or no small values fit."""
-    model: dict[str, int | bool | float] = {}
     budget = [_BUDGET]
+    try:
+        return _smallest_groups(constraints, floats, budget)
+    finally:  # the assignments tried are work (budget.py), each about as dear as the terms it checks
+        work.current().candidates += (_BUDGET - max(budget[0], 0)) * \
+            (1 + dag_size(constraints) // floatsearch.NODES_PER_CANDIDATE)
+
+
+def _smallest_groups(constraints: list[Term], floats: dict[Term, bool] | None, budget: list[int]) -> Model | None:
+    model: dict[str, int | bool | float] = {}
     try:
         for group, mentioned in _independent_groups(constraints):
             if floatsearch.involves_float(group, floats):

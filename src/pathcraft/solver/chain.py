@@ -26,7 +26,7 @@ from typing import Protocol
 from pathcraft.solver import floatsearch, stringsearch
 from pathcraft.solver.intervals import decide
 from pathcraft.solver.path import PathNode, bounds_of, iter_newest_first
-from pathcraft.solver.terms import Model, Term, Value, evaluate, is_const, not_, show, symbols, within
+from pathcraft.solver.terms import Model, Term, Value, evaluate, is_const, not_, order_key, symbols, within
 from pathcraft.solver.z3backend import Z3Session, path_symbols
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
@@ -251,7 +251,7 @@ class FloatProbeLayer(_Layer):
         relevant = [*SlicingCacheLayer._slice(query.path, query.condition), query.condition]
         if floatsearch.involves_float(relevant, self._floats):
             wanted = sorted({s for t in relevant for s in symbols(t)}, key=lambda s: (s.name, s.sort))
-            found = floatsearch.search(sorted(relevant, key=show), wanted, seed=query.model)
+            found = floatsearch.search(sorted(relevant, key=order_key), wanted, seed=query.model)
             if found is not None:
                 self.hits += 1
                 return Answer(SAT, {**query.model, **found}, self.name)

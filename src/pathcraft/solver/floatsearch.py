@@ -17,15 +17,17 @@ import itertools
 import math
 from collections.abc import Callable, Iterable
 
+from pathcraft import budget as work
 from pathcraft.solver.ops import FLOAT_OPS
 from pathcraft.solver.sorts import BOOL, FLOAT, INT, STR
-from pathcraft.solver.terms import App, Model, Sym, Term, Value, compile_conjunction, compile_terms, symbols
+from pathcraft.solver.terms import App, Model, Sym, Term, Value, compile_conjunction, compile_terms, dag_size, symbols
 
 # short, telling values first (not 0 or 1: identities of + and *), the special ones last
 SMALL_FLOATS = (2.0, 0.5, 1.5, -2.0, 1.0, -1.0, 3.0, -0.5, 2.5, 0.0, 4.0, -1.5, 10.0, 0.25, -3.0, 100.0)
 SPECIAL_FLOATS = (-0.0, math.inf, -math.inf, math.nan)
 SMALL_INTS = (2, 3, -2, 1, -1, 0, 4, -3, 5)
 BUDGET = 6000  # assignments tried per search
+NODES_PER_CANDIDATE = 16  # a candidate of constraints of this many operators is one candidate's work
 MAX_DERIVED = 48  # values derived from the constants, per search
 
 
@@ -131,8 +133,16 @@ def search(constraints: list[Term], order: list[Sym], fixed: Model | None = None
         return None
     texts = strings or []
     left = [budget]
+    try:
+        return _search(constraints, order, fixed, seed, texts, more_ints or [], left)
+    finally:  # the assignments tried are work (budget.py), each about as dear as the terms it checks
+        work.current().candidates += (budget - max(left[0], 0)) * (1 + dag_size(constraints) // NODES_PER_CANDIDATE)
+
+
+def _search(constraints: list[Term], order: list[Sym], fixed: Model, seed: Model | None, texts: list[str],
+            more_ints: list[int], left: list[int]) -> dict[str, Value] | None:
     if seed is not None:
-        found = _near(constraints, order, fixed, seed, left, texts, more_ints or [])
+        found = _near(constraints, order, fixed, seed, left, texts, more_ints)
         if found is not None:
             return found
     position = {sym: i for i, sym in enumerate(order)}
@@ -141,7 +151,7 @@ def search(constraints: list[Term], order: list[Sym], fixed: Model | None = None
     placed = [(c, mine) for c, mine in placed if mine]
     for (_, mine), check in zip(placed, compile_terms(c for c, _ in placed)):
         due[max(mine)].append(check)
-    floats, ints = float_candidates(constraints), _with(int_candidates(constraints), more_ints or [])
+    floats, ints = float_candidates(constraints), _with(int_candidates(constraints), more_ints)
     assignment: dict[str, Value] = dict(fixed)
 
     def values(sym: Sym) -> Iterable[Value]:

@@ -30,7 +30,7 @@ import itertools
 from collections.abc import Iterable
 
 from pathcraft.solver import floatsearch
-from pathcraft.solver.terms import App, Model, Term, Value, compile_terms, holds_operator, show, symbols
+from pathcraft.solver.terms import App, Model, Term, Value, compile_terms, holds_operator, order_key, symbols
 
 CASE_OPS = frozenset({"lower", "upper"})
 FIND = frozenset({"indexof"})
@@ -100,7 +100,7 @@ def search(constraints: list[Term], seed: Model) -> dict[str, Value] | None:
     from `seed` where they must be; None when none is found."""
     order = sorted({s for t in constraints for s in symbols(t)}, key=lambda s: (s.name, s.sort))
     seeds = [text for s in order if isinstance(text := seed.get(s.name), str)]
-    return floatsearch.search(sorted(constraints, key=show), order, seed=seed, budget=BUDGET,
+    return floatsearch.search(sorted(constraints, key=order_key), order, seed=seed, budget=BUDGET,
                               strings=string_candidates(constraints, seeds))
 
 
@@ -132,5 +132,5 @@ def numeral_model(constraints: list[Term]) -> dict[str, Value] | None:
     order = sorted({s for t in constraints for s in symbols(t)}, key=lambda s: (s.name, s.sort))
     texts = string_candidates(constraints)
     numerals = [*range(100), *sorted({int(t) for t in texts if t.isdigit() and t.isascii() and len(t) <= MAX_DIGITS})]
-    return floatsearch.search(sorted(constraints, key=show), order, budget=BUDGET, strings=texts,
+    return floatsearch.search(sorted(constraints, key=order_key), order, budget=BUDGET, strings=texts,
                               more_ints=numerals)

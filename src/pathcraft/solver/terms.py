@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from types import MappingProxyType
 from typing import Union
 
@@ -586,6 +586,19 @@ def compile_conjunction(ts: Iterable[Term]) -> Callable[[Model], bool]:
     return holds
 
 
+def dag_size(ts: Iterable[Term]) -> int:
+    """The number of distinct operator nodes of `ts` (shared ones once):
+    what one evaluation of them all costs, about."""
+    seen: set[int] = set()
+    stack = list(ts)
+    while stack:
+        t = stack.pop()
+        if isinstance(t, App) and id(t) not in seen:
+            seen.add(id(t))
+            stack.extend(t.args)
+    return len(seen)
+
+
 def _shared(ts: list[Term]) -> set[int]:
     """The ids of the App nodes reached more than once from `ts` (the only
     ones worth keeping a value of during an evaluation)."""
@@ -670,6 +683,17 @@ def show(t: Term, parent: float = 0) -> str:
     builds one whose text, a tree, is exponentially larger than the term:
     past `SHOWN_NODES` operators the rest is written `...`."""
     return _show(t, parent, [SHOWN_NODES])
+
+
+ORDER_NODES = 64  # operators an ordering key writes out
+
+
+@lru_cache(maxsize=8192)
+def order_key(t: Term) -> str:
+    """A deterministic key to put constraints in an order that does not
+    depend on the path that built them (the probe layers'): the start of
+    `show`'s text, computed once per term. Ties keep the given order."""
+    return _show(t, 0, [ORDER_NODES])
 
 
 def _show(t: Term, parent: float, budget: list[int]) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 import z3
 
+from pathcraft import budget as work
 from pathcraft.solver.bitops import BIT_OPERATORS, define_bits
 from pathcraft.solver import fpsem
 from pathcraft.solver.ops import OPS
@@ -149,6 +150,18 @@ def _rlimit_count(solver: z3.Solver) -> int:
         return 0
 
 
+# What a unit of Z3's resource count costs, by the theories a check uses
+# (budget.py weighs the count by these): floating point is several times
+# dearer per unit than linear integers, non-linear integers and strings in
+# between (measured on SAMPLE40 by bench/budget.py).
+FLOAT_OPERATORS = frozenset({
+    "fabs", "fadd", "fceil", "fdiv", "feq", "ffloor", "ffloordiv", "fge", "fgt", "fisinf", "fisnan", "fle", "flt",
+    "fmod", "fmul", "fne", "fneg", "fround", "fround_digits", "fsqrt", "fsub", "ftrunc", "i2f"})
+HARDER_OPERATORS = frozenset({
+    "mul", "floordiv", "idiv", "mod", "concat", "contains", "indexof", "nat_of_str", "prefixof", "str_of_nat",
+    "strlen", "substr", "suffixof"})
+FLOAT_WEIGHT, HARDER_WEIGHT = 6, 3
+
 # below this many milliseconds left of the search's budget, a check is not started
 _LEAST_MS = 20
 
@@ -163,13 +176,16 @@ class Z3Session:
     `_shift_to_odd` ran 97 s under `--timeout 2`). Past the deadline a
     check answers unknown without calling Z3."""
 
-    def __init__(self, timeout_ms: int, rlimit: int, deadline: float | None = None) -> None:
+    def __init__(self, timeout_ms: int, rlimit: int, deadline: float | None = None, budgeted: bool = True) -> None:
         self.ctx = z3.Context()
         self.solver = z3.Solver(ctx=self.ctx)
         self.solver.set("timeout", timeout_ms)
         self.timeout_ms = timeout_ms
         self.rlimit = rlimit
         self.deadline = deadline
+        # a search's session stops where the function's work budget does (budget.py); a
+        # canonical model's does not: it is the test of a path already found
+        self.budgeted = budgeted
         self._solver_timeout = timeout_ms  # what `self.solver` is set to now
         self.translate = Z3Translator(self.ctx)
         self._stack: list[PathNode] = []
@@ -180,6 +196,7 @@ class Z3Session:
         self.work = 0
         self._counted = 0  # the incremental solver's own (cumulative) count so far
         self.refused = 0  # queries answered 'unknown' unasked (`UNBOUNDED_IN_Z3`)
+        self._weights: dict[Term, int] = {}  # of each term met: `_term_weight`
 
     def _sync(self, path: PathNode | None) -> None:
         wanted = nodes(path)
@@ -214,12 +231,19 @@ class Z3Session:
         timeout = self._timeout()
         if timeout is None:
             return "unknown", None
+        weight = self._weight(terms)
+        left = work.current().z3_left() if self.budgeted else None
+        if left is not None:
+            left //= weight
+            if left <= 0:
+                return "unknown", None
+            limit = min(limit, left) if limit else left
         if any(self.translate.uses_bits(t) for t in terms):
             solver = z3.Solver(ctx=self.ctx)
             solver.set("timeout", timeout)
             solver.set("rlimit", limit)
             solver.add(*[self.translate.asserted(t) for t in terms])
-            return self._checked(solver, wanted)
+            return self._checked(solver, wanted, weight)
         self._sync(path)
         if timeout != self._solver_timeout:
             self.solver.set("timeout", timeout)
@@ -229,7 +253,7 @@ class Z3Session:
         try:
             for term in extra:
                 self.solver.add(self.translate.asserted(term))
-            return self._checked(self.solver, wanted)
+            return self._checked(self.solver, wanted, weight)
         finally:
             self.solver.pop()
 
@@ -243,17 +267,43 @@ class Z3Session:
             return None
         return min(self.timeout_ms, left)
 
-    def _checked(self, solver: z3.Solver, wanted: Iterable[Sym]) -> tuple[str, dict[str, Value] | None]:
+    def _weight(self, terms: list[Term]) -> int:
+        """What a unit of Z3's resource count costs in a check of `terms`."""
+        return max((self._term_weight(t) for t in terms), default=1)
+
+    def _term_weight(self, t: Term) -> int:
+        """The dearest theory `t` uses, as a weight (one walk of the DAG, memoised)."""
+        if not isinstance(t, App):
+            return 1
+        found = self._weights.get(t)
+        if found is not None:
+            return found
+        todo: list[tuple[App, bool]] = [(t, False)]
+        while todo:
+            node, expanded = todo.pop()
+            if node in self._weights:
+                continue
+            apps = [a for a in node.args if isinstance(a, App)]
+            if not expanded:
+                todo.append((node, True))
+                todo.extend((a, False) for a in apps if a not in self._weights)
+                continue
+            own = FLOAT_WEIGHT if node.op in FLOAT_OPERATORS else HARDER_WEIGHT if node.op in HARDER_OPERATORS else 1
+            self._weights[node] = max(own, *(self._weights[a] for a in apps)) if apps else own
+        return self._weights[t]
+
+    def _checked(self, solver: z3.Solver, wanted: Iterable[Sym],
+                 weight: int = 1) -> tuple[str, dict[str, Value] | None]:
         started = time.perf_counter()
         result = solver.check()
         self.seconds += time.perf_counter() - started
         self.calls += 1
         count = _rlimit_count(solver)
+        spent = count - self._counted if solver is self.solver else count
         if solver is self.solver:
-            self.work += count - self._counted
             self._counted = count
-        else:
-            self.work += count
+        self.work += spent
+        work.current().z3 += spent * weight
         if result == z3.sat:
             return "sat", self._model(solver.model(), wanted)
         if result == z3.unsat:

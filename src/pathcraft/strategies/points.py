@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pathcraft import budget as work
 from pathcraft.strategies.base import TraceCounts
 from pathcraft.strategies.guide import first_guided_path
 from pathcraft.engine.state import SymbolicPath
@@ -204,8 +205,11 @@ def out_of_time(engine: Engine) -> bool:
     """Whether the run's budget is spent (then says so in the statistics):
     enumerating traces runs no search, so no search's control notices."""
     deadline = engine.options.deadline
-    if deadline is not None and time.monotonic() > deadline:
-        engine.stats.stopped = "time budget reached"
+    reason = work.current().reason()
+    if reason is None and deadline is not None and time.monotonic() > deadline:
+        reason = "time budget reached"
+    if reason is not None:
+        engine.stats.stopped = reason
         return True
     return False
 
