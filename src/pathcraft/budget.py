@@ -72,6 +72,13 @@ class Budget:
             return None
         return max(0, (self.limit - self.spent) * Z3_PER_WORK)
 
+    def seconds_left(self) -> float:
+        """The work left, in the reference machine's seconds (0 when spent;
+        infinite without a limit)."""
+        if self.limit is None:
+            return float("inf")
+        return max(0, self.limit - self.spent) / WORK_PER_SECOND
+
     def reason(self) -> str | None:
         """Why the run must stop now, if it must: its work spent, or the
         clock's safety net passed."""

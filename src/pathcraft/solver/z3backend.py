@@ -22,7 +22,7 @@ from pathcraft.solver.ops import OPS
 from pathcraft.solver.path import PathNode, nodes
 from pathcraft.solver.strings import read_string, z3_string
 from pathcraft.solver.terms import (
-    ARR_BOOL, ARR_INT, BOOL, FLOAT, STR, App, ArrayValue, Sym, Term, Value, holds_operator, symbols,
+    ARR_BOOL, ARR_INT, BOOL, FLOAT, STR, App, ArrayValue, Sym, Term, Value, holds_operator, is_const, symbols,
 )
 
 # Operators whose Z3 encoding runs past Z3's own timeout and rlimit. Float `%` and `//` use
@@ -160,7 +160,16 @@ FLOAT_OPERATORS = frozenset({
 HARDER_OPERATORS = frozenset({
     "mul", "floordiv", "idiv", "mod", "concat", "contains", "indexof", "nat_of_str", "prefixof", "str_of_nat",
     "strlen", "substr", "suffixof"})
-FLOAT_WEIGHT, HARDER_WEIGHT = 6, 3
+NON_LINEAR = frozenset({"mul", "floordiv", "idiv", "mod"})  # non-linear when no operand is a constant
+FLOAT_NON_LINEAR = frozenset({"fmul", "fdiv", "fmod", "ffloordiv"})  # so too
+FLOAT_ROOTS = frozenset({"fsqrt"})
+# (`is_prime`'s `n ** 0.5` checks spent 20 µs a unit; floats' sums 1.2 µs; ints' sums 0.2 µs)
+FLOAT_NON_LINEAR_WEIGHT, FLOAT_WEIGHT, NON_LINEAR_WEIGHT, HARDER_WEIGHT = 50, 6, 5, 3
+# a budgeted check's timeout: this many times what its share of the work
+# budget should take (Z3 does not stop on its resource count inside every
+# tactic: `i * i <= n` ran past it by seconds); a check its count stops
+# ends long before, so this only bounds the ones that overrun
+_OVERRUN = 3
 
 # below this many milliseconds left of the search's budget, a check is not started
 _LEAST_MS = 20
@@ -232,12 +241,14 @@ class Z3Session:
         if timeout is None:
             return "unknown", None
         weight = self._weight(terms)
-        left = work.current().z3_left() if self.budgeted else None
+        budget = work.current()
+        left = budget.z3_left() if self.budgeted else None
         if left is not None:
             left //= weight
             if left <= 0:
                 return "unknown", None
             limit = min(limit, left) if limit else left
+            timeout = min(timeout, max(_LEAST_MS, int(_OVERRUN * 1000 * budget.seconds_left())))
         if any(self.translate.uses_bits(t) for t in terms):
             solver = z3.Solver(ctx=self.ctx)
             solver.set("timeout", timeout)
@@ -288,7 +299,11 @@ class Z3Session:
                 todo.append((node, True))
                 todo.extend((a, False) for a in apps if a not in self._weights)
                 continue
-            own = FLOAT_WEIGHT if node.op in FLOAT_OPERATORS else HARDER_WEIGHT if node.op in HARDER_OPERATORS else 1
+            variable = not any(is_const(a) for a in node.args)
+            own = FLOAT_NON_LINEAR_WEIGHT if node.op in FLOAT_ROOTS or node.op in FLOAT_NON_LINEAR and variable \
+                else FLOAT_WEIGHT if node.op in FLOAT_OPERATORS \
+                else NON_LINEAR_WEIGHT if node.op in NON_LINEAR and variable \
+                else HARDER_WEIGHT if node.op in HARDER_OPERATORS else 1
             self._weights[node] = max(own, *(self._weights[a] for a in apps)) if apps else own
         return self._weights[t]
 
