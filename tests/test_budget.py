@@ -118,3 +118,46 @@ def test_the_cli_says_a_work_budget_stopped_the_run(tmp_path: Path, capsys: pyte
     err = capsys.readouterr().err
     assert code == 0
     assert "walk: work budget reached; kept" in err, err
+
+
+FACTORS = """\
+import math
+
+
+def smallest_factor(n: int) -> int:
+    if n < 2:
+        raise ValueError("no factor below 2")
+    i = 2
+    while i * i <= n:
+        if n % i == 0:
+            return i
+        i += 1
+    return n
+
+
+def has_no_divisor(n: int) -> bool:
+    if n < 2:
+        return False
+    for i in range(2, int(math.sqrt(n)) + 1):
+        if n % i == 0:
+            return False
+    return True
+"""
+
+
+def test_non_linear_checks_stay_within_the_work_they_were_given(tmp_path: Path) -> None:
+    """`i * i <= n` and `sqrt(n)` make checks Z3 may not stop on its count
+    (TheAlgorithms' prime checks ran to the clock's safety net, several
+    times their budget): each check gets the work left, weighed by its
+    theories, and the run ends on its work, twice the same."""
+    path = tmp_path / "factors.py"
+    path.write_text(FACTORS)
+    program = translate(str(path)).program
+    for name in ("smallest_factor", "has_no_divisor"):
+        runs = [generate(program, name, GenerateOptions.of(timeout=1.0)) for _ in range(2)]
+        for run in runs:
+            assert run.budget is not None and run.budget.limit is not None
+            assert run.stopped in (None, work.WORK_REACHED), (name, run.stopped)
+            assert run.budget.spent <= run.budget.limit * 1.05, (name, run.budget)
+            assert run.cases
+        assert [repr(c) for c in runs[0].cases] == [repr(c) for c in runs[1].cases]
