@@ -39,9 +39,9 @@ from dataclasses import dataclass
 # the budget-bound runs of TheAlgorithms' SAMPLE40 by `bench/budget.py`,
 # which prints them and how far each run's work is from its time.
 WORK_PER_SECOND = 1_000_000
-STEP_WORK = 150  # an instruction run or a rule entered, with its solver queries' Python layers
-Z3_PER_WORK = 5  # units of Z3's (weighted) resource count per unit of work
-CANDIDATE_WORK = 15  # an assignment a Python-side solver layer checks (per 16 operators of its terms)
+STEP_WORK = 90  # an instruction run or a rule entered, with its solver queries' Python layers
+Z3_PER_WORK = 6  # units of Z3's (weighted) resource count per unit of work
+CANDIDATE_WORK = 13  # an assignment a Python-side solver layer checks (per 16 operators of its terms)
 # the clock's safety net: a run past this many times its timeout (plus
 # SAFETY_SLACK seconds) stops whatever its work, and says so
 SAFETY_FACTOR = 4.0

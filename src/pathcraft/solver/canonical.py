@@ -28,7 +28,7 @@ from pathcraft.solver import floatsearch, stringsearch
 from pathcraft.solver.path import PathNode, nodes
 from pathcraft.solver.sorts import ArrayValue
 from pathcraft.solver.terms import (
-    ARR_INT, BOOL, FLOAT, INT, STR, App, Model, Sym, Term, Value, apply, compile_terms, dag_size, holds_operator,
+    ARR_INT, BOOL, FLOAT, INT, STR, App, Model, Sym, Term, Value, apply, compile_terms, holds_operator,
     symbols, within,
 )
 from pathcraft.solver.z3backend import Z3Session, path_symbols
@@ -200,9 +200,8 @@ def _smallest(constraints: list[Term], floats: dict[Term, bool] | None = None) -
     budget = [_BUDGET]
     try:
         return _smallest_groups(constraints, floats, budget)
-    finally:  # the assignments tried are work (budget.py), each about as dear as the terms it checks
-        work.current().candidates += (_BUDGET - max(budget[0], 0)) * \
-            (1 + dag_size(constraints) // floatsearch.NODES_PER_CANDIDATE)
+    finally:  # the assignments tried are work (budget.py): each checks the few constraints it completes
+        work.current().candidates += _BUDGET - max(budget[0], 0)
 
 
 def _smallest_groups(constraints: list[Term], floats: dict[Term, bool] | None, budget: list[int]) -> Model | None:
