@@ -27,7 +27,7 @@ SMALL_FLOATS = (2.0, 0.5, 1.5, -2.0, 1.0, -1.0, 3.0, -0.5, 2.5, 0.0, 4.0, -1.5, 
 SPECIAL_FLOATS = (-0.0, math.inf, -math.inf, math.nan)
 SMALL_INTS = (2, 3, -2, 1, -1, 0, 4, -3, 5)
 BUDGET = 6000  # assignments tried per search
-NODES_PER_CANDIDATE = 16  # a candidate of constraints of this many operators is one candidate's work
+NODES_PER_CANDIDATE = 4  # a candidate of constraints of this many operators is one candidate's work
 MAX_DERIVED = 48  # values derived from the constants, per search
 
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import partial
 from types import MappingProxyType
 from typing import Union
 
+from pathcraft import budget as work
 from pathcraft.solver import ops as _ops
 from pathcraft.solver.bitops import MAX_SHIFT
 from pathcraft.solver.fpsem import float_literal, same_float
@@ -673,6 +674,7 @@ def evaluate(t: Term, model: Model) -> int | bool | float:
 
 
 SHOWN_NODES = 2000  # operators written out at most; the rest of a larger term is `...`
+SHOWN_PER_CANDIDATE = 8  # operators written cost as much as one candidate assignment checked
 
 
 def show(t: Term, parent: float = 0) -> str:
@@ -681,18 +683,22 @@ def show(t: Term, parent: float = 0) -> str:
     comparisons inside comparisons, which Python would chain). Terms share
     subterms, and a loop run many times (a long probe of a quicksort)
     builds one whose text, a tree, is exponentially larger than the term:
-    past `SHOWN_NODES` operators the rest is written `...`."""
-    return _show(t, parent, [SHOWN_NODES])
+    past `SHOWN_NODES` operators the rest is written `...`. The operators
+    written are work (budget.py): a test's comment may show thousands."""
+    left = [SHOWN_NODES]
+    text = _show(t, parent, left)
+    work.current().candidates += (SHOWN_NODES - left[0]) // SHOWN_PER_CANDIDATE
+    return text
 
 
 ORDER_NODES = 64  # operators an ordering key writes out
 
 
-@lru_cache(maxsize=8192)
 def order_key(t: Term) -> str:
     """A deterministic key to put constraints in an order that does not
     depend on the path that built them (the probe layers'): the start of
-    `show`'s text, computed once per term. Ties keep the given order."""
+    `show`'s text, at most `ORDER_NODES` operators of it (the whole text of
+    a loop's DAG is exponential). Ties keep the given order."""
     return _show(t, 0, [ORDER_NODES])
 
 

@@ -206,7 +206,9 @@ class Z3Session:
         self.work = 0
         self._counted = 0  # the incremental solver's own (cumulative) count so far
         self.refused = 0  # queries answered 'unknown' unasked (`UNBOUNDED_IN_Z3`)
-        self._weights: dict[Term, int] = {}  # of each term met: `_term_weight`
+        # of each operator node met (`_term_weight`), by identity: equal terms built apart
+        # compare as trees, exponential on a loop's DAG
+        self._weights: dict[int, tuple[App, int]] = {}
 
     def _sync(self, path: PathNode | None) -> None:
         wanted = nodes(path)
@@ -287,26 +289,31 @@ class Z3Session:
         """The dearest theory `t` uses, as a weight (one walk of the DAG, memoised)."""
         if not isinstance(t, App):
             return 1
-        found = self._weights.get(t)
-        if found is not None:
-            return found
+        known = self._weights
+
+        def weight_of(node: App) -> int | None:
+            found = known.get(id(node))
+            return found[1] if found is not None and found[0] is node else None
+
         todo: list[tuple[App, bool]] = [(t, False)]
         while todo:
             node, expanded = todo.pop()
-            if node in self._weights:
+            if weight_of(node) is not None:
                 continue
             apps = [a for a in node.args if isinstance(a, App)]
             if not expanded:
                 todo.append((node, True))
-                todo.extend((a, False) for a in apps if a not in self._weights)
+                todo.extend((a, False) for a in apps if weight_of(a) is None)
                 continue
             variable = not any(is_const(a) for a in node.args)
             own = FLOAT_NON_LINEAR_WEIGHT if node.op in FLOAT_ROOTS or node.op in FLOAT_NON_LINEAR and variable \
                 else FLOAT_WEIGHT if node.op in FLOAT_OPERATORS \
                 else NON_LINEAR_WEIGHT if node.op in NON_LINEAR and variable \
                 else HARDER_WEIGHT if node.op in HARDER_OPERATORS else 1
-            self._weights[node] = max(own, *(self._weights[a] for a in apps)) if apps else own
-        return self._weights[t]
+            weights = [own] + [w for w in (weight_of(a) for a in apps) if w is not None]
+            known[id(node)] = (node, max(weights))
+        found = weight_of(t)
+        return found if found is not None else 1
 
     def _checked(self, solver: z3.Solver, wanted: Iterable[Sym],
                  weight: int = 1) -> tuple[str, dict[str, Value] | None]:
