@@ -1,8 +1,9 @@
 """`python -m pathcraft` and the `pathcraft` command.
 
 Importing the command line takes a while on a loaded machine: a Ctrl-C
-then (or one that escapes `main`) ends the run with the message and the
-status of any other interruption, not a traceback. Once `main` has
+then is noted and acted on once the imports are done, and it (or one
+that escapes `main`) ends the run with the message and the status of any
+other interruption, not a traceback. Once `main` has
 returned, Ctrl-C is ignored: the interpreter's finalization puts back the
 default handler of a signal Python handles, and a Ctrl-C landing then
 killed the finished run by the signal, with no word said (status -2, seen
@@ -14,9 +15,18 @@ import sys
 
 
 def run() -> None:
+    # While the command line is imported, a Ctrl-C is only noted: raised there, it can land in a
+    # callback of the import machinery, which prints it as an ignored exception with a traceback and
+    # goes on (seen in CI, 0.2 s into a package run); acted on once the imports are done.
+    noted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
     try:
-        from pathcraft.app.cli import main
-
+        try:
+            from pathcraft.app.cli import main
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        if noted and previous is not signal.SIG_IGN:
+            raise KeyboardInterrupt
         code = main()
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the run is over: a Ctrl-C now changes nothing
     except KeyboardInterrupt:
