@@ -160,12 +160,11 @@ FLOAT_OPERATORS = frozenset({
 HARDER_OPERATORS = frozenset({
     "mul", "floordiv", "idiv", "mod", "concat", "contains", "indexof", "nat_of_str", "prefixof", "str_of_nat",
     "strlen", "substr", "suffixof"})
-NON_LINEAR = frozenset({"mul", "floordiv", "idiv", "mod"})  # non-linear when no operand is a constant
-FLOAT_NON_LINEAR = frozenset({"fmul", "fdiv", "fmod", "ffloordiv"})  # so too
+FLOAT_NON_LINEAR = frozenset({"fmul", "fdiv", "fmod", "ffloordiv"})  # non-linear when no operand is a constant
 FLOAT_ROOTS = frozenset({"fsqrt"})
 # (`is_prime`'s `n ** 0.5` checks spent 20 µs a unit, floats' sums 1.2 µs, `extended_gcd`'s
 # products 0.45 µs, ints' sums 0.15 µs)
-FLOAT_NON_LINEAR_WEIGHT, FLOAT_WEIGHT, NON_LINEAR_WEIGHT, HARDER_WEIGHT = 50, 6, 3, 3
+FLOAT_NON_LINEAR_WEIGHT, FLOAT_WEIGHT, HARDER_WEIGHT = 50, 6, 3
 # a budgeted check's timeout: this many times what its share of the work
 # budget should take (Z3 does not stop on its resource count inside every
 # tactic: `i * i <= n` ran past it by seconds); a check its count stops
@@ -308,7 +307,6 @@ class Z3Session:
             variable = not any(is_const(a) for a in node.args)
             own = FLOAT_NON_LINEAR_WEIGHT if node.op in FLOAT_ROOTS or node.op in FLOAT_NON_LINEAR and variable \
                 else FLOAT_WEIGHT if node.op in FLOAT_OPERATORS \
-                else NON_LINEAR_WEIGHT if node.op in NON_LINEAR and variable \
                 else HARDER_WEIGHT if node.op in HARDER_OPERATORS else 1
             weights = [own] + [w for w in (weight_of(a) for a in apps) if w is not None]
             known[id(node)] = (node, max(weights))
