@@ -16,7 +16,7 @@ from pathcraft.frontend import translate
 from pathcraft.generate import FunctionRun, GenerateOptions, generate
 from pathcraft.ir.nodes import Program
 from pathcraft.solver import terms as T
-from pathcraft.solver.z3backend import Z3Session
+from pathcraft.solver.z3backend import Z3Session, rlimit_count
 
 FIXTURE = """\
 def walk(xs: list[int], k: int) -> int:
@@ -99,6 +99,26 @@ def test_a_z3_check_gets_only_the_work_left_and_none_past_it() -> None:
         verdict, model = session.check(None, [T.gt(x, 3)], [x])
     assert verdict == "sat" and model is not None and model["x"] > 3
     assert budget.z3 > 0 and session.calls == 1  # the check's resource count is charged
+
+
+def test_each_check_is_charged_its_own_resource_count_not_its_contexts() -> None:
+    """Z3 counts resources per context, over all its solvers: a check after
+    a bit-blasted one (a fresh solver of the session's context) is charged
+    what it spent itself, not the other's count again."""
+    x = T.Sym("x", T.INT)
+    bits = T.eq(T.bitand(x, 12), 4)
+
+    def charged(session: Z3Session, constraint: T.Term) -> int:
+        budget = work.Budget(limit=10**12)
+        with work.spending(budget):
+            assert session.check(None, [constraint], [x])[0] == "sat"
+        return budget.z3
+
+    session = Z3Session(5000, 50_000_000)
+    charges = [charged(session, bits), charged(session, T.gt(x, 3)), charged(session, bits), charged(session, bits)]
+    counted = rlimit_count(session.solver)  # the context's count, over both kinds of check
+    assert charges[1] < charges[0] // 10  # the incremental check: its own count, not the bit check's before it
+    assert 0.9 * counted <= sum(charges) <= counted  # each unit charged once
 
 
 def test_a_canonical_models_session_is_not_cut_by_the_search_budget() -> None:

@@ -142,8 +142,8 @@ class Z3Translator:
         return z3.And(expr, *defined) if defined else expr
 
 
-def _rlimit_count(solver: z3.Solver) -> int:
-    """The solver's cumulative 'rlimit count' statistic (0 if Z3 gives none)."""
+def rlimit_count(solver: z3.Solver) -> int:
+    """The cumulative "rlimit count" of the solver's context (0 if Z3 gives none)."""
     try:
         return int(solver.statistics().get_key_value("rlimit count"))
     except z3.Z3Exception:
@@ -203,7 +203,9 @@ class Z3Session:
         # Z3's deterministic resource count spent by this session's checks: a
         # budget in it stops a search at the same point on any machine
         self.work = 0
-        self._counted = 0  # the incremental solver's own (cumulative) count so far
+        # Z3's resource count is the context's, cumulative over every solver of it (the incremental
+        # one and the fresh ones of bit-blasted checks): a check spent what it grew by since the last
+        self._counted = 0
         self.refused = 0  # queries answered 'unknown' unasked (`UNBOUNDED_IN_Z3`)
         # of each operator node met (`_term_weight`), by identity: equal terms built apart
         # compare as trees, exponential on a loop's DAG
@@ -319,10 +321,8 @@ class Z3Session:
         result = solver.check()
         self.seconds += time.perf_counter() - started
         self.calls += 1
-        count = _rlimit_count(solver)
-        spent = count - self._counted if solver is self.solver else count
-        if solver is self.solver:
-            self._counted = count
+        count = rlimit_count(solver)
+        spent, self._counted = max(0, count - self._counted), max(count, self._counted)
         self.work += spent
         work.current().z3 += spent * weight
         if result == z3.sat:
