@@ -17,27 +17,16 @@ from __future__ import annotations
 
 import argparse
 import collections
-import json
-import os
-import re
-import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
-from xml.etree import ElementTree
 
 REPO = Path(__file__).resolve().parent.parent
 LIBS = REPO.parent / "shared" / "corpus" / "libs"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from package_sweep import COLUMNS, sweep_package  # noqa: E402
 from reach import construct  # noqa: E402
-
-COLUMNS = ("functions", "with a real test", "tests", "observed", "failed", "not collected", "internal errors",
-           "past budget")
-# a test that states only an AttributeError, or only the type of a value, is no real test of the function
-WEAK = ("raises_attribute_error", "observed_raises_attribute_error", "observed_returns_type")
-TEST = re.compile(r"^def (test_\w+?)_\d+_(\w+)\(", re.MULTILINE)
 
 
 def package_of(library: Path) -> Path:
@@ -48,72 +37,14 @@ def package_of(library: Path) -> Path:
     return found[0]
 
 
-def generate(library: Path, out: Path, jobs: int, timeout: float, execute: bool = False,
-             extra: tuple[str, ...] = ()) -> dict[str, Any]:
-    """`pathcraft gen` over the library's package, afresh (a package run
-    would read an earlier run's unchanged modules back); its JSON report."""
-    report = out / f"{library.name}.json"
-    shutil.rmtree(out / library.name, ignore_errors=True)
-    report.unlink(missing_ok=True)
-    subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(package_of(library)), "-o", str(out / library.name),
-                    "--jobs", str(jobs), "--timeout", str(timeout), "--report", str(report), "--quiet",
-                    *(["--execute"] if execute else []), *extra],
-                   capture_output=True, text=True, timeout=7200)
-    if not report.exists():
-        return {"per module": [], "functions": 0, "skipped functions": 0, "failed functions": 0}
-    result: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
-    return result
-
-
-def run_tests(library: Path, folder: Path) -> tuple[set[str], collections.Counter[str]]:
-    """pytest over the generated tree: the names of the tests that pass, and
-    the counts of failures and files that do not collect."""
-    counts: collections.Counter[str] = collections.Counter()
-    passing: set[str] = set()
-    if not folder.is_dir():
-        return passing, counts
-    junit = folder / "junit.xml"
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-                          f"--junitxml={junit}", "."], capture_output=True, text=True, cwd=folder, timeout=3600,
-                         env={**os.environ, "PYTHONPATH": str(library)})
-    if junit.exists():
-        for case in ElementTree.parse(junit).getroot().iter("testcase"):
-            outcome = {child.tag for child in case}
-            if "failure" in outcome:
-                counts["failed"] += 1
-            elif "error" not in outcome and "skipped" not in outcome:  # errors: the ERROR lines below
-                passing.add(f"{case.get('classname', '')}::{case.get('name', '')}")
-    counts["not collected"] += len(re.findall(r"^ERROR .*", run.stdout, re.MULTILINE))
-    return passing, counts
-
-
 def sweep_library(library: Path, out: Path, jobs: int, timeout: float,
-                  execute: bool = False, extra: tuple[str, ...] = ()) -> tuple[dict[str, int], list[str]]:
+                  execute: bool = False, extra: tuple[str, ...] = ()) -> tuple[dict[str, Any], list[str]]:
     """One library's row and the refusal reasons of its skipped functions
     (`extra`: more options of `pathcraft gen`)."""
-    report = generate(library, out, jobs, timeout, execute, extra)
-    passing, counts = run_tests(library, out / library.name)
-    row = dict.fromkeys(COLUMNS, 0)
-    row["functions"] = report["functions"] + report["skipped functions"] + report["failed functions"]
-    row["failed"], row["not collected"] = counts["failed"], counts["not collected"]
-    reasons: list[str] = []
-    for module in report["per module"]:
-        reasons += [construct(why) for why in module.get("skipped", {}).values()]
-        # each failed function once (a module's message repeats its first failure)
-        failed = [str(v) for v in module.get("failed", {}).values()] or [module.get("message", "")]
-        row["internal errors"] += sum("internal error" in why for why in failed)
-        row["past budget"] += sum("did not finish" in why for why in failed)
-        if not module.get("output"):
-            continue
-        test_file = out / library.name / module["output"]
-        if not test_file.is_file():
-            continue
-        text = test_file.read_text(encoding="utf-8")
-        row["tests"] += text.count("\ndef test_")
-        row["observed"] += len(re.findall(r"^def test_\w+_\d+_observed_", text, re.MULTILINE))
-        classname = ".".join(test_file.relative_to(out / library.name).with_suffix("").parts)
-        telling = {m.group(0)[4:-1]: m.group(1) for m in TEST.finditer(text) if m.group(2) not in WEAK}
-        row["with a real test"] += len({f for name, f in telling.items() if f"{classname}::{name}" in passing})
+    package = package_of(library)
+    row, report = sweep_package(package, library, out / library.name, jobs, timeout,
+                                (*(["--execute"] if execute else []), *extra))
+    reasons = [construct(why) for module in report["per module"] for why in module.get("skipped", {}).values()]
     return row, reasons
 
 

@@ -18,6 +18,16 @@ path (one that checks a value, a mutation or an exception other than an
 AttributeError, and passes) and how many tests fail (the aim: none):
 
     python bench/reach.py --run /tmp/reach-tests
+
+With `--run DIR --jobs N`, each top-level folder is one package run on N
+workers (`pathcraft gen FOLDER --jobs N`: one process, its workers reused),
+its tests run with pytest on N workers; the table adds, per folder, the
+functions a budget stopped and the seconds of generation and of pytest.
+`--compare OLD` then lists the test files not byte-identical to an earlier
+sweep's in OLD (the same options give the same files under any load):
+
+    python bench/reach.py --run /tmp/sweep-a --jobs 2
+    python bench/reach.py --run /tmp/sweep-b --jobs 2 --compare /tmp/sweep-a
 """
 
 from __future__ import annotations
@@ -40,6 +50,7 @@ from pathcraft.frontend import translate  # noqa: E402
 from pathcraft.generate import GenerateOptions, generate  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from package_sweep import COLUMNS, different_files, sweep_package  # noqa: E402
 from stdlib import sweep_module as run_module  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus" / "thealgorithms-python"
@@ -116,7 +127,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="write each module's tests to DIR and run them with pytest (per-folder table)")
     parser.add_argument("--gen", action="append", default=[], metavar="OPTION",
                         help="with --run, an option for `pathcraft gen` (repeat; `--gen=--compose --gen=on-demand`)")
+    parser.add_argument("--jobs", type=int, default=0, metavar="N",
+                        help="with --run, each top-level folder as one package run on N workers")
+    parser.add_argument("--compare", type=Path, metavar="OLD",
+                        help="with --run and --jobs, list the test files that differ from OLD's")
     args = parser.parse_args(argv)
+    if args.run is not None and args.jobs:
+        return sweep_packages(args.corpus, args.run, args.jobs, args.timeout, tuple(args.gen), args.compare)
     modules = sorted(p for p in args.corpus.rglob("*.py") if p.name != "__init__.py")
     if args.limit:
         modules = modules[: args.limit]
@@ -163,6 +180,41 @@ def main(argv: list[str] | None = None) -> int:
             print(f"internal: {row['module']}: {problem}", file=sys.stderr)
     if args.json:
         args.json.write_text(json.dumps({"python": version, "rows": rows}, indent=1))
+    return 0
+
+
+def sweep_packages(corpus: Path, out: Path, jobs: int, timeout: float, extra: tuple[str, ...],
+                   compare: Path | None) -> int:
+    """Each top-level folder of `corpus` as a package run (`--run --jobs`):
+    a row per folder, the total, the wall time, and the refusals."""
+    folders = sorted(p for p in corpus.iterdir() if p.is_dir() and any(p.rglob("*.py")))
+    columns = (*COLUMNS, "gen s", "pytest s")
+    print(f"package sweep of {corpus.name} under Python {sys.version.split()[0]} (--jobs {jobs} --timeout {timeout:g}"
+          f"{' ' + ' '.join(extra) if extra else ''})\n")
+    print("| folder | " + " | ".join(columns) + " | share |")
+    print("|---" * (len(columns) + 2) + "|")
+    started = time.perf_counter()
+    total: collections.Counter[str] = collections.Counter()
+    refusals: collections.Counter[str] = collections.Counter()
+    for folder in folders:
+        row, report = sweep_package(folder, corpus, out, jobs, timeout, extra)
+        refusals.update(construct(why) for module in report["per module"] for why in module.get("skipped", {}).values())
+        total.update({key: row[key] for key in columns})
+        share = 100 * row["with a real test"] / row["functions"] if row["functions"] else 0
+        print(f"| {folder.name} | " + " | ".join(str(row[k]) for k in columns) + f" | {share:.0f}% |", flush=True)
+    share = 100 * total["with a real test"] / total["functions"] if total["functions"] else 0
+    print("| **all** | " + " | ".join(f"{total[k]:g}" if isinstance(total[k], float) else str(total[k])
+                                      for k in columns) + f" | {share:.1f}% |")
+    stopped = 100 * total["stopped by budget"] / total["functions"] if total["functions"] else 0
+    print(f"\n{time.perf_counter() - started:.0f} s in all; {stopped:.1f}% of the functions stopped by a budget")
+    if compare is not None:
+        differing = different_files(out, compare)
+        print(f"\ntest files not byte-identical to {compare}'s: {len(differing)}")
+        for name in differing[:20]:
+            print(f"  {name}")
+    print("\nmost frequent refusals (the first construct that stops each function):")
+    for text, count in refusals.most_common(20):
+        print(f"  {count:5}  {text}")
     return 0
 
 
