@@ -10,7 +10,7 @@ microseconds) and how many runs their work budget stopped and how many the
 clock's safety net.
 
 `--fit` fits the budget's weights (microseconds per step, per unit of Z3's
-resource count, per candidate assignment) to the runs' wall times by least
+resource count, per candidate assignment, per term asserted to Z3) to the runs' wall times by least
 squares and prints them beside the ones in force and how close each run's
 work is to its time: run it on an idle machine to calibrate budget.py.
 
@@ -61,7 +61,8 @@ def run_module(path: Path, timeout: float) -> list[dict[str, Any]]:
         wall = time.perf_counter() - started
         spent = run.budget or work.Budget()
         rows.append({"module": path.name, "function": qualname, "wall": wall, "steps": spent.steps,
-                     "z3": spent.z3, "candidates": spent.candidates, "work": spent.spent,
+                     "z3": spent.z3, "candidates": spent.candidates, "assertions": spent.assertions,
+                     "work": spent.spent,
                      "stopped": run.stopped, "tests": [repr(case) for case in run.cases]})
     return rows
 
@@ -93,12 +94,14 @@ def load(processes: int) -> Iterator[None]:
             p.join(5)
 
 
-def fit(rows: list[dict[str, Any]]) -> tuple[float, float, float]:
-    """Least-squares weights (µs per step, per Z3 unit, per candidate) of
-    the runs' wall times, through the origin; a weight fitted below 0 is
-    taken as 0 and the others fitted again."""
-    names = ["steps", "z3", "candidates"]
-    active = list(names)
+WEIGHTS = ("steps", "z3", "candidates", "assertions")
+
+
+def fit(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """Least-squares weights (µs per step, per Z3 unit, per candidate, per
+    term asserted) of the runs' wall times, through the origin; a weight
+    fitted below 0 is taken as 0 and the others fitted again."""
+    active = list(WEIGHTS)
     while True:
         n = len(active)
         a = [[sum(r[i] * r[j] for r in rows) for j in active] for i in active]
@@ -107,7 +110,7 @@ def fit(rows: list[dict[str, Any]]) -> tuple[float, float, float]:
         negative = [name for name, w in zip(active, weights) if w < 0]
         if not negative:
             found = dict(zip(active, weights))
-            return found.get("steps", 0.0), found.get("z3", 0.0), found.get("candidates", 0.0)
+            return {name: found.get(name, 0.0) for name in WEIGHTS}
         active.remove(negative[0])
 
 
@@ -178,10 +181,12 @@ def main(argv: list[str] | None = None) -> int:
           f"{work.SAFETY_SLACK:g} s\n")
     print(module_table(rows, loaded))
     if args.fit:
-        steps, z3, candidates = fit(rows)
+        fitted = fit(rows)
         print("\n| weight (µs) | in force | fitted |\n| --- | --- | --- |")
-        print(f"| step | {work.STEP_WORK} | {steps:.1f} |\n| Z3 unit | {1 / work.Z3_PER_WORK:.2f} | {z3:.2f} |\n"
-              f"| candidate | {work.CANDIDATE_WORK} | {candidates:.1f} |")
+        print(f"| step | {work.STEP_WORK} | {fitted['steps']:.1f} |\n"
+              f"| Z3 unit | {1 / work.Z3_PER_WORK:.2f} | {fitted['z3']:.2f} |\n"
+              f"| candidate | {work.CANDIDATE_WORK} | {fitted['candidates']:.1f} |\n"
+              f"| term asserted | {work.ASSERTION_WORK} | {fitted['assertions']:.1f} |")
         for label, chosen in (("runs of more than 0.2 s", [r for r in rows if r["wall"] > 0.2]),
                               ("runs their work stopped", [r for r in rows if r["stopped"] == work.WORK_REACHED])):
             ratios = sorted(r["work"] / 1e6 / r["wall"] for r in chosen)

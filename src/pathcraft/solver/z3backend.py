@@ -211,7 +211,8 @@ class Z3Session:
         # compare as trees, exponential on a loop's DAG
         self._weights: dict[int, tuple[App, int]] = {}
 
-    def _sync(self, path: PathNode | None) -> None:
+    def _sync(self, path: PathNode | None) -> int:
+        """Make the incremental solver's scopes the path's; how many terms it asserted."""
         wanted = nodes(path)
         keep = 0
         for mine, theirs in zip(self._stack, wanted):
@@ -225,6 +226,7 @@ class Z3Session:
             self.solver.push()
             self.solver.add(self.translate.asserted(node.constraint))
             self._stack.append(node)
+        return len(wanted) - keep
 
     def check(
         self, path: PathNode | None, extra: Iterable[Term], wanted: Iterable[Sym],
@@ -246,31 +248,33 @@ class Z3Session:
             return "unknown", None
         weight = self._weight(terms)
         budget = work.current()
-        left = budget.z3_left() if self.budgeted else None
+        left = budget.z3_for_a_check() if self.budgeted else None
         if left is not None:
             left //= weight
             if left <= 0:
                 return "unknown", None
             limit = min(limit, left) if limit else left
-            timeout = min(timeout, max(_LEAST_MS, int(_OVERRUN * 1000 * budget.seconds_left())))
+            timeout = min(timeout, max(_LEAST_MS, int(_OVERRUN * 1000 * budget.seconds_for_a_check())))
         if any(self.translate.uses_bits(t) for t in terms):
             solver = z3.Solver(ctx=self.ctx)
             solver.set("timeout", timeout)
             solver.set("rlimit", limit)
             solver.add(*[self.translate.asserted(t) for t in terms])
+            budget.assertions += len(terms)
             return self._checked(solver, wanted, weight)
-        self._sync(path)
         if timeout != self._solver_timeout:
             self.solver.set("timeout", timeout)
             self._solver_timeout = timeout
         self.solver.set("rlimit", limit)
+        budget.assertions += self._sync(path) + len(extra)
         self.solver.push()
         try:
             for term in extra:
                 self.solver.add(self.translate.asserted(term))
-            return self._checked(self.solver, wanted, weight)
+            verdict = self._checked(self.solver, wanted, weight)
         finally:
             self.solver.pop()
+        return verdict
 
     def _timeout(self) -> int | None:
         """The next check's timeout in milliseconds: Z3's own, or what is
