@@ -38,6 +38,7 @@ from pathcraft.heap.readback import ObjectKey, final_fields, object_key
 from pathcraft.ir.nodes import EnumMember, Sentinel, Text
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
+from pathcraft.solver.sorts import ArrayValue
 from pathcraft.solver.terms import STR, App, Model, Sym, Term, evaluate, value_of
 from pathcraft.testcase.records import NamedValue
 
@@ -178,6 +179,10 @@ class SymbolicSnapshot:
             return out
         assert cell.length is not None and cell.data is not None
         n = max(0, int(evaluate(cell.length, self.model)))
+        data = value_of(cell.data, self.model)
+        if isinstance(data, ArrayValue):  # the array read once, not its stores once per item
+            table = dict(data.entries)  # (a later entry for an index replaces an earlier one)
+            return [item if isinstance(item := table.get(k, data.default), bool) else int(item) for k in range(n)]
         return [self.value(T.select(cell.data, k)) for k in range(n)]
 
     def _blank(self, item: Lazy, label: str) -> Json:
