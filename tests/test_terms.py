@@ -587,3 +587,21 @@ def test_show_writes_a_shared_term_in_bounded_text() -> None:
     assert "..." in text and text.count("+") <= SHOWN_NODES
     small = App("add", (T.Sym("x", T.INT), 1), T.INT)
     assert show(small) == "x + 1"
+
+
+def test_equal_dags_built_apart_compare_in_linear_time() -> None:
+    """A loop nests a term per turn, each turn's term using the last one
+    twice: built twice apart, the two DAGs are equal, and a recursive
+    comparison walks all 2**60 paths through them (the solver cache's
+    lookup hung on packaging's `markers._normalize`); pairs compared once,
+    it takes 60 steps. A difference at the bottom is still seen."""
+    def nested(leaf: T.Term, depth: int) -> T.Term:
+        term = leaf
+        for _ in range(depth):
+            term = App("add", (term, term), INT)
+        return term
+
+    assert nested(X, 60) == nested(Sym("x", INT), 60)
+    assert nested(X, 60) != nested(Y, 60)
+    assert App("add", (nested(X, 59), nested(X, 59)), INT) != App("add", (nested(X, 59), nested(Y, 59)), INT)
+    assert App("eq", (1, X), BOOL) != App("eq", (True, X), BOOL)  # True == 1, not as constants

@@ -66,24 +66,47 @@ class App:
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
-        return (
-            isinstance(other, App)
-            and other._hash == self._hash
-            and other.op == self.op
-            and other.sort == self.sort
-            and _same_args(other.args, self.args)
-        )
+        return isinstance(other, App) and _same_head(self, other) and _same_dags(self, other)
 
 
 Term = Union[int, bool, float, str, Sym, App]  # a Python str is a constant of sort STR
 
 
-def _same_args(a: tuple[Term, ...], b: tuple[Term, ...]) -> bool:
-    # `True == 1` in Python: compare constants by type too (and floats by
-    # their bits: `0.0 == -0.0`, `nan != nan`).
-    return len(a) == len(b) and all(
-        type(x) is type(y) and (same_float(x, y) if isinstance(x, float) else x == y)  # type: ignore[arg-type]
-        for x, y in zip(a, b))
+def _same_head(a: App, b: App) -> bool:
+    return a._hash == b._hash and a.op == b.op and a.sort == b.sort
+
+
+def _same_dags(a: App, b: App) -> bool:
+    """Are two terms with the same head equal all the way down? Each pair
+    of subterms is compared once: terms built apart share their subterms
+    in the same places, and a recursive comparison walked every path
+    through those DAGs, exponential in their depth (the solver cache's
+    lookup of packaging's `markers._normalize`, whose `replace` loops nest
+    a string term per turn, ran past its 68 s item budget). `True == 1` in
+    Python: constants are compared by type too (and floats by their bits:
+    `0.0 == -0.0`, `nan != nan`)."""
+    seen: set[tuple[int, int]] = set()
+    todo = [(a, b)]
+    while todo:
+        x, y = todo.pop()
+        if len(x.args) != len(y.args):
+            return False
+        for u, v in zip(x.args, y.args):
+            if u is v:
+                continue
+            if type(u) is not type(v):
+                return False
+            if isinstance(u, App):
+                assert isinstance(v, App)
+                if not _same_head(u, v):
+                    return False
+                pair = (id(u), id(v))
+                if pair not in seen:
+                    seen.add(pair)
+                    todo.append((u, v))
+            elif not (same_float(u, v) if isinstance(u, float) else u == v):  # type: ignore[arg-type]
+                return False
+    return True
 
 
 def is_const(t: Term) -> bool:
