@@ -207,8 +207,8 @@ class Z3Session:
         # one and the fresh ones of bit-blasted checks): a check spent what it grew by since the last
         self._counted = 0
         self.refused = 0  # queries answered 'unknown' unasked (`UNBOUNDED_IN_Z3`)
-        # of each operator node met (`_term_weight`), by identity: equal terms built apart
-        # compare as trees, exponential on a loop's DAG
+        # of each operator node met (`_term_weight`), by identity: looked up by equality, a
+        # term built apart from an equal one is compared with it all the way down, at every check
         self._weights: dict[int, tuple[App, int]] = {}
 
     def _sync(self, path: PathNode | None) -> int:
