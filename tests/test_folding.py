@@ -60,9 +60,54 @@ def test_pure_builtins_on_literals_fold_to_literals() -> None:
 
 
 def test_what_needs_the_modules_code_or_is_too_large_stays_unknown() -> None:
-    folded = fold("def f(x):\n    return x\n\n\nA = f(2)\nB = list(range(10 ** 6))\nC = 2 ** 100000\n"
-                  "D = [1, 2]\nD.append(3)\nE = len(D)\nF = open('x')\n")
-    assert folded == {}
+    folded = fold("def f(x):\n    print(x)\n    return x\n\n\nA = f(2)\nB = list(range(10 ** 6))\nC = 2 ** 100000\n"
+                  "D = [1, 2]\nD.append(3)\nE = len(D)\nF = open('x')\nG = g(1)\n\n\ndef g(x):\n    return x\n")
+    assert folded == {}  # `f` does more than return; `g` is defined only after `G` is bound
+
+
+TABLES = '''
+HTML4 = "html4"
+CSS3 = "css3"
+SPECS = (HTML4, CSS3)
+_HTML4 = {"aqua": "#00ffff", "black": "#000000"}
+_CSS3 = {"aqua": "#00ffff", "red": "#ff0000", "tan": "#d2b48c"}
+
+
+def _reversed(table: dict) -> dict:
+    """Values to keys."""
+    return {value: key for key, value in table.items()}
+
+
+def _twice(table: dict) -> dict:
+    return _reversed(_reversed(table))
+
+
+_HEX_HTML4 = _reversed(_HTML4)
+_SAME = _twice(_CSS3)
+
+
+def rev(spec: str, h: str) -> str:
+    if spec not in SPECS:
+        raise ValueError(spec)
+    if spec == HTML4:
+        return _HEX_HTML4.get(h, "")
+    return _SAME[h]
+'''
+
+
+def test_calls_of_the_modules_one_expression_functions_fold() -> None:
+    folded = fold(TABLES)
+    assert folded["SPECS"] == "('html4', 'css3')"
+    assert folded["_HEX_HTML4"] == "{'#00ffff': 'aqua', '#000000': 'black'}"
+    assert folded["_SAME"] == "{'aqua': '#00ffff', 'red': '#ff0000', 'tan': '#d2b48c'}"
+
+
+def test_functions_reading_constants_folded_from_calls_replay(tmp_path: Path) -> None:
+    module = tmp_path / "colors.py"
+    module.write_text(TABLES)
+    cases = generated(module, "rev", "loop-1")
+    assert {case.kind for case in cases} == {"return", "raise"} and len(cases) >= 4
+    assert replay_mismatches(module, "rev", cases) == []
 
 
 def test_functions_reading_folded_constants_replay(tmp_path: Path) -> None:

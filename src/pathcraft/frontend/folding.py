@@ -8,6 +8,9 @@ with a whitelist of pure operations and a budget on sizes, so nothing of
 the module is run; the result is written back as a literal expression,
 which the constant and read-only-container machinery then take as if the
 module had spelled it out (`module.literal_value`, `frontend/frozen.py`).
+A call of one of the module's own functions defined above the binding
+whose body is one `return EXPR` (`_reversedict(NAMES)`, a webcolors
+table) is evaluated the same way, `EXPR` with the parameters bound.
 Anything outside the whitelist leaves the name unknown, as before.
 """
 
@@ -34,6 +37,7 @@ _COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
     ast.GtE: operator.ge, ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
 }
 _SCALARS = (int, float, str, bool, type(None))
+_CALL_DEPTH = 8  # nested calls of the module's functions while folding one value
 _STR_METHODS = frozenset({"upper", "lower", "strip", "split", "join", "replace", "title", "capitalize"})
 _DICT_METHODS = frozenset({"items", "keys", "values"})
 
@@ -73,6 +77,7 @@ def fold_module_constants(body: list[ast.stmt], names: set[str]) -> dict[str, as
     later ones."""
     names = names - _touched(body)
     env: dict[str, Any] = {}
+    functions: dict[str, ast.expr] = {}  # name -> the one expression its body returns
     strings: dict[str, str] = {}  # `from string import ascii_lowercase as low`: low -> ascii_lowercase
     modules: set[str] = set()
     folded: dict[str, ast.expr] = {}
@@ -81,17 +86,40 @@ def fold_module_constants(body: list[ast.stmt], names: set[str]) -> dict[str, as
             strings.update({a.asname or a.name: a.name for a in node.names if a.name in _STRING_CONSTANTS})
         if isinstance(node, ast.Import):
             modules.update(a.asname or a.name for a in node.names if a.name in ("string", "math"))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            functions.pop(node.name, None)  # a later definition of the name replaces the earlier one
+            returned = _returned_expression(node)
+            if returned is not None:
+                functions[node.name] = returned
         target, value = _binding(node)
         if target is None or value is None or target not in names:
             continue
         try:
-            result = _Evaluator(env, strings, modules).value(value)
+            result = _Evaluator(env, strings, modules, dict(functions)).value(value)
             literal = _literal(result)
         except (NotConstant, ArithmeticError, ValueError, TypeError, KeyError, IndexError, RecursionError):
             continue
         env[target] = result
         folded[target] = literal
     return folded
+
+
+def _returned_expression(node: ast.stmt) -> ast.Lambda | None:
+    """A plain function whose body (after its docstring) is `return EXPR`,
+    as the lambda it amounts to; None for anything else (a decorator, a
+    default, `*args`, a second statement: its call is left unknown)."""
+    if not isinstance(node, ast.FunctionDef) or node.decorator_list:
+        return None
+    args = node.args
+    if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs or args.defaults:
+        return None
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+        return None
+    return ast.Lambda(args=args, body=body[0].value)
 
 
 def _touched(body: list[ast.stmt]) -> set[str]:
@@ -187,10 +215,13 @@ def _check_text(value: Any, depth: int) -> None:
 
 
 class _Evaluator:
-    def __init__(self, env: Mapping[str, Any], strings: Mapping[str, str], modules: set[str]) -> None:
+    def __init__(self, env: Mapping[str, Any], strings: Mapping[str, str], modules: set[str],
+                 functions: Mapping[str, ast.expr] | None = None) -> None:
         self.scopes: list[dict[str, Any]] = [dict(env)]
         self.strings = strings
         self.modules = modules
+        self.functions: Mapping[str, ast.expr] = functions or {}
+        self.depth = 0
 
     def lookup(self, name: str) -> Any:
         for scope in reversed(self.scopes):
@@ -337,6 +368,9 @@ class _Evaluator:
             if node.func.id == "sorted" and node.keywords:
                 return sorted(args[0], reverse=bool(self.value(node.keywords[0].value)))
             return _BUILTINS[node.func.id](*args)
+        if isinstance(node.func, ast.Name) and node.func.id in self.functions \
+                and not any(node.func.id in scope for scope in self.scopes):
+            return self.call_function(self.functions[node.func.id], args)
         if isinstance(node.func, ast.Attribute):
             receiver = self.value(node.func.value)
             method = node.func.attr
@@ -345,6 +379,21 @@ class _Evaluator:
                 result = getattr(receiver, method)(*args)
                 return list(result) if isinstance(receiver, dict) else result
         raise NotConstant("call")
+
+    def call_function(self, function: ast.expr, args: list[Any]) -> Any:
+        """A module function's returned expression, evaluated with its
+        parameters bound, in the module's scope (not the caller's)."""
+        assert isinstance(function, ast.Lambda)
+        parameters = [a.arg for a in function.args.args]
+        if len(args) != len(parameters) or self.depth >= _CALL_DEPTH:
+            raise NotConstant("call of a module function")
+        saved, self.scopes = self.scopes, [self.scopes[0], dict(zip(parameters, args))]
+        self.depth += 1
+        try:
+            return self.value(function.body)
+        finally:
+            self.scopes = saved
+            self.depth -= 1
 
     def comprehension(self, generators: list[ast.comprehension], make: Callable[[], Any]) -> Iterator[Any]:
         produced = 0
