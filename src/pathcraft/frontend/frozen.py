@@ -8,10 +8,15 @@ by `for`, formatted in an f-string, passed to `len`/`sorted`/`min`...,
 how the lowerer builds it at each read. `return NAME` in a function that
 no code of the module calls or names (PEP 562's `def __dir__(): return
 __all__`) hands the container to code outside the module only, after the
-call: a copy is as good there too. Items must be literals (or tuples
-of them), so nothing reached through the container can be mutated either.
-Anything else about the name (a `global`, an alias, a call that could
-mutate it) keeps it unknown, and the function that reads it is refused.
+call: a copy is as good there too. Items are literals, tuples of them,
+or containers of the same kind (`{"css3": {"aqua": "#00ffff"}}`, `[[1, 2],
+[3, 4]]`): a use that reaches an inner container must be a read of the
+same kind (`TABLE[spec][name]`, `TABLE.get(spec, {}).get(name)`), and a use
+that hands out items (iterating, `sorted`, `.values()`, a slice) is a read
+only where those items are immutable, so nothing reached through the
+container can be mutated either. Anything else about the name (a `global`,
+an alias, a call that could mutate it, binding an inner container to a
+name) keeps it unknown, and the function that reads it is refused.
 """
 
 from __future__ import annotations
@@ -22,15 +27,23 @@ from collections.abc import Callable
 # builtins that only read their argument
 _READERS = frozenset({"len", "sorted", "list", "tuple", "set", "min", "max", "sum", "enumerate", "reversed",
                       "any", "all", "str", "print", "dict", "frozenset", "repr"})
+# ... and of those, the ones whose result holds none of its items (`str` of a container is its text)
+_SEALED_READERS = frozenset({"len", "any", "all", "str", "print", "repr"})
 # methods of a dict, list or tuple that only read it
 _READ_METHODS = frozenset({"get", "items", "keys", "values", "index", "count", "copy"})
+_SEALED_METHODS = frozenset({"keys", "index", "count"})  # the result holds no item (keys are hashable)
+_MAX_DEPTH = 4  # containers within containers
+# items a container of containers may hold in all: each read builds a fresh copy of every inner container
+# (packaging's table of 700 licenses, each a dict: 2,100 cells a read, and path conditions no budget bounds)
+_MAX_NESTED_ITEMS = 256
 
 
 def frozen_containers(tree: ast.Module, candidates: dict[str, ast.expr],
                       is_literal: Callable[[ast.expr], bool]) -> dict[str, ast.expr]:
     """The candidates (module-level `NAME = literal container`, never
     rebound) that every function only reads."""
-    literal = {name: value for name, value in candidates.items() if _all_literal(value, is_literal)}
+    literal = {name: value for name, value in candidates.items() if _all_literal(value, is_literal)
+               and (not _mutable_items(value) or _size(value) <= _MAX_NESTED_ITEMS)}
     if not literal:
         return {}
     parents: dict[ast.AST, ast.AST] = {}
@@ -53,15 +66,15 @@ def frozen_containers(tree: ast.Module, candidates: dict[str, ast.expr],
             if isinstance(node, (ast.Global, ast.Nonlocal)):
                 spoiled.update(node.names)
             elif isinstance(node, ast.Name) and node.id in literal:
-                if not isinstance(node.ctx, ast.Load) or not _read_only_use(node, parents):
+                if not isinstance(node.ctx, ast.Load) or not _read_only_use(node, parents, [literal[node.id]]):
                     spoiled.add(node.id)
             elif isinstance(node, ast.arg) and node.arg in literal:
                 spoiled.add(node.arg)  # shadowed somewhere: keep it simple
-    spoiled |= _changed_at_module_level(tree, set(literal))
+    spoiled |= _changed_at_module_level(tree, literal)
     return {name: value for name, value in literal.items() if name not in spoiled}
 
 
-def _changed_at_module_level(tree: ast.Module, names: set[str]) -> set[str]:
+def _changed_at_module_level(tree: ast.Module, names: dict[str, ast.expr]) -> set[str]:
     """The names that module-level code (a class body, an `if`, a `try` at
     import; not a function) uses other than by reading:
     `FLAGS.add(os.SEEK_HOLE)` under `if hasattr(os, "SEEK_HOLE")`."""
@@ -76,49 +89,104 @@ def _changed_at_module_level(tree: ast.Module, names: set[str]) -> set[str]:
             parents[child] = parent
             todo.append(child)
             if isinstance(child, ast.Name) and child.id in names and isinstance(child.ctx, ast.Load) \
-                    and not _read_only_use(child, parents):
+                    and not _read_only_use(child, parents, [names[child.id]]):
                 changed.add(child.id)
     return changed
 
 
-def _all_literal(value: ast.expr, is_literal: Callable[[ast.expr], bool]) -> bool:
+def _all_literal(value: ast.expr, is_literal: Callable[[ast.expr], bool], depth: int = 0) -> bool:
+    if depth >= _MAX_DEPTH:
+        return False
     if isinstance(value, ast.Dict):
-        return all(k is not None and is_literal(k) and _item(v, is_literal) for k, v in zip(value.keys, value.values))
+        return all(k is not None and is_literal(k) and _item(v, is_literal, depth)
+                   for k, v in zip(value.keys, value.values))
     if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
-        return all(_item(e, is_literal) for e in value.elts)
+        return all(_item(e, is_literal, depth) for e in value.elts)
     return False
 
 
-def _item(value: ast.expr, is_literal: Callable[[ast.expr], bool]) -> bool:
-    if isinstance(value, ast.Tuple):
-        return all(is_literal(e) for e in value.elts)
-    return is_literal(value)
+def _item(value: ast.expr, is_literal: Callable[[ast.expr], bool], depth: int) -> bool:
+    if isinstance(value, ast.Tuple) and all(is_literal(e) for e in value.elts):
+        return True
+    return is_literal(value) or _all_literal(value, is_literal, depth + 1)
+
+
+def _mutable_items(value: ast.expr) -> bool:
+    return any(_mutable(item) for item in _items(value))
+
+
+def _size(value: ast.expr) -> int:
+    """The items and keys of a container and of the containers within it."""
+    return sum(1 + _size(item) for item in (*_items(value), *(k for k in getattr(value, "keys", ()) if k)))
+
+
+def _mutable(node: ast.expr) -> bool:
+    """Is the literal a container that can change, or a tuple holding one?"""
+    if isinstance(node, (ast.List, ast.Dict, ast.Set)):
+        return True
+    return isinstance(node, ast.Tuple) and any(_mutable(e) for e in node.elts)
+
+
+def _items(shape: ast.expr) -> list[ast.expr]:
+    """What indexing the literal container reads (a dict's values)."""
+    if isinstance(shape, ast.Dict):
+        return list(shape.values)
+    return list(shape.elts) if isinstance(shape, (ast.List, ast.Tuple, ast.Set)) else []
+
+
+def _walked(shape: ast.expr) -> list[ast.expr]:
+    """What iterating the literal container yields (a dict's keys)."""
+    if isinstance(shape, ast.Dict):
+        return [k for k in shape.keys if k is not None]
+    return _items(shape)
 
 
 # the parent recorded for `return NAME` in a function nothing in the module calls
 _RETURNED = ast.Pass()
 
 
-def _read_only_use(node: ast.Name, parents: dict[ast.AST, ast.AST]) -> bool:
+def _read_only_use(node: ast.expr, parents: dict[ast.AST, ast.AST], shapes: list[ast.expr]) -> bool:
+    """Does the use of `node`, which holds one of the literal containers
+    `shapes`, leave it unchanged and hand out none of its mutable parts?"""
     parent = parents.get(node)
+    items = _items_of(shapes)
+    sealed = not any(_mutable(i) for i in items)  # nothing reached through it can change
     if parent is _RETURNED:
         return True
     if isinstance(parent, ast.Subscript) and parent.value is node:
-        return isinstance(parent.ctx, ast.Load)
+        if not isinstance(parent.ctx, ast.Load):
+            return False
+        return sealed or not isinstance(parent.slice, ast.Slice) and _item_use(parent, parents, items)
     if isinstance(parent, ast.Compare) and node in parent.comparators:
         return all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
     if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node:
-        return True
+        return not any(_mutable(w) for s in shapes for w in _walked(s))
     if isinstance(parent, ast.FormattedValue) and parent.value is node:
         return True  # `f"... {TABLE}"` formats it
     if isinstance(parent, ast.Call) and node in parent.args:
         func = parent.func
-        return isinstance(func, ast.Name) and func.id in _READERS or \
+        reads = isinstance(func, ast.Name) and func.id in _READERS or \
             isinstance(func, ast.Attribute) and func.attr == "join"
+        return reads and (sealed or isinstance(func, ast.Name) and func.id in _SEALED_READERS)
     if isinstance(parent, ast.Attribute) and parent.value is node:
         call = parents.get(parent)
-        return parent.attr in _READ_METHODS and isinstance(call, ast.Call) and call.func is parent
+        if not (parent.attr in _READ_METHODS and isinstance(call, ast.Call) and call.func is parent):
+            return False
+        if sealed or parent.attr in _SEALED_METHODS:
+            return True
+        return parent.attr == "get" and _item_use(call, parents, items)  # the item, or the caller's default
     return False
+
+
+def _items_of(shapes: list[ast.expr]) -> list[ast.expr]:
+    return [item for shape in shapes for item in _items(shape)]
+
+
+def _item_use(read: ast.expr, parents: dict[ast.AST, ast.AST], items: list[ast.expr]) -> bool:
+    """`read` gives one of `items`: a read-only use of it, where it may be
+    a container that can change."""
+    containers = [i for i in items if _mutable(i)]
+    return not containers or _read_only_use(read, parents, containers)
 
 
 class Relocate(ast.NodeTransformer):

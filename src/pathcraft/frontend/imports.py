@@ -3,7 +3,8 @@
 A module's `from pkg.mod import C` (absolute, resolved from the root of its
 packages) and `from ..exceptions import Empty` (relative) that name a
 module of the same source tree are read too, never run: the functions,
-classes, literal constants and type aliases (type variables too) they
+classes, literal constants, read-only containers (checked again against
+the importing module's code, `module._recheck_frozen`) and type aliases (type variables too) they
 bind, and the NamedTuples the importing module binds itself (a test
 builds one as `mod.C(...)`), join the importing module's
 namespace, with everything those definitions use from their own module
@@ -120,6 +121,7 @@ class _Plan:
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
     constants: set[str] = field(default_factory=set)
+    frozen: set[str] = field(default_factory=set)  # read-only containers (frontend/frozen.py), rechecked here
     aliases: set[str] = field(default_factory=set)  # type aliases and type variables (`KT = TypeVar("KT")`)
     namedtuples: set[str] = field(default_factory=set)  # `class C(NamedTuple)`: tuples (models/namedtuple)
     needs: dict[str, str] = field(default_factory=dict)  # other names its code reads, and what they are there
@@ -148,6 +150,9 @@ def _closure(source: ModuleSource, name: str, bindings: dict[str, str],
             node = source.classes[current]
         elif current in source.constants:
             plan.constants.add(current)
+        elif current in source.frozen:  # its items are literals, or NamedTuples of its module
+            plan.frozen.add(current)
+            node = source.frozen[current]
         elif current in source.namedtuples:  # its fields' defaults are literals: it needs nothing else
             plan.namedtuples.add(current)
         elif current in source.type_aliases:  # what it stands for may name classes of its module
@@ -251,7 +256,7 @@ def _misfit(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[
     """Why the plan would not mean in `module` what it means in `source`
     (None: it would)."""
     where = Path(source.path).name
-    for name in (*plan.functions, *plan.classes, *plan.constants, *plan.aliases, *plan.namedtuples):
+    for name in (*plan.functions, *plan.classes, *plan.constants, *plan.frozen, *plan.aliases, *plan.namedtuples):
         bound = mine.get(name)
         if bound is not None and bound != _identity(source, name):
             return f"'{name}' of {where} is something else here"
@@ -273,11 +278,13 @@ def _merge(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[s
         module.classes.setdefault(name, cls)
     for name in plan.constants:
         module.constants.setdefault(name, source.constants[name])
+    for name in plan.frozen:
+        module.frozen.setdefault(name, source.frozen[name])
     for name in plan.aliases:
         module.type_aliases.setdefault(name, plan.narrowed.get(name, source.type_aliases[name]))
     for name in plan.namedtuples:
         module.namedtuples.setdefault(name, source.namedtuples[name])
-    for name in (*plan.functions, *plan.classes, *plan.constants, *plan.aliases, *plan.namedtuples):
+    for name in (*plan.functions, *plan.classes, *plan.constants, *plan.frozen, *plan.aliases, *plan.namedtuples):
         origin = source.origins.get(name, source.path)
         if origin != module.path:
             module.origins[name] = origin

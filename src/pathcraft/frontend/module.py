@@ -37,6 +37,7 @@ from pathcraft.models.namedtuple.lowering import namedtuple_info, namedtuple_lit
 from pathcraft.frontend.optional import annotation_head, optional_scalar, unquoted
 from pathcraft.frontend.imports import Linker, home, link_imports
 from pathcraft.frontend.modelclasses import abstract_methods, is_model_file, normalize_bases
+from pathcraft.frontend.namespaces import flatten_namespaces
 from pathcraft.frontend.siblings import home_hidden_classes, import_siblings
 from pathcraft.frontend.source import NO_DEFAULT, Literal, ModuleSource, NoDefault, builtin_exception
 from pathcraft.frontend.untyped import call_arguments, infer_class, passed_to, structural_class
@@ -88,6 +89,7 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     tree = _parse(path, file)
     module = ModuleSource(path=path, name=module_name(file), tree=tree)
     fold_version_branches(tree)  # `if sys.version_info >= (3, 12):`: the branch this interpreter takes
+    flatten_namespaces(path, tree)  # `from . import tables` ... `tables.NAMES`: `from .tables import NAMES`
     split_unpacked_constants(tree)  # `PREV, NEXT = range(2)`: one binding per name
     expand_total_ordering(tree)  # `@functools.total_ordering`: the methods it adds, written out
     positional_parameters(tree)
@@ -116,6 +118,7 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
         callables.add_models(module.tree)
     import_siblings(module, linker)
     link_imports(module, load_module, linker)
+    _recheck_frozen(module)
     for name, sentinel in sentinels(path, tree, module.functions, module.classes).items():  # `_MISSING = object()`
         module.constants.setdefault(name, sentinel)
     module.model_classes = {c for c in module.classes if is_model_file(module.origins.get(c, module.path))}
@@ -285,6 +288,28 @@ def _find_frozen(module: ModuleSource, tree: ast.Module, folded: dict[str, ast.e
 
     module.frozen = frozen_containers(  # items: literals, and NamedTuples of literals (immutable too)
         tree, containers, lambda e: is_constant(e) or namedtuple_literal(e, module.namedtuples, is_constant))
+
+
+def _recheck_frozen(module: ModuleSource) -> None:
+    """A read-only container merged from a project module (frontend/imports.py)
+    stays one only if this module's code, and all code merged into it, only
+    reads it too; rechecking the module's own ones over the merged code
+    keeps them honest against merged functions as well."""
+    if not module.frozen or not module.origins:
+        return
+    code = ast.Module(body=[*module.tree.body, *module.functions.values(), *module.classes.values()],
+                      type_ignores=[])
+
+    def is_constant(e: ast.expr) -> bool:
+        return literal_value(e, module.from_math, module.imported) is not NO_DEFAULT
+
+    kept = frozen_containers(code, dict(module.frozen),
+                             lambda e: is_constant(e) or namedtuple_literal(e, module.namedtuples, is_constant))
+    for name in sorted(set(module.frozen) - set(kept)):
+        if name in module.origins:
+            where = Path(module.origins[name]).name
+            module.unmerged[name] = f"imported from {where}, not read: code here may change it or hand it out"
+    module.frozen = kept
 
 
 def _read_classes(module: ModuleSource) -> None:

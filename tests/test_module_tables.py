@@ -1,0 +1,143 @@
+"""Module tables of nested literals (`{"css3": {"aqua": "#00ffff"}}`,
+`[[1, 2], [3, 4]]`) are read-only containers too (`frontend/frozen.py`)
+when every use that reaches an inner container only reads it; the engine
+against the real code, and the uses that could change an inner container
+or hand it out keep the table unknown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from oracle import generated, replay_mismatches
+
+from pathcraft.frontend import translate
+
+TABLES = '''
+NAMES = {"html4": {"aqua": "#00ffff", "black": "#000000"}, "css3": {"aqua": "#00ffff", "red": "#ff0000"}}
+GRID = [[1, 2], [3, 4]]
+PAIRS = {"a": [(1, 2), (3, 4)], "b": []}
+
+
+def look(spec: str, name: str) -> str:
+    if spec not in NAMES:
+        raise ValueError(spec)
+    return NAMES[spec][name]
+
+
+def soft(spec: str, name: str) -> str:
+    return NAMES.get(spec, {}).get(name, "?")
+
+
+def cell(i: int, j: int) -> int:
+    return GRID[i][j] + len(GRID[i])
+
+
+def first(key: str) -> int:
+    for a, b in PAIRS[key]:
+        if a > 2:
+            return b
+    return -1
+'''
+
+
+@pytest.mark.parametrize("name", ["look", "soft", "cell", "first"])
+def test_reads_of_nested_tables_get_tests_that_replay(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "tables.py"
+    path.write_text(TABLES)
+    cases = generated(path, name, "loop-1")
+    assert len(cases) >= 2
+    assert replay_mismatches(path, name, cases) == []
+
+
+@pytest.mark.parametrize("use", [
+    "    row = GRID[0]\n    row.append(1)\n    return len(row)\n",  # an inner list bound to a name and changed
+    "    GRID[0].append(1)\n    return 0\n",  # changed in place
+    "    for row in GRID:\n        return row[0]\n    return 0\n",  # iterating hands out the inner lists
+    "    return sorted(GRID)[0][0]\n",  # a new list holding the inner ones
+    "    return len(GRID[0:1])\n",  # a slice holds them too
+])
+def test_uses_that_could_change_an_inner_container_keep_the_table_unknown(tmp_path: Path, use: str) -> None:
+    path = tmp_path / "grid.py"
+    path.write_text(f"GRID = [[1, 2], [3, 4]]\n\n\ndef f() -> int:\n{use}\n\ndef g(i: int) -> int:\n"
+                    "    return GRID[i][0]\n")
+    errors = translate(str(path), ["f", "g"]).errors
+    assert "unknown name 'GRID'" in str(errors["f"]) and "unknown name 'GRID'" in str(errors["g"])
+
+
+def test_a_flat_table_is_read_as_before_by_any_reader(tmp_path: Path) -> None:
+    path = tmp_path / "flat.py"
+    path.write_text("ROW = [3, 1, 2]\n\n\ndef f() -> int:\n    for x in sorted(ROW[0:2]):\n        return x\n"
+                    "    return 0\n")
+    assert not translate(str(path), ["f"]).errors
+
+
+def _package(tmp_path: Path, files: dict[str, str]) -> Path:
+    package = tmp_path / "colors"
+    package.mkdir()
+    (package / "__init__.py").write_text(files.pop("__init__.py", ""))
+    for name, text in files.items():
+        (package / name).write_text(text)
+    return package
+
+
+DATA = '''
+JOINING = {0x600: 85, 0x601: 82}
+SCRIPTS = {"greek": [(0x370, 0x3FF)], "han": [(0x4E00, 0x9FFF)]}
+LIMIT = 10
+
+
+def clamp(n: int) -> int:
+    return min(n, LIMIT)
+'''
+
+USES = '''
+from . import data
+import colors.data as tables
+
+
+def joining(cp: int) -> int:
+    return data.JOINING.get(cp, -1)
+
+
+def in_script(cp: int, script: str) -> bool:
+    for low, high in tables.SCRIPTS[script]:
+        if low <= cp <= high:
+            return True
+    return False
+
+
+def capped(n: int) -> int:
+    if n > data.LIMIT:
+        return data.clamp(n)
+    return n
+'''
+
+
+@pytest.mark.parametrize("name", ["joining", "in_script", "capped"])
+def test_a_sibling_module_used_as_a_namespace_is_read_through(tmp_path: Path, name: str) -> None:
+    """`from . import data` ... `data.JOINING`: read as `from .data import
+    JOINING` (frontend/namespaces.py), its table merged read-only."""
+    package = _package(tmp_path, {"data.py": DATA, "uses.py": USES})
+    cases = generated(package / "uses.py", name, "loop-1")
+    assert len(cases) >= 2
+    assert replay_mismatches(package / "uses.py", name, cases) == []
+
+
+@pytest.mark.parametrize("uses, why", [
+    ("def f(cp: int) -> int:\n    data.JOINING[cp] = 1\n    return 0\n", "may change it"),  # stored into here
+    ("def f(cp: int) -> int:\n    JOINING = {}\n    return data.JOINING.get(cp, 0)\n", ""),  # the name is taken
+    ("def f(cp: int) -> int:\n    m = data\n    return m.LIMIT\n", ""),  # the module itself passed on
+])
+def test_a_namespace_whose_use_would_change_meaning_stays_unknown(tmp_path: Path, uses: str, why: str) -> None:
+    package = _package(tmp_path, {"data.py": DATA, "uses.py": f"from . import data\n\n\n{uses}"})
+    error = str(translate(str(package / "uses.py"), ["f"]).errors["f"])
+    assert "unknown name" in error and why in error
+
+
+def test_a_name_the_package_binds_is_not_taken_for_the_module(tmp_path: Path) -> None:
+    """`from . import data` gives the package's own `data` when its
+    `__init__.py` binds one: not the module file."""
+    package = _package(tmp_path, {"__init__.py": "data = None\n", "data.py": DATA,
+                                  "uses.py": "from . import data\n\n\ndef f() -> int:\n    return data.LIMIT\n"})
+    assert "unknown name 'data'" in str(translate(str(package / "uses.py"), ["f"]).errors["f"])
