@@ -99,6 +99,21 @@ def key_eq(a: object, b: object) -> Term:
     raise Unsupported("dict keys of these types")
 
 
+def _known_key(value: object) -> tuple[str, object] | None:
+    """A key whose value is known, in a form Python's own equality of keys
+    gives (`True == 1`, a str never equal to an int); None for a symbolic
+    key or one of another type (`key_eq` decides those)."""
+    if value is None:
+        return ("none", None)
+    if isinstance(value, (bool, int)):
+        return ("int", int(value))
+    if isinstance(value, Text):
+        return None if value.value is None else ("str", value.value)
+    if isinstance(value, str):
+        return ("str", value)
+    return None
+
+
 def _str_key(value: object) -> Term | None:
     """A str key as a term of sort STR (a literal's text, or a symbol)."""
     if isinstance(value, Text):
@@ -121,7 +136,13 @@ def find(cell: DictCell, key: object) -> list[tuple[int | None, Term]]:
     """(position or None when missing, its condition) for each outcome."""
     out: list[tuple[int | None, Term]] = []
     missing: Term = True
+    probe = _known_key(key)
     for i, k in enumerate(cell.keys):
+        known = _known_key(k) if probe is not None else None
+        if known is not None:  # two known keys: compared as Python would, no term built
+            if known == probe:
+                return [(i, True)]
+            continue
         same = key_eq(key, k)
         if same is False:
             continue

@@ -132,11 +132,15 @@ def search(constraints: list[Term], order: list[Sym], fixed: Model | None = None
     if any(s.sort not in sorts for s in order):
         return None
     texts = strings or []
+    per_candidate = 1 + dag_size(constraints) // NODES_PER_CANDIDATE
+    share = work.current().for_a_check()  # a check's share of the run (budget.CHECK_SHARE), in candidates here
+    if share is not None:  # (700 licenses in a path's terms: one candidate checks thousands of operators)
+        budget = max(1, min(budget, share // (per_candidate * work.CANDIDATE_WORK)))
     left = [budget]
     try:
         return _search(constraints, order, fixed, seed, texts, more_ints or [], left)
     finally:  # the assignments tried are work (budget.py), each about as dear as the terms it checks
-        work.current().candidates += (budget - max(left[0], 0)) * (1 + dag_size(constraints) // NODES_PER_CANDIDATE)
+        work.current().candidates += (budget - max(left[0], 0)) * per_candidate
 
 
 def _search(constraints: list[Term], order: list[Sym], fixed: Model, seed: Model | None, texts: list[str],
