@@ -7,11 +7,12 @@ code: replay, and enumeration over small objects (`tests/heap_enum.py`)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 from heap_enum import Bounds
-from oracle import generated, oracle_tests
+from oracle import generated, oracle_tests, replay_mismatches
 
 from pathcraft.frontend import translate
 from pathcraft.generate import GenerateOptions, generate
@@ -125,3 +126,27 @@ def test_string_keys_hit_on_equal_strings() -> None:
     runs = {(dict(c.inputs)["a"] == dict(c.inputs)["b"], c.kind): sum(1 for e in c.path if e == ("call", "exclaim"))
             for c in cases}
     assert runs[(True, "return")] == 1 and runs[(False, "return")] == 2
+
+
+def test_override_re_exported_by_a_module_of_the_package(tmp_path: Path) -> None:
+    """bidict's `from ._typing import override`, where `_typing` imports it
+    from `typing` or `typing_extensions` under a version test: still
+    PEP 698's no-op; a name the package defines itself is not."""
+    if sys.version_info < (3, 12):
+        pytest.importorskip("typing_extensions")
+    package = tmp_path / "maps"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "_typing.py").write_text(
+        "import sys\n\nif sys.version_info >= (3, 12):\n    from typing import override as override\n"
+        "else:\n    from typing_extensions import override as override\n\n\ndef mine(f):\n    return f\n")
+    (package / "base.py").write_text(
+        "from ._typing import override, mine\n\n\nclass Base:\n    def size(self) -> int:\n        return 0\n\n\n"
+        "class Box(Base):\n    def __init__(self, n: int) -> None:\n        self.n = n\n\n"
+        "    @override\n    def size(self) -> int:\n        if self.n > 2:\n            return self.n\n"
+        "        return 2\n\n"
+        "    @mine\n    def other(self) -> int:\n        return 1\n")
+    errors = translate(str(package / "base.py"), ["Box.size", "Box.other"]).errors
+    assert "Box.size" not in errors and "decorator '@mine'" in str(errors["Box.other"])
+    cases = generated(package / "base.py", "Box.size")
+    assert len(cases) == 2 and replay_mismatches(package / "base.py", "Box.size", cases) == []

@@ -22,9 +22,13 @@ Any other decorator is refused with its name.
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
+from pathlib import Path
 
 from pathcraft.errors import unsupported
+from pathcraft.frontend.packages import resolve
+from pathcraft.frontend.versions import fold_version_branches
 
 LRU_DEFAULT_SIZE = 128  # functools.lru_cache's default maxsize
 BINDINGS = {"staticmethod": "static", "classmethod": "class", "property": "property"}
@@ -68,13 +72,13 @@ def read_decorators(path: str, tree: ast.Module, fn: ast.FunctionDef, owner: str
                 and deco.value.id == fn.name and owner is not None and not binding:
             binding = "setter"  # the class checked it follows its getter (module._properties)
             continue
-        if any(_from(tree, func, typing, "override", defined) for typing in ("typing", "typing_extensions")) \
+        if any(_from(tree, func, typing, "override", defined, path) for typing in ("typing", "typing_extensions")) \
                 and not isinstance(deco, ast.Call):
             continue  # PEP 698: sets `__override__` on the function, for type checkers
-        if _from(tree, func, "abc", "abstractmethod", defined) and not isinstance(deco, ast.Call):
+        if _from(tree, func, "abc", "abstractmethod", defined, path) and not isinstance(deco, ast.Call):
             continue  # without an ABC base (any other base is refused), nothing at run time
-        if _from(tree, func, "functools", "cache", defined) and not isinstance(deco, ast.Call) \
-                or _from(tree, func, "functools", "lru_cache", defined):
+        if _from(tree, func, "functools", "cache", defined, path) and not isinstance(deco, ast.Call) \
+                or _from(tree, func, "functools", "lru_cache", defined, path):
             if owner is not None or cached:
                 raise unsupported(path, deco, what + (" on a method (its key holds self)" if owner else " twice"))
             cached = True
@@ -86,31 +90,61 @@ def read_decorators(path: str, tree: ast.Module, fn: ast.FunctionDef, owner: str
     return Decorations(binding, cached, limit, tuple(assumptions))
 
 
-def _from(tree: ast.Module, func: ast.expr, module: str, name: str, defined: set[str]) -> bool:
+def _from(tree: ast.Module, func: ast.expr, module: str, name: str, defined: set[str], path: str = "") -> bool:
     """`func` is `module.name` (with `import module`) or `name` imported
-    from `module`."""
+    from `module`, directly or re-exported by a module of the project
+    (`from ._typing import override`, where `_typing` imports it from
+    `typing`); `path`: the file of `tree`."""
     if isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name) \
             and func.value.id not in defined:
-        return imported_from(tree, func.value.id) == (module, None)
+        return imported_from(tree, func.value.id, path) == (module, None)
     if isinstance(func, ast.Name) and func.id not in defined:
-        return imported_from(tree, func.id) == (module, name)
+        return imported_from(tree, func.id, path) == (module, name)
     return False
 
 
-def imported_from(tree: ast.Module, local: str) -> tuple[str, str | None] | None:
+MAX_REEXPORTS = 4  # project modules followed at most for one name
+
+
+def imported_from(tree: ast.Module, local: str, path: str = "", depth: int = 0) -> tuple[str, str | None] | None:
     """What the module-level name `local` was imported as: (module, name)
-    for `from module import name`, (module, None) for `import module`."""
+    for `from module import name`, (module, None) for `import module`;
+    through a module of the project (relative, or absolute within the
+    tree of `path`), what that module imported it as in turn."""
     found: tuple[str, str | None] | None = None
     for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        if isinstance(node, ast.ImportFrom) and (node.module or node.level):
             for alias in node.names:
-                if (alias.asname or alias.name) == local:
+                if (alias.asname or alias.name) != local:
+                    continue
+                source = resolve(Path(path), node.module, node.level) if path else None
+                if source is not None:
+                    found = _reexported(str(source), alias.name, depth + 1)
+                elif node.level == 0 and node.module:
                     found = (node.module, alias.name)
+                else:
+                    found = None
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if (alias.asname or alias.name) == local and "." not in alias.name:
                     found = (alias.name, None)
     return found
+
+
+@functools.lru_cache(maxsize=64)
+def _module_tree(path: str) -> ast.Module | None:
+    """A project module's tree, version branches folded (read once a process)."""
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    fold_version_branches(tree)
+    return tree
+
+
+def _reexported(path: str, name: str, depth: int) -> tuple[str, str | None] | None:
+    tree = _module_tree(path) if depth <= MAX_REEXPORTS else None
+    return None if tree is None else imported_from(tree, name, path, depth)
 
 
 def _lru_size(path: str, deco: ast.expr) -> int | None:

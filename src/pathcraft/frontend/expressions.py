@@ -29,6 +29,7 @@ from pathcraft.frontend.sink import BlockSink
 from pathcraft.frontend.source import ModuleSource
 from pathcraft.frontend.stdlib import Stdlib
 from pathcraft.ir.nodes import Expr, FunctionInfo
+from pathcraft.models.namedtuple.lowering import NamedTupleInfo
 
 __all__ = ["CALL_POSITION", "CallsMade", "ExpressionLowerer"]
 
@@ -63,6 +64,8 @@ class ExpressionLowerer:
         self.keyed: Callable[[str, ast.expr, ast.expr, bool, ast.Call], Expr] | None = None
         self.generator_value: Callable[[ast.GeneratorExp], Expr] | None = None  # a genexpr as a value
         self.reduce: Callable[[ast.Call], Expr | None] | None = None  # `functools.reduce(f, xs)` (frontend/reduces.py)
+        # `C._make(xs)` of a NamedTuple class (models/namedtuple/make.py)
+        self.namedtuple_make: Callable[[NamedTupleInfo, ast.Call], Expr | None] | None = None
         # `map(f, xs)` and kin as values: a silent generator (frontend/iterators.py)
         self.iterator_value: Callable[[ast.GeneratorExp], Expr] | None = None
         # nested functions callable here by name: what a call binds, and the captures passed after

@@ -20,6 +20,7 @@ from pathcraft.frontend.sink import BlockSink
 from pathcraft.frontend.source import ModuleSource
 from pathcraft.frontend.stdlib import Stdlib
 from pathcraft.ir.nodes import Expr, FunctionInfo
+from pathcraft.models.namedtuple.lowering import NamedTupleInfo
 
 CALL_POSITION = "pathcraft_call_position"  # a call's place in the source, kept on copies (lower.py)
 
@@ -95,6 +96,9 @@ class ExprLowering(Protocol):
 
     @property
     def reduce(self) -> Callable[[ast.Call], Expr | None] | None: ...
+
+    @property
+    def namedtuple_make(self) -> Callable[[NamedTupleInfo, ast.Call], Expr | None] | None: ...
 
     def expr(self, node: ast.expr, discard: bool = False) -> Expr: ...
 

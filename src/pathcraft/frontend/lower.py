@@ -49,6 +49,7 @@ from pathcraft.frontend.statements import STATEMENTS
 from pathcraft.frontend.stmthost import Finally, Loop
 from pathcraft.frontend.synthetic import synthetic_function
 from pathcraft.frontend.yields import yields_in_try
+from pathcraft.models.namedtuple import make as namedtuple_make
 from pathcraft.ir.builtin_names import MEMO_WRAPPER
 from pathcraft.ir.nodes import Const, FunctionInfo, Goto, Instr, Mark, Predicate, Return
 from pathcraft.ir.types import INT
@@ -91,6 +92,7 @@ class FunctionLowerer:
         self.expressions.generator_value = lambda node: genexprs.generator_object(self, node)
         self.expressions.iterator_value = lambda node: genexprs.generator_object(self, node, silent=True)
         self.expressions.reduce = lambda node: reduces.reduce_call(self, node)
+        self.expressions.namedtuple_make = lambda info, node: namedtuple_make.make_call(self, info, node)
         if owner is not None and fn.args.args and any(
                 isinstance(d, ast.Name) and d.id == "classmethod" for d in fn.decorator_list):
             self.expressions.class_alias = {fn.args.args[0].arg: owner}  # `cls`: the class itself
