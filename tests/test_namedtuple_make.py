@@ -1,4 +1,4 @@
-"""`C._make(iterable)` of a NamedTuple class (models/namedtuple/make.py):
+"""`C._make(iterable)` of a NamedTuple class (frontend/namedtuple_make.py):
 built from any iterable, TypeError when the count is wrong; the engine
 against the real code, and the brute-force oracle on small lists."""
 

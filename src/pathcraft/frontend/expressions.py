@@ -64,7 +64,7 @@ class ExpressionLowerer:
         self.keyed: Callable[[str, ast.expr, ast.expr, bool, ast.Call], Expr] | None = None
         self.generator_value: Callable[[ast.GeneratorExp], Expr] | None = None  # a genexpr as a value
         self.reduce: Callable[[ast.Call], Expr | None] | None = None  # `functools.reduce(f, xs)` (frontend/reduces.py)
-        # `C._make(xs)` of a NamedTuple class (models/namedtuple/make.py)
+        # `C._make(xs)` of a NamedTuple class (frontend/namedtuple_make.py)
         self.namedtuple_make: Callable[[NamedTupleInfo, ast.Call], Expr | None] | None = None
         # `map(f, xs)` and kin as values: a silent generator (frontend/iterators.py)
         self.iterator_value: Callable[[ast.GeneratorExp], Expr] | None = None

@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from pathcraft.errors import construct_name, unsupported
-from pathcraft.frontend import closures, comprehensions, genexprs, keyfuncs, reduces
+from pathcraft.frontend import closures, comprehensions, genexprs, keyfuncs, namedtuple_make, reduces
 from pathcraft.frontend.expressions import CallsMade, ExpressionLowerer
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.frontend.names import assigned_names
@@ -49,7 +49,6 @@ from pathcraft.frontend.statements import STATEMENTS
 from pathcraft.frontend.stmthost import Finally, Loop
 from pathcraft.frontend.synthetic import synthetic_function
 from pathcraft.frontend.yields import yields_in_try
-from pathcraft.models.namedtuple import make as namedtuple_make
 from pathcraft.ir.builtin_names import MEMO_WRAPPER
 from pathcraft.ir.nodes import Const, FunctionInfo, Goto, Instr, Mark, Predicate, Return
 from pathcraft.ir.types import INT

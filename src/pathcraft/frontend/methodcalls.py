@@ -47,7 +47,7 @@ def method_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: 
     if owner is not None and owner in ex.module.namedtuples and func.attr == "_make" \
             and ex.namedtuple_make is not None \
             and (made_tuple := ex.namedtuple_make(ex.module.namedtuples[owner], node)) is not None:
-        return made_tuple  # `C._make(xs)` (models/namedtuple/make.py)
+        return made_tuple  # `C._make(xs)` (frontend/namedtuple_make.py)
     if owner is not None and (owner in ex.class_alias or owner in ex.module.class_infos):
         return class_call(ex, ex.class_alias.get(owner, owner), func, node, discard)
     if func.attr == "join" and isinstance(func.value, ast.Constant) and isinstance(func.value.value, str) \

@@ -7,7 +7,9 @@ of the standard library, so it runs silent (no events of the user's file);
 written here as the function it amounts to, lowered as the module's own
 code (as `functools.reduce` is, frontend/reduces.py): the argument is
 evaluated in the caller, `tuple()` walks it, and the class is built from
-the items (`models/namedtuple/lowering.py`).
+the items (`models/namedtuple/lowering.py`). It lives here, not in the
+model's folder: it lowers with the frontend's function lowerer, which
+imports the model's `lowering` (a cycle there).
 """
 
 from __future__ import annotations
