@@ -173,6 +173,9 @@ class CaseSink:
                 spelled[cls] = homed(home, spelling)
         if spelled:  # `PositionalList._Node` for `_DoublyLinkedBase._Node`, a base's the module does not bind
             case = replace(case, extra={**case.extra, "spellings": spelled})
+        frozen = sorted(c for c in named if program.frozen(c))
+        if frozen:  # its fields are set with `object.__setattr__` (its own `__setattr__` raises)
+            case = replace(case, extra={**case.extra, "frozen": frozen})
         if hidden:  # the test would name it as an attribute of the tested module, which has none
             self.stats.note_unsupported(Unsupported(f"a test naming class {hidden[0]} of another module, "
                                                     "which the tested module does not import"))
@@ -332,3 +335,4 @@ def outcome_words(case: TestCase) -> str:
     if isinstance(value, int):
         return f"returns_{'minus_' if value < 0 else ''}{abs(value)}" if abs(value) < 10**6 else "returns_int"
     return "returns"
+

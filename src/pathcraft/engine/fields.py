@@ -22,10 +22,19 @@ def get_field(machine: Machine, state: State, frame: Frame, instr: GetField) -> 
 
 
 def set_field(machine: Machine, state: State, frame: Frame, instr: SetField) -> Successors:
+    if not instr.force and _frozen(machine, state, frame, instr):  # its message varies: not asserted
+        return machine.throw(state, ExcValue("FrozenInstanceError", None))
     answered = _modelled(machine, state, frame, instr)
     if answered is not None:
         return answered
     return machine.effects(frame, None, machine.heap.execute(state, instr, frame.env))
+
+
+def _frozen(machine: Machine, state: State, frame: Frame, instr: SetField) -> bool:
+    """Is the subject an instance of a frozen dataclass (`Program.frozen`)?"""
+    subject = machine.evaluator.eval(instr.obj, frame.env, state.heap)
+    cell = state.heap.cell(subject) if isinstance(subject, Addr) else None
+    return isinstance(cell, ObjectCell) and machine.program.frozen(cell.cls)
 
 
 def _modelled(machine: Machine, state: State, frame: Frame, instr: GetField | SetField) -> Successors | None:

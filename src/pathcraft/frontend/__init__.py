@@ -166,6 +166,7 @@ class Frontend:
             param_types=(Type("obj", cls), *[fields[n] for n in names]),
             return_type="None", defaults=defaults,
             lineno=node.lineno, end_lineno=node.lineno, entry=f"{cls}___init__",
+            keyword_only=tuple(names) if cls in self.module.keyword_only_dataclasses else (),
         )
 
     def translate(self, qualname: str) -> None:
@@ -289,7 +290,7 @@ class Frontend:
         """The `__init__` a `@dataclass` generates: set every field from its
         parameter. Generated code has no source lines, so no trace events."""
         info = self.signatures[f"{cls}.__init__"]
-        body: tuple[Instr, ...] = tuple(SetField(Var("self"), p, Var(p), 0) for p in info.params[1:])
+        body: tuple[Instr, ...] = tuple(SetField(Var("self"), p, Var(p), 0, force=True) for p in info.params[1:])
         if self._post_init(cls) is not None:  # the generated __init__ ends by calling it (its frame and events)
             body += (CallMethod(None, Var("self"), "__post_init__", (), 0),)
         rule = Rule(1, None, body + (Return(Const(None), 0),))

@@ -364,10 +364,13 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
     for name, kind in _attribute_types(module, cls, with_foreign=True).items():
         if name not in unmodelled:  # the annotation says what it holds, and the model has no such value
             fields.setdefault(name, kind)
+    options = _dataclass_options(cls) if is_dataclass else {}
     if is_dataclass:
         module.dataclasses[cls.name] = tuple(defaults)
         if "__init__" not in methods:
             methods.append("__init__")
+        if options.get("kw_only") is True:  # the generated `__init__` takes its fields by keyword only
+            module.keyword_only_dataclasses.add(cls.name)
     bound = _bound_in_class(cls)
     for name in properties:  # `self.p = v` raises (no setter): no instance holds it
         fields.pop(name, None)
@@ -379,7 +382,14 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
                      tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters),
                      plain_ne=_plain_ne(cls), quiet_exit=_quiet_exit(cls),
-                     abstract=abstract_methods(module, class_chain(module, cls)), abcs=getattr(cls, mro.MERGED, ()))
+                     abstract=abstract_methods(module, class_chain(module, cls)), abcs=getattr(cls, mro.MERGED, ()),
+                     frozen=options.get("frozen") is True)
+
+
+def _dataclass_options(cls: ast.ClassDef) -> dict[str, object]:
+    """The constant options of the class's `@dataclass(...)` (`_is_dataclass` checked them)."""
+    return {k.arg: k.value.value for deco in cls.decorator_list if isinstance(deco, ast.Call)
+            for k in deco.keywords if k.arg is not None and isinstance(k.value, ast.Constant)}
 
 
 def _enum_info(module: ModuleSource, cls: ast.ClassDef, kind: str) -> ClassInfo:
@@ -424,10 +434,12 @@ def _class_base(module: ModuleSource, cls: ast.ClassDef) -> str | None:
     return base
 
 
-# `@dataclass(...)` options that change nothing the model follows, with the values that do so
-# (`slots=True`: the class's own methods must set only its fields, see `_is_dataclass`)
-_DATACLASS_OPTIONS = {"init": True, "repr": None, "eq": True, "order": False, "unsafe_hash": False, "frozen": False,
-                      "match_args": None, "kw_only": False, "slots": None, "weakref_slot": None}
+# `@dataclass(...)` options with the values the model follows (None: any constant)
+# (`slots=True`: the class's own methods must set only its fields, see `_is_dataclass`;
+# `frozen=True`: assigning an attribute raises, engine/fields.py; `kw_only=True`: the
+# generated `__init__` takes keywords only, frontend/__init__.py)
+_DATACLASS_OPTIONS = {"init": True, "repr": None, "eq": True, "order": False, "unsafe_hash": False, "frozen": None,
+                      "match_args": None, "kw_only": None, "slots": None, "weakref_slot": None}
 
 
 def _is_dataclass(module: ModuleSource, cls: ast.ClassDef) -> bool:

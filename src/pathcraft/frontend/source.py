@@ -61,6 +61,7 @@ class ModuleSource:
     from_math: dict[str, str] = field(default_factory=dict)  # `from math import sqrt as root`: root -> sqrt
     class_defaults: dict[str, dict[str, object]] = field(default_factory=dict)
     dataclasses: dict[str, tuple[tuple[str, int | bool | None | NoDefault], ...]] = field(default_factory=dict)
+    keyword_only_dataclasses: set[str] = field(default_factory=set)  # @dataclass(kw_only=True): keywords only
     type_aliases: dict[str, ast.expr] = field(default_factory=dict)  # `type X = ...` (3.12+)
     replaced_at_import: set[str] = field(default_factory=set)  # see Program.replaced_at_import
     star_import: ast.ImportFrom | None = None  # `from _x import *`: any name may be replaced

@@ -218,6 +218,7 @@ class SetField:
     field: str
     value: Expr
     line: int
+    force: bool = False  # `object.__setattr__`: a frozen dataclass's generated `__init__` sets its fields so
 
 
 @dataclass(frozen=True)
@@ -414,6 +415,7 @@ class ClassInfo:
     # a model class merging several (frontend/mro.py): the collections.abc classes of its MRO, each an
     # `isinstance` answer for its instances
     abcs: tuple[str, ...] = ()
+    frozen: bool = False  # @dataclass(frozen=True): assigning any attribute of an instance raises (FrozenInstanceError)
 
     def field_type(self, name: str) -> Type | None:
         return dict(self.fields).get(name)
@@ -464,6 +466,11 @@ class Program:
             out.append(current)
             current = self.classes[current].base
         return out
+
+    def frozen(self, cls: str) -> bool:
+        """Is `cls` a `@dataclass(frozen=True)` or a subclass of one (its
+        `__setattr__` raises for any attribute)?"""
+        return any(self.classes[klass].frozen for klass in self.mro(cls))
 
     def resolve_method(self, cls: str, method: str) -> str | None:
         """The qualname of the method an instance of `cls` runs, if any."""

@@ -22,12 +22,19 @@ class ExcValue:
     message: str | None
 
 
+# exceptions of standard-library modules a model raises: name -> (its module, its builtin base)
+STDLIB_EXCEPTIONS = {"FrozenInstanceError": ("dataclasses", "AttributeError")}
+
+
 def exception_is_a(name: str, base: str, user_bases: Mapping[str, tuple[str, ...]]) -> bool:
-    """`issubclass(name, base)` for builtin and module-defined exception names."""
+    """`issubclass(name, base)` for builtin, module-defined and
+    `STDLIB_EXCEPTIONS` exception names."""
     if name == base:
         return True
     if name in user_bases:
         return any(exception_is_a(b, base, user_bases) for b in user_bases[name])
+    if name in STDLIB_EXCEPTIONS:
+        return exception_is_a(STDLIB_EXCEPTIONS[name][1], base, user_bases)
     cls, target = getattr(builtins, name, None), getattr(builtins, base, None)
     if isinstance(cls, type) and isinstance(target, type):
         return issubclass(cls, target)

@@ -13,12 +13,13 @@ import keyword
 import re
 import sys
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from pathcraft import __version__
 from pathcraft.ir.nodes import Text
+from pathcraft.ir.values import STDLIB_EXCEPTIONS
 from pathcraft.solver.fpsem import float_literal
 from pathcraft.testcase.heapdesc import ENUM_KEY
 from pathcraft.frontend.packages import LOADER_IMPORTS, loader_lines
@@ -153,6 +154,8 @@ class PytestText:
         name = case.exc_type or "Exception"
         if name in self.user_exceptions or name in case.extra.get("spellings", {}):
             return class_expr(self.alias, name, case.extra.get("spellings", {}))
+        if name in STDLIB_EXCEPTIONS:  # `dataclasses.FrozenInstanceError`: the test imports its module
+            return f"{STDLIB_EXCEPTIONS[name][0]}.{name}"
         return name
 
     def message(self, case: TestCase) -> str | None:
@@ -186,13 +189,22 @@ class PytestText:
             body.append(f"    assert not ({held})" if " and " in held else f"    assert not {held}")
         start = len(lines)
         if case.construction is None:
-            lines += [f"    {line}" for line in build_lines(case.heap_in, self.alias, case.extra.get("spellings", {}))]
+            lines += [f"    {line}" for line in build_lines(case.heap_in, self.alias, case.extra.get("spellings", {}),
+                                                           case.extra.get("frozen", ()))]
         else:
             lines += [f"    {line}" for line in construction_lines(case, self.alias, body)]
-        if any("collections.deque" in line for line in lines[start:] + body):  # a deque built or checked
-            lines.insert(start, "    import collections")
+        lines[start:start] = [f"    {line}" for line in local_imports(lines[start:] + body)]
         spellings = case.extra.get("spellings", {})
         return within_limit("\n".join(named_members(line, self.alias, spellings) for line in lines + body) + "\n")
+
+
+def local_imports(lines: Sequence[str]) -> list[str]:
+    """The imports a test's own lines need: `collections` for a deque built
+    or checked, a standard-library module for an exception of its."""
+    wanted = {"collections"} if any("collections.deque" in line for line in lines) else set()
+    wanted |= {module for name, (module, _) in STDLIB_EXCEPTIONS.items()
+               if any(f"{module}.{name}" in line for line in lines)}
+    return [f"import {module}" for module in sorted(wanted)]
 
 
 def _end(count: int, stats: Stats) -> str:
@@ -466,10 +478,13 @@ def class_expr(alias: str, cls: str, spellings: Mapping[str, str]) -> str:
     return f"{alias}.{spelled}"
 
 
-def build_lines(heap_in: Mapping[str, Any], alias: str, spellings: Mapping[str, str]) -> list[str]:
+def build_lines(heap_in: Mapping[str, Any], alias: str, spellings: Mapping[str, str],
+                frozen: Collection[str] = ()) -> list[str]:
     """Input objects without `__init__`, then lists, then fields: any
     sharing or cycle is reproduced because everything exists before a
-    field refers to it."""
+    field refers to it. The fields of an instance of a `frozen` class (a
+    frozen dataclass, whose `__setattr__` raises) are set as its generated
+    `__init__` sets them, with `object.__setattr__`."""
     lines = []
     for name, desc in heap_in.items():
         if "function" in desc:  # a callable parameter's function (models/callables)
@@ -481,7 +496,8 @@ def build_lines(heap_in: Mapping[str, Any], alias: str, spellings: Mapping[str, 
     for name, desc in heap_in.items():
         if "class" in desc:
             for field, value in desc["fields"].items():
-                lines.append(f"{name}.{field} = {render(value)}")
+                lines.append(f"object.__setattr__({name}, {field!r}, {render(value)})" if desc["class"] in frozen
+                             else f"{name}.{field} = {render(value)}")
     return lines
 
 
@@ -546,7 +562,7 @@ def construction_lines(case: TestCase, alias: str, body: list[str]) -> list[str]
     assert made is not None
     bound = dict(made.bindings)
     lines = build_lines({n: d for n, d in case.heap_in.items() if n not in bound}, alias,
-                        case.extra.get("spellings", {}))
+                        case.extra.get("spellings", {}), case.extra.get("frozen", ()))
 
     def arguments(pairs: tuple[tuple[str, Any], ...]) -> str:
         return ", ".join(f"{k}={render(v)}" for k, v in pairs)

@@ -319,8 +319,9 @@ def build_inputs(snapshot: Mapping[str, Json], classes: Callable[[str], type]) -
 
     for name, desc in snapshot.items():
         if "class" in desc:
-            for field, v in desc["fields"].items():
-                setattr(objects[name], field, real(v))
+            frozen = getattr(getattr(type(objects[name]), "__dataclass_params__", None), "frozen", False) is True
+            for field, v in desc["fields"].items():  # a frozen dataclass's fields as its `__init__` sets them
+                (object.__setattr__ if frozen else setattr)(objects[name], field, real(v))
         elif "dict" in desc:
             objects[name].update((k, real(v)) for k, v in desc["dict"])
         elif "set" in desc:

@@ -99,6 +99,7 @@ class TestCase:
             **({"costs": dict(self.costs)} if self.costs else {}),
             **({"note": self.extra["note"]} if "note" in self.extra else {}),
             **({"spellings": dict(self.extra["spellings"])} if "spellings" in self.extra else {}),
+            **({"frozen": list(self.extra["frozen"])} if "frozen" in self.extra else {}),
             **({"construction": self.construction.to_json()} if self.construction else {}),
         }
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pathcraft.testcase.emit_pytest import PytestText, by_repr, call_text, holds_ref, named_members, render
+from pathcraft.testcase.emit_pytest import (PytestText, by_repr, call_text, holds_ref, local_imports, named_members,
+                                          render)
 from pathcraft.layout import within_limit
 from pathcraft.testcase.model import TestCase
 from pathcraft.testcase.records import NamedValue
@@ -96,6 +97,7 @@ def _table(writer: PytestText, rows: list[TestCase], taken: set[str]) -> tuple[s
         row_id = case.name[len(prefix):] if case.name.startswith(prefix) else case.name
         lines.append(f"        pytest.param({', '.join(values)}, id={row_id!r}),")
         ids[case.name] = f"{name}[{row_id}]"
+    body = [f"    {line}" for line in local_imports(body)] + body
     lines += ["    ],", ")", f"def {name}({', '.join(columns)}) -> None:", *body]
     spellings = first.extra.get("spellings", {})
     return within_limit("\n".join(named_members(line, writer.alias, spellings) for line in lines) + "\n"), ids
