@@ -38,14 +38,30 @@ def first(key: str) -> int:
         if a > 2:
             return b
     return -1
+
+
+def row_sum(i: int) -> int:
+    row = GRID[i]
+    total = 0
+    for x in row:
+        total += x
+    return total
+
+
+def widest(low: int) -> int:
+    best = 0
+    for row in GRID:
+        if len(row) > best and row[0] > low:
+            best = len(row)
+    return best
 '''
 
 
-@pytest.mark.parametrize("name", ["look", "soft", "cell", "first"])
+@pytest.mark.parametrize("name", ["look", "soft", "cell", "first", "row_sum", "widest"])
 def test_reads_of_nested_tables_get_tests_that_replay(tmp_path: Path, name: str) -> None:
     path = tmp_path / "tables.py"
     path.write_text(TABLES)
-    cases = generated(path, name, "loop-1")
+    cases = generated(path, name, "loop-2")  # the rows hold two items
     assert len(cases) >= 2
     assert replay_mismatches(path, name, cases) == []
 
@@ -53,7 +69,9 @@ def test_reads_of_nested_tables_get_tests_that_replay(tmp_path: Path, name: str)
 @pytest.mark.parametrize("use", [
     "    row = GRID[0]\n    row.append(1)\n    return len(row)\n",  # an inner list bound to a name and changed
     "    GRID[0].append(1)\n    return 0\n",  # changed in place
-    "    for row in GRID:\n        return row[0]\n    return 0\n",  # iterating hands out the inner lists
+    "    for row in GRID:\n        row.append(0)\n    return 0\n",  # a row the loop hands out, changed
+    "    for row in GRID:\n        rows = [row]\n    return 0\n",  # a row put in another list
+    "    row = GRID[0]\n    row = []\n    return len(row)\n",  # the name is bound twice
     "    return sorted(GRID)[0][0]\n",  # a new list holding the inner ones
     "    return len(GRID[0:1])\n",  # a slice holds them too
 ])

@@ -11,12 +11,14 @@ __all__`) hands the container to code outside the module only, after the
 call: a copy is as good there too. Items are literals, tuples of them,
 or containers of the same kind (`{"css3": {"aqua": "#00ffff"}}`, `[[1, 2],
 [3, 4]]`): a use that reaches an inner container must be a read of the
-same kind (`TABLE[spec][name]`, `TABLE.get(spec, {}).get(name)`), and a use
-that hands out items (iterating, `sorted`, `.values()`, a slice) is a read
-only where those items are immutable, so nothing reached through the
-container can be mutated either. Anything else about the name (a `global`,
-an alias, a call that could mutate it, binding an inner container to a
-name) keeps it unknown, and the function that reads it is refused.
+same kind (`TABLE[spec][name]`, `TABLE.get(spec, {}).get(name)`), or bind
+it to a local name that is bound nowhere else in its function and only
+read (`row = GRID[i]`, `for row in GRID:`); a use that hands out items in
+any other way (`sorted`, `.values()`, a slice) is a read only where those
+items are immutable, so nothing reached through the container can be
+mutated either. Anything else about the name (a `global`, a call that
+could mutate it, an inner container stored elsewhere) keeps it unknown,
+and the function that reads it is refused.
 """
 
 from __future__ import annotations
@@ -160,7 +162,10 @@ def _read_only_use(node: ast.expr, parents: dict[ast.AST, ast.AST], shapes: list
     if isinstance(parent, ast.Compare) and node in parent.comparators:
         return all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
     if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node:
-        return not any(_mutable(w) for s in shapes for w in _walked(s))
+        walked = [w for s in shapes for w in _walked(s) if _mutable(w)]
+        return not walked or _bound_use(parent.target, parents, walked)  # `for row in GRID:`, rows only read
+    if isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1:
+        return _bound_use(parent.targets[0], parents, shapes)  # `row = GRID[i]`, then only read
     if isinstance(parent, ast.FormattedValue) and parent.value is node:
         return True  # `f"... {TABLE}"` formats it
     if isinstance(parent, ast.Call) and node in parent.args:
@@ -176,6 +181,31 @@ def _read_only_use(node: ast.expr, parents: dict[ast.AST, ast.AST], shapes: list
             return True
         return parent.attr == "get" and _item_use(call, parents, items)  # the item, or the caller's default
     return False
+
+
+def _bound_use(target: ast.expr, parents: dict[ast.AST, ast.AST], shapes: list[ast.expr]) -> bool:
+    """A local name bound to one of `shapes` (`row = GRID[i]`, `for row in
+    GRID`): read-only when it is bound nowhere else in its function (no
+    other assignment, parameter, `global` or `nonlocal` of the name) and
+    every read of it is a read-only use."""
+    if not isinstance(target, ast.Name):
+        return False
+    scope: ast.AST | None = parents.get(target)
+    while scope is not None and not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        scope = parents.get(scope)
+    if scope is None:
+        return False  # bound at module level, or in code the parents do not reach
+    reads: list[ast.Name] = []
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Name) and node.id == target.id:
+            if isinstance(node.ctx, ast.Load):
+                reads.append(node)
+            elif node is not target:
+                return False
+        elif isinstance(node, ast.arg) and node.arg == target.id or \
+                isinstance(node, (ast.Global, ast.Nonlocal)) and target.id in node.names:
+            return False
+    return all(_read_only_use(read, parents, shapes) for read in reads)
 
 
 def _items_of(shapes: list[ast.expr]) -> list[ast.expr]:
