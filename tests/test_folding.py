@@ -96,7 +96,8 @@ def rev(spec: str, h: str) -> str:
 
 
 def test_calls_of_the_modules_one_expression_functions_fold() -> None:
-    folded = fold(TABLES)
+    folded = fold(TABLES + "\nMORE = {**_HTML4, 'navy': '#000080'}\n")
+    assert folded["MORE"] == "{'aqua': '#00ffff', 'black': '#000000', 'navy': '#000080'}"  # `**` where it stands
     assert folded["SPECS"] == "('html4', 'css3')"
     assert folded["_HEX_HTML4"] == "{'#00ffff': 'aqua', '#000000': 'black'}"
     assert folded["_SAME"] == "{'aqua': '#00ffff', 'red': '#ff0000', 'tan': '#d2b48c'}"

@@ -54,10 +54,20 @@ def widest(low: int) -> int:
         if len(row) > best and row[0] > low:
             best = len(row)
     return best
+
+
+def _names_of(spec: str) -> dict[str, str]:
+    if spec not in NAMES:
+        raise ValueError(spec)
+    return NAMES[spec]
+
+
+def hex_of(spec: str, name: str) -> str:
+    return _names_of(spec).get(name, "")
 '''
 
 
-@pytest.mark.parametrize("name", ["look", "soft", "cell", "first", "row_sum", "widest"])
+@pytest.mark.parametrize("name", ["look", "soft", "cell", "first", "row_sum", "widest", "hex_of"])
 def test_reads_of_nested_tables_get_tests_that_replay(tmp_path: Path, name: str) -> None:
     path = tmp_path / "tables.py"
     path.write_text(TABLES)
@@ -74,6 +84,8 @@ def test_reads_of_nested_tables_get_tests_that_replay(tmp_path: Path, name: str)
     "    row = GRID[0]\n    row = []\n    return len(row)\n",  # the name is bound twice
     "    return sorted(GRID)[0][0]\n",  # a new list holding the inner ones
     "    return len(GRID[0:1])\n",  # a slice holds them too
+    "    return len(row_of(0))\n\n\ndef row_of(i: int) -> list[int]:\n    return GRID[i]\n\n\n"
+    "def h(i: int) -> int:\n    r = row_of(i)\n    r.append(1)\n    return 0\n",  # a caller changes the row
 ])
 def test_uses_that_could_change_an_inner_container_keep_the_table_unknown(tmp_path: Path, use: str) -> None:
     path = tmp_path / "grid.py"

@@ -342,11 +342,18 @@ class _Evaluator:
         return True
 
     def _display(self, node: ast.Tuple | ast.List | ast.Set | ast.Dict) -> Any:
-        """A tuple, list, set or dict display (`*spread` items, no `**`)."""
-        if isinstance(node, ast.Dict):
-            if any(key is None for key in node.keys):
-                raise NotConstant("dict unpacking")
-            return {self.value(k): self.value(v) for k, v in zip(node.keys, node.values) if k is not None}
+        """A tuple, list, set or dict display (`*spread` items, `**spread` dicts)."""
+        if isinstance(node, ast.Dict):  # `{**BASE, "k": v}`: the unpacked dict's items where they stand
+            made: dict[Any, Any] = {}
+            for key, item in zip(node.keys, node.values):
+                if key is None:
+                    spread = self.value(item)
+                    if not isinstance(spread, dict):
+                        raise NotConstant("dict unpacking of something else")
+                    made.update(spread)
+                else:
+                    made[self.value(key)] = self.value(item)
+            return made
         items = [item for element in node.elts for item in self.element(element)]
         return tuple(items) if isinstance(node, ast.Tuple) else items if isinstance(node, ast.List) else set(items)
 

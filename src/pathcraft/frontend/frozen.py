@@ -13,7 +13,9 @@ or containers of the same kind (`{"css3": {"aqua": "#00ffff"}}`, `[[1, 2],
 [3, 4]]`): a use that reaches an inner container must be a read of the
 same kind (`TABLE[spec][name]`, `TABLE.get(spec, {}).get(name)`), or bind
 it to a local name that is bound nowhere else in its function and only
-read (`row = GRID[i]`, `for row in GRID:`); a use that hands out items in
+read (`row = GRID[i]`, `for row in GRID:`), or return it from a function
+the module names nowhere or only calls, each call's value only read
+(`def names_of(spec): return NAMES[spec]` ... `names_of(s).get(n)`); a use that hands out items in
 any other way (`sorted`, `.values()`, a slice) is a read only where those
 items are immutable, so nothing reached through the container can be
 mutated either. Anything else about the name (a `global`, a call that
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 # builtins that only read their argument
 _READERS = frozenset({"len", "sorted", "list", "tuple", "set", "min", "max", "sum", "enumerate", "reversed",
@@ -35,9 +38,10 @@ _SEALED_READERS = frozenset({"len", "any", "all", "str", "print", "repr"})
 _READ_METHODS = frozenset({"get", "items", "keys", "values", "index", "count", "copy"})
 _SEALED_METHODS = frozenset({"keys", "index", "count"})  # the result holds no item (keys are hashable)
 _MAX_DEPTH = 4  # containers within containers
-# items a container of containers may hold in all: each read builds a fresh copy of every inner container
-# (packaging's table of 700 licenses, each a dict: 2,100 cells a read, and path conditions no budget bounds)
-_MAX_NESTED_ITEMS = 256
+# items and keys a container of containers may hold in all: each read builds a fresh copy of every inner
+# container (webcolors' four name tables: 400; packaging's 700 licenses, each a dict: 2,800, whose reads and
+# path conditions cost far more than the budget counts)
+_MAX_NESTED_ITEMS = 512
 
 
 def frozen_containers(tree: ast.Module, candidates: dict[str, ast.expr],
@@ -54,8 +58,8 @@ def frozen_containers(tree: ast.Module, candidates: dict[str, ast.expr],
         for parent in ast.walk(function):
             for child in ast.iter_child_nodes(parent):
                 parents[child] = parent
-    named = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} | \
-        {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    uses = _uses_in(tree, parents)
+    named = uses.named
     spoiled: set[str] = set()
     for function in functions:
         if isinstance(function, ast.FunctionDef) and function.name not in named:
@@ -68,7 +72,7 @@ def frozen_containers(tree: ast.Module, candidates: dict[str, ast.expr],
             if isinstance(node, (ast.Global, ast.Nonlocal)):
                 spoiled.update(node.names)
             elif isinstance(node, ast.Name) and node.id in literal:
-                if not isinstance(node.ctx, ast.Load) or not _read_only_use(node, parents, [literal[node.id]]):
+                if not isinstance(node.ctx, ast.Load) or not _read_only_use(node, uses, [literal[node.id]]):
                     spoiled.add(node.id)
             elif isinstance(node, ast.arg) and node.arg in literal:
                 spoiled.add(node.arg)  # shadowed somewhere: keep it simple
@@ -91,7 +95,7 @@ def _changed_at_module_level(tree: ast.Module, names: dict[str, ast.expr]) -> se
             parents[child] = parent
             todo.append(child)
             if isinstance(child, ast.Name) and child.id in names and isinstance(child.ctx, ast.Load) \
-                    and not _read_only_use(child, parents, [names[child.id]]):
+                    and not _read_only_use(child, _Uses(parents), [names[child.id]]):
                 changed.add(child.id)
     return changed
 
@@ -147,10 +151,40 @@ def _walked(shape: ast.expr) -> list[ast.expr]:
 _RETURNED = ast.Pass()
 
 
-def _read_only_use(node: ast.expr, parents: dict[ast.AST, ast.AST], shapes: list[ast.expr]) -> bool:
+@dataclass
+class _Uses:
+    """What deciding a use needs: each node's parent, the names the code
+    reads (as names or attributes), the direct calls `f(...)` of each name,
+    the names read other than as such a call, and the functions whose
+    callers are being checked (a recursion stops there)."""
+
+    parents: dict[ast.AST, ast.AST]
+    named: set[str] = field(default_factory=set)
+    calls: dict[str, list[ast.Call]] = field(default_factory=dict)
+    not_called: set[str] = field(default_factory=set)
+    visiting: set[str] = field(default_factory=set)
+
+
+def _uses_in(tree: ast.AST, parents: dict[ast.AST, ast.AST]) -> _Uses:
+    uses = _Uses(parents)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            uses.named.add(node.attr)
+            uses.not_called.add(node.attr)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            uses.named.add(node.id)
+            call = parents.get(node)
+            if isinstance(call, ast.Call) and call.func is node:
+                uses.calls.setdefault(node.id, []).append(call)
+            else:
+                uses.not_called.add(node.id)
+    return uses
+
+
+def _read_only_use(node: ast.expr, uses: _Uses, shapes: list[ast.expr]) -> bool:
     """Does the use of `node`, which holds one of the literal containers
     `shapes`, leave it unchanged and hand out none of its mutable parts?"""
-    parent = parents.get(node)
+    parent = uses.parents.get(node)
     items = _items_of(shapes)
     sealed = not any(_mutable(i) for i in items)  # nothing reached through it can change
     if parent is _RETURNED:
@@ -158,14 +192,16 @@ def _read_only_use(node: ast.expr, parents: dict[ast.AST, ast.AST], shapes: list
     if isinstance(parent, ast.Subscript) and parent.value is node:
         if not isinstance(parent.ctx, ast.Load):
             return False
-        return sealed or not isinstance(parent.slice, ast.Slice) and _item_use(parent, parents, items)
+        return sealed or not isinstance(parent.slice, ast.Slice) and _item_use(parent, uses, items)
     if isinstance(parent, ast.Compare) and node in parent.comparators:
         return all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
     if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node:
         walked = [w for s in shapes for w in _walked(s) if _mutable(w)]
-        return not walked or _bound_use(parent.target, parents, walked)  # `for row in GRID:`, rows only read
+        return not walked or _bound_use(parent.target, uses, walked)  # `for row in GRID:`, rows only read
+    if isinstance(parent, ast.Return) and parent.value is node:
+        return _returned_use(node, uses, shapes)  # `return TABLE[spec]`, and what its callers do with it
     if isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1:
-        return _bound_use(parent.targets[0], parents, shapes)  # `row = GRID[i]`, then only read
+        return _bound_use(parent.targets[0], uses, shapes)  # `row = GRID[i]`, then only read
     if isinstance(parent, ast.FormattedValue) and parent.value is node:
         return True  # `f"... {TABLE}"` formats it
     if isinstance(parent, ast.Call) and node in parent.args:
@@ -174,25 +210,25 @@ def _read_only_use(node: ast.expr, parents: dict[ast.AST, ast.AST], shapes: list
             isinstance(func, ast.Attribute) and func.attr == "join"
         return reads and (sealed or isinstance(func, ast.Name) and func.id in _SEALED_READERS)
     if isinstance(parent, ast.Attribute) and parent.value is node:
-        call = parents.get(parent)
+        call = uses.parents.get(parent)
         if not (parent.attr in _READ_METHODS and isinstance(call, ast.Call) and call.func is parent):
             return False
         if sealed or parent.attr in _SEALED_METHODS:
             return True
-        return parent.attr == "get" and _item_use(call, parents, items)  # the item, or the caller's default
+        return parent.attr == "get" and _item_use(call, uses, items)  # the item, or the caller's default
     return False
 
 
-def _bound_use(target: ast.expr, parents: dict[ast.AST, ast.AST], shapes: list[ast.expr]) -> bool:
+def _bound_use(target: ast.expr, uses: _Uses, shapes: list[ast.expr]) -> bool:
     """A local name bound to one of `shapes` (`row = GRID[i]`, `for row in
     GRID`): read-only when it is bound nowhere else in its function (no
     other assignment, parameter, `global` or `nonlocal` of the name) and
     every read of it is a read-only use."""
     if not isinstance(target, ast.Name):
         return False
-    scope: ast.AST | None = parents.get(target)
+    scope: ast.AST | None = uses.parents.get(target)
     while scope is not None and not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        scope = parents.get(scope)
+        scope = uses.parents.get(scope)
     if scope is None:
         return False  # bound at module level, or in code the parents do not reach
     reads: list[ast.Name] = []
@@ -205,18 +241,39 @@ def _bound_use(target: ast.expr, parents: dict[ast.AST, ast.AST], shapes: list[a
         elif isinstance(node, ast.arg) and node.arg == target.id or \
                 isinstance(node, (ast.Global, ast.Nonlocal)) and target.id in node.names:
             return False
-    return all(_read_only_use(read, parents, shapes) for read in reads)
+    return all(_read_only_use(read, uses, shapes) for read in reads)
+
+
+def _returned_use(node: ast.expr, uses: _Uses, shapes: list[ast.expr]) -> bool:
+    """`return TABLE[spec]` in a function: read-only when nothing in the
+    module names the function (the value goes to callers outside it, after
+    the call, as with `return NAME`), or when the module only calls it
+    directly (`f(spec).get(name)`) and uses each call's value read-only."""
+    function: ast.AST | None = uses.parents.get(node)
+    while function is not None and not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        function = uses.parents.get(function)
+    if not isinstance(function, ast.FunctionDef) or function.name in uses.visiting:
+        return False
+    if function.name not in uses.named:
+        return True
+    if function.name in uses.not_called:  # passed on, or a method reached as an attribute
+        return False
+    uses.visiting.add(function.name)
+    try:
+        return all(_read_only_use(call, uses, shapes) for call in uses.calls.get(function.name, []))
+    finally:
+        uses.visiting.discard(function.name)
 
 
 def _items_of(shapes: list[ast.expr]) -> list[ast.expr]:
     return [item for shape in shapes for item in _items(shape)]
 
 
-def _item_use(read: ast.expr, parents: dict[ast.AST, ast.AST], items: list[ast.expr]) -> bool:
+def _item_use(read: ast.expr, uses: _Uses, items: list[ast.expr]) -> bool:
     """`read` gives one of `items`: a read-only use of it, where it may be
     a container that can change."""
     containers = [i for i in items if _mutable(i)]
-    return not containers or _read_only_use(read, parents, containers)
+    return not containers or _read_only_use(read, uses, containers)
 
 
 class Relocate(ast.NodeTransformer):
