@@ -22,7 +22,7 @@ def get_field(machine: Machine, state: State, frame: Frame, instr: GetField) -> 
 
 
 def set_field(machine: Machine, state: State, frame: Frame, instr: SetField) -> Successors:
-    if not instr.force and _frozen(machine, state, frame, instr):  # its message varies: not asserted
+    if not instr.force and machine.program.has_frozen and _frozen(machine, state, frame, instr):  # message: varies
         return machine.throw(state, ExcValue("FrozenInstanceError", None))
     answered = _modelled(machine, state, frame, instr)
     if answered is not None:

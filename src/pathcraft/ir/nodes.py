@@ -15,6 +15,7 @@ every choice point of the execution is a rule selection.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Union
@@ -470,7 +471,13 @@ class Program:
     def frozen(self, cls: str) -> bool:
         """Is `cls` a `@dataclass(frozen=True)` or a subclass of one (its
         `__setattr__` raises for any attribute)?"""
-        return any(self.classes[klass].frozen for klass in self.mro(cls))
+        return self.has_frozen and any(self.classes[klass].frozen for klass in self.mro(cls))
+
+    @functools.cached_property
+    def has_frozen(self) -> bool:
+        """Does any class of the program freeze its instances? (Most have
+        none: each attribute assignment asks.)"""
+        return any(info.frozen for info in self.classes.values())
 
     def resolve_method(self, cls: str, method: str) -> str | None:
         """The qualname of the method an instance of `cls` runs, if any."""
