@@ -171,3 +171,20 @@ def test_a_name_the_package_binds_is_not_taken_for_the_module(tmp_path: Path) ->
     package = _package(tmp_path, {"__init__.py": "data = None\n", "data.py": DATA,
                                   "uses.py": "from . import data\n\n\ndef f() -> int:\n    return data.LIMIT\n"})
     assert "unknown name 'data'" in str(translate(str(package / "uses.py"), ["f"]).errors["f"])
+
+
+def test_a_table_read_by_a_function_a_c_accelerator_may_replace_is_refused(tmp_path: Path) -> None:
+    """`stat.filemode` reads `_filemode_table`, but `from _stat import *`
+    replaces it with a C version of its own table (PEP 399 equivalence
+    holds for what a function computes from its arguments): '?' where the
+    table gives '-'. Its other functions, reading no table, are analysed."""
+    source = ("TABLE = ((4, 'r'), (2, 'w'))\n\n\ndef mode(m: int) -> str:\n    for bit, c in TABLE:\n"
+              "        if m & bit:\n            return c\n    return '-'\n\n\ndef is_read(m: int) -> bool:\n"
+              "    return m & 4 == 4\n")
+    path = tmp_path / "modes.py"
+    path.write_text(source + "\n\ntry:\n    from _modes import *\nexcept ImportError:\n    pass\n")
+    errors = translate(str(path), ["mode", "is_read"]).errors
+    assert "may replace at import" in str(errors["mode"]) and "is_read" not in errors
+    plain = tmp_path / "plain.py"
+    plain.write_text(source)
+    assert not translate(str(plain), ["mode", "is_read"]).errors

@@ -109,6 +109,12 @@ def name(ex: ExprLowering, node: ast.Name) -> Expr:
                                  "fullmatch or search on it")
         return Const(value)
     if node.id in ex.module.frozen:  # a fresh copy of a container nothing changes
+        if ex.module.star_import is not None or ex.info.qualname.split(".")[0] in ex.module.replaced_at_import:
+            # PEP 399 makes a C accelerator compute what the Python code computes from its arguments, which is
+            # why a function it replaces is analysed from its source; its tables are its own (`_stat.filemode`
+            # writes '?' for a mode of no file type, where `stat.filemode`'s table gives '-')
+            raise ex.error(node, f"the module table '{node.id}' read by a function the module may replace at "
+                                 "import with its C version (which keeps tables of its own)")
         return ex.expr(Relocate(node).visit(copy.deepcopy(ex.module.frozen[node.id])))
     if (foreign := ex.stdlib.read(node)) is not None:
         return foreign
