@@ -19,8 +19,9 @@ def run() -> None:
     # callback of the import machinery, which prints it as an ignored exception with a traceback and
     # goes on (seen in CI, 0.2 s into a package run); acted on once the imports are done.
     noted: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
     try:
+        # (within the `try`: a Ctrl-C landing while the handler is being set is still the old handler's)
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
         try:
             from pathcraft.app.cli import main
         finally:
