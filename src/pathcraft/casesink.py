@@ -335,4 +335,3 @@ def outcome_words(case: TestCase) -> str:
     if isinstance(value, int):
         return f"returns_{'minus_' if value < 0 else ''}{abs(value)}" if abs(value) < 10**6 else "returns_int"
     return "returns"
-

@@ -226,9 +226,7 @@ def _bound_use(target: ast.expr, uses: _Uses, shapes: list[ast.expr]) -> bool:
     every read of it is a read-only use."""
     if not isinstance(target, ast.Name):
         return False
-    scope: ast.AST | None = uses.parents.get(target)
-    while scope is not None and not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        scope = uses.parents.get(scope)
+    scope = _enclosing_function(target, uses)
     if scope is None:
         return False  # bound at module level, or in code the parents do not reach
     reads: list[ast.Name] = []
@@ -249,9 +247,7 @@ def _returned_use(node: ast.expr, uses: _Uses, shapes: list[ast.expr]) -> bool:
     module names the function (the value goes to callers outside it, after
     the call, as with `return NAME`), or when the module only calls it
     directly (`f(spec).get(name)`) and uses each call's value read-only."""
-    function: ast.AST | None = uses.parents.get(node)
-    while function is not None and not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        function = uses.parents.get(function)
+    function = _enclosing_function(node, uses)
     if not isinstance(function, ast.FunctionDef) or function.name in uses.visiting:
         return False
     if function.name not in uses.named:
@@ -263,6 +259,14 @@ def _returned_use(node: ast.expr, uses: _Uses, shapes: list[ast.expr]) -> bool:
         return all(_read_only_use(call, uses, shapes) for call in uses.calls.get(function.name, []))
     finally:
         uses.visiting.discard(function.name)
+
+
+def _enclosing_function(node: ast.AST, uses: _Uses) -> ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None:
+    """The function whose body holds `node` (None at module level)."""
+    scope = uses.parents.get(node)
+    while scope is not None and not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        scope = uses.parents.get(scope)
+    return scope
 
 
 def _items_of(shapes: list[ast.expr]) -> list[ast.expr]:

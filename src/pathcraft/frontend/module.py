@@ -283,11 +283,15 @@ def _find_frozen(module: ModuleSource, tree: ast.Module, folded: dict[str, ast.e
                        and isinstance(n.target, ast.Name) and n.value is not None and n.target.id not in rebound})
     containers.update({name: value for name, value in folded.items() if name in containers})
 
+    module.frozen = frozen_containers(tree, containers, _frozen_item(module))
+
+
+def _frozen_item(module: ModuleSource) -> Callable[[ast.expr], bool]:
+    """What a read-only container's items may be: literals, and NamedTuples of literals (immutable too)."""
     def is_constant(e: ast.expr) -> bool:
         return literal_value(e, module.from_math, module.imported) is not NO_DEFAULT
 
-    module.frozen = frozen_containers(  # items: literals, and NamedTuples of literals (immutable too)
-        tree, containers, lambda e: is_constant(e) or namedtuple_literal(e, module.namedtuples, is_constant))
+    return lambda e: is_constant(e) or namedtuple_literal(e, module.namedtuples, is_constant)
 
 
 def _recheck_frozen(module: ModuleSource) -> None:
@@ -299,12 +303,7 @@ def _recheck_frozen(module: ModuleSource) -> None:
         return
     code = ast.Module(body=[*module.tree.body, *module.functions.values(), *module.classes.values()],
                       type_ignores=[])
-
-    def is_constant(e: ast.expr) -> bool:
-        return literal_value(e, module.from_math, module.imported) is not NO_DEFAULT
-
-    kept = frozen_containers(code, dict(module.frozen),
-                             lambda e: is_constant(e) or namedtuple_literal(e, module.namedtuples, is_constant))
+    kept = frozen_containers(code, dict(module.frozen), _frozen_item(module))
     for name in sorted(set(module.frozen) - set(kept)):
         if name in module.origins:
             where = Path(module.origins[name]).name
