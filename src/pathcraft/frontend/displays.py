@@ -12,9 +12,9 @@ import ast
 
 from pathcraft.errors import UnsupportedError
 from pathcraft.frontend.exprhost import ExprLowering
-from pathcraft.frontend.strformat import FIELD_TEXT, INT_SPECS, spec_text
+from pathcraft.frontend.strformat import computed_spec, field_text
 from pathcraft.ir.builtin_names import NEW_DICT, NEW_SET, SLICE_PROTOCOL
-from pathcraft.ir.nodes import Binary, Call, CallMethod, Const, Expr, ListOp, NewList, RepeatList, Text, Unary, Var
+from pathcraft.ir.nodes import Binary, Call, CallMethod, Const, Expr, ListOp, NewList, RepeatList, Text, Var
 
 
 def dict_or_set(ex: ExprLowering, node: ast.Dict | ast.Set) -> Expr:
@@ -37,11 +37,12 @@ def dict_or_set(ex: ExprLowering, node: ast.Dict | ast.Set) -> Expr:
 
 
 def fstring(ex: ExprLowering, node: ast.JoinedStr) -> Expr:
-    """`f"..."`: literal parts and `{name}` fields (no format spec; no
-    conversion, or `!s`/`!r`) concatenated, each field formatted by the
-    engine (an int, bool, str or None has its text computed; anything else
-    makes the whole string one whose text is not computed); a field with
-    another conversion or a format spec makes the string not computed. Every
+    """`f"..."`: literal parts and `{name}` fields (no conversion, or
+    `!s`/`!r`; no format spec, a digits type `x`/`o`/`b`, or a width
+    with its fill, alignment and type: strformat.field_text) concatenated,
+    each field formatted by the engine (an int, bool, str or None has its
+    text computed; anything else makes the whole string one whose text is
+    not computed); a field with another conversion or spec makes the string not computed. Every
     field's expression runs, in order (it may raise: `{self.dist[u]}`)."""
     parts: list[Expr] = []
     computed = True
@@ -54,11 +55,9 @@ def fstring(ex: ExprLowering, node: ast.JoinedStr) -> Expr:
             except UnsupportedError as exc:  # the paths that get here are dropped, the function stays
                 return ex.stdlib.dropped(f"an f-string field: {exc.message}", value.value)
             conversion = None if value.conversion == -1 else chr(value.conversion)
-            spec = _constant_spec(value.format_spec)
-            if conversion in FIELD_TEXT and value.format_spec is None:
-                parts.append(Unary(FIELD_TEXT[conversion], field))
-            elif conversion is None and spec in INT_SPECS:  # `{n:x}`: `format(n, "x")`'s digits
-                parts.append(spec_text(ex, field, spec, node.lineno))
+            spec = "" if value.format_spec is None else _constant_spec(value.format_spec)
+            if spec is not None and computed_spec(conversion, spec):  # `{n}`, `{n:x}`, `{s!r:>8}`, `{n:04X}`
+                parts.append(field_text(ex, field, conversion, spec, node.lineno))
             else:
                 computed = False
         else:

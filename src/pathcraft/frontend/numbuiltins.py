@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from pathcraft.frontend import arith, classrefs, powers
-from pathcraft.models.int import lowering as intformat
+from pathcraft.frontend import arith, classrefs, powers, strformat
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.ir.builtin_names import function_predicate
 from pathcraft.ir.nodes import Binary, Call, CallMethod, Const, Expr, NewList, Unary, Var
@@ -181,14 +180,13 @@ def converted(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
 
 
 def formatted(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
-    """`format(n, "b")` (and "o", "x"): the digits' loop of models/int/lowering.py."""
-    if len(node.args) != 2 or not isinstance(node.args[1], ast.Constant) \
-            or node.args[1].value not in intformat.SPECS:
+    """`format(n, "b")` (and "o", "x"): the digits' loop of models/int/lowering.py;
+    a spec with a width (`format(s, ">8")`): as an f-string's field (strformat.field_text)."""
+    if len(node.args) != 2 or node.keywords or not isinstance(node.args[1], ast.Constant) \
+            or not isinstance(node.args[1].value, str) or not node.args[1].value \
+            or not strformat.computed_spec(None, node.args[1].value):
         return None
-    tmp = ex.blocks.temp()
-    predicate = function_predicate(intformat.SPECS[node.args[1].value][0])
-    ex.blocks.emit(Call(tmp, predicate, (ex.expr(node.args[0]),), node.lineno))
-    return Var(tmp)
+    return strformat.field_text(ex, ex.expr(node.args[0]), None, node.args[1].value, node.lineno)
 
 
 def _int_literal(node: ast.expr) -> int | None:

@@ -3,7 +3,8 @@ list".format(value)`, `TEMPLATE.format(spec=spec)`.
 
 Why: the template is known when the module is read, so its fields are too
 (`string.Formatter.parse` is the parser CPython's `str.format` follows).
-A spec `x`, `o` or `b` is an int's digits (`format(n, "x")`).
+A spec `x`, `o` or `b` is an int's digits (`format(n, "x")`); a spec with a
+width (`{:>8}`, `{:04X}`) pads the text (engine/formatspec.py).
 The call becomes what an f-string with the same fields is: every argument
 evaluated in order, then literal parts and formatted fields concatenated
 (`displays.fstring`'s parts). A template whose fields the model cannot
@@ -19,7 +20,8 @@ import ast
 import string
 
 from pathcraft.frontend.exprhost import ExprLowering
-from pathcraft.ir.builtin_names import function_predicate
+from pathcraft.ir import formatspecs as formatspec
+from pathcraft.ir.builtin_names import FORMAT_SPEC_OP, function_predicate
 from pathcraft.ir.nodes import Binary, Call, Const, Expr, Text, Unary, Var
 from pathcraft.models.int import lowering as intformat
 
@@ -35,6 +37,37 @@ def spec_text(ex: ExprLowering, value: Expr, spec: str, line: int) -> Expr:
     tmp = ex.blocks.temp()
     ex.blocks.emit(Call(tmp, function_predicate(intformat.SPECS[spec][0]), (value,), line))
     return Var(tmp)
+
+
+def computed_spec(conversion: str | None, spec: str) -> bool:
+    """Is the text of a field with this conversion and spec computed
+    (`field_text` lowers it)? A conversion makes a str, which no digits
+    type formats (Python's ValueError is left to the engine's unknown text)."""
+    if not spec:
+        return conversion in FIELD_TEXT
+    if conversion is None and spec in INT_SPECS:
+        return True
+    parsed = formatspec.parse(spec)
+    return parsed is not None and conversion in FIELD_TEXT and (
+        conversion is None or parsed.kind not in formatspec.DIGIT_KINDS and parsed.kind != "d")
+
+
+def field_text(ex: ExprLowering, value: Expr, conversion: str | None, spec: str, line: int) -> Expr:
+    """The text of a field (`computed_spec` holds): the conversion's text,
+    `format(value, "x")`'s digits, or the value (the digits, for a digits
+    type) formatted under a spec with a width (engine/formatspec.py)."""
+    if not spec:
+        return Unary(FIELD_TEXT[conversion], value)
+    if conversion is None and spec in INT_SPECS:
+        return spec_text(ex, value, spec, line)
+    parsed = formatspec.parse(spec)
+    assert parsed is not None
+    if conversion is not None:
+        value = Unary(FIELD_TEXT[conversion], value)
+    elif parsed.kind in formatspec.DIGIT_KINDS:
+        value = spec_text(ex, value, parsed.kind.lower(), line)
+    # evaluated here, as CPython formats the field: it may raise (`{s:d}`), before the events that follow
+    return ex.blocks.stable(Unary(FORMAT_SPEC_OP + spec, value), line)
 
 
 def constant_template(ex: ExprLowering, receiver: ast.expr) -> str | None:
@@ -65,7 +98,7 @@ def format_call(ex: ExprLowering, template: str, node: ast.Call) -> Expr | None:
             parts.append(Const(Text(literal)))
         if key is not None:
             value = positional[key] if isinstance(key, int) else named[key]
-            parts.append(spec_text(ex, value, spec, node.lineno) if spec else Unary(FIELD_TEXT[conversion], value))
+            parts.append(field_text(ex, value, conversion, spec, node.lineno))
     result: Expr = parts[0] if parts else Const(Text(""))
     for part in parts[1:]:
         result = Binary("add", result, part)
@@ -75,8 +108,8 @@ def format_call(ex: ExprLowering, template: str, node: ast.Call) -> Expr | None:
 def _fields(template: str, given: int, names: set[str]
             ) -> list[tuple[str, int | str | None, str | None, str]] | None:
     """Each literal part and the argument (index or keyword) its field
-    formats, with the field's conversion and spec (one of INT_SPECS, or
-    none); None when not read exactly."""
+    formats, with the field's conversion and spec (one whose text is
+    computed, or none); None when not read exactly."""
     try:
         parsed = list(string.Formatter().parse(template))
     except ValueError:  # `"{"`: CPython's ValueError, left to the engine
@@ -87,8 +120,7 @@ def _fields(template: str, given: int, names: set[str]
         if field is None:
             out.append((literal, None, None, ""))
             continue
-        if spec and (spec not in INT_SPECS or conversion is not None) or conversion not in FIELD_TEXT \
-                or "." in field or "[" in field:
+        if not computed_spec(conversion, spec or "") or "." in field or "[" in field:
             return None
         key: int | str
         if field == "":
