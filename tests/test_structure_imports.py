@@ -68,6 +68,19 @@ def test_an_untyped_parameter_no_class_fits_is_refused_with_its_uses(tmp_path: P
     assert "several classes have all of x: A, B (annotate it)" in result.errors["g"].message
 
 
+def test_an_untyped_parameter_of_a_method_takes_its_own_class_among_unrelated_fits(tmp_path: Path) -> None:
+    """`A.same(self, other)` reading `other.x`, where B has x too: other is an A."""
+    source = ("class A:\n    def __init__(self, x: int) -> None:\n        self.x = x\n\n"
+              "    def same(self, other):\n        if other.x == self.x:\n            return 1\n        return 0\n\n\n"
+              "class B:\n    x: int\n")
+    _write(tmp_path / "ownclass", {"nodes.py": source})
+    path = tmp_path / "ownclass" / "nodes.py"
+    result = translate(str(path), ["A.same"])
+    assert result.program.functions["A.same"].inferred[0].startswith("other: A (its own class, with x (B fit too)")
+    cases = generated(path, "A.same")
+    assert {c.value for c in cases} == {0, 1} and replay_mismatches(path, "A.same", cases) == []
+
+
 def test_imported_code_is_silent_in_the_trace() -> None:
     """Another file's lines never reach a path: the real trace keeps the
     tested file's events only (replay checks it; here it is said plainly)."""

@@ -1134,12 +1134,12 @@ def _unannotated_parameter(module: ModuleSource, fn: ast.FunctionDef, arg: ast.a
     if default is not None and (inferred == INT or inferred == Type("list", elem=INT) and default.kind == "tuple"):
         inferred, how = default, "as its default"  # `with_text=False`: a bool; `inclusive=(True, True)`: such a tuple
     if inferred is None:  # used as an object: a class whose attributes fit (frontend/untyped.py)
-        inferred, how = infer_class(module, fn, arg.arg, passed_to(module, owner))
+        inferred, how = infer_class(module, fn, arg.arg, passed_to(module, owner), owner)
         if inferred is None:  # or a str or dict whose methods it calls
             inferred = builtin_receiver(fn, arg.arg) or inferred
             how = "its methods are a str's" if inferred == STR else "its methods are a dict's" if inferred else how
     elif inferred == INT and owner is not None:  # passed on to a method that uses it as an object?
-        fitting, told = infer_class(module, fn, arg.arg, passed_to(module, owner))
+        fitting, told = infer_class(module, fn, arg.arg, passed_to(module, owner), owner)
         if fitting is not None:
             inferred, how = fitting, told
     if inferred is not None and inferred.kind == "obj" and _type_checked(fn, arg.arg):  # isinstance asked

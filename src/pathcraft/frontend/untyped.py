@@ -4,7 +4,8 @@
 given the class, among the module's and those it imports from the project,
 that has every attribute and method the body reaches through it (its own
 or inherited); when several fit and one of them is a base of all the
-others, the base. A guess, announced with the other inferred types; when no
+others, the base; when several unrelated ones fit and the function is a
+method of one of them, that class. A guess, announced with the other inferred types; when no
 class or several unrelated ones fit, the parameter is refused and the
 message says which.
 """
@@ -109,8 +110,10 @@ def _has(module: ModuleSource, cls: str, attribute: str) -> bool:
 
 
 def infer_class(module: ModuleSource, fn: ast.FunctionDef, name: str,
-                follow: Follow | None = None) -> tuple[Type | None, str]:
-    """(the class type, how it was told) or (None, why not)."""
+                follow: Follow | None = None, owner: str | None = None) -> tuple[Type | None, str]:
+    """(the class type, how it was told) or (None, why not). Of several
+    unrelated classes that fit, a method's own class (`owner`) is taken:
+    `def insert(self, next): ... next.prev` links a node to another node."""
     needed = uses(fn, name, follow)
     if needed is None:
         return None, "its use does not tell int from list[int]"
@@ -120,6 +123,9 @@ def infer_class(module: ModuleSource, fn: ast.FunctionDef, name: str,
     if not fits:
         return None, f"no class of the module or of its imports has all of {listed}"
     bases = [c for c in fits if all(module.is_subclass(other, c) for other in fits)]
+    if len(bases) != 1 and owner in fits:
+        others = ", ".join(c for c in fits if c != owner)
+        return Type("obj", owner), f"its own class, with {listed} ({others} fit too)"
     if len(bases) != 1:
         return None, f"several classes have all of {listed}: {', '.join(fits)} (annotate it)"
     extra = f"; its subclasses {', '.join(c for c in fits if c != bases[0])} fit too" if len(fits) > 1 else ""
