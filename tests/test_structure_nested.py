@@ -22,7 +22,7 @@ NESTED = HERE / "nested_classes.py"
 GOODRICH = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "goodrich-dsap-python"
 
 TYPED = ["Stack.push", "Stack.pop", "Stack.top_two", "CountingStack.push", "CountingStack.push_pair",
-         "Ranked.offer", "Ranked.beats", "pick", "same_kind", "Spot.__eq__"]
+         "Ranked.offer", "Ranked.beats", "pick", "tally", "same_kind", "Spot.__eq__"]
 UNTYPED = ["Queue.enqueue", "Queue.dequeue", "Queue._check", "Queue.first_checked", "Week.get_first",
            "Fortnight.show"]
 

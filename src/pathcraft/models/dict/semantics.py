@@ -201,11 +201,14 @@ def has_method(cell: DictCell | ViewCell, name: str) -> bool:
 # ------------------------------------------------------------ the handlers
 
 
-def _list_op(machine: Machine, state: State, frame: Frame, instr: ListOp, subject: Value) -> Successors:
+def _list_op(machine: Machine, state: State, frame: Frame, instr: ListOp, subject: Value) -> Successors | None:
     """`d[k]`, `d[k] = v`, `del d[k]`, `len(d)` or a loop's step over a
     dict, set or view; the loop's site is its line and the number of
-    calls below it (blocks are tail-called frames)."""
+    calls below it (blocks are tail-called frames). Truth (`if d:` in a
+    module whose classes define `__bool__`) is the engine's: not empty."""
     assert isinstance(subject, Addr)
+    if instr.op == "truth":
+        return None
     if isinstance(instr.lst, Var) and instr.lst.name.startswith(GENERATOR_SOURCE):
         raise Unsupported("a generator expression over a dict, set or view (walked by position)")
     args = tuple(machine.evaluator.eval(a, frame.env, state.heap) for a in instr.args)
