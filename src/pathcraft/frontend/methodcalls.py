@@ -17,7 +17,7 @@ from pathcraft.models.re import lowering as regex_model
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.models.math.lowering import is_math
 from pathcraft.frontend.seqbuiltins import key_and_reverse
-from pathcraft.ir.builtin_names import SORT_BY
+from pathcraft.ir.builtin_names import SORT_BY, function_predicate
 from pathcraft.ir.nodes import Call, CallMethod, CheckMethod, Const, Expr, Text, Var
 
 
@@ -44,10 +44,8 @@ def method_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: 
             and "super" not in ex.functions:
         return super_call(ex, func, node, discard)
     owner = func.value.id if isinstance(func.value, ast.Name) and func.value.id not in ex.local_names else None
-    if owner is not None and owner in ex.module.namedtuples and func.attr == "_make" \
-            and ex.namedtuple_make is not None \
-            and (made_tuple := ex.namedtuple_make(ex.module.namedtuples[owner], node)) is not None:
-        return made_tuple  # `C._make(xs)` (frontend/namedtuple_make.py)
+    if owner is not None and (built := _made_by_class(ex, owner, func.attr, node)) is not None:
+        return built  # `C._make(xs)`, `dict.fromkeys(xs)`
     if owner is not None and (owner in ex.class_alias or owner in ex.module.class_infos):
         return class_call(ex, ex.class_alias.get(owner, owner), func, node, discard)
     if func.attr == "join" and isinstance(func.value, ast.Constant) and isinstance(func.value.value, str) \
@@ -94,6 +92,30 @@ def _stored_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard:
     ex.calls.methods_called.add("__call__")
     ex.blocks.emit(CallMethod(target, stored, "__call__", given, node.lineno, (), written=True))
     return Var(target) if target else Const(None)
+
+
+def _made_by_class(ex: ExprLowering, owner: str, name: str, node: ast.Call) -> Expr | None:
+    """A class method that makes a value: a NamedTuple's `_make`
+    (frontend/namedtuple_make.py), `dict.fromkeys`; None: neither."""
+    if owner in ex.module.namedtuples and name == "_make" and ex.namedtuple_make is not None:
+        return ex.namedtuple_make(ex.module.namedtuples[owner], node)
+    if owner == "dict" and name == "fromkeys":
+        return _dict_fromkeys(ex, node)
+    return None
+
+
+def _dict_fromkeys(ex: ExprLowering, node: ast.Call) -> Expr | None:
+    """`dict.fromkeys(keys[, value])` of the builtin `dict` (not a name the
+    module binds): the prelude's loop (models/dict/prelude.py), the value
+    evaluated once, None when left out."""
+    if "dict" in ex.functions or "dict" in ex.module.class_infos or node.keywords or not 1 <= len(node.args) <= 2 \
+            or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    args = [ex.blocks.stable(ex.expr(a), node.lineno) for a in node.args]
+    tmp = ex.blocks.temp()
+    ex.blocks.emit(Call(tmp, function_predicate("dict_fromkeys"), (args[0], args[1] if len(args) == 2 else Const(None)),
+                        node.lineno))
+    return Var(tmp)
 
 
 def _spread(ex: ExprLowering, node: ast.Call) -> tuple[list[ast.expr], ast.expr | None]:

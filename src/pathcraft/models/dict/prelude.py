@@ -21,6 +21,15 @@ def fn__dict(items: dict[int, int]) -> dict[int, int]:
     return out
 
 
+def fn__dict_fromkeys(items: list[int], value: int) -> dict[int, int]:
+    """`dict.fromkeys(items, value)`: each key once, in the order the
+    loop meets it, every key holding the one value (the same object)."""
+    out = {}
+    for k in items:
+        out[k] = value
+    return out
+
+
 def dict__update(self: dict[int, int], other: dict[int, int]) -> None:
     """A dict's items; else an iterable of pairs (a list or tuple of two,
     as CPython takes them); any other pair is not modelled."""
