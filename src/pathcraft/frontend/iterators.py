@@ -29,6 +29,7 @@ from collections.abc import Callable
 
 from pathcraft.frontend.callables import callable_parameter
 from pathcraft.frontend.exprhost import ExprLowering
+from pathcraft.frontend.getters import getter_read
 from pathcraft.frontend.stmt_loops import ZIP_MOST
 from pathcraft.ir.nodes import Expr
 
@@ -101,12 +102,15 @@ def applied(ex: ExprLowering, function: ast.expr, items: list[ast.expr]) -> ast.
     """What `map(function, ...)` computes of each item (or pair of items):
     a call of a function of the module, a builtin or a callable parameter;
     the expression an `operator` function stands for (`map(lt, a, b)`:
-    `x < y`); a method of a local's object (`map(window.append, xs)`: the
+    `x < y`); an `operator` getter of constants (`itemgetter(0)`: `x[0]`);
+    a method of a local's object (`map(window.append, xs)`: the
     generator holds the object the name had when it was made, and the
     bound method CPython makes once is the same method at each item).
     None for anything else."""
     if _plain_function(ex, function):
         return ast.Call(function, items, [])
+    if len(items) == 1 and (read := getter_read(ex.stdlib.origin, function, items[0])) is not None:
+        return read  # `map(itemgetter(0), pairs)`: `x[0]` (frontend/getters.py)
     origin = ex.stdlib.origin(function)
     if origin is not None and origin[0] == "operator" and origin[1] in _OPERATORS \
             and _ARITY.get(origin[1], 2) == len(items):

@@ -15,12 +15,13 @@ from collections.abc import Mapping
 
 from pathcraft.frontend import keyed
 from pathcraft.frontend.callables import callable_parameter
+from pathcraft.frontend.getters import getter_read
 from pathcraft.frontend.builtins import empty_sequence_message
 from pathcraft.frontend.stmthost import StatementLowering
 from pathcraft.frontend.synthetic import copy_with_call_positions, synthetic_function
 from pathcraft.ir.builtin_names import function_predicate
 from pathcraft.ir.nodes import Call, Expr, FunctionInfo, ListOp, Var
-from pathcraft.ir.types import INT
+from pathcraft.ir.types import INT, Type
 
 # the prelude functions a keyed consumer hands items and keys to (frontend/keyed.py)
 PRELUDE_HELPERS = {
@@ -48,8 +49,9 @@ def keyed_call(lw: StatementLowering, consumer: str, items: ast.expr, key: ast.e
                node: ast.Call) -> Expr:
     """`sorted(xs, key=f)`, `min`/`max(xs, key=f)`, `xs.sort(key=f)`: see
     `frontend/keyed.py`. `f` is a lambda (lowered as a nested function
-    `<lambda>`, its free variables passed at each call) or a function
-    of the module taking one argument."""
+    `<lambda>`, its free variables passed at each call), a function
+    of the module taking one argument, a builtin, a callable parameter or
+    an `operator` getter of constants."""
     line = node.lineno
     number = len([p for p in lw.nested if "$key" in p and p.endswith("$consume")])
     key_info, free = key_function(lw, key, number)
@@ -69,6 +71,20 @@ def keyed_call(lw: StatementLowering, consumer: str, items: ast.expr, key: ast.e
     return Var(tmp)
 
 
+def _lowered_key(lw: StatementLowering, key: ast.expr, name: str, body: ast.expr,
+                 more: tuple[str, ...] = (), kinds: tuple[Type, ...] = ()) -> FunctionInfo:
+    """A silent key function `key(__pc_item, *more)` returning `body`."""
+    params = ("__pc_item", *more)
+    info = FunctionInfo("key", f"{lw.info.qualname}$key", params, (INT, *kinds), None, (), key.lineno,
+                        key.lineno, f"{lw.info.entry}${name}")
+    fn = ast.FunctionDef("key", ast.arguments([], [ast.arg(p) for p in params], None, [], [], None, []),
+                         [ast.Return(body)], [], None)
+    ast.copy_location(fn, key)
+    ast.fix_missing_locations(fn)
+    lw.nested_function(fn, info, key.lineno, entry_mark=False, builtin=True, marks=False)
+    return info
+
+
 def key_function(lw: StatementLowering, key: ast.expr, number: int) -> tuple[FunctionInfo, list[str]]:
     """The key function's signature, and the enclosing variables it reads."""
     if isinstance(key, ast.Name) and key.id in lw.module.functions and key.id not in lw.locals:
@@ -77,30 +93,19 @@ def key_function(lw: StatementLowering, key: ast.expr, number: int) -> tuple[Fun
             raise lw.error(key, f"key function '{key.id}' that does not take one argument")
         lw.calls.callees.add(key.id)
         return info, []
+    item = ast.Name("__pc_item", ast.Load())
     if _silent_key(key, lw.locals, lw.module.functions, lw.module.constants):
         # a builtin (`abs`, `len`) or a method of a module constant (`ORDER.find`): no frame of its own
-        param = "__pc_item"
-        body = ast.Return(ast.Call(copy.deepcopy(key), [ast.Name(param, ast.Load())], []))
-        info = FunctionInfo("key", f"{lw.info.qualname}$key", (param,), (INT,), None, (), key.lineno,
-                            key.lineno, f"{lw.info.entry}$builtinkey{number}")
-        fn = ast.FunctionDef("key", ast.arguments([], [ast.arg(param)], None, [], [], None, []), [body], [], None)
-        ast.copy_location(fn, key)
-        ast.fix_missing_locations(fn)
-        lw.nested_function(fn, info, key.lineno, entry_mark=False, builtin=True, marks=False)
-        return info, []
+        return _lowered_key(lw, key, f"builtinkey{number}", ast.Call(copy.deepcopy(key), [item], [])), []
+    read = getter_read(lw.expressions.stdlib.origin, key, item)
+    if read is not None:  # `itemgetter(1)`, `attrgetter("name")`: no frame of its own (frontend/getters.py)
+        return _lowered_key(lw, key, f"getterkey{number}", read), []
     if isinstance(key, ast.Name) and callable_parameter(lw.expressions, key.id) == 1:
         # a function the caller passes (frontend/callables.py): no frame in this module, called with the item
-        param, own = "__pc_item", key.id
-        body = ast.Return(ast.Call(ast.Name(own, ast.Load()), [ast.Name(param, ast.Load())], []))
+        own = key.id
         kind = lw.info.param_types[lw.info.params.index(own)]
-        info = FunctionInfo("key", f"{lw.info.qualname}$key", (param, own), (INT, kind), None, (), key.lineno,
-                            key.lineno, f"{lw.info.entry}$passedkey{number}")
-        fn = ast.FunctionDef("key", ast.arguments([], [ast.arg(param), ast.arg(own)], None, [], [], None, []),
-                             [body], [], None)
-        ast.copy_location(fn, key)
-        ast.fix_missing_locations(fn)
-        lw.nested_function(fn, info, key.lineno, entry_mark=False, builtin=True, marks=False)
-        return info, [own]
+        called = ast.Call(ast.Name(own, ast.Load()), [item], [])
+        return _lowered_key(lw, key, f"passedkey{number}", called, (own,), (kind,)), [own]
     if not isinstance(key, ast.Lambda):
         raise lw.error(key, "key other than a lambda, a builtin or a function of the module")
     args = key.args
