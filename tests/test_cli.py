@@ -1011,3 +1011,32 @@ def test_a_ctrl_c_after_the_run_is_over_changes_nothing(tmp_path: Path) -> None:
                       "run()\n", encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stderr == ""
+
+
+def test_a_half_built_z3_objects_finalizer_error_is_not_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    """A Ctrl-C inside `z3.Context()` leaves an object whose `__del__`
+    fails on an attribute never set: dropped; any other unraisable error
+    still reaches the default hook (printed with its traceback)."""
+    import gc
+
+    import z3
+
+    from pathcraft.__main__ import _quiet_z3_finalizers
+
+    class Noisy:
+        def __del__(self) -> None:
+            raise ValueError("a finalizer of the user's")
+
+    previous = sys.unraisablehook
+    sys.unraisablehook = _quiet_z3_finalizers
+    try:
+        half_built = z3.Context.__new__(z3.Context)  # `__init__` never ran: no `owner`
+        del half_built
+        gc.collect()
+        assert capsys.readouterr().err == ""
+        noisy = Noisy()
+        del noisy
+        gc.collect()
+    finally:
+        sys.unraisablehook = previous
+    assert "ValueError: a finalizer of the user's" in capsys.readouterr().err

@@ -14,7 +14,20 @@ import signal
 import sys
 
 
+def _quiet_z3_finalizers(unraisable: "sys.UnraisableHookArgs") -> None:
+    """A Ctrl-C can land inside a Z3 object's constructor (a context takes
+    milliseconds to make); the half-built object's finalizer then fails on
+    an attribute never set, and Python prints that with a traceback. Z3's
+    finalizers only free C memory: their AttributeError is dropped, any
+    other error goes to the default hook."""
+    module = getattr(unraisable.object, "__module__", None) or ""
+    if unraisable.exc_type is AttributeError and module.split(".")[0] == "z3":
+        return
+    sys.__unraisablehook__(unraisable)
+
+
 def run() -> None:
+    sys.unraisablehook = _quiet_z3_finalizers
     # While the command line is imported, a Ctrl-C is only noted: raised there, it can land in a
     # callback of the import machinery, which prints it as an ignored exception with a traceback and
     # goes on (seen in CI, 0.2 s into a package run); acted on once the imports are done.
