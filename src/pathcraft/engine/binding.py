@@ -14,7 +14,7 @@ from pathcraft.engine.summaries import composable
 from pathcraft.engine.values import Value
 from pathcraft.errors import Unsupported
 from pathcraft.heap import tuples
-from pathcraft.heap.cells import Addr, ListCell
+from pathcraft.heap.cells import Addr, Lazy, ListCell
 from pathcraft.ir.nodes import CallMethod, FunctionInfo
 from pathcraft.ir.values import ExcValue
 
@@ -22,16 +22,22 @@ from pathcraft.ir.values import ExcValue
 def _spread(machine: Machine, state: State, frame: Frame, instr: CallMethod, info: FunctionInfo,
             values: tuple[Value, ...], positional: list[str]
             ) -> tuple[tuple[Value, ...], list[str], CallMethod]:
-    """`obj.m(a, *rest)`: the values and parameter names when `a` fills
-    m's positional parameters and `rest` is a tuple, handed on as m's
-    `*args` (the call then bound as given); anything else drops the path."""
+    """`obj.m(a, *rest)`: when `a` fills m's positional parameters and
+    `rest` is a tuple, it is handed on as m's `*args` (the call then bound
+    as given); else the items of a list or tuple of known length are
+    passed after `a`, one argument each, and bound as written ones are
+    (too many or too few: Python's TypeError). A sequence of symbolic
+    length, or another iterable, drops the path."""
     assert instr.spread is not None
     spread = machine.evaluator.eval(instr.spread, frame.env, state.heap)
     before = positional[:positional.index(info.varargs)] if info.varargs in positional else positional
     cell = state.heap.cell(spread) if isinstance(spread, Addr) else None
-    if info.varargs is None or len(values) != len(before) or not (isinstance(cell, ListCell) and cell.is_tuple):
-        raise Unsupported(f"*args spread into {info.name}() other than as its own *{info.varargs or 'args'}")
-    return values + (spread,), before + [info.varargs], replace(instr, written=False, spread=None)
+    if info.varargs is not None and len(values) == len(before) and isinstance(cell, ListCell) and cell.is_tuple:
+        return values + (spread,), before + [info.varargs], replace(instr, written=False, spread=None)
+    if not instr.written or not isinstance(cell, ListCell) or cell.items is None or cell.is_deque \
+            or any(isinstance(item, Lazy) for item in cell.items):
+        raise Unsupported(f"*args spread into {info.name}() of other than a list or tuple of known length")
+    return values + cell.items, positional, replace(instr, spread=None)  # type: ignore[operator]
 
 
 def bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod, info: FunctionInfo,
@@ -42,7 +48,7 @@ def bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod, 
     values = args if info.binding == "static" else (receiver,) + args
     params = info.params[:-1] if info.kwargs is not None else info.params  # `**kwargs` is packed below
     positional = [p for p in params if p not in info.keyword_only] if instr.written else list(params)
-    if instr.spread is not None:  # `obj.m(a, *rest)`: rest is m's `*args` itself, or the path is dropped
+    if instr.spread is not None:  # `obj.m(a, *rest)`: m's `*args`, or arguments one by one (`_spread`)
         values, positional, instr = _spread(machine, state, frame, instr, info, values, positional)
     if info.varargs is not None and instr.written:  # the arguments past the positional parameters, as a tuple
         positional = positional[:positional.index(info.varargs)] if info.varargs in positional else positional
@@ -50,11 +56,8 @@ def bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod, 
         state = replace(state, heap=tuples.new_tuple(heap, packed))
         values = values[:len(positional)] + (packed,)
         positional.append(info.varargs)
-    if len(values) > len(positional):
-        if instr.keywords or len(positional) < len(params):  # CPython counts otherwise in its message
-            return machine.throw(state, ExcValue("TypeError", None))
-        return machine.throw(state, ExcValue("TypeError", f"{info.name}() takes {len(info.params)} "
-                                                          f"positional arguments but {len(values)} were given"))
+    if len(values) > len(positional):  # CPython's message names the qualified name and counts the defaults
+        return machine.throw(state, ExcValue("TypeError", None))
     defaults = dict(info.defaults)
     bound: dict[str, Value] = dict(zip(positional, values))
     extra: list[tuple[str, Value]] = []  # `**kwargs`: the keywords no parameter takes

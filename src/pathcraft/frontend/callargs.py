@@ -114,6 +114,15 @@ def construct(ex: ExprLowering, cls: str, node: ast.Call) -> Expr:
     full = ex.signatures.get(init)
     if full is None:
         raise ex.error(node, f"constructor {init}")
+    if node.args and isinstance(node.args[-1], ast.Starred) and not node.keywords \
+            and not any(isinstance(a, ast.Starred) for a in node.args[:-1]):
+        # `C(a, *rest)`: bound by the engine, rest's items one argument each (engine/binding.py)
+        given = tuple(ex.blocks.stable(ex.expr(a), node.lineno) for a in node.args[:-1])
+        rest = ex.blocks.stable(ex.expr(node.args[-1].value), node.lineno)
+        ex.blocks.emit(NewObject(tmp, cls, node.lineno))
+        ex.calls.methods_called.add("__init__")
+        ex.blocks.emit(CallMethod(None, Var(tmp), "__init__", given, node.lineno, written=True, spread=rest))
+        return Var(tmp)
     args = call_arguments(ex, full, node, skip_self=True)
     ex.blocks.emit(NewObject(tmp, cls, node.lineno))
     ex.calls.methods_called.add("__init__")

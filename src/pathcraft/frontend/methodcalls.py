@@ -119,17 +119,16 @@ def _dict_fromkeys(ex: ExprLowering, node: ast.Call) -> Expr | None:
 
 
 def _spread(ex: ExprLowering, node: ast.Call) -> tuple[list[ast.expr], ast.expr | None]:
-    """The positional arguments, and `rest` of a last `*rest` when it is
-    the caller's own `*args` tuple (never rebound): it is handed on to the
-    callee's `*args` (engine/methods.py). Any other starred argument is
-    refused."""
+    """The positional arguments, and `rest` of a last `*rest`: the engine
+    hands it on to the callee's `*args` when it is a tuple and the other
+    arguments fill the positional parameters, else passes its items one by
+    one when it is a list or tuple of known length (engine/binding.py).
+    Another starred argument, or one with keywords, is refused."""
     starred = [a for a in node.args if isinstance(a, ast.Starred)]
     if not starred:
         return list(node.args), None
     last = node.args[-1]
-    if len(starred) > 1 or not isinstance(last, ast.Starred) or node.keywords \
-            or not (isinstance(last.value, ast.Name) and last.value.id == ex.info.varargs
-                    and last.value.id not in ex.reassigned):
+    if len(starred) > 1 or not isinstance(last, ast.Starred) or node.keywords:
         raise ex.error(node, "*args in a call")
     return list(node.args[:-1]), last.value
 
