@@ -33,6 +33,6 @@ def parse(spec: str) -> Spec | None:
     if found is None:
         return None
     width = int(found["width"]) if found["width"] else 0
-    if width > MAX_WIDTH:
+    if width > MAX_WIDTH or found["fill"] is not None and ord(found["fill"]) > 0x2FFFF:  # beyond Z3's alphabet
         return None
     return Spec(found["fill"], found["align"] or "", found["zero"] is not None, width, found["kind"])
