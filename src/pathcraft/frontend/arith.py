@@ -126,6 +126,21 @@ def range_bounds(ex: ExprLowering, call: ast.Call, line: int) -> tuple[Expr, Exp
     return start, stop, step
 
 
+def reversed_range(ex: ExprLowering, node: ast.expr, line: int) -> list[Expr] | None:
+    """`reversed(range(a, b))` (or of `range(b)`), the builtins: the bounds of
+    `range(b - 1, a - 1, -1)`, the same numbers, evaluated and checked here as
+    `range(a, b)`'s are; None for anything else (a step: not rewritten)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "reversed"
+            and node.func.id not in ex.local_names and node.func.id not in ex.functions
+            and len(node.args) == 1 and not node.keywords):
+        return None
+    inner = range_call(ex, node.args[0])
+    if inner is None or len(inner.args) == 3:
+        return None
+    start, stop, _ = range_bounds(ex, inner, line)
+    return [ex.blocks.stable(Binary("sub", bound, Const(1)), line) for bound in (stop, start)] + [Const(-1)]
+
+
 def range_list(ex: ExprLowering, call: ast.Call, line: int) -> Expr:
     """`list(range(...))` (and `sorted` of one): the prelude's loop."""
     start, stop, step = range_bounds(ex, call, line)

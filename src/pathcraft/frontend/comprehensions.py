@@ -14,6 +14,7 @@ import copy
 import sys
 
 from pathcraft.errors import construct_name
+from pathcraft.frontend import arith
 from pathcraft.frontend.stmt_loops import ITERATORS, items_call, pair
 from pathcraft.frontend.callables import nested_types
 from pathcraft.frontend.stmthost import StatementLowering
@@ -76,12 +77,15 @@ def _sources(lw: StatementLowering, node: Comprehension) -> tuple[list[Expr], li
             iterable.keywords or any(isinstance(a, ast.Starred) for a in iterable.args)):
         raise lw.error(iterable, f"{wrapper}() with these arguments")
     args: list[Expr] = []
+    backwards = arith.reversed_range(lw.expressions, iterable, line) if wrapper == "reversed" else None
+    if backwards is not None:  # `reversed(range(a, b))` is `range(b - 1, a - 1, -1)`
+        args, wrapper, sources = backwards, "range", []
     for index, source in enumerate(sources):
         value = lw.blocks.stable(lw.expressions.expr(source), line)
         if wrapper != "range" and not (wrapper == "enumerate" and index == 1):  # not iterated themselves
             lw.blocks.emit(ListOp("iter", lw.blocks.temp("n"), value, (), line))  # TypeError here
         args.append(value)
-    names = [f"$it{i}" for i in range(len(sources))]
+    names = [f"$it{i}" for i in range(len(args))]
     if wrapper is None and items_call(iterable) and pair(gen.target):
         names = ["$items0"]  # `for k, v in d.items()`: the loop takes each entry's key and value
     loaded: list[ast.expr] = [ast.Name(n, ast.Load()) for n in names]

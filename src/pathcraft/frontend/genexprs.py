@@ -15,7 +15,7 @@ import re
 import sys
 from dataclasses import replace
 
-from pathcraft.frontend import generators
+from pathcraft.frontend import arith, generators
 from pathcraft.frontend.stmt_loops import REVERSED, iterate
 from pathcraft.frontend.callables import nested_types
 from pathcraft.frontend.stmthost import StatementLowering, makes_fresh
@@ -48,6 +48,9 @@ def generator_object(lw: StatementLowering, node: ast.GeneratorExp, silent: bool
         and not any(isinstance(a, ast.Starred) for a in iterable.args) else None
     sources = list(iterable.args) if wrapper is not None and isinstance(iterable, ast.Call) else [iterable]
     args: list[Expr] = []
+    backwards = arith.reversed_range(lw.expressions, iterable, line) if wrapper == "reversed" else None
+    if backwards is not None:  # `reversed(range(a, b))` is `range(b - 1, a - 1, -1)`
+        args, wrapper, sources = backwards, "range", []
     for index, part in enumerate(sources):
         value = lw.blocks.stable(lw.expressions.expr(part), line)
         if wrapper == "reversed":  # a sequence walked backwards (TypeError on a set, a generator)
@@ -56,7 +59,7 @@ def generator_object(lw: StatementLowering, node: ast.GeneratorExp, silent: bool
             lw.blocks.emit(ListOp("iter", lw.blocks.temp("n"), value, (), line))  # TypeError here
             value = iterate(lw, value, line)
         args.append(value)
-    names = [f"__pc_S{k}" for k in range(len(sources))]
+    names = [f"__pc_S{k}" for k in range(len(args))]
     loaded: list[ast.expr] = [ast.Name(n, ast.Load()) for n in names]
     body: list[ast.stmt] = [ast.Expr(ast.Yield(copy_with_call_positions(node.elt)))]
     for index in range(len(node.generators) - 1, -1, -1):

@@ -77,6 +77,9 @@ def for_loop(lw: StatementLowering, s: ast.For) -> None:
         and it.func.id not in lw.expressions.local_names and it.func.id not in lw.module.functions else None
     backwards = arith.range_call(lw.expressions, it.args[0]) if called == "reversed" and isinstance(it, ast.Call) \
         and len(it.args) == 1 and not it.keywords else None
+    if called == "zip" and isinstance(it, ast.Call) and any(arith.range_call(lw.expressions, a) for a in it.args):
+        for_list(lw, s)  # `zip(range(n), xs)`: the silent generator `zip` is, walking the range (iterators.py)
+        return
     if called in ITERATORS and isinstance(it, ast.Call) and backwards is None:
         for_iterator(lw, s, it, called)
         return
