@@ -15,7 +15,7 @@ from pathcraft.engine.values import Value
 from pathcraft.errors import Unsupported
 from pathcraft.heap import tuples
 from pathcraft.heap.cells import Addr, Lazy, ListCell
-from pathcraft.ir.nodes import CallMethod, FunctionInfo
+from pathcraft.ir.nodes import CallMethod, FreshContainer, FunctionInfo
 from pathcraft.ir.values import ExcValue
 
 
@@ -79,6 +79,13 @@ def bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod, 
         if isinstance(defaults.get(param), tuple):  # a tuple of constants
             heap, made = machine.heap_model.new_list(state.heap, defaults[param])  # type: ignore[arg-type]
             state = replace(state, heap=tuples.new_tuple(heap, made))
+            bound[param] = made
+            continue
+        fresh = defaults.get(param)
+        if isinstance(fresh, FreshContainer):  # `field(default_factory=list)`: a new one each call
+            heap, made = machine.heap_model.new_list(state.heap, ()) if fresh.kind == "list" else \
+                machine.heap_model.new_dict(state.heap, is_set=fresh.kind == "set")
+            state = replace(state, heap=heap)
             bound[param] = made
             continue
         if param in info.unheld_defaults:  # the callee's own default, which the model does not hold

@@ -12,8 +12,10 @@ import ast
 
 from pathcraft.models.namedtuple import lowering as namedtuples
 from pathcraft.frontend.exprhost import ExprLowering
-from pathcraft.ir.builtin_names import ENUM_LOOKUP, NEW_DICT
-from pathcraft.ir.nodes import Call, CallMethod, Const, EnumMember, Expr, FunctionInfo, NewList, NewObject, Text, Var
+from pathcraft.ir.builtin_names import ENUM_LOOKUP, NEW_DICT, NEW_SET
+from pathcraft.ir.nodes import (
+    Call, CallMethod, Const, EnumMember, Expr, FreshContainer, FunctionInfo, NewList, NewObject, Text, Var,
+)
 
 
 def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_self: bool = False) -> list[Expr]:
@@ -57,6 +59,12 @@ def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_
             made = ex.blocks.temp("default")
             items = tuple(Const(item) for item in defaults[param])  # type: ignore[union-attr, arg-type]
             ex.blocks.emit(NewList(made, items, None, node.lineno, is_tuple=True))
+            out.append(Var(made))
+        elif isinstance(defaults.get(param), FreshContainer):  # `field(default_factory=list)`: a new one each call
+            made = ex.blocks.temp("default")
+            kind = defaults[param].kind  # type: ignore[union-attr]
+            ex.blocks.emit(NewList(made, (), None, node.lineno) if kind == "list" else
+                           Call(made, NEW_DICT if kind == "dict" else NEW_SET, (), node.lineno))
             out.append(Var(made))
         elif param in defaults:
             out.append(Const(defaults[param]))  # type: ignore[arg-type]  # not a tuple

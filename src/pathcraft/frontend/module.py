@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
 from pathcraft.files import read_source
 from pathcraft.frontend.aliases import module_aliases
+from pathcraft.frontend.dataclass_fields import field_default
 from pathcraft.frontend.boolsafe import bool_safe_ints, returned_as_given
 from pathcraft.frontend.decorators import drop_overloads, read_decorators
 from pathcraft.frontend import mro, nested
@@ -519,12 +520,13 @@ def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, cla
             if isinstance(item.value, ast.Constant) and isinstance(item.value.value, (int, bool, type(None))):
                 class_defaults[mangle(item.target.id, cls.name)] = item.value.value
             if is_dataclass:
-                if item.value is None:
-                    defaults.append((item.target.id, NO_DEFAULT))
-                elif isinstance(item.value, ast.Constant) and isinstance(item.value.value, (int, bool, type(None))):
+                read, made = field_default(module, item.value) if item.value is not None else (True, NO_DEFAULT)
+                if isinstance(item.value, ast.Constant) and isinstance(item.value.value, (int, bool, type(None))):
                     defaults.append((item.target.id, item.value.value))
+                elif read:  # `field(default_factory=list)`, `field(default=0)` (frontend/dataclass_fields.py)
+                    defaults.append((item.target.id, made))  # type: ignore[arg-type]
                 else:
-                    raise unsupported(module.path, item.value, "dataclass default other than a constant")
+                    raise unsupported(module.path, item.value or item, "dataclass default other than a constant")
         elif isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name) \
                 and isinstance(item.value, ast.Constant) and isinstance(item.value.value, (int, bool, type(None))):
             class_defaults[mangle(item.targets[0].id, cls.name)] = item.value.value

@@ -69,6 +69,16 @@ class Sentinel:
 
 
 @dataclass(frozen=True)
+class FreshContainer:
+    """The default of a dataclass field made by `field(default_factory=list)`
+    (or `dict`, `set`): a new empty container at each call that leaves the
+    parameter out, made where the call binds it (frontend/callargs.py,
+    engine/binding.py). A test never names it: the parameter is left out."""
+
+    kind: str  # "list" | "dict" | "set"
+
+
+@dataclass(frozen=True)
 class EnumMember:
     """A member of an enum class of the program (`Color.RED`,
     frontend/enums.py): a value of its own, told apart by identity, whose
@@ -350,7 +360,8 @@ class FunctionInfo:
     param_types: tuple[Type, ...]
     return_type: str | None
     # a tuple default (`(True, True)`) holds literals: each use makes the tuple (frontend/callargs.py)
-    defaults: tuple[tuple[str, int | bool | float | Text | Sentinel | tuple[object, ...] | None], ...]
+    defaults: tuple[tuple[str, int | bool | float | Text | Sentinel | FreshContainer | tuple[object, ...] | None],
+                    ...]
     lineno: int
     end_lineno: int
     entry: str
