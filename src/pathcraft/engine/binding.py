@@ -13,7 +13,7 @@ from pathcraft.engine.state import Frame, State
 from pathcraft.engine.summaries import composable
 from pathcraft.engine.values import Value
 from pathcraft.errors import Unsupported
-from pathcraft.heap import tuples
+from pathcraft.heap import deques, tuples
 from pathcraft.heap.cells import Addr, Lazy, ListCell
 from pathcraft.ir.nodes import CallMethod, FreshContainer, FunctionInfo
 from pathcraft.ir.values import ExcValue
@@ -83,9 +83,9 @@ def bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod, 
             continue
         fresh = defaults.get(param)
         if isinstance(fresh, FreshContainer):  # `field(default_factory=list)`: a new one each call
-            heap, made = machine.heap_model.new_list(state.heap, ()) if fresh.kind == "list" else \
+            heap, made = machine.heap_model.new_list(state.heap, ()) if fresh.kind in ("list", "deque") else \
                 machine.heap_model.new_dict(state.heap, is_set=fresh.kind == "set")
-            state = replace(state, heap=heap)
+            state = replace(state, heap=deques.new_deque(heap, made) if fresh.kind == "deque" else heap)
             bound[param] = made
             continue
         if param in info.unheld_defaults:  # the callee's own default, which the model does not hold

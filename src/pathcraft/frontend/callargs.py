@@ -14,7 +14,7 @@ from pathcraft.models.namedtuple import lowering as namedtuples
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.ir.builtin_names import ENUM_LOOKUP, NEW_DICT, NEW_SET
 from pathcraft.ir.nodes import (
-    Call, CallMethod, Const, EnumMember, Expr, FreshContainer, FunctionInfo, NewList, NewObject, Text, Var,
+    Call, CallMethod, Const, EnumMember, Expr, FreshContainer, FunctionInfo, ListOp, NewList, NewObject, Text, Var,
 )
 
 
@@ -61,11 +61,7 @@ def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_
             ex.blocks.emit(NewList(made, items, None, node.lineno, is_tuple=True))
             out.append(Var(made))
         elif isinstance(defaults.get(param), FreshContainer):  # `field(default_factory=list)`: a new one each call
-            made = ex.blocks.temp("default")
-            kind = defaults[param].kind  # type: ignore[union-attr]
-            ex.blocks.emit(NewList(made, (), None, node.lineno) if kind == "list" else
-                           Call(made, NEW_DICT if kind == "dict" else NEW_SET, (), node.lineno))
-            out.append(Var(made))
+            out.append(_fresh(ex, defaults[param].kind, node.lineno))  # type: ignore[union-attr]
         elif param in defaults:
             out.append(Const(defaults[param]))  # type: ignore[arg-type]  # not a tuple
         else:
@@ -77,6 +73,18 @@ def call_arguments(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, skip_
         ex.blocks.emit(Call(made, NEW_DICT, tuple(extra), node.lineno))
         out.append(Var(made))
     return out
+
+
+def _fresh(ex: ExprLowering, kind: str, line: int) -> Var:
+    """A new empty list, dict, set or deque (a `FreshContainer` default)."""
+    made = ex.blocks.temp("default")
+    ex.blocks.emit(NewList(made, (), None, line) if kind in ("list", "deque") else
+                   Call(made, NEW_DICT if kind == "dict" else NEW_SET, (), line))
+    if kind != "deque":
+        return Var(made)
+    queue = ex.blocks.temp("default")
+    ex.blocks.emit(ListOp("deque", queue, Var(made), (), line))
+    return Var(queue)
 
 
 def _forwarded(ex: ExprLowering, callee: FunctionInfo, node: ast.Call, positional: int) -> Expr | None:

@@ -3,7 +3,7 @@
 Why: typed libraries give a field a list, dict or set of its own with
 `items: list[int] = field(default_factory=list)` (a plain `= []` is
 refused by `dataclasses` itself); a refused default refused the class.
-`field(default_factory=list)` (or `dict`, `set`) is a `FreshContainer`:
+`field(default_factory=list)` (or `dict`, `set`, `collections.deque`) is a `FreshContainer`:
 the generated `__init__` gets a new empty container at each call that
 leaves the argument out. `field(default=c)` of a constant is that
 constant. `repr=` changes nothing the model reads; any other option
@@ -48,6 +48,11 @@ def field_default(module: ModuleSource, node: ast.expr) -> tuple[bool, object]:
     if isinstance(factory, ast.Name) and factory.id in _FACTORIES and factory.id not in module.functions \
             and factory.id not in module.classes and factory.id not in module.imported:
         return True, FreshContainer(factory.id)
+    deque = ("collections", "deque")
+    if isinstance(factory, ast.Name) and imported_from(module.tree, factory.id, module.path) == deque \
+            or isinstance(factory, ast.Attribute) and factory.attr == "deque" and isinstance(factory.value, ast.Name) \
+            and factory.value.id == "collections" and "collections" in module.imported:
+        return True, FreshContainer("deque")
     return False, None
 
 

@@ -75,7 +75,7 @@ class FreshContainer:
     parameter out, made where the call binds it (frontend/callargs.py,
     engine/binding.py). A test never names it: the parameter is left out."""
 
-    kind: str  # "list" | "dict" | "set"
+    kind: str  # "list" | "dict" | "set" | "deque"
 
 
 @dataclass(frozen=True)
