@@ -121,7 +121,7 @@ def test_the_report_gives_each_function_its_tests_and_dropped_paths(package: Pat
     """What a one-module run prints of a function ("some paths dropped:
     ...") is in the package run's JSON report too."""
     (package / "partial.py").write_text("def f(x: int, s: str) -> str:\n    if x > 0:\n        return s\n"
-                                        "    return '{:>4}'.format(s)\n")
+                                        "    return '{:+4}'.format(s)\n")
     (package / "spin.py").write_text("def f(x: int) -> int:\n    while True:\n        pass\n")
     out = tmp_path / "generated"
     done = gen(package, out, "-q")
