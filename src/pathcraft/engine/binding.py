@@ -40,6 +40,18 @@ def _spread(machine: Machine, state: State, frame: Frame, instr: CallMethod, inf
     return values + cell.items, positional, replace(instr, spread=None)  # type: ignore[operator]
 
 
+def _made_default(machine: Machine, state: State, default: tuple[object, ...] | FreshContainer
+                  ) -> tuple[State, Addr]:
+    """A default made anew at each call: a tuple of constants, or the empty
+    list, dict, set or deque of `field(default_factory=...)`."""
+    if isinstance(default, tuple):
+        heap, made = machine.heap_model.new_list(state.heap, default)
+        return replace(state, heap=tuples.new_tuple(heap, made)), made
+    heap, made = machine.heap_model.new_list(state.heap, ()) if default.kind in ("list", "deque") else \
+        machine.heap_model.new_dict(state.heap, is_set=default.kind == "set")
+    return replace(state, heap=deques.new_deque(heap, made) if default.kind == "deque" else heap), made
+
+
 def bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod, info: FunctionInfo,
                 receiver: Value, args: tuple[Value, ...]) -> Successors:
     """Call the user method `info`, parameters bound as Python binds them (receiver, defaults), or TypeError."""
@@ -76,17 +88,8 @@ def bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod, 
     for param in params:
         if param in bound:
             continue
-        if isinstance(defaults.get(param), tuple):  # a tuple of constants
-            heap, made = machine.heap_model.new_list(state.heap, defaults[param])  # type: ignore[arg-type]
-            state = replace(state, heap=tuples.new_tuple(heap, made))
-            bound[param] = made
-            continue
-        fresh = defaults.get(param)
-        if isinstance(fresh, FreshContainer):  # `field(default_factory=list)`: a new one each call
-            heap, made = machine.heap_model.new_list(state.heap, ()) if fresh.kind in ("list", "deque") else \
-                machine.heap_model.new_dict(state.heap, is_set=fresh.kind == "set")
-            state = replace(state, heap=deques.new_deque(heap, made) if fresh.kind == "deque" else heap)
-            bound[param] = made
+        if isinstance(defaults.get(param), (tuple, FreshContainer)):  # a new object each call
+            state, bound[param] = _made_default(machine, state, defaults[param])  # type: ignore[arg-type]
             continue
         if param in info.unheld_defaults:  # the callee's own default, which the model does not hold
             raise Unsupported(f"call of {info.name}() without '{param}' (its default is not modelled)")

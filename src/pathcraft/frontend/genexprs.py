@@ -24,6 +24,31 @@ from pathcraft.ir.nodes import Call, Expr, FunctionInfo, ListOp, Mark, Var
 from pathcraft.ir.types import INT
 
 
+def _first_iterable(lw: StatementLowering, iterable: ast.expr, line: int) -> tuple[str | None, list[Expr]]:
+    """The first clause's iterable, evaluated as CPython does when the
+    generator is made: `range(...)`, `enumerate(...)`, `zip(...)`,
+    `reversed(...)` by their arguments (the builtin they name, and those
+    values), anything else by itself (None and its value)."""
+    wrapper = iterable.func.id if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
+        and iterable.func.id in ("range", "enumerate", "zip", "reversed") and iterable.func.id not in lw.locals \
+        and iterable.func.id not in lw.module.functions and not iterable.keywords \
+        and not any(isinstance(a, ast.Starred) for a in iterable.args) else None
+    backwards = arith.reversed_range(lw.expressions, iterable, line) if wrapper == "reversed" else None
+    if backwards is not None:  # `reversed(range(a, b))` is `range(b - 1, a - 1, -1)`
+        return "range", backwards
+    sources = list(iterable.args) if wrapper is not None and isinstance(iterable, ast.Call) else [iterable]
+    args: list[Expr] = []
+    for index, part in enumerate(sources):
+        value = lw.blocks.stable(lw.expressions.expr(part), line)
+        if wrapper == "reversed":  # a sequence walked backwards (TypeError on a set, a generator)
+            lw.blocks.emit(ListOp("iter", lw.blocks.temp("n"), value, (REVERSED,), line))
+        elif wrapper != "range" and not (wrapper == "enumerate" and index == 1):
+            lw.blocks.emit(ListOp("iter", lw.blocks.temp("n"), value, (), line))  # TypeError here
+            value = iterate(lw, value, line)
+        args.append(value)
+    return wrapper, args
+
+
 def generator_object(lw: StatementLowering, node: ast.GeneratorExp, silent: bool = False) -> Expr:
     """A generator expression as a value (or with several `for` clauses, or
     over what the consumers' resumptions do not walk): a generator
@@ -41,24 +66,7 @@ def generator_object(lw: StatementLowering, node: ast.GeneratorExp, silent: bool
     line = node.lineno
     first = node.generators[0]
     free = free_names(lw, node, [node.elt])
-    iterable = first.iter  # `range(...)`, `enumerate(...)`, `zip(...)`: their arguments evaluated here
-    wrapper = iterable.func.id if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
-        and iterable.func.id in ("range", "enumerate", "zip", "reversed") and iterable.func.id not in lw.locals \
-        and iterable.func.id not in lw.module.functions and not iterable.keywords \
-        and not any(isinstance(a, ast.Starred) for a in iterable.args) else None
-    sources = list(iterable.args) if wrapper is not None and isinstance(iterable, ast.Call) else [iterable]
-    args: list[Expr] = []
-    backwards = arith.reversed_range(lw.expressions, iterable, line) if wrapper == "reversed" else None
-    if backwards is not None:  # `reversed(range(a, b))` is `range(b - 1, a - 1, -1)`
-        args, wrapper, sources = backwards, "range", []
-    for index, part in enumerate(sources):
-        value = lw.blocks.stable(lw.expressions.expr(part), line)
-        if wrapper == "reversed":  # a sequence walked backwards (TypeError on a set, a generator)
-            lw.blocks.emit(ListOp("iter", lw.blocks.temp("n"), value, (REVERSED,), line))
-        elif wrapper != "range" and not (wrapper == "enumerate" and index == 1):
-            lw.blocks.emit(ListOp("iter", lw.blocks.temp("n"), value, (), line))  # TypeError here
-            value = iterate(lw, value, line)
-        args.append(value)
+    wrapper, args = _first_iterable(lw, first.iter, line)
     names = [f"__pc_S{k}" for k in range(len(args))]
     loaded: list[ast.expr] = [ast.Name(n, ast.Load()) for n in names]
     body: list[ast.stmt] = [ast.Expr(ast.Yield(copy_with_call_positions(node.elt)))]
