@@ -58,6 +58,9 @@ def property_access(machine: Machine, state: State, frame: Frame, instr: GetFiel
     Python versions: only the type is asserted). None: a field."""
     program = machine.program
     qualname = program.property_getter(cell.cls, instr.field)
+    if qualname is None and program.has_descriptors and (owner := program.descriptor(cell.cls, instr.field)):
+        raise Unsupported(f"attribute '{instr.field}', which class {owner} binds to what a call made "
+                          "(a descriptor's __get__/__set__ is not followed)")
     if qualname is None:
         return None
     if isinstance(instr, SetField):

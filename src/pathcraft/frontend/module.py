@@ -383,7 +383,7 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                      tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters),
                      plain_ne=_plain_ne(cls), quiet_exit=_quiet_exit(cls),
                      abstract=abstract_methods(module, class_chain(module, cls)), abcs=getattr(cls, mro.MERGED, ()),
-                     frozen=options.get("frozen") is True)
+                     frozen=options.get("frozen") is True, descriptors=_made_by_calls(cls))
 
 
 def _dataclass_options(cls: ast.ClassDef) -> dict[str, object]:
@@ -629,6 +629,14 @@ def _descriptors(cls: ast.ClassDef) -> set[str]:
         elif isinstance(item, ast.Assign) and isinstance(item.value, (ast.Call, ast.Name, ast.Attribute, ast.Lambda)):
             found.update(t.id for t in item.targets if isinstance(t, ast.Name))
     return found
+
+
+def _made_by_calls(cls: ast.ClassDef) -> tuple[str, ...]:
+    """Names the class body binds to what a call made (`user =
+    _PermProperty('_user', 2)`, `size = property(get)`): maybe a
+    descriptor, which an instance's reads and assignments of the name run."""
+    return tuple(sorted({t.id for item in cls.body if isinstance(item, ast.Assign) and isinstance(item.value, ast.Call)
+                         for t in item.targets if isinstance(t, ast.Name)}))
 
 
 def _class_level(fn: ast.FunctionDef) -> bool:

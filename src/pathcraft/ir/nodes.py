@@ -428,6 +428,9 @@ class ClassInfo:
     # `isinstance` answer for its instances
     abcs: tuple[str, ...] = ()
     frozen: bool = False  # @dataclass(frozen=True): assigning any attribute of an instance raises (FrozenInstanceError)
+    # names its body binds to what a call made (`user = _PermProperty('_user')`): maybe a descriptor, whose
+    # `__get__`/`__set__` an instance's read or assignment of the name runs (not followed: the path is dropped)
+    descriptors: tuple[str, ...] = ()
 
     def field_type(self, name: str) -> Type | None:
         return dict(self.fields).get(name)
@@ -490,6 +493,11 @@ class Program:
         none: each attribute assignment asks.)"""
         return any(info.frozen for info in self.classes.values())
 
+    @functools.cached_property
+    def has_descriptors(self) -> bool:
+        """Does any class bind a name to what a call made (ClassInfo.descriptors)?"""
+        return any(info.descriptors for info in self.classes.values())
+
     def resolve_method(self, cls: str, method: str) -> str | None:
         """The qualname of the method an instance of `cls` runs, if any."""
         for klass in self.mro(cls):
@@ -529,6 +537,11 @@ class Program:
         dataclass's generated one)?"""
         return self.resolve_method(cls, "__eq__") is not None or any(
             self.classes[klass].dataclass for klass in self.mro(cls))
+
+    def descriptor(self, cls: str, field: str) -> str | None:
+        """The class in `cls`'s chain whose body binds `field` to what a call
+        made (maybe a descriptor: ClassInfo.descriptors), if one does."""
+        return next((klass for klass in self.mro(cls) if field in self.classes[klass].descriptors), None)
 
     def class_binds(self, cls: str, field: str) -> bool:
         """Does a class in the chain bind `field` to a value the model does
