@@ -41,7 +41,7 @@ def test_the_parsed_spec_pads_as_format_does(spec: str, value: object) -> None:
     """The engine's padding on constants, against CPython's `format`
     (an exception of CPython's: the same type and message). An empty
     spec is never applied (`format`'s plain text: engine/strings.py)."""
-    from pathcraft.engine.formatspec import FormatError, format_value
+    from pathcraft.models.str.formatspec import FormatError, format_value
     from pathcraft.ir.nodes import Text
     from pathcraft.solver import terms as T
 

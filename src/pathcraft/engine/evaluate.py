@@ -14,7 +14,7 @@ import types
 
 from collections.abc import Callable, Mapping
 
-from pathcraft.engine import formatspec, identity, strings, tuples
+from pathcraft.engine import identity, strings, tuples
 from pathcraft.engine.values import UNDEFINED, Value, sentinel_use, unbound_local, value_kind
 from pathcraft.errors import Unsupported
 from pathcraft.heap.base import HeapModel, builtin_type, uncertain_attribute
@@ -22,7 +22,7 @@ from pathcraft.heap.cells import Addr, DictCell, Heap, ListCell, ObjectCell, Vie
 from pathcraft.ir.nodes import (Binary, CheckExceptionType, Const, EnumMember, Expr, Guard, Program, Sentinel, Text,
                                 Unary,
                                 Var)
-from pathcraft.ir.builtin_names import FORMAT_SPEC_OP, ISINSTANCE_ABC_OP, ISINSTANCE_OP, NEW_EXCEPTION_OP, UNSUPPORTED
+from pathcraft.ir.builtin_names import ISINSTANCE_ABC_OP, ISINSTANCE_OP, NEW_EXCEPTION_OP, UNSUPPORTED
 from pathcraft.ir.callables import SOURCES
 from pathcraft.models.enum import members as enums
 from pathcraft.ir.values import ExcValue, exception_is_a
@@ -37,14 +37,6 @@ class Raised(Exception):
     def __init__(self, exc: ExcValue) -> None:
         super().__init__(exc.type)
         self.exc = exc
-
-
-def _formatted(spec: str, value: Value) -> Value:
-    """`format(value, spec)` for a spec with a width (engine/formatspec.py)."""
-    try:
-        return formatspec.format_value(spec, value)
-    except formatspec.FormatError as exc:
-        raise Raised(exc.exc) from None
 
 
 def is_ref(value: object) -> bool:
@@ -180,8 +172,6 @@ class Evaluator:
             return v
         if e.op in strings.UNARY:
             return strings.unary(e.op, v)
-        if e.op.startswith(FORMAT_SPEC_OP):  # `f"{v:>8}"`
-            return _formatted(e.op[len(FORMAT_SPEC_OP):], v)
         if strings.is_str(v):
             if e.op in ("not", "truth"):
                 truth = T.truthy(strings.as_str(v))
@@ -221,8 +211,6 @@ class Evaluator:
             raise Unsupported(f"{e.op.partition(':')[0]}() of a member of enum {member.cls}")
         if e.op in ("format", "format_repr"):  # `f"{c}"`, `f"{c!r}"`
             return enums.text(self.program, member, e.op == "format_repr")
-        if e.op.startswith(FORMAT_SPEC_OP):  # a member's `__format__` differs by mixin and version
-            raise Unsupported(f"a format spec applied to a member of enum {member.cls}")
         if e.op in enums.TYPE_TESTS and info.enum.startswith("("):  # `str(c)` of a `(int, Enum)`: 'C.A', not '1'
             raise Unsupported(f"str() or int() of a member of enum {member.cls}, which mixes in a type itself")
         if e.op in enums.TYPE_TESTS and info.enum == "Enum":

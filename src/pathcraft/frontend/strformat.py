@@ -4,7 +4,7 @@ list".format(value)`, `TEMPLATE.format(spec=spec)`.
 Why: the template is known when the module is read, so its fields are too
 (`string.Formatter.parse` is the parser CPython's `str.format` follows).
 A spec `x`, `o` or `b` is an int's digits (`format(n, "x")`); a spec with a
-width (`{:>8}`, `{:04X}`) pads the text (engine/formatspec.py).
+width (`{:>8}`, `{:04X}`) pads the text (models/str/formatspec.py).
 The call becomes what an f-string with the same fields is: every argument
 evaluated in order, then literal parts and formatted fields concatenated
 (`displays.fstring`'s parts). A template whose fields the model cannot
@@ -21,7 +21,7 @@ import string
 
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.ir import formatspecs as formatspec
-from pathcraft.ir.builtin_names import FORMAT_SPEC_OP, function_predicate
+from pathcraft.ir.builtin_names import function_predicate
 from pathcraft.ir.nodes import Binary, Call, Const, Expr, Text, Unary, Var
 from pathcraft.models.int import lowering as intformat
 
@@ -55,7 +55,7 @@ def computed_spec(conversion: str | None, spec: str) -> bool:
 def field_text(ex: ExprLowering, value: Expr, conversion: str | None, spec: str, line: int) -> Expr:
     """The text of a field (`computed_spec` holds): the conversion's text,
     `format(value, "x")`'s digits, or the value (the digits, for a digits
-    type) formatted under a spec with a width (engine/formatspec.py)."""
+    type) formatted under a spec with a width (models/str/formatspec.py)."""
     if not spec:
         return Unary(FIELD_TEXT[conversion], value)
     if conversion is None and spec in INT_SPECS:
@@ -66,8 +66,10 @@ def field_text(ex: ExprLowering, value: Expr, conversion: str | None, spec: str,
         value = Unary(FIELD_TEXT[conversion], value)
     elif parsed.kind in formatspec.DIGIT_KINDS:
         value = spec_text(ex, value, parsed.kind.lower(), line)
-    # evaluated here, as CPython formats the field: it may raise (`{s:d}`), before the events that follow
-    return ex.blocks.stable(Unary(FORMAT_SPEC_OP + spec, value), line)
+    # a call evaluated here, as CPython formats the field: it may raise (`{s:d}`) before the events that follow
+    tmp = ex.blocks.temp()
+    ex.blocks.emit(Call(tmp, function_predicate("format_spec"), (value, Const(Text(spec))), line))
+    return Var(tmp)
 
 
 def constant_template(ex: ExprLowering, receiver: ast.expr) -> str | None:

@@ -32,8 +32,6 @@ ENTER_PROTOCOL = "$enter"
 EXIT_PROTOCOL = "$exit"
 # `E(args)` as a value: `Unary("exc:E", message)`, an ExcValue (frontend/excvalues.py)
 NEW_EXCEPTION_OP = "exc:"
-# `f"{v:SPEC}"` with a width (engine/formatspec.py): `Unary("fmtspec:SPEC", v)`
-FORMAT_SPEC_OP = "fmtspec:"
 MATCH_TYPE = "re.Match"  # the type of the ExcValue a regex match is (models/re): tested for truth and None only
 ADD = "__add__"  # `a + b` where a is surely a sequence (see frontend/expressions.py: sequence)
 IADD = "__iadd__"  # `a += b` likewise: a list extends in place

@@ -1,11 +1,12 @@
 """Format specs with a width (`{n:04X}`, `{s:<10}`): the part of Python's
 format-spec mini-language whose text the model computes, read when the
 module is lowered (frontend/strformat.py) and applied by the engine
-(engine/formatspec.py, which says what is computed and why).
+(models/str/formatspec.py, which says what is computed and why).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ class Spec:
     kind: str
 
 
+@functools.lru_cache(maxsize=512)  # asked at each evaluation of a field: a program has few specs
 def parse(spec: str) -> Spec | None:
     """The spec if it lies in the part computed here, else None."""
     found = _SPEC.match(spec)

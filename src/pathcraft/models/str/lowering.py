@@ -163,5 +163,13 @@ def _slices() -> list[Predicate]:
     return [entry, Predicate(reverse, reverse, ("self",), tuple(rules), builtin=True)]
 
 
+def _format_spec() -> Predicate:
+    """`$format_spec(value, spec)`: answered by the str model
+    (models/str/semantics.py); a value it does not answer drops the path."""
+    name = function_predicate("format_spec")
+    rule = Rule(1, None, (Raise(UNSUPPORTED, "a format spec applied to this value", 0),))
+    return Predicate(name, name, ("value", "spec"), (rule,), builtin=True)
+
+
 def str_predicates() -> dict[str, Predicate]:
-    return {p.name: p for p in (*_methods(), *_conversions(), *_slices())}
+    return {p.name: p for p in (*_methods(), *_conversions(), *_slices(), _format_spec())}

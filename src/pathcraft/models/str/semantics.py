@@ -1,5 +1,6 @@
 """The model of strs as far as the engine goes: `str % x` formats a string
-(`engine/strings.py: percent_format`; its text is not computed), and
+(`engine/strings.py: percent_format`; its text is not computed), a field
+with a width is padded (`$format_spec`, models/str/formatspec.py), and
 `s.partition(sep)` is three substrings of s around sep's first occurrence
 (terms: `indexof`, `substr`), a new tuple. Strings
 are terms of sort STR (`solver/strings.py` states each operator); their
@@ -12,6 +13,8 @@ from __future__ import annotations
 from pathcraft.engine.machine import Machine, Successors
 from pathcraft.engine.state import Frame, State, step
 from pathcraft.engine.strings import Mismatch, as_str, is_str, percent_format
+from pathcraft.ir.builtin_names import function_predicate
+from pathcraft.models.str.formatspec import FormatError, format_value
 from pathcraft.engine.values import Value
 from pathcraft.ir.nodes import Call, CallMethod, NewList, Predicate, Text, Var
 from pathcraft.ir.values import ExcValue
@@ -32,6 +35,22 @@ def _format(machine: Machine, state: State, frame: Frame, instr: Call, callee: P
     except Mismatch:
         return machine.throw(state, ExcValue("TypeError", None))
     return [step(state, frame, env=frame.env if instr.target is None else {**frame.env, instr.target: text})]
+
+
+def _format_field(machine: Machine, state: State, frame: Frame, instr: Call, callee: Predicate,
+                  args: list[Value]) -> Successors | None:
+    """`$format_spec(value, spec)`: a field with a width (`f"{n:04X}"`,
+    models/str/formatspec.py), or CPython's exception for the value's type."""
+    value, spec = args
+    assert isinstance(spec, Text) and spec.value is not None
+    try:
+        text = format_value(spec.value, value)
+    except FormatError as exc:
+        return machine.throw(state, exc.exc)
+    return [step(state, frame, env=frame.env if instr.target is None else {**frame.env, instr.target: text})]
+
+
+FORMAT_SPEC = function_predicate("format_spec")
 
 
 def _partition(machine: Machine, state: State, frame: Frame, instr: CallMethod, receiver: Value,
@@ -72,4 +91,5 @@ def _has_method(cell: object, name: str) -> bool:
     return name == "partition"
 
 
-MODEL = Model("str", kinds=("str",), method=_partition, has_method=_has_method, calls={"int_mod": _format})
+MODEL = Model("str", kinds=("str",), method=_partition, has_method=_has_method,
+              calls={"int_mod": _format, FORMAT_SPEC: _format_field})

@@ -21,6 +21,10 @@ the frontend leaves that field's text not computed.
 For the types "x", "X", "o", "b" the frontend computes the digits first
 (`format(n, "x")`, models/int/lowering.py, which refuses what is no int)
 and applies the spec to that text, marked as a number's.
+
+The frontend writes a field so formatted as a call of the builtin
+predicate `$format_spec(value, spec)` (models/str/lowering.py), which
+the str model answers (`format_field`, registered in semantics.py).
 """
 
 from __future__ import annotations
