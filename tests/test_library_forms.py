@@ -105,3 +105,33 @@ def test_an_abstract_set_parameter_is_a_set(tmp_path: Path) -> None:
     cases = generate(result.program, "has", GenerateOptions()).cases
     assert {case.value for case in cases} == {True, False}
     assert all("set" in case.heap_in["extras"] for case in cases)
+
+
+def test_a_type_variable_both_modules_define_alike_does_not_stop_a_merge(tmp_path: Path) -> None:
+    # packaging: `_T = TypeVar("_T")` in _structures.py and in pylock.py, which imports a decorator from it
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/_helpers.py": "from typing import TypeVar\n\n_T = TypeVar('_T')\n\n\n"
+                           "def first(items: list[_T]) -> _T:\n    return items[0]\n",
+        "pkg/use.py": "from typing import TypeVar\n\nfrom ._helpers import first\n\n_T = TypeVar('_T')\n\n\n"
+                      "def head(items: list[int]) -> int:\n    if not items:\n        return -1\n"
+                      "    return first(items)\n",
+    })
+    result = translate(str(tmp_path / "pkg" / "use.py"))
+    assert not result.errors
+    assert sorted(case.value for case in generate(result.program, "head", GenerateOptions()).cases)[0] == -1
+
+
+def test_a_new_type_is_its_base_type_and_calling_it_returns_the_argument(tmp_path: Path) -> None:
+    # packaging.utils: `NormalizedName = NewType("NormalizedName", str)`, imported by its siblings
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/utils.py": "from typing import NewType\n\nUserId = NewType('UserId', int)\n",
+        "pkg/ids.py": "from .utils import UserId\n\n\ndef next_id(current: UserId) -> UserId:\n"
+                      "    if current < 0:\n        raise ValueError('negative')\n    return UserId(current + 1)\n",
+    })
+    result = translate(str(tmp_path / "pkg" / "ids.py"))
+    assert not result.errors
+    cases = generate(result.program, "next_id", GenerateOptions()).cases
+    assert {type(case.value).__name__ for case in cases if case.kind == "return"} == {"int"}
+    assert [case.exc_type for case in cases if case.kind == "raise"] == ["ValueError"]

@@ -320,6 +320,11 @@ class Frontend:
         if deleted is not None:
             raise UnsupportedError(f"unsupported '{top}': deleted when the module is imported",
                                    at(self.module.path, deleted))
+        owner, _, member = qualname.rpartition(".")
+        alteration = self.module.altered.get(owner) if owner else None
+        if alteration is not None and not alteration.unbounded and alteration.covers(member):  # alterations.py
+            raise UnsupportedError(f"unsupported method '{qualname}': {alteration.by} may delete or replace it",
+                                   at(self.module.origins.get(owner, self.module.path), alteration.statement))
         star = self.module.star_import
         if star is not None and "." in qualname and top not in self.module.model_classes:  # a model's is no import
             raise UnsupportedError(f"unsupported class '{top}': the module may replace it at import "

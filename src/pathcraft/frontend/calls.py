@@ -67,6 +67,9 @@ def _special_call(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
     step, a name from the standard library; None: none of these."""
     if name in ex.module.namedtuples and name not in ex.local_names:
         return callargs.named_tuple(ex, ex.module.namedtuples[name], node)
+    if name in ex.module.new_types and name not in ex.local_names and len(node.args) == 1 and not node.keywords \
+            and not isinstance(node.args[0], ast.Starred):
+        return ex.expr(node.args[0])  # `NormalizedName(text)`: a NewType's call returns its argument
     if name in ex.class_alias and name not in ex.local_names:
         return callargs.construct(ex, ex.class_alias[name], node)
     if name in ex.module.class_infos or name in ex.module.class_errors:

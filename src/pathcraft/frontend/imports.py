@@ -258,7 +258,7 @@ def _misfit(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[
     where = Path(source.path).name
     for name in (*plan.functions, *plan.classes, *plan.constants, *plan.frozen, *plan.aliases, *plan.namedtuples):
         bound = mine.get(name)
-        if bound is not None and bound != _identity(source, name):
+        if bound is not None and bound != _identity(source, name) and not _same_alias(module, source, plan, name):
             return f"'{name}' of {where} is something else here"
     for name, what in plan.needs.items():
         bound = mine.get(name)
@@ -266,6 +266,15 @@ def _misfit(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[
                 and name in source.replaced_at_import:
             return f"'{name}', which its code uses, is something else here"
     return None
+
+
+def _same_alias(module: ModuleSource, source: ModuleSource, plan: _Plan, name: str) -> bool:
+    """Do both modules spell type alias or type variable `name` alike
+    (`_T = TypeVar("_T")` in each)? Then it types both modules' code the
+    same, though each has its own object."""
+    theirs, here = source.type_aliases.get(name), module.type_aliases.get(name)
+    return name in plan.aliases and theirs is not None and here is not None \
+        and ast.unparse(plan.narrowed.get(name, theirs)) == ast.unparse(here)
 
 
 def _merge(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[str, str]) -> None:
@@ -281,7 +290,9 @@ def _merge(module: ModuleSource, source: ModuleSource, plan: _Plan, mine: dict[s
     for name in plan.frozen:
         module.frozen.setdefault(name, source.frozen[name])
     for name in plan.aliases:
-        module.type_aliases.setdefault(name, plan.narrowed.get(name, source.type_aliases[name]))
+        kept = module.type_aliases.setdefault(name, plan.narrowed.get(name, source.type_aliases[name]))
+        if name in source.new_types and kept is source.type_aliases[name]:
+            module.new_types.add(name)
     for name in plan.namedtuples:
         module.namedtuples.setdefault(name, source.namedtuples[name])
     for name in (*plan.functions, *plan.classes, *plan.constants, *plan.frozen, *plan.aliases, *plan.namedtuples):

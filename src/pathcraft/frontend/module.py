@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping
 
 from pathcraft.errors import Location, PathcraftError, UnsupportedError, at, unsupported
 from pathcraft.files import read_source
-from pathcraft.frontend.aliases import module_aliases
+from pathcraft.frontend.aliases import module_aliases, new_types
+from pathcraft.frontend.alterations import Alteration, altered_names, class_returning
 from pathcraft.frontend.dataclass_fields import field_default
 from pathcraft.frontend.boolsafe import bool_safe_ints, returned_as_given
 from pathcraft.frontend.decorators import drop_overloads, read_decorators
@@ -45,7 +46,7 @@ from pathcraft.frontend.untyped import call_arguments, infer_class, passed_to, s
 from pathcraft.frontend import varargs
 from pathcraft.frontend.sentinels import sentinels
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
-from pathcraft.frontend.yields import is_generator, own_nodes, running_with
+from pathcraft.frontend.yields import is_generator, own_nodes
 from pathcraft.ir.nodes import ClassInfo, CompiledPattern, FunctionInfo, Sentinel, Text
 from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, STR, Type
 
@@ -120,6 +121,7 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     import_siblings(module, linker)
     link_imports(module, load_module, linker)
     _recheck_frozen(module)
+    _read_class_decorators(module)
     for name, sentinel in sentinels(path, tree, module.functions, module.classes).items():  # `_MISSING = object()`
         module.constants.setdefault(name, sentinel)
     module.model_classes = {c for c in module.classes if is_model_file(module.origins.get(c, module.path))}
@@ -274,6 +276,7 @@ def _read_aliases(module: ModuleSource, tree: ast.Module, rebound: set[str]) -> 
 
     for name, value in module_aliases(tree.body, lambda n: n not in rebound, parses).items():
         module.type_aliases.setdefault(name, value)
+    module.new_types = new_types(tree.body) & module.type_aliases.keys()
 
 
 def _find_frozen(module: ModuleSource, tree: ast.Module, folded: dict[str, ast.expr], rebound: set[str]) -> None:
@@ -310,6 +313,23 @@ def _recheck_frozen(module: ModuleSource) -> None:
             where = Path(module.origins[name]).name
             module.unmerged[name] = f"imported from {where}, not read: code here may change it or hand it out"
     module.frozen = kept
+
+
+def _returning_decorator(module: ModuleSource, deco: ast.expr) -> frozenset[str] | None:
+    """What `@deco` sets on the class, when it is a function of the project
+    that only sets attributes on the class and returns it (frontend/alterations.py)."""
+    fn = module.functions.get(deco.id) if isinstance(deco, ast.Name) else None
+    return class_returning(fn) if fn is not None else None
+
+
+def _read_class_decorators(module: ModuleSource) -> None:
+    """The attributes each class's own decorators set: changed members."""
+    for name, cls in module.classes.items():
+        for deco in cls.decorator_list:
+            names = _returning_decorator(module, deco)
+            if names is not None:
+                change = Alteration(deco, names=names, by=f"class decorator @{ast.unparse(deco)}")
+                module.altered[name] = module.altered[name].joined(change) if name in module.altered else change
 
 
 def _read_classes(module: ModuleSource) -> None:
@@ -383,7 +403,8 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                      tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters),
                      plain_ne=_plain_ne(cls), quiet_exit=_quiet_exit(cls),
                      abstract=abstract_methods(module, class_chain(module, cls)), abcs=getattr(cls, mro.MERGED, ()),
-                     frozen=options.get("frozen") is True, descriptors=_made_by_calls(cls))
+                     frozen=options.get("frozen") is True,
+                     descriptors=_made_by_calls(cls) + _altered_members(module, cls))
 
 
 def _dataclass_options(cls: ast.ClassDef) -> dict[str, object]:
@@ -394,7 +415,8 @@ def _dataclass_options(cls: ast.ClassDef) -> dict[str, object]:
 
 def _enum_info(module: ModuleSource, cls: ast.ClassDef, kind: str) -> ClassInfo:
     """An enum class: its members and methods, no fields (frontend/enums.py)."""
-    if cls.decorator_list and not all(ast.unparse(d) in ("unique", "enum.unique") for d in cls.decorator_list):
+    if cls.decorator_list and not all(ast.unparse(d) in ("unique", "enum.unique")
+                                      or _returning_decorator(module, d) is not None for d in cls.decorator_list):
         raise unsupported(module.path, cls.decorator_list[0], f"class decorator '{ast.unparse(cls.decorator_list[0])}'")
     try:
         shape = enums.read_enum(cls, kind)
@@ -448,6 +470,8 @@ def _is_dataclass(module: ModuleSource, cls: ast.ClassDef) -> bool:
     other class decorator, or option, is refused."""
     is_dataclass = False
     for deco in cls.decorator_list:
+        if _returning_decorator(module, deco) is not None:
+            continue  # the class it is given, some attributes set (module.altered)
         called = deco.func if isinstance(deco, ast.Call) else deco
         imported = module.imported
         named = isinstance(called, ast.Name) and called.id == "dataclass" and "dataclass" in imported \
@@ -637,6 +661,18 @@ def _made_by_calls(cls: ast.ClassDef) -> tuple[str, ...]:
     descriptor, which an instance's reads and assignments of the name run."""
     return tuple(sorted({t.id for item in cls.body if isinstance(item, ast.Assign) and isinstance(item.value, ast.Call)
                          for t in item.targets if isinstance(t, ast.Name)}))
+
+
+def _altered_members(module: ModuleSource, cls: ast.ClassDef) -> tuple[str, ...]:
+    """Names the class body binds that module-level code may change
+    (frontend/alterations.py): as unknown to an instance's read as a
+    descriptor's."""
+    alteration = module.altered.get(cls.name)
+    if alteration is None:
+        return ()
+    bound = {item.name for item in cls.body if isinstance(item, ast.FunctionDef)} | {
+        t.id for item in cls.body if isinstance(item, ast.Assign) for t in item.targets if isinstance(t, ast.Name)}
+    return tuple(sorted((n for n in bound | alteration.names if alteration.covers(n)), key=str))
 
 
 def _class_level(fn: ast.FunctionDef) -> bool:
@@ -896,8 +932,9 @@ def _default_object_problem(module: ModuleSource, cls: ast.ClassDef) -> tuple[as
                 not (isinstance(b, ast.Name) and b.id in module.classes) for b in real_bases)
                 or len(real_bases) > 1):  # as _class_info refuses them, whichever class it reads first
             return current, f"base class '{current.name}', which cannot be analysed"
-        if current.name in module.altered:
-            statement = module.altered[current.name]
+        alteration = module.altered.get(current.name)
+        if alteration is not None and alteration.unbounded:  # which members is not known (frontend/alterations.py)
+            statement = alteration.statement
             return statement, (f"class '{current.name}', whose attributes module-level code changes "
                                f"at line {statement.lineno}")
         for item in current.body:
@@ -908,30 +945,6 @@ def _default_object_problem(module: ModuleSource, cls: ast.ClassDef) -> tuple[as
         bases = [b.id for b in current.bases if isinstance(b, ast.Name) and b.id in module.classes]
         current = module.classes.get(bases[0]) if bases else None
     return None
-
-
-def altered_names(body: list[ast.stmt]) -> dict[str, ast.stmt]:
-    """Names whose attributes module-level code sets or deletes once they
-    are bound (`delattr(Stats, name)`, `setattr(C, ...)`, `C.x = ...`,
-    `del C.x`), each with the first statement that does: the class the
-    tests import is then not the class its body defines, so its members
-    are not read from that body."""
-    altered: dict[str, ast.stmt] = {}
-    imported = [s for s in body if not (isinstance(s, ast.If) and "__main__" in ast.unparse(s.test))]
-    for statement in _module_level(imported):  # not under `if __name__ == "__main__":`
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.Try)):
-            continue  # an `if`'s or `try`'s statements come on their own
-        for node in running_with([statement]):
-            name = None
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                    and node.func.id in ("setattr", "delattr") and node.args and isinstance(node.args[0], ast.Name):
-                name = node.args[0].id
-            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) \
-                    and isinstance(node.value, ast.Name):
-                name = node.value.id
-            if name is not None:
-                altered.setdefault(name, statement)
-    return altered
 
 
 def _rebound_names(body: list[ast.stmt]) -> set[str]:

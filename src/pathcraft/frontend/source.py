@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Final
 
 from pathcraft.errors import PathcraftError
+from pathcraft.frontend.alterations import Alteration
 from pathcraft.frontend.fields import ForeignWrite, foreign_assignments
 from pathcraft.frontend.lines import statement_lines
 from pathcraft.models.namedtuple.lowering import NamedTupleInfo
@@ -63,6 +64,7 @@ class ModuleSource:
     dataclasses: dict[str, tuple[tuple[str, int | bool | None | NoDefault], ...]] = field(default_factory=dict)
     keyword_only_dataclasses: set[str] = field(default_factory=set)  # @dataclass(kw_only=True): keywords only
     type_aliases: dict[str, ast.expr] = field(default_factory=dict)  # `type X = ...` (3.12+)
+    new_types: set[str] = field(default_factory=set)  # aliases bound to `NewType(...)`: a call is its argument
     replaced_at_import: set[str] = field(default_factory=set)  # see Program.replaced_at_import
     star_import: ast.ImportFrom | None = None  # `from _x import *`: any name may be replaced
     deleted: dict[str, ast.Delete] = field(default_factory=dict)  # `del name` when the module is imported
@@ -91,7 +93,7 @@ class ModuleSource:
     # a statement that fails when the module is imported, and why (frontend/importable.py)
     import_failure: tuple[ast.stmt, str] | None = None
     # a class whose attributes module-level code sets or deletes after its body ran -> that statement
-    altered: dict[str, ast.stmt] = field(default_factory=dict)
+    altered: dict[str, Alteration] = field(default_factory=dict)
 
     @property
     def value_equality(self) -> bool:
