@@ -92,7 +92,8 @@ def test_uses_that_could_change_an_inner_container_keep_the_table_unknown(tmp_pa
     path.write_text(f"GRID = [[1, 2], [3, 4]]\n\n\ndef f() -> int:\n{use}\n\ndef g(i: int) -> int:\n"
                     "    return GRID[i][0]\n")
     errors = translate(str(path), ["f", "g"]).errors
-    assert "unknown name 'GRID'" in str(errors["f"]) and "unknown name 'GRID'" in str(errors["g"])
+    reader = "f" if "f" in errors else "row_of"  # f reads GRID itself, or through a helper it calls
+    assert "unknown name 'GRID'" in str(errors[reader]) and "unknown name 'GRID'" in str(errors["g"])
 
 
 def test_a_flat_table_is_read_as_before_by_any_reader(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from pathcraft.app.cli import main
 from pathcraft.frontend import translate
 from pathcraft.frontend.packages import module_name, resolve, root_alias
 from pathcraft.frontend.module import load_module
+from pathcraft.generate import GenerateOptions, generate
 
 PACKAGE = Path(__file__).resolve().parent / "fixtures" / "structure" / "pkg_imports"
 SHELVES = PACKAGE / "shelves.py"
@@ -171,8 +172,8 @@ def test_an_aliased_import_keeps_todays_refusal(tmp_path: Path) -> None:
 
 def test_a_generator_of_another_module_fails_only_what_runs_it(tmp_path: Path) -> None:
     """Its resumptions would be events of the tested file's path: a direct
-    call refuses the caller, iterating an object whose `__iter__` is one
-    drops the path, and the rest of the class is used."""
+    call, like iterating an object whose `__iter__` is one, drops the path
+    that reaches it, and the rest of the class is used."""
     _write(tmp_path / "pkg", {
         "base.py": "class Pair:\n    a: int\n    b: int\n\n    def __iter__(self):\n        yield self.a\n"
                    "        yield self.b\n\n\ndef upto(n: int):\n    i = 0\n    while i < n:\n        yield i\n"
@@ -183,7 +184,9 @@ def test_a_generator_of_another_module_fails_only_what_runs_it(tmp_path: Path) -
     })
     user = tmp_path / "pkg" / "user.py"
     result = translate(str(user))
-    assert "generator of another module" in result.errors["count"].message
+    assert "generator of another module" in result.errors["upto"].message and "count" not in result.errors
+    counted = generate(result.program, "count", GenerateOptions())
+    assert counted.cases == [] and any("generator of another module" in note for note in counted.notes)
     assert generated(user, "total") == []
     assert len(generated(user, "first")) == 1
 

@@ -74,5 +74,5 @@ def property_access(machine: Machine, state: State, frame: Frame, instr: GetFiel
         return list(machine.invoke(state, info.entry, dict(zip(info.params, (receiver, value)))))
     info = program.functions.get(qualname)
     if info is None:
-        raise Unsupported(f"property {qualname} was not translated")
+        raise program.not_translated(qualname)
     return list(machine.invoke(state, info.entry, {info.params[0]: receiver}))

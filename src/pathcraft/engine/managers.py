@@ -54,6 +54,6 @@ def manager_call(machine: Machine, state: State, frame: Frame, instr: CallMethod
         method, args = leave, (None, None, None)
     info = program.functions.get(method)
     if info is None:
-        raise Unsupported(f"method {method} was not translated")
+        raise program.not_translated(method)
     name = method.rpartition(".")[2]
     return bound_call(machine, state, frame, replace(instr, method=name, written=True), info, receiver, args)

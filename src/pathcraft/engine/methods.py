@@ -155,7 +155,7 @@ def _object_method(machine: Machine, state: State, frame: Frame, instr: CallMeth
         return machine.throw(state, attribute_error(receiver, heap, instr.method))
     info = program.functions.get(qualname)
     if info is None:
-        raise Unsupported(f"method {qualname} was not translated")
+        raise program.not_translated(qualname)
     return bound_call(machine, state, frame, instr, info, receiver, args)
 
 
@@ -176,7 +176,7 @@ def object_equality(machine: Machine, state: State, frame: Frame, instr: CallMet
         return [step(state, frame, env=frame.env if instr.target is None else {**frame.env, instr.target: same})]
     info = program.functions.get(plan.method)
     if info is None:
-        raise Unsupported(f"method {plan.method} was not translated")
+        raise program.not_translated(plan.method)
     if objeq.generated(program, plan.method):
         depth, stack = 0, state.stack
         while stack is not None:
@@ -204,7 +204,7 @@ def object_order(machine: Machine, state: State, frame: Frame, instr: CallMethod
         return [step(state, frame, env=frame.env if instr.target is None else {**frame.env, instr.target: value})]
     info = machine.program.functions.get(plan.method)
     if info is None:
-        raise Unsupported(f"method {plan.method} was not translated")
+        raise machine.program.not_translated(plan.method)
     return list(machine.invoke(state, info.entry, dict(zip(info.params, (plan.receiver, plan.other)))))
 
 

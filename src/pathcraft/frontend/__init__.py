@@ -171,22 +171,14 @@ class Frontend:
 
     def translate(self, qualname: str) -> None:
         """Translate `qualname` and its callees, depth first; failures land
-        in `errors`, and a caller of a function that cannot be analysed
-        (unless it is reached by method dispatch) cannot be either. The
-        walk keeps its own stack: call chains can be long."""
+        in `errors`. A caller of a function that cannot be analysed is
+        analysed all the same: a path that reaches the call is dropped and
+        the reason named (Program.refused), its other paths keep their tests.
+        The walk keeps its own stack: call chains can be long."""
         stack: list[_Pending] = []
         self._start(qualname, stack)
         while stack:
             top = stack[-1]
-            waited = top.waiting
-            if waited is not None and waited in self.errors and (top.qualname, waited) not in self._soft:
-                err = self.errors[waited]
-                self.errors[top.qualname] = type(err)(
-                    f"calls {waited}(), which cannot be analysed: {err.message}", err.location
-                )
-                del self.done[top.qualname]
-                stack.pop()
-                continue
             top.waiting = next(top.callees, None)
             if top.waiting is None:
                 stack.pop()
@@ -345,7 +337,18 @@ class Frontend:
             class_homes=dict(self.module.homes),
             invariants=tuple(q for q in decorated_invariants(self.module.tree) if q in self.done),
             drivers=dict(self.drivers),
+            refused=self._refused_entries(),
         )
+
+    def _refused_entries(self) -> dict[str, str]:
+        """Each refused function's entry predicate and why (Program.refused),
+        unless the predicate was lowered all the same (a callee failed later)."""
+        out: dict[str, str] = {}
+        for qualname, error in self.errors.items():
+            info = self.signatures.get(qualname)
+            if info is not None and info.entry not in self.predicates:
+                out[info.entry] = out[qualname] = f"call of {qualname}(), which cannot be analysed: {error.message}"
+        return out
 
 
 def translate(path: str, names: list[str] | None = None, invariants: tuple[str, ...] = (), *,

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Union
 
+from pathcraft.errors import Unsupported
 from pathcraft.ir.driver import DriverPlan
 from pathcraft.ir.types import Type
 
@@ -463,6 +464,9 @@ class Program:
     # a class of a sibling module the module never imports (frontend/siblings.py): tests
     # name it, and the classes spelled through it, by that module (its dotted name)
     class_homes: Mapping[str, str] = field(hash=False, default_factory=dict)
+    # each function the frontend could not analyse, by its qualname and by its entry predicate, and
+    # why: a call of one drops the path that reaches it (a caller's other paths keep their tests)
+    refused: Mapping[str, str] = field(hash=False, default_factory=dict)
 
     def takes_keywords(self, qualname: str) -> bool:
         """May the generated tests call `qualname` with keyword arguments?"""
@@ -553,7 +557,15 @@ class Program:
         return any(k == base or base in self.classes[k].abcs for k in self.mro(cls))
 
     def predicate(self, name: str) -> Predicate:
+        """Predicate `name`; a function the frontend refused drops the path that calls it."""
+        found = self.predicates.get(name)
+        if found is None and name in self.refused:
+            raise Unsupported(self.refused[name])
         return self.predicates[name]
+
+    def not_translated(self, qualname: str) -> Unsupported:
+        """What drops a path that calls method `qualname`, which has no predicate."""
+        return Unsupported(self.refused.get(qualname, f"method {qualname} was not translated"))
 
     def predicates_of(self, function: str) -> list[Predicate]:
         return [p for p in self.predicates.values() if p.function == function]

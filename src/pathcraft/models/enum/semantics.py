@@ -67,7 +67,7 @@ def _translated(machine: Machine, qualname: str | None, missing: str) -> Functio
         raise Unsupported(missing)
     info = machine.program.functions.get(qualname)
     if info is None:
-        raise Unsupported(f"method {qualname} was not translated")
+        raise machine.program.not_translated(qualname)
     return info
 
 
