@@ -58,7 +58,10 @@ def bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod, 
     if info.binding == "property":  # `obj.p(...)` calls what the getter returns
         raise Unsupported(f"calling the value of property {info.qualname}")
     values = args if info.binding == "static" else (receiver,) + args
-    params = info.params[:-1] if info.kwargs is not None else info.params  # `**kwargs` is packed below
+    # `**kwargs` is packed below from a written call's keywords; the frontend's own calls (a constructor's
+    # `__init__`) hand it over packed, as every other parameter
+    packs_keywords = info.kwargs is not None and instr.written
+    params = info.params[:-1] if packs_keywords else info.params
     positional = [p for p in params if p not in info.keyword_only] if instr.written else list(params)
     if instr.spread is not None:  # `obj.m(a, *rest)`: m's `*args`, or arguments one by one (`_spread`)
         values, positional, instr = _spread(machine, state, frame, instr, info, values, positional)
@@ -82,7 +85,8 @@ def bound_call(machine: Machine, state: State, frame: Frame, instr: CallMethod, 
         if not named or name in bound:
             return machine.throw(state, ExcValue("TypeError", None))  # unexpected, or given twice
         bound[name] = machine.evaluator.eval(expr, frame.env, state.heap)
-    if info.kwargs is not None:
+    if packs_keywords:
+        assert info.kwargs is not None
         heap, bound[info.kwargs] = keywords.packed(state.heap, extra)
         state = replace(state, heap=heap)
     for param in params:

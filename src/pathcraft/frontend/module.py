@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import math
 import sys
 from pathlib import Path
 from collections.abc import Callable, Mapping
@@ -537,12 +538,12 @@ def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, cla
     for item in cls.body:
         if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and item.value is not None \
                 and _class_attribute_annotation(item.annotation, is_dataclass):
-            if isinstance(item.value, ast.Constant) and isinstance(item.value.value, (int, bool, type(None))):
-                class_defaults[mangle(item.target.id, cls.name)] = item.value.value
+            if (constant := _class_constant(item.value)) is not NO_DEFAULT:
+                class_defaults[mangle(item.target.id, cls.name)] = constant
         elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
             add(item.target.id, item.annotation, item.annotation)
-            if isinstance(item.value, ast.Constant) and isinstance(item.value.value, (int, bool, type(None))):
-                class_defaults[mangle(item.target.id, cls.name)] = item.value.value
+            if item.value is not None and (constant := _class_constant(item.value)) is not NO_DEFAULT:
+                class_defaults[mangle(item.target.id, cls.name)] = constant
             if is_dataclass:
                 read, made = field_default(module, item.value) if item.value is not None else (True, NO_DEFAULT)
                 if isinstance(item.value, ast.Constant) and isinstance(item.value.value, (int, bool, type(None))):
@@ -552,8 +553,8 @@ def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, cla
                 else:
                     raise unsupported(module.path, item.value or item, "dataclass default other than a constant")
         elif isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name) \
-                and isinstance(item.value, ast.Constant) and isinstance(item.value.value, (int, bool, type(None))):
-            class_defaults[mangle(item.targets[0].id, cls.name)] = item.value.value
+                and (constant := _class_constant(item.value)) is not NO_DEFAULT:
+            class_defaults[mangle(item.targets[0].id, cls.name)] = constant
         elif isinstance(item, ast.FunctionDef):
             methods.append(item.name)
             for node in ast.walk(item):
@@ -561,6 +562,20 @@ def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, cla
                         and isinstance(node.target.value, ast.Name) and node.target.value.id == "self":
                     add(node.target.attr, node.annotation, node.annotation)
     return fields, defaults, methods, unmodelled - set(fields)
+
+
+def _class_constant(value: ast.expr) -> int | bool | float | Text | None | NoDefault:
+    """A class attribute's value an unset instance attribute reads: an int,
+    bool, None, finite float or str literal (a str as the model's Text)."""
+    if not isinstance(value, ast.Constant):
+        return NO_DEFAULT
+    if isinstance(value.value, (int, bool, type(None))):
+        return value.value
+    if isinstance(value.value, float) and math.isfinite(value.value):
+        return value.value
+    if isinstance(value.value, str):
+        return Text(value.value)
+    return NO_DEFAULT
 
 
 def _class_attribute_annotation(annotation: ast.expr, is_dataclass: bool) -> bool:
@@ -578,8 +593,12 @@ def _bound_in_class(cls: ast.ClassDef) -> set[str]:
     bound: set[str] = set()
     for item in _module_level(cls.body):  # into `if` and `try` of the class body too
         targets = item.targets if isinstance(item, ast.Assign) else \
-            [item.target] if isinstance(item, (ast.AnnAssign, ast.AugAssign)) and getattr(item, "value", True) else []
-        bound.update(mangle(t.id, cls.name) for t in targets if isinstance(t, ast.Name))
+            [item.target] if isinstance(item, (ast.AnnAssign, ast.AugAssign, ast.For)) \
+            and getattr(item, "value", True) else []
+        bound.update(mangle(n.id, cls.name) for t in targets for n in ast.walk(t)  # `a, b = ...` binds both
+                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        if isinstance(item, (ast.Import, ast.ImportFrom)):
+            bound.update(mangle((a.asname or a.name).split(".")[0], cls.name) for a in item.names)
         if isinstance(item, ast.ClassDef) or isinstance(item, ast.FunctionDef) and item not in cls.body:
             bound.add(item.name)  # a nested class, a method defined under a condition
     for item in cls.body:  # attributes the class's own code sets on its instances

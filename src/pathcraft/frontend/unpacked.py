@@ -1,5 +1,5 @@
-"""Module-level constants bound by unpacking: `PREV, NEXT, KEY, VALUE =
-range(4)`, `LOW, HIGH = 0, 255`.
+"""Module-level constants and class attributes bound by unpacking: `PREV,
+NEXT, KEY, VALUE = range(4)`, `LOW, HIGH = 0, 255`.
 
 Why: libraries name the slots of their linked cells and the ends of their
 ranges this way, and every function that reads one of the names was
@@ -21,11 +21,20 @@ import ast
 
 def split_unpacked_constants(tree: ast.Module) -> None:
     """Replace each module-level unpacking of known items by one plain
-    binding per target (see the module docstring)."""
+    binding per target (see the module docstring), and each in a class
+    body (`_html_table_tag, _html_table_tag_close = '<table>', '</table>'`:
+    class attributes)."""
+    tree.body = _split_all(tree.body)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            node.body = _split_all(node.body)
+
+
+def _split_all(statements: list[ast.stmt]) -> list[ast.stmt]:
     body: list[ast.stmt] = []
-    for statement in tree.body:
+    for statement in statements:
         body.extend(_split(statement) or [statement])
-    tree.body = body
+    return body
 
 
 def _split(statement: ast.stmt) -> list[ast.stmt] | None:
