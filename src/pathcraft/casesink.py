@@ -16,6 +16,7 @@ from typing import Any
 
 from pathcraft.cost.policy import Policy, Threshold, Top, Worst, exceed_condition
 from pathcraft.engine.concretize import CONCRETIZED
+from pathcraft.models.warnings.semantics import ISSUED
 from pathcraft.engine.generators import DRAINED
 from pathcraft.engine.engine import Engine
 from pathcraft.engine.state import EngineStats, SymbolicPath
@@ -209,6 +210,9 @@ class CaseSink:
             case = replace(case, extra={**case.extra, "kwargs": info.kwargs})
         if info.keyword_only:  # passed by keyword, also where the rest goes by position (`bisect(a, x, key=k)`)
             case = replace(case, extra={**case.extra, "keyword_only": list(info.keyword_only)})
+        warned = candidate.path.ext.get(ISSUED)
+        if isinstance(warned, tuple) and warned:  # stated with `pytest.warns` around the call
+            case = replace(case, extra={**case.extra, "warnings": [list(w) for w in warned]})
         if info.generator or DRAINED in candidate.path.ext:  # the test consumes what it yields: `list(f(...))`
             case = replace(case, extra={**case.extra, "consumed": "list"})
         if self.checked is not None:

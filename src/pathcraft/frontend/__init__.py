@@ -21,6 +21,7 @@ from pathcraft.models.int.lowering import format_predicates
 from pathcraft.frontend.powers import power_predicates
 from pathcraft.models.re.lowering import member_predicates
 from pathcraft.models.str.lowering import str_predicates
+from pathcraft.models.warnings.lowering import warning_predicates
 from pathcraft.frontend.natives import load_natives
 from pathcraft.frontend.stdlib import foreign_predicates
 from pathcraft.frontend.module import function_info, load_module, property_setters
@@ -98,6 +99,7 @@ class Frontend:
                 except PathcraftError as exc:
                     self.signature_errors[key] = exc
         self.predicates: dict[str, Predicate] = {**builtin_predicates(), **prelude_predicates(), **str_predicates(),
+                                                   **warning_predicates(),
                                                    **member_predicates(),
                                                    **format_predicates(), **power_predicates(),
                                                    **foreign_predicates()}

@@ -37,6 +37,7 @@ from pathcraft.frontend.source import ModuleSource
 from pathcraft.ir import pure_calls
 from pathcraft.ir.builtin_names import LIST_PROTOCOL, UNSUPPORTED, function_predicate
 from pathcraft.models.itertools import lowering as itertools_model
+from pathcraft.models.warnings.lowering import WARN, builtin_category, warn_arguments
 from pathcraft.ir.nodes import Call, CallMethod, Const, Expr, ListOp, NewList, Predicate, Raise, Rule, Text, Var
 
 FOREIGN = function_predicate("foreign")  # raises `$unsupported` with its argument as the message
@@ -303,6 +304,8 @@ class Stdlib:
                 tmp = lowerer.blocks.temp()
                 lowerer.blocks.emit(Call(tmp, function_predicate(prelude), tuple(args), node.lineno))
                 return Var(tmp)
+        if origin == ("warnings", "warn"):  # a recorded event of the path (models/warnings)
+            return self.warn(node)
         if name == "cast" and module in _TYPING and len(node.args) == 2 and not node.keywords \
                 and _type_expression(node.args[0]):  # `cast(T, x)` is `x`: evaluating `T` does nothing
             return lowerer.expr(node.args[1])
@@ -325,6 +328,39 @@ class Stdlib:
         if len(evaluated) == len(node.args) and not node.keywords:  # `import math as m; m.log(x)`
             return self.concrete(f"{module}.{name}", evaluated, message, node)
         return self.dropped(message, node)
+
+    def warn(self, node: ast.Call) -> Expr:
+        """`warnings.warn(message, Category)`: `$warn(category, message)`, the
+        category read as written; a form the model does not take drops the path."""
+        lowerer = self.lowerer
+        parts = warn_arguments(node)
+        category = "UserWarning" if parts is not None and parts[1] is None else \
+            self._warning_class(parts[1]) if parts is not None else None
+        if parts is None or category is None:
+            return self.dropped("warnings.warn() with these arguments", node)
+        message = lowerer.blocks.stable(lowerer.expr(parts[0]), node.lineno)
+        lowerer.blocks.emit(Call(None, WARN, (Const(Text(category)), message), node.lineno))
+        return Const(None)
+
+    def _warning_class(self, node: ast.expr | None) -> str | None:
+        """The warning class `node` names: a builtin one, or one of the
+        module's whose chain reaches a builtin one."""
+        if not isinstance(node, ast.Name) or node.id in self.lowerer.local_names:
+            return None
+        module = self.lowerer.module
+        if node.id not in module.classes and builtin_category(node.id):
+            return node.id
+        seen: set[str] = set()
+        current = node.id
+        while current in module.exception_bases and current not in seen:
+            seen.add(current)
+            bases = module.exception_bases[current]
+            if not bases:
+                return None
+            current = bases[0]
+            if current not in module.classes and builtin_category(current):
+                return node.id
+        return None
 
     def itertool(self, name: str, node: ast.Call, from_iterable: bool = False) -> Expr | None:
         """`chain(a, b)`, `islice(it, 2)`, `repeat(x, n)`, ...: the prelude's

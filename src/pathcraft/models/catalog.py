@@ -18,7 +18,9 @@ from pathcraft.models.list import semantics as list_model
 from pathcraft.models.namedtuple import semantics as namedtuple
 from pathcraft.models.registry import Model, Registry
 from pathcraft.models.str import semantics as str_model
+from pathcraft.models.warnings import semantics as warnings_model
 
 MODELS: tuple[Model, ...] = (str_model.MODEL, int_model.MODEL, bits.MODEL, float_model.MODEL, dict_model.MODEL,
-                             namedtuple.MODEL, list_model.MODEL, deque.MODEL, enum_model.MODEL)
+                             namedtuple.MODEL, list_model.MODEL, deque.MODEL, enum_model.MODEL,
+                             warnings_model.MODEL)
 REGISTRY = Registry(MODELS)

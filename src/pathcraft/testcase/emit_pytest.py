@@ -158,6 +158,15 @@ class PytestText:
             return f"{STDLIB_EXCEPTIONS[name][0]}.{name}"
         return name
 
+    def warns(self, case: TestCase) -> str:
+        """`with pytest.warns(...)`: the first warning the path issues, its
+        message matched where the model knows it exactly."""
+        category, text = case.extra["warnings"][0]
+        spellings = case.extra.get("spellings", {})
+        named = class_expr(self.alias, category, spellings) if category in self.user_exceptions else category
+        arguments = [named] + ([f"match={'^' + regex_literal(text) + '$'!r}"] if text is not None else [])
+        return f"with pytest.warns({', '.join(arguments)}):"
+
     def message(self, case: TestCase) -> str | None:
         """The pattern its message must match (None: not asserted)."""
         # a C accelerator that replaces the function at import words its errors its own way
@@ -187,6 +196,8 @@ class PytestText:
             receiver = render(case.inputs[0][1])
             held = " and ".join(f"{receiver}.{q.split('.')[-1]}()" for q in case.extra["invariants"])
             body.append(f"    assert not ({held})" if " and " in held else f"    assert not {held}")
+        if case.extra.get("warnings"):  # the warnings the path issues (models/warnings), stated around it all
+            body = [f"    {self.warns(case)}", *(f"    {line}" for line in body)]
         start = len(lines)
         if case.construction is None:
             lines += [f"    {line}" for line in build_lines(case.heap_in, self.alias, case.extra.get("spellings", {}),

@@ -1,0 +1,1 @@
+"""The model of `warnings.warn` (see `pathcraft.models`)."""
