@@ -62,3 +62,12 @@ def test_a_name_rebound_to_anything_else_is_no_sentinel(tmp_path: Path) -> None:
     source.write_text("_M = object()\n_M = 3\n\n\ndef f(x: int = _M) -> int:\n    return x\n")
     info = translate(str(source), ["f"]).program.functions["f"]
     assert info.defaults == () and info.unheld_defaults == ("x",)  # a test passes its own x
+
+
+def test_a_class_level_sentinel_is_a_methods_default() -> None:
+    # cachetools' Cache.pop: `__marker = object()` in the class body, `default=__marker`
+    cases = generated(FIXTURE, "Store.pop")
+    assert replay_mismatches(FIXTURE, "Store.pop", cases) == []
+    left_out = [c for c in cases if "default" not in dict(c.inputs)]
+    assert any(c.exc_type == "KeyError" for c in left_out)  # the key missing, the default left out
+    assert any(c.kind == "return" and "default" in dict(c.inputs) for c in cases)

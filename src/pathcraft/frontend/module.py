@@ -45,7 +45,7 @@ from pathcraft.frontend.siblings import home_hidden_classes, import_siblings
 from pathcraft.frontend.source import NO_DEFAULT, Literal, ModuleSource, NoDefault, builtin_exception
 from pathcraft.frontend.untyped import call_arguments, infer_class, passed_to, structural_class
 from pathcraft.frontend import varargs
-from pathcraft.frontend.sentinels import sentinels
+from pathcraft.frontend.sentinels import class_sentinels, sentinels
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.frontend.yields import is_generator, own_nodes
 from pathcraft.ir.nodes import ClassInfo, CompiledPattern, FunctionInfo, Sentinel, Text
@@ -535,6 +535,8 @@ def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, cla
             unmodelled.add(mangle(name, cls.name))
 
     methods: list[str] = []
+    if "object" not in module.classes and "object" not in module.functions:  # `__marker = object()`
+        class_defaults.update(class_sentinels(module.path, cls))
     for item in cls.body:
         if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and item.value is not None \
                 and _class_attribute_annotation(item.annotation, is_dataclass):
@@ -1043,7 +1045,7 @@ def function_info(module: ModuleSource, fn: ast.FunctionDef, qualname: str,
     free = tuple(a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]
                  if a.annotation is not None and _admits_anything(a.annotation, scope))
     _check_binding(module, fn, owner, binding, names)
-    defaults, unheld = _defaults(module, args)
+    defaults, unheld = _defaults(module, args, owner)
     probes = tuple(p for p in guarded_ints(fn, names, types) if p not in alternatives)
     return FunctionInfo(
         name=fn.name,
@@ -1238,7 +1240,7 @@ def _check_binding(module: ModuleSource, fn: ast.FunctionDef, owner: str | None,
         raise unsupported(module.path, fn, "property setter without exactly 'self' and a value")
 
 
-def _defaults(module: ModuleSource, args: ast.arguments
+def _defaults(module: ModuleSource, args: ast.arguments, owner: str | None = None
               ) -> tuple[tuple[tuple[str, int | bool | float | Text | Sentinel | None], ...], tuple[str, ...]]:
     """The parameters' default values the model holds (constants, and
     tuples of them), and the parameters whose default it does not hold
@@ -1247,8 +1249,12 @@ def _defaults(module: ModuleSource, args: ast.arguments
     is refused (frontend/callargs.py) or its path dropped (engine/methods.py)."""
     defaults: list[tuple[str, int | bool | float | Text | Sentinel | None]] = []
     unheld: list[str] = []
+    in_class = module.class_defaults.get(owner, {}) if owner is not None else {}
     for arg, default in _default_nodes(args):
         value = literal_value(default, module.from_math, module.imported, module.constants)
+        if isinstance(default, ast.Name) and owner is not None \
+                and isinstance(found := in_class.get(mangle(default.id, owner)), Sentinel):
+            value = found  # `def pop(self, key, default=__marker)`: the class body's sentinel
         if isinstance(default, ast.Tuple):  # `inclusive=(True, True)`: a tuple of constants, made at each call
             items = [literal_value(e, module.from_math, module.imported, module.constants) for e in default.elts]
             if all(i is not NO_DEFAULT and not isinstance(i, Sentinel) for i in items):

@@ -6,7 +6,8 @@ A name is one when every module-level binding of it is a fresh object
 (in each branch of a `try`/`except ImportError` or conditional): `object()`,
 `builtins.sentinel(...)`, or a call of a function of the package whose
 every `return` builds an instance of a class (`make_sentinel(...)`), and
-no function rebinds it (`global`). Such an object is no int or str, so
+no function rebinds it (`global`); or a class attribute bound once to
+`object()` in its class body (`class_sentinels`). Such an object is no int or str, so
 `x is NAME` is false for every value a test passes, and true for the
 default itself (`ir.nodes.Sentinel`). What else the code does with it
 drops the path (`engine/values.py`).
@@ -130,3 +131,28 @@ def _makes_instances(fn: ast.FunctionDef, classes: Mapping[str, ast.ClassDef]) -
         if cls is None or any(not isinstance(b, ast.Name) or b.id != "object" for b in cls.bases):
             return False
     return True
+
+
+def class_sentinels(path: str, cls: ast.ClassDef) -> dict[str, Sentinel]:
+    """The class attributes bound once in the class body to `object()`
+    (cachetools' `Cache.__marker`, a method's default), by their mangled
+    names: sentinels like a module's, read from the class."""
+    bound: dict[str, int] = {}
+    made: set[str] = set()
+    for item in cls.body:
+        targets = item.targets if isinstance(item, ast.Assign) else \
+            [item.target] if isinstance(item, (ast.AnnAssign, ast.AugAssign)) else []
+        for target in targets:
+            for node in ast.walk(target):
+                if isinstance(node, ast.Name):
+                    bound[node.id] = bound.get(node.id, 0) + 1
+        if isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name) \
+                and isinstance(item.value, ast.Call) and isinstance(item.value.func, ast.Name) \
+                and item.value.func.id == "object" and not item.value.args and not item.value.keywords:
+            made.add(item.targets[0].id)
+    out: dict[str, Sentinel] = {}
+    for name in sorted(made):
+        if bound.get(name) == 1:
+            mangled = f"_{cls.name.lstrip('_')}{name}" if name.startswith("__") and not name.endswith("__") else name
+            out[mangled] = Sentinel(path, f"{cls.name}.{mangled}")
+    return out
