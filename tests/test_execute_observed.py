@@ -255,3 +255,24 @@ def test_positional_only_arguments_are_written_in_the_signatures_order() -> None
     seen = Observation(args=(("default", None), ("key", b"")), outcome="return", value="v", exact=True)
     text = test_text("mod", "mod", "Box.pop", 1, seen, positional=("key", "default"), init_positional=())
     assert "mod.Box.pop(b'', None) == 'v'" in text
+
+
+def test_a_package_run_observes_a_function_the_search_left_without_a_test(tmp_path: Path) -> None:
+    # `caller` is analysed (its callee is refused, every path reaches the call and is dropped): with
+    # --execute a package run observes it, as a one-module run does
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "calls.py").write_text(
+        "def helper(x: int) -> int:\n    return x @ 2\n\n\n"
+        "def caller(n: int) -> int:\n    return helper(n) if n > 10 ** 9 else n + 1\n"
+        "\n\ndef plus(n: int) -> int:\n    return helper(n)\n")
+    out = tmp_path / "tests"
+    capture = subprocess.run([sys.executable, "-m", "pathcraft", "gen", str(package), "-o", str(out), "--jobs", "1",
+                              "--execute", "--execute-seconds", "30", "--execute-examples", "40"],
+                             capture_output=True, text=True, timeout=600, env={**os.environ, "USER": "someone"})
+    assert capture.returncode == 0, capture.stderr
+    text = (out / "test_calls.py").read_text(encoding="utf-8")
+    assert re.search(r"^def test_plus_1_observed_", text, re.MULTILINE), text  # no path reached an end: observed
+    assert re.search(r"^def test_caller_1_returns_", text, re.MULTILINE)  # a path test, not observed again
+    assert not re.search(r"^def test_caller_\d+_observed", text, re.MULTILINE)
