@@ -174,6 +174,9 @@ class CaseSink:
                 spelled[cls] = homed(home, spelling)
         if spelled:  # `PositionalList._Node` for `_DoublyLinkedBase._Node`, a base's the module does not bind
             case = replace(case, extra={**case.extra, "spellings": spelled})
+        based = {c: base for c in sorted(named) if c in program.classes and (base := program.builtin_base(c))}
+        if based:  # built with the builtin's `__new__` (models/builtins)
+            case = replace(case, extra={**case.extra, "builtin_bases": based})
         frozen = sorted(c for c in named if program.frozen(c))
         if frozen:  # its fields are set with `object.__setattr__` (its own `__setattr__` raises)
             case = replace(case, extra={**case.extra, "frozen": frozen})

@@ -297,6 +297,9 @@ class Evaluator:
         cell = heap.cell(value) if isinstance(value, Addr) else None
         if isinstance(cell, ObjectCell) and cell.cls not in SOURCES:
             program = self.program
+            if program.builtin_base(cell.cls) is not None:  # a dict subclass is a MutableMapping (registered)
+                raise Unsupported(f"isinstance() with {name} of an instance of a {program.builtin_base(cell.cls)} "
+                                  "subclass")
             if program.is_subclass(cell.cls, name):
                 return True
             needed = _HOOKED.get(name)
@@ -321,6 +324,8 @@ class Evaluator:
         if isinstance(value, Addr):
             cell = heap.cell(value)
             if isinstance(cell, ObjectCell):
+                if self.program.builtin_base(cell.cls) in wanted:  # `class C(dict)`: a dict too
+                    return True
                 return any(w in self.program.classes and self.program.is_subclass(cell.cls, w) for w in wanted)
             if isinstance(cell, ListCell) and cell.named is not None and cell.named[0] in wanted:
                 return True  # an instance of a NamedTuple class (a tuple too, as below)

@@ -29,6 +29,7 @@ import ast
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from pathcraft.frontend.field_uses import int_by_use
 from pathcraft.frontend.nested import dotted
 from pathcraft.ir.nodes import Sentinel, Text
 from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, STR, Type
@@ -136,7 +137,15 @@ def infer_attributes(
         if updated == known:
             break
         known = updated
+    typer.fields = known
+    for name, assigned in sites.items():  # what no store tells, the methods' uses may (frontend/field_uses.py)
+        if name in known:
+            continue
+        stored = [kind for site in assigned if isinstance(kind := typer.site_type(site, None), Type)]
+        if all(kind == INT for kind in stored) and int_by_use(chain, name, mangle, _methods) == INT:
+            known[name] = INT
     return {name: kind for name, kind in known.items() if name not in declared}
+
 
 
 def _assigned_type(typer: Typer, assigned: list[_Site], current: Type | None,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from pathcraft.frontend import classrefs
 from pathcraft.frontend.exprhost import ExprLowering
 from pathcraft.frontend.modelclasses import ABC_ROOT, abstract_instance
-from pathcraft.ir.builtin_names import ISINSTANCE_ABC_OP, ISINSTANCE_OP
+from pathcraft.ir.builtin_names import BUILTIN_BASES, ISINSTANCE_ABC_OP, ISINSTANCE_OP
 from pathcraft.ir.nodes import Binary, Const, Expr, Unary, Var
 
 if TYPE_CHECKING:
@@ -62,6 +62,10 @@ def isinstance_of(ex: ExprLowering, node: ast.Call) -> Expr:
             asked = Binary("or", _at_run_time_of(ex, node, rest, value), asked)
         return asked
     declared = ex.info.param_types[ex.info.params.index(subject.id)]
+    if modelled and declared.kind == "obj" and any(ex.module.is_subclass(str(declared.cls), model)
+                                                   for model in BUILTIN_BASES.values()):
+        raise ex.error(kinds, f"isinstance() with abstract base class '{modelled[0]}' on an instance of a class "
+                              "derived from a builtin (registered with the ABCs, not modelled)")
     for name in modelled:  # decided by the builtin type, or by the class's own bases
         verdict = _derives_from_abc(ex.module, str(declared.cls)) if name == ABC_ROOT and declared.kind == "obj" \
             else abstract_instance(declared, name, ex.module.is_subclass)
@@ -82,6 +86,7 @@ def isinstance_of(ex: ExprLowering, node: ast.Call) -> Expr:
     elif declared.kind == "obj":
         matches = "object" in wanted or any(
             w in ex.module.class_infos and ex.module.is_subclass(str(declared.cls), w)
+            or w in BUILTIN_BASES and ex.module.is_subclass(str(declared.cls), BUILTIN_BASES[w])  # `C(dict)`
             for w in wanted)
     else:
         matches = False

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 from pathcraft.frontend import mro
 from pathcraft.frontend.names import module_level
 from pathcraft.frontend.nested import dotted
+from pathcraft.ir.builtin_names import BASE_BUILTINS, BUILTIN_BASES
 
 if TYPE_CHECKING:
     from pathcraft.frontend.source import ModuleSource
@@ -105,7 +106,11 @@ def normalize_bases(module: ModuleSource) -> None:
         for base in cls.bases:
             plain = base.value if isinstance(base, ast.Subscript) else base  # `Base[KT, VT]` is `Base`
             spelled = dotted(plain)
-            if isinstance(plain, ast.Attribute) and spelled is not None:
+            if isinstance(plain, ast.Name) and plain.id in BUILTIN_BASES and plain.id not in bound \
+                    and modelled("builtins", BUILTIN_BASES[plain.id]):  # `class C(dict)`: models/builtins
+                plain = ast.Name(BUILTIN_BASES[plain.id], ast.Load())
+                rewritten.add(plain.id)
+            elif isinstance(plain, ast.Attribute) and spelled is not None:
                 head, _, name = spelled.rpartition(".")
                 first, _, rest = head.partition(".")
                 stdlib = ".".join(p for p in (aliases.get(first, ""), rest) if p)
@@ -121,10 +126,26 @@ def normalize_bases(module: ModuleSource) -> None:
             bases = [ast.copy_location(ast.Name(ABC_ROOT, ast.Load()), meta[0])]
         cls.bases = _merged_bases(cls, bases, lambda n: n in rewritten or n in imported and bound.get(n) != "",
                                   lambda n: n in bound, wanted)
+    if wanted.get("builtins"):  # `dict.__setitem__(self, k, v)`: the model's method (it drops the path)
+        _builtin_methods_called(module.tree, {BASE_BUILTINS[n] for n in wanted["builtins"]} - set(bound))
     for stdlib, names in sorted(wanted.items()):
         statement = ast.ImportFrom(module=stdlib, names=[ast.alias(name=n) for n in sorted(names)], level=0)
         setattr(statement, mro.IMPORTS, True)  # it may name a synthesized class (frontend/mro.py)
         module.tree.body.insert(0, ast.fix_missing_locations(ast.copy_location(statement, module.tree)))
+
+
+def _builtin_methods_called(tree: ast.Module, builtins: set[str]) -> None:
+    """`dict.m(x, ...)` in a module whose classes derive from `dict` calls
+    the model class's `m` (models/builtins/classes.py): every attribute
+    there drops the path, as the builtin's method on a subclass is not
+    modelled; on a plain dict too (a rare spelling, refused before). A
+    class method (`dict.fromkeys(...)`) is the builtin's."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args \
+                and node.func.attr not in ("fromkeys", "__class_getitem__") \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id in builtins:
+            node.func.value = ast.copy_location(ast.Name(BUILTIN_BASES[node.func.value.id], ast.Load()),
+                                                node.func.value)
 
 
 def _merged_bases(cls: ast.ClassDef, bases: list[ast.expr], is_model: Callable[[str], bool],

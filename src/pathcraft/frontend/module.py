@@ -98,6 +98,7 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     positional_parameters(tree)
     drop_overloads(tree)
     module.method_checks = inline_method_aliases(tree)
+    drop_class_deletions(tree)
     _read_private_imports(module, tree)
     _read_deletions(module, tree)
     module.altered = altered_names(tree.body)
@@ -162,6 +163,24 @@ def _read_private_imports(module: ModuleSource, tree: ast.Module) -> None:
             module.replaced_at_import.update(a.asname or a.name for a in node.names)
             if any(a.name == "*" for a in node.names):
                 module.star_import = node
+
+
+def drop_class_deletions(tree: ast.Module) -> None:
+    """A class body's own `del name` (boltons' FrozenDict deletes the helper
+    its aliases were bound to): the class has no such attribute, so the
+    bindings of `name` before it, and the `del`, leave the body."""
+    for cls in [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]:
+        kept: list[ast.stmt] = []
+        for item in cls.body:
+            gone = {t.id for t in item.targets if isinstance(t, ast.Name)} if isinstance(item, ast.Delete) \
+                and all(isinstance(t, ast.Name) for t in item.targets) else set()
+            if not gone:
+                kept.append(item)
+                continue
+            kept = [k for k in kept if not (isinstance(k, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                                            and k.name in gone or isinstance(k, ast.Assign) and len(k.targets) == 1
+                                            and isinstance(k.targets[0], ast.Name) and k.targets[0].id in gone)]
+        cls.body = kept or [ast.copy_location(ast.Pass(), cls)]
 
 
 def _read_deletions(module: ModuleSource, tree: ast.Module) -> None:

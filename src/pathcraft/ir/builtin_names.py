@@ -102,3 +102,8 @@ ISINSTANCE_OP = "isa:"
 ISINSTANCE_ABC_OP = "isabc:"
 # `Color(v)` of an enum class: this method of the class's first member (frontend/callargs.py, models/enum)
 ENUM_LOOKUP = "$enum_lookup"
+
+# builtin classes a library class may derive from, and the model class standing for each as a base
+# (models/builtins/classes.py): its instances are built with the builtin's `__new__`
+BUILTIN_BASES = {"dict": "PathcraftDict", "list": "PathcraftList"}
+BASE_BUILTINS = {model: builtin for builtin, model in BUILTIN_BASES.items()}

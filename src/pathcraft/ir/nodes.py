@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from pathcraft.errors import Unsupported
+from pathcraft.ir.builtin_names import BASE_BUILTINS
 from pathcraft.ir.driver import DriverPlan
 from pathcraft.ir.types import Type
 
@@ -555,6 +556,11 @@ class Program:
 
     def is_subclass(self, cls: str, base: str) -> bool:
         return any(k == base or base in self.classes[k].abcs for k in self.mro(cls))
+
+    def builtin_base(self, cls: str) -> str | None:
+        """The builtin class (`dict`, `list`) `cls` derives from, if any
+        (models/builtins/classes.py): its instances are built with its `__new__`."""
+        return next((BASE_BUILTINS[k] for k in self.mro(cls) if k in BASE_BUILTINS), None)
 
     def predicate(self, name: str) -> Predicate:
         """Predicate `name`; a function the frontend refused drops the path that calls it."""

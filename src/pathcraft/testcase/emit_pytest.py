@@ -201,7 +201,8 @@ class PytestText:
         start = len(lines)
         if case.construction is None:
             lines += [f"    {line}" for line in build_lines(case.heap_in, self.alias, case.extra.get("spellings", {}),
-                                                           case.extra.get("frozen", ()))]
+                                                           case.extra.get("frozen", ()),
+                                                           case.extra.get("builtin_bases"))]
         else:
             lines += [f"    {line}" for line in construction_lines(case, self.alias, body)]
         lines[start:start] = [f"    {line}" for line in local_imports(lines[start:] + body)]
@@ -490,18 +491,21 @@ def class_expr(alias: str, cls: str, spellings: Mapping[str, str]) -> str:
 
 
 def build_lines(heap_in: Mapping[str, Any], alias: str, spellings: Mapping[str, str],
-                frozen: Collection[str] = ()) -> list[str]:
+                frozen: Collection[str] = (), builtin_bases: Mapping[str, str] | None = None) -> list[str]:
     """Input objects without `__init__`, then lists, then fields: any
     sharing or cycle is reproduced because everything exists before a
     field refers to it. The fields of an instance of a `frozen` class (a
     frozen dataclass, whose `__setattr__` raises) are set as its generated
-    `__init__` sets them, with `object.__setattr__`."""
+    `__init__` sets them, with `object.__setattr__`. An instance of a class
+    derived from a builtin (`builtin_bases`: `class C(dict)`) is made by the
+    builtin's `__new__` (`object.__new__` refuses it), empty of items."""
     lines = []
     for name, desc in heap_in.items():
         if "function" in desc:  # a callable parameter's function (models/callables)
             lines.append(f"{name} = {desc['function']}  # noqa: E731")
         elif "class" in desc:
-            lines.append(f"{name} = object.__new__({class_expr(alias, desc['class'], spellings)})")
+            maker = (builtin_bases or {}).get(desc["class"], "object")
+            lines.append(f"{name} = {maker}.__new__({class_expr(alias, desc['class'], spellings)})")
     for name in _lists_in_order(heap_in):
         lines.append(f"{name} = {container_literal(heap_in[name])}")
     for name, desc in heap_in.items():
@@ -573,7 +577,8 @@ def construction_lines(case: TestCase, alias: str, body: list[str]) -> list[str]
     assert made is not None
     bound = dict(made.bindings)
     lines = build_lines({n: d for n, d in case.heap_in.items() if n not in bound}, alias,
-                        case.extra.get("spellings", {}), case.extra.get("frozen", ()))
+                        case.extra.get("spellings", {}), case.extra.get("frozen", ()),
+                        case.extra.get("builtin_bases"))
 
     def arguments(pairs: tuple[tuple[str, Any], ...]) -> str:
         return ", ".join(f"{k}={render(v)}" for k, v in pairs)

@@ -309,7 +309,8 @@ def build_inputs(snapshot: Mapping[str, Json], classes: Callable[[str], type]) -
             objects[name] = real_function(desc["class"])
         elif "class" in desc:
             cls = classes(desc["class"])
-            objects[name] = object.__new__(cls)
+            maker: Any = next((b for b in cls.__mro__[1:] if b.__module__ == "builtins" and b is not object), object)
+            objects[name] = maker.__new__(cls)  # `class C(dict)`: dict's (object.__new__ refuses it)
         else:
             objects[name] = {} if "dict" in desc else set() if "set" in desc else \
                 deque() if "deque" in desc else []
@@ -351,7 +352,9 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
             new_count += 1
             names[id(v)] = f"new{new_count}"
         order.append(v)
-        if isinstance(v, dict):
+        if _user_class(v):  # `class C(dict)`: an object, its items never modelled (models/builtins)
+            queue.extend(value for _, value in sorted(_attributes(v).items()))
+        elif isinstance(v, dict):
             queue.extend(v.values())
         elif isinstance(v, (list, deque)):
             queue.extend(v)
@@ -369,7 +372,10 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
 
     objects: dict[str, Json] = {}
     for obj in order:
-        if isinstance(obj, dict):
+        if _user_class(obj):
+            fields = {f: value(x) for f, x in sorted(_attributes(obj).items())}
+            objects[names[id(obj)]] = {"class": type(obj).__qualname__, "fields": fields}
+        elif isinstance(obj, dict):
             objects[names[id(obj)]] = {"dict": [[k, value(x)] for k, x in obj.items()]}
         elif isinstance(obj, (set, frozenset)):
             objects[names[id(obj)]] = {"set": set_items(obj)}
@@ -388,6 +394,13 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
 def set_items(items: Iterable[Json]) -> list[Json]:
     """The items of a set in one order for both sides (a set has none)."""
     return sorted(items, key=lambda x: (type(x).__name__, x))
+
+
+def _user_class(v: Any) -> bool:
+    """An instance of a class the analysed code derives from a builtin
+    container (`class C(dict)`), not the container itself nor the
+    standard library's kin (`defaultdict`, `OrderedDict`)."""
+    return isinstance(v, (dict, list, set, deque)) and type(v).__module__ not in ("builtins", "collections")
 
 
 def _is_object(v: Any) -> bool:

@@ -100,6 +100,7 @@ class TestCase:
             **({"note": self.extra["note"]} if "note" in self.extra else {}),
             **({"spellings": dict(self.extra["spellings"])} if "spellings" in self.extra else {}),
             **({"frozen": list(self.extra["frozen"])} if "frozen" in self.extra else {}),
+            **({"builtin_bases": dict(self.extra["builtin_bases"])} if "builtin_bases" in self.extra else {}),
             **({"warnings": [list(w) for w in self.extra["warnings"]]} if "warnings" in self.extra else {}),
             **({"construction": self.construction.to_json()} if self.construction else {}),
         }

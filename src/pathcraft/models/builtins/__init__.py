@@ -1,0 +1,1 @@
+"""The builtin classes libraries derive from, `dict` and `list` (see `pathcraft.models`)."""
