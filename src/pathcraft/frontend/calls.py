@@ -20,6 +20,7 @@ from pathcraft.frontend import builtincalls, callables, callargs, excvalues, met
 from pathcraft.models.math import lowering as mathmod
 from pathcraft.models.re import lowering as regex_model
 from pathcraft.frontend.exprhost import ExprLowering
+from pathcraft.frontend.own_class import DROP_CALL
 from pathcraft.ir.builtin_names import LOOP_STEP, NEW_DEFAULTDICT
 from pathcraft.ir.nodes import Assign, Call, Const, Expr, ListOp, NewList, Text, Var
 
@@ -83,6 +84,8 @@ def _special_call(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
         return matched  # `_find_unsafe(s)`, a pattern's bound `search` (models/re)
     if name in STEP_CALLS and name not in ex.functions:  # a loop's own step, in code the frontend writes
         return step_call(ex, name, node)
+    if name == DROP_CALL and name not in ex.functions and node.args and isinstance(node.args[0], ast.Constant):
+        return ex.stdlib.dropped(str(node.args[0].value), node)  # frontend/own_class.py
     if name not in ex.functions and name not in ex.module.class_infos:
         return ex.stdlib.call(node)
     return None

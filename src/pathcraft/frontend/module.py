@@ -41,6 +41,7 @@ from pathcraft.frontend.optional import annotation_head, optional_scalar, unquot
 from pathcraft.frontend.imports import Linker, home, link_imports
 from pathcraft.frontend.modelclasses import abstract_methods, is_model_file, normalize_bases
 from pathcraft.frontend.namespaces import flatten_namespaces
+from pathcraft.frontend.own_class import rewrite_own_class_calls
 from pathcraft.frontend.siblings import home_hidden_classes, import_siblings
 from pathcraft.frontend.source import NO_DEFAULT, Literal, ModuleSource, NoDefault, builtin_exception
 from pathcraft.frontend.untyped import call_arguments, infer_class, passed_to, structural_class
@@ -134,6 +135,7 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     _spell_hidden_nested(module)
     _find_exceptions(module)
     _read_classes(module)
+    rewrite_own_class_calls(module)  # `self.__class__(...)`: a choice among the classes it may be
     walked = {name: tuple(m for m, _ in info.members) for name, info in module.class_infos.items() if info.enum}
     if walked:  # `for c in Color`: its members (frontend/enums.py)
         enums.members_walked([*module.functions.values(), *(item for cls in module.classes.values()
@@ -419,12 +421,13 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
             if fields.pop(mangle(name, klass.name), None) is not None:
                 bound.add(mangle(name, klass.name))
     opaque = tuple(sorted((bound | unmodelled) - set(class_defaults) - set(methods) - set(fields)))
+    in_body = tuple(sorted(bound_in_body(cls) & set(opaque)))
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,
                      tuple(class_defaults.items()), opaque, is_dataclass, tuple(properties), tuple(setters),
                      plain_ne=_plain_ne(cls), quiet_exit=_quiet_exit(cls),
                      abstract=abstract_methods(module, class_chain(module, cls)), abcs=getattr(cls, mro.MERGED, ()),
                      frozen=options.get("frozen") is True,
-                     descriptors=_made_by_calls(cls) + _altered_members(module, cls))
+                     descriptors=_made_by_calls(cls) + _altered_members(module, cls), in_body=in_body)
 
 
 def _dataclass_options(cls: ast.ClassDef) -> dict[str, object]:
@@ -608,9 +611,9 @@ def _class_attribute_annotation(annotation: ast.expr, is_dataclass: bool) -> boo
     return name == "ClassVar" or name == "Final" and not is_dataclass
 
 
-def _bound_in_class(cls: ast.ClassDef) -> set[str]:
-    """Every name the class body binds, and every attribute its own
-    methods set on an instance (mangled)."""
+def bound_in_body(cls: ast.ClassDef) -> set[str]:
+    """Every name the class body binds (mangled): class attributes, which
+    an instance has however it was made."""
     bound: set[str] = set()
     for item in _module_level(cls.body):  # into `if` and `try` of the class body too
         targets = item.targets if isinstance(item, ast.Assign) else \
@@ -622,6 +625,13 @@ def _bound_in_class(cls: ast.ClassDef) -> set[str]:
             bound.update(mangle((a.asname or a.name).split(".")[0], cls.name) for a in item.names)
         if isinstance(item, ast.ClassDef) or isinstance(item, ast.FunctionDef) and item not in cls.body:
             bound.add(item.name)  # a nested class, a method defined under a condition
+    return bound
+
+
+def _bound_in_class(cls: ast.ClassDef) -> set[str]:
+    """Every name the class body binds, and every attribute its own
+    methods set on an instance (mangled)."""
+    bound = bound_in_body(cls)
     for item in cls.body:  # attributes the class's own code sets on its instances
         if isinstance(item, ast.FunctionDef) and item.args.args and not _class_level(item):
             me = item.args.args[0].arg

@@ -146,6 +146,8 @@ def uncertain_attribute(program: Program, cell: ObjectCell, name: str) -> str | 
         return f"special attribute '{name}'"
     if cell.origin == "input" and program.class_binds(cell.cls, name):
         return f"attribute '{name}', which the class sets to values not modelled"
+    if program.body_binds(cell.cls, name):  # a class attribute: any instance has it (`_update = update`)
+        return f"attribute '{name}', which the class body binds to a value not modelled"
     return None
 
 

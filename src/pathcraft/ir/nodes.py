@@ -433,6 +433,9 @@ class ClassInfo:
     # names its body binds to what a call made (`user = _PermProperty('_user')`): maybe a descriptor, whose
     # `__get__`/`__set__` an instance's read or assignment of the name runs (not followed: the path is dropped)
     descriptors: tuple[str, ...] = ()
+    # the opaque names its body binds (`_update = update`, a nested class): class attributes, which every
+    # instance has however it was made (the rest of `opaque` only an input may have)
+    in_body: tuple[str, ...] = ()
 
     def field_type(self, name: str) -> Type | None:
         return dict(self.fields).get(name)
@@ -553,6 +556,11 @@ class Program:
         not know (`prompt = PROMPT`, a nested class, `self.f = g()` of a type
         not inferred)? Then a missing `field` is not a certain AttributeError."""
         return any(field in self.classes[klass].opaque for klass in self.mro(cls))
+
+    def body_binds(self, cls: str, field: str) -> bool:
+        """Does a class in the chain bind `field` in its body to a value the
+        model does not know? Then no instance certainly lacks it."""
+        return any(field in self.classes[klass].in_body for klass in self.mro(cls))
 
     def is_subclass(self, cls: str, base: str) -> bool:
         return any(k == base or base in self.classes[k].abcs for k in self.mro(cls))
