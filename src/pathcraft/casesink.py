@@ -159,6 +159,9 @@ class CaseSink:
         except Unsupported as problem:  # a value the test cannot state exactly: dropped, counted
             self.stats.note_unsupported(problem)
             return None
+        if case.kind == "raise" and case.exc_type == "IndexError" and case.exc_message in _RANGE_MESSAGES \
+                and _largest_int(case) >= _SSIZE:  # an index beyond a C ssize_t: CPython's message is another
+            case = replace(case, exc_message=None)
         if _has_huge_int(case):  # Python reads no such literal (int_max_str_digits): dropped, counted
             self.stats.note_unsupported(Unsupported(f"a test with an int of more than {_INT_DIGITS} digits "
                                                     "(Python refuses a literal that long)"))
@@ -222,6 +225,28 @@ class CaseSink:
             case = replace(case, extra={**case.extra, "invariants": list(self.checked.invariants),
                                         **({"invariant": broken} if broken else {})})
         return case
+# the out-of-range messages of an index CPython holds in a C ssize_t; one beyond it ("cannot fit 'int'
+# into an index-sized integer") the model does not tell apart: with such an input, the type alone is asserted
+_RANGE_MESSAGES = frozenset({"list index out of range", "list assignment index out of range",
+                             "tuple index out of range", "string index out of range", "deque index out of range"})
+_SSIZE = 2 ** 63
+
+
+def _largest_int(case: TestCase) -> int:
+    """The largest magnitude of an int the test's inputs hold."""
+    largest = 0
+    todo: list[Any] = [case.inputs, case.heap_in]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, int) and not isinstance(value, bool):
+            largest = max(largest, abs(value))
+        elif isinstance(value, dict):
+            todo.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            todo.extend(value)
+    return largest
+
+
 def _has_huge_int(case: TestCase) -> bool:
     """Does the test state an int too long to write as a literal? (Read off
     its bit length: converting it to text is what fails.)"""

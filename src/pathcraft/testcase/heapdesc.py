@@ -43,6 +43,7 @@ from pathcraft.solver.terms import STR, App, Model, Sym, Term, evaluate, value_o
 from pathcraft.testcase.records import NamedValue
 
 Json = Any
+MOST_ITEMS = 100_000  # the longest list a test states: a longer one is a dropped path
 
 
 IDENTIFIER_LIMIT = 40  # a longer name (an object deep in a structure) keeps its first and last two parts
@@ -179,6 +180,8 @@ class SymbolicSnapshot:
             return out
         assert cell.length is not None and cell.data is not None
         n = max(0, int(evaluate(cell.length, self.model)))
+        if n > MOST_ITEMS:  # a model may choose a length no test could write (a guard on a float of it)
+            raise Unsupported(f"a list of more than {MOST_ITEMS} items in a test")
         data = value_of(cell.data, self.model)
         if isinstance(data, ArrayValue):  # the array read once, not its stores once per item
             table = dict(data.entries)  # (a later entry for an index replaces an earlier one)

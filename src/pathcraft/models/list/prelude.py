@@ -30,7 +30,10 @@ def list__count(self: list[int], item: int) -> int:
 
 
 def list__pop(self: list[int], index: int) -> int:
-    """`pop(index)` (`pop()` is the heap's own operation)."""
+    """`pop(index)` (`pop()` is the heap's own operation); an index no C
+    ssize_t holds fails its conversion first."""
+    if index >= 9223372036854775808 or index < -9223372036854775808:
+        raise OverflowError("Python int too large to convert to C ssize_t")
     n = len(self)
     if n == 0:
         raise IndexError("pop from empty list")
@@ -47,6 +50,8 @@ def list__pop(self: list[int], index: int) -> int:
 
 
 def list__insert(self: list[int], index: int, item: int) -> None:
+    if index >= 9223372036854775808 or index < -9223372036854775808:
+        raise OverflowError("Python int too large to convert to C ssize_t")
     n = len(self)
     if index < 0:
         index += n
