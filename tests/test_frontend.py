@@ -267,3 +267,34 @@ def test_a_call_of_an_unsupported_function_drops_the_paths_that_reach_it(tmp_pat
     run = generate(translate(str(path), ["caller"]).program, "caller", GenerateOptions())
     assert [case.value for case in run.cases] == [0]  # the path before the call keeps its test
     assert any("call of bad(), which cannot be analysed" in note and "'@'" in note for note in run.notes)
+
+
+PARTIAL = """\
+import bdb
+
+
+class Odd(bdb.Bdb):
+    def go(self) -> int:
+        return 1
+
+
+def make() -> int:
+    return Odd().go()
+
+
+def caller(x: int) -> int:
+    if x > 0:
+        return make()
+    return 0
+"""
+
+
+def test_a_function_refused_after_its_body_was_lowered_never_runs(tmp_path: Path) -> None:
+    # `make` builds a refused class: its lowering failed after its predicates were made; a call of it
+    # once ran them and claimed an AttributeError (the standard library's pdb.runctx -> run -> Pdb().run)
+    path = _write(tmp_path, PARTIAL)
+    result = translate(str(path), ["caller"])
+    assert "make" in result.errors and "caller" not in result.errors
+    run = generate(result.program, "caller", GenerateOptions())
+    assert [case.value for case in run.cases] == [0]
+    assert any("call of make(), which cannot be analysed" in note for note in run.notes)

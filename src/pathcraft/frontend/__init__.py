@@ -344,11 +344,12 @@ class Frontend:
 
     def _refused_entries(self) -> dict[str, str]:
         """Each refused function's entry predicate and why (Program.refused),
-        unless the predicate was lowered all the same (a callee failed later)."""
+        also where its lowering got as far as its predicates before failing
+        (a class it builds refused): those never run."""
         out: dict[str, str] = {}
         for qualname, error in self.errors.items():
             info = self.signatures.get(qualname)
-            if info is not None and info.entry not in self.predicates:
+            if info is not None:
                 out[info.entry] = out[qualname] = f"call of {qualname}(), which cannot be analysed: {error.message}"
         return out
 

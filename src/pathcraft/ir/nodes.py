@@ -572,8 +572,7 @@ class Program:
 
     def predicate(self, name: str) -> Predicate:
         """Predicate `name`; a function the frontend refused drops the path that calls it."""
-        found = self.predicates.get(name)
-        if found is None and name in self.refused:
+        if name in self.refused:  # even where its lowering got as far as its predicates
             raise Unsupported(self.refused[name])
         return self.predicates[name]
 
