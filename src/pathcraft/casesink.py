@@ -10,7 +10,7 @@ passes it to the run's caller the moment it exists.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -234,34 +234,28 @@ _SSIZE = 2 ** 63
 
 def _largest_int(case: TestCase) -> int:
     """The largest magnitude of an int the test's inputs hold."""
-    largest = 0
-    todo: list[Any] = [case.inputs, case.heap_in]
+    return max((abs(n) for n in _ints(case.inputs, case.heap_in)), default=0)
+
+
+def _ints(*values: Any) -> Iterator[int]:
+    """The ints (not bools) in `values`, through dicts, lists and tuples."""
+    todo: list[Any] = list(values)
     while todo:
         value = todo.pop()
         if isinstance(value, int) and not isinstance(value, bool):
-            largest = max(largest, abs(value))
+            yield value
         elif isinstance(value, dict):
             todo.extend(value.values())
         elif isinstance(value, (list, tuple)):
             todo.extend(value)
-    return largest
 
 
 def _has_huge_int(case: TestCase) -> bool:
     """Does the test state an int too long to write as a literal? (Read off
     its bit length: converting it to text is what fails.)"""
     bits = _INT_DIGITS * 3  # fewer than _INT_DIGITS decimal digits
-    todo: list[Any] = [case.inputs, case.value, case.heap_in, case.heap_final, case.cost_values]
-    while todo:
-        value = todo.pop()
-        if isinstance(value, int) and not isinstance(value, bool):
-            if value.bit_length() > bits:
-                return True
-        elif isinstance(value, dict):
-            todo.extend(value.values())
-        elif isinstance(value, (list, tuple)):
-            todo.extend(value)
-    return False
+    return any(n.bit_length() > bits for n in _ints(case.inputs, case.value, case.heap_in, case.heap_final,
+                                                      case.cost_values))
 
 
 def _exact(value: Any) -> Any:

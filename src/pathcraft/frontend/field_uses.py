@@ -4,13 +4,14 @@ class's methods use it.
 `Bits.__init__` converts its untyped `val` from a list, bytes or str before
 `self.val = val`: the stores alone leave the attribute unknown (frontend/
 fields.py), and every method that reads it lost its paths. What the
-methods do with `self.val` says more: computed with (`+`, `<<`, `%`),
-compared with an int constant, used as an index or a `range` bound. When
-every use of the attribute is such an int use, and at least one of them
-is, the attribute is an int, a guess announced with the inferred types
-(as for an untyped parameter). Any other use (an attribute or method of
-it, a call, an index into it, iterated, `len`, `in`, a `with`, handed to
-another function) leaves it unknown: then the tests do not build it.
+methods do with `self.val` says more: an operation only numbers have
+(`>>`, `//`, `**`, `-x`, `+ 1` with an int literal), an order comparison
+with an int literal, a `range` bound, an int format spec (`f"{v:b}"`).
+When at least one use is such and none is a use no int has (an attribute
+or method of it, a call, an index into it, iterated, `len`, `in`, a
+`with`), the attribute is an int: a guess, like an untyped parameter's.
+Other uses (compared with a name, handed to a function, returned) fit an
+int as well as anything else and decide nothing.
 """
 
 from __future__ import annotations

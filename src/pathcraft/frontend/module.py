@@ -558,7 +558,8 @@ def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, cla
 
     methods: list[str] = []
     if "object" not in module.classes and "object" not in module.functions:  # `__marker = object()`
-        class_defaults.update(class_sentinels(module.path, cls))
+        sentinels_here = class_sentinels(module.path, cls)
+        class_defaults.update({mangle(name, cls.name): made for name, made in sentinels_here.items()})
     for item in cls.body:
         if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and item.value is not None \
                 and _class_attribute_annotation(item.annotation, is_dataclass):

@@ -135,8 +135,8 @@ def _makes_instances(fn: ast.FunctionDef, classes: Mapping[str, ast.ClassDef]) -
 
 def class_sentinels(path: str, cls: ast.ClassDef) -> dict[str, Sentinel]:
     """The class attributes bound once in the class body to `object()`
-    (cachetools' `Cache.__marker`, a method's default), by their mangled
-    names: sentinels like a module's, read from the class."""
+    (cachetools' `Cache.__marker`, a method's default), by their names as
+    written (the caller mangles them): sentinels like a module's."""
     bound: dict[str, int] = {}
     made: set[str] = set()
     for item in cls.body:
@@ -153,6 +153,5 @@ def class_sentinels(path: str, cls: ast.ClassDef) -> dict[str, Sentinel]:
     out: dict[str, Sentinel] = {}
     for name in sorted(made):
         if bound.get(name) == 1:
-            mangled = f"_{cls.name.lstrip('_')}{name}" if name.startswith("__") and not name.endswith("__") else name
-            out[mangled] = Sentinel(path, f"{cls.name}.{mangled}")
+            out[name] = Sentinel(path, f"{cls.name}.{name}")
     return out
