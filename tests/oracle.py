@@ -255,3 +255,20 @@ def oracle_tests(path: Path, names: list[str], bounds: Bounds,
         assert missed == []
 
     return replay, enumeration
+
+
+def unread(path: Path, qualnames: Iterable[str]) -> dict[str, str]:
+    """Why each function does not read some module-level name as a value:
+    the translation's refusal of it, or, analysed, the notes of its run
+    (a path reading such a name is dropped, frontend/calls.unread_name).
+    Its cases must then replay (no path was guessed)."""
+    wanted = list(qualnames)
+    result = translate(str(path), wanted)
+    out = {q: str(e) for q, e in result.errors.items() if q in wanted and "no function named" not in str(e)}
+    for qualname in wanted:
+        if qualname in out or qualname not in result.program.functions:
+            continue
+        run = generate(result.program, qualname, GenerateOptions.of())
+        assert not run.cases or replay_mismatches(path, qualname, run.cases) == []
+        out[qualname] = " ".join(run.notes)
+    return out

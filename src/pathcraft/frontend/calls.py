@@ -20,6 +20,8 @@ from pathcraft.frontend import builtincalls, callables, callargs, excvalues, met
 from pathcraft.models.math import lowering as mathmod
 from pathcraft.models.re import lowering as regex_model
 from pathcraft.frontend.exprhost import ExprLowering
+from pathcraft.frontend.imports import unmerged_reason
+from pathcraft.frontend.names import module_bindings
 from pathcraft.frontend.own_class import DROP_CALL
 from pathcraft.ir.builtin_names import LOOP_STEP, NEW_DEFAULTDICT
 from pathcraft.ir.nodes import Assign, Call, Const, Expr, ListOp, NewList, Text, Var
@@ -59,7 +61,10 @@ def call(ex: ExprLowering, node: ast.Call, discard: bool) -> Expr:
     if value is None and excvalues.is_exception_class(ex, name):  # `err = KeyError(k)`: an exception value
         value = excvalues.exception_value(ex, name, node)
     if value is None:
-        raise _refusal(ex, func, name, node)
+        refusal = _refusal(ex, func, name, node)
+        if refusal is None:
+            return unread_name(ex, func, name)
+        raise refusal
     return value
 
 
@@ -146,15 +151,28 @@ def function_call(ex: ExprLowering, name: str, node: ast.Call, discard: bool) ->
     return Var(target) if target else Const(None)
 
 
-def _refusal(ex: ExprLowering, func: ast.Name, name: str, node: ast.Call) -> Exception:
-    """Why `name(...)` is not lowered, most specific first."""
+def _refusal(ex: ExprLowering, func: ast.Name, name: str, node: ast.Call) -> Exception | None:
+    """Why `name(...)` is not lowered, most specific first (None: its
+    name is unknown, `unread_name`)."""
     if name in ex.module.classes or ex.module.is_exception(name):
         return ex.error(node, f"call of class {name}")
     if name in _ARGUMENT_REFUSED:
         return ex.error(node, f"{name}() with these arguments")
     if isinstance(getattr(builtins, name, None), (type, types.BuiltinFunctionType)):
         return ex.error(node, f"call of builtin '{name}'")
-    return unknown_name(ex.module.path, func, name)
+    return None
+
+
+def unread_name(ex: ExprLowering, node: ast.expr, name: str) -> Expr:
+    """A name the model has no value for: a name the module binds some way
+    not read (`MIN = Version("0")`, a `def` under `if`, a sibling's name not
+    merged) drops the paths that read it; any other refuses the function."""
+    if name in ex.local_names or name not in module_bindings(ex.module.tree):
+        raise unknown_name(ex.module.path, node, name)
+    plain = unknown_name(ex.module.path, node, name)
+    error = unmerged_reason(ex.module, plain)
+    why = error.message if error is not plain else f"{plain.message} (a module-level binding the model does not read)"
+    return ex.stdlib.dropped(why, node)
 
 
 def is_defaultdict(ex: ExprLowering, func: ast.expr) -> bool:

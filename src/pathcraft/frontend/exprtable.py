@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from pathcraft.errors import construct_name, unknown_name
+from pathcraft.errors import construct_name
 from pathcraft.frontend import arith, calls, classrefs, comparisons, conditions, displays, exprlines
 from pathcraft.models.bits import lowering as bitops
 from pathcraft.models.math import lowering as mathmod
@@ -120,7 +120,8 @@ def name(ex: ExprLowering, node: ast.Name) -> Expr:
         return foreign
     if node.id in ex.module.class_errors:  # a class the model refused: why, rather than an unknown name
         raise ex.module.class_errors[node.id]
-    raise unknown_name(ex.module.path, node, node.id)
+    return calls.unread_name(ex, node, node.id)
+
 
 
 def binary(ex: ExprLowering, node: ast.BinOp) -> Expr:

@@ -61,3 +61,23 @@ def module_level(body: list[ast.stmt]) -> list[ast.stmt]:
                 inside += handler.body
         pending.extend(reversed(inside))
     return out
+
+
+def module_bindings(tree: ast.Module) -> set[str]:
+    """Names the module binds when it is imported, however (an assignment
+    of any value, a `def` or class under `if` or `try`, an import, a
+    `global` statement in a function), so that a read of one the model
+    does not follow is no certain NameError: the path reaching it is
+    dropped, not the function."""
+    names: set[str] = set()
+    for statement in module_level(tree.body):
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(statement.name)
+        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).partition(".")[0] for a in statement.names if a.name != "*")
+        elif isinstance(statement, ast.Try):
+            names.update(h.name for h in statement.handlers if h.name)
+        if not isinstance(statement, (ast.If, ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.update(n.id for n in ast.walk(statement) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    names.update(name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names)
+    return names
