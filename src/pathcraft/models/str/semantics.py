@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from pathcraft.engine.machine import Machine, Successors
 from pathcraft.engine.state import Frame, State, step
-from pathcraft.engine.strings import Mismatch, as_str, is_str, percent_format
-from pathcraft.ir.builtin_names import function_predicate
+from pathcraft.engine.strings import Mismatch, as_str, is_bool, is_int, is_str, percent_format
+from pathcraft.errors import Unsupported
+from pathcraft.ir.builtin_names import function_predicate, method_predicate
 from pathcraft.models.str.formatspec import FormatError, format_value
 from pathcraft.engine.values import Value
 from pathcraft.ir.nodes import Call, CallMethod, NewList, Predicate, Text, Var
 from pathcraft.ir.values import ExcValue
+from pathcraft.heap.cells import Addr
 from pathcraft.models.registry import Model
 from pathcraft.solver import terms as T
 from pathcraft.solver.terms import Term
@@ -87,9 +89,50 @@ def _triple(machine: Machine, state: State, frame: Frame, instr: CallMethod,
     return machine.effects(frame, instr.target, machine.heap.execute(state, made, env))
 
 
+# the arguments of str methods that must be strs (by position), and what else each takes there: CPython
+# raises TypeError for anything else before it looks at the text (`"a".replace("%prog", 3)`), which the
+# prelude loops, typed `str`, would not notice
+_STR_ARGUMENTS: dict[str, tuple[tuple[int, ...], str]] = {
+    "replace": ((0, 1), ""), "find": ((0,), ""), "rfind": ((0,), ""), "index": ((0,), ""), "rindex": ((0,), ""),
+    "count": ((0,), ""), "partition": ((0,), ""), "rpartition": ((0,), ""), "removeprefix": ((0,), ""),
+    "removesuffix": ((0,), ""), "startswith": ((0,), "tuple"), "endswith": ((0,), "tuple"),
+    "split": ((0,), "None"), "rsplit": ((0,), "None"), "strip": ((0,), "None"), "lstrip": ((0,), "None"),
+    "rstrip": ((0,), "None"),
+}
+
+
+def _method(machine: Machine, state: State, frame: Frame, instr: CallMethod, receiver: Value,
+            args: tuple[Value, ...]) -> Successors | None:
+    """A str method given an argument no str method takes there raises
+    TypeError (its message, which names the types, is not asserted);
+    `partition` is answered here."""
+    positions, also = _STR_ARGUMENTS.get(instr.method, ((), ""))
+    for at in positions:
+        if at < len(args) and _not_text(args[at], also):
+            return machine.throw(state, ExcValue("TypeError", None))
+    if also == "None" and args and args[0] is None:  # `s.strip(None)` is `s.strip()`: whitespace
+        if len(args) > 1:
+            raise Unsupported(f"str.{instr.method}(None, ...)")
+        plain = machine.program.predicates.get(method_predicate("str", instr.method))
+        if plain is None:
+            raise Unsupported(f"str.{instr.method}(None)")
+        return list(machine.invoke(state, plain.name, {plain.params[0]: receiver}))
+    return _partition(machine, state, frame, instr, receiver, args)
+
+
+def _not_text(value: Value, also: str) -> bool:
+    """Is `value` certainly no str (nor what `also` lets the method take)?"""
+    if value is None:
+        return also != "None"
+    if isinstance(value, Addr):  # a list, tuple, dict or object: no str subclass is modelled
+        return also != "tuple"
+    return is_int(value) or is_bool(value) or isinstance(value, float) or \
+        isinstance(value, (T.Sym, T.App)) and T.sort_of(value) == T.FLOAT
+
+
 def _has_method(cell: object, name: str) -> bool:
     return name == "partition"
 
 
-MODEL = Model("str", kinds=("str",), method=_partition, has_method=_has_method,
+MODEL = Model("str", kinds=("str",), method=_method, has_method=_has_method,
               calls={"int_mod": _format, FORMAT_SPEC: _format_field})
