@@ -270,10 +270,10 @@ def test_a_call_of_an_unsupported_function_drops_the_paths_that_reach_it(tmp_pat
 
 
 PARTIAL = """\
-import bdb
+import z3
 
 
-class Odd(bdb.Bdb):
+class Odd(z3.Solver):
     def go(self) -> int:
         return 1
 

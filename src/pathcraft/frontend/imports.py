@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 from pathcraft.errors import PathcraftError
 from pathcraft.frontend import unions
 from pathcraft.frontend.modelclasses import model_import
+from pathcraft.frontend.library_bases import add_synthesized
 from pathcraft.frontend.mro import add_merged
 from pathcraft.frontend.names import module_level
 from pathcraft.frontend.packages import resolve
@@ -230,7 +231,7 @@ def link_imports(module: ModuleSource, load_module: Loader, linker: Linker | Non
                                                 f"{source.import_failure[1]}")
         names = modelled[1] if modelled is not None else None  # of a model: only the names it stands for
         if names is not None:  # and the classes merging several of them (`MutableSet_Sequence`, frontend/mro.py)
-            names = names | add_merged(source, statement)
+            names = names | add_merged(source, statement) | add_synthesized(source, statement)
         found.append((statement, source, names))
         for a in statement.names:
             if a.name != "*" and (a.asname or a.name) == a.name and (names is None or a.name in names):

@@ -35,8 +35,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pathcraft.frontend import mro
-from pathcraft.frontend.names import module_level
+from pathcraft.frontend import library_bases, mro
+from pathcraft.frontend.names import module_level, stored_names
 from pathcraft.frontend.nested import dotted
 from pathcraft.ir.builtin_names import BASE_BUILTINS, BUILTIN_BASES
 
@@ -93,6 +93,7 @@ def normalize_bases(module: ModuleSource) -> None:
     wanted: dict[str, set[str]] = {}
     imported = _model_imports(module.tree)
     rewritten: set[str] = set()
+    synthesized: dict[str, tuple[str, str]] = {}  # a library base's model class -> its module and class
 
     def modelled(stdlib: str, name: str) -> bool:
         found = model_import(stdlib)
@@ -117,6 +118,11 @@ def normalize_bases(module: ModuleSource) -> None:
                 if first in aliases and modelled(stdlib, name):
                     plain = ast.Name(name, ast.Load())
                     rewritten.add(name)
+            library = _library_base(module, plain, aliases, bound)
+            if library is not None:  # `class C(IOBase)`: an opaque model of the real class (frontend/library_bases.py)
+                synthesized[library[0]] = library[1]
+                plain = ast.Name(library[0], ast.Load())
+                rewritten.add(library[0])
             bases.append(ast.copy_location(plain, base))
         real = [b for b in bases if not (isinstance(b, ast.Name) and b.id == "object")]
         meta = [k for k in cls.keywords if k.arg == "metaclass"]
@@ -127,11 +133,36 @@ def normalize_bases(module: ModuleSource) -> None:
         cls.bases = _merged_bases(cls, bases, lambda n: n in rewritten or n in imported and bound.get(n) != "",
                                   lambda n: n in bound, wanted)
     if wanted.get("builtins"):  # `dict.__setitem__(self, k, v)`: the model's method (it drops the path)
-        _builtin_methods_called(module.tree, {BASE_BUILTINS[n] for n in wanted["builtins"]} - set(bound))
+        _builtin_methods_called(module.tree, {BASE_BUILTINS[n] for n in wanted["builtins"]
+                                              if n in BASE_BUILTINS} - set(bound))
+    if synthesized:
+        wanted.setdefault(library_bases.MODULE, set()).update(synthesized)
     for stdlib, names in sorted(wanted.items()):
         statement = ast.ImportFrom(module=stdlib, names=[ast.alias(name=n) for n in sorted(names)], level=0)
         setattr(statement, mro.IMPORTS, True)  # it may name a synthesized class (frontend/mro.py)
+        if stdlib == library_bases.MODULE:
+            setattr(statement, library_bases.WANTED, synthesized)
         module.tree.body.insert(0, ast.fix_missing_locations(ast.copy_location(statement, module.tree)))
+
+
+def _library_base(module: ModuleSource, plain: ast.expr, aliases: dict[str, str], bound: dict[str, str]
+                  ) -> tuple[str, tuple[str, str]] | None:
+    """The synthesized model class standing for base `plain` when it names
+    a standard-library class no model stands for (`IOBase` imported from
+    io, `codecs.Codec`), and that class's module and name."""
+    if isinstance(plain, ast.Name) and "." in bound.get(plain.id, ""):
+        stdlib, _, name = bound[plain.id].rpartition(".")
+    elif isinstance(plain, ast.Attribute) and (spelled := dotted(plain)) is not None \
+            and spelled.partition(".")[0] in aliases and spelled.partition(".")[0] not in bound:
+        head, _, name = spelled.rpartition(".")
+        first, _, rest = head.partition(".")
+        stdlib = ".".join(p for p in (aliases[first], rest) if p)
+    else:
+        return None
+    if model_import(stdlib) is not None and name in model_import(stdlib)[1]:  # type: ignore[index]
+        return None  # a model stands for it (rewritten above, or deliberately not)
+    real, _ = library_bases.library_class(stdlib, name, Path(module.path))
+    return None if real is None else (library_bases.synthesized_name(stdlib, name), (stdlib, name))
 
 
 def _builtin_methods_called(tree: ast.Module, builtins: set[str]) -> None:
@@ -205,9 +236,8 @@ def _module_names(tree: ast.Module) -> tuple[dict[str, str], dict[str, str]]:
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bound[statement.name] = ""
         else:
-            for node in ast.walk(statement):
-                if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-                    bound[node.id] = ""
+            for name in stored_names(statement, deleted=True):
+                bound[name] = ""
     return aliases, bound
 
 

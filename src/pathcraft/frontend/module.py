@@ -21,7 +21,7 @@ from pathcraft.frontend.alterations import Alteration, altered_names, class_retu
 from pathcraft.frontend.dataclass_fields import field_default
 from pathcraft.frontend.boolsafe import bool_safe_ints, returned_as_given
 from pathcraft.frontend.decorators import drop_overloads, read_decorators
-from pathcraft.frontend import mro, nested
+from pathcraft.frontend import library_bases, mro, nested
 from pathcraft.models.math import lowering as mathmod
 from pathcraft.frontend import enums
 from pathcraft.frontend.folding import fold_module_constants
@@ -427,7 +427,8 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
                      plain_ne=_plain_ne(cls), quiet_exit=_quiet_exit(cls),
                      abstract=abstract_methods(module, class_chain(module, cls)), abcs=getattr(cls, mro.MERGED, ()),
                      frozen=options.get("frozen") is True,
-                     descriptors=_made_by_calls(cls) + _altered_members(module, cls), in_body=in_body)
+                     descriptors=_made_by_calls(cls) + _altered_members(module, cls), in_body=in_body,
+                     library=getattr(cls, library_bases.STANDS_FOR, ""))
 
 
 def _dataclass_options(cls: ast.ClassDef) -> dict[str, object]:

@@ -78,6 +78,30 @@ def module_bindings(tree: ast.Module) -> set[str]:
         elif isinstance(statement, ast.Try):
             names.update(h.name for h in statement.handlers if h.name)
         if not isinstance(statement, (ast.If, ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.update(n.id for n in ast.walk(statement) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+            names.update(stored_names(statement))
     names.update(name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names)
+    return names
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+           ast.GeneratorExp)
+
+
+def stored_names(statement: ast.stmt, deleted: bool = False) -> set[str]:
+    """Names `statement` binds in its own scope (`del` too, if `deleted`):
+    not a comprehension's or a lambda's variables, which are their own
+    (`{raw: email for email, raw in M.items()}` binds no `email`), save
+    what `:=` in a comprehension binds (the enclosing scope's)."""
+    contexts = (ast.Store, ast.Del) if deleted else (ast.Store,)
+    names: set[str] = set()
+    pending: list[tuple[ast.AST, bool]] = [(statement, False)]
+    while pending:
+        node, inner = pending.pop()
+        if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, contexts) and not inner:
+            names.add(node.id)
+        if isinstance(node, _SCOPES[:4]) and node is not statement:  # a def's or lambda's body is its own
+            continue
+        pending.extend((child, inner or isinstance(node, _SCOPES)) for child in ast.iter_child_nodes(node))
     return names

@@ -436,6 +436,8 @@ class ClassInfo:
     # the opaque names its body binds (`_update = update`, a nested class): class attributes, which every
     # instance has however it was made (the rest of `opaque` only an input may have)
     in_body: tuple[str, ...] = ()
+    # a model class standing for a standard-library base class (frontend/library_bases.py): its dotted name
+    library: str = ""
 
     def field_type(self, name: str) -> Type | None:
         return dict(self.fields).get(name)
@@ -566,9 +568,11 @@ class Program:
         return any(k == base or base in self.classes[k].abcs for k in self.mro(cls))
 
     def builtin_base(self, cls: str) -> str | None:
-        """The builtin class (`dict`, `list`) `cls` derives from, if any
-        (models/builtins/classes.py): its instances are built with its `__new__`."""
-        return next((BASE_BUILTINS[k] for k in self.mro(cls) if k in BASE_BUILTINS), None)
+        """The builtin class (`dict`, `list`) or standard-library class
+        (`io.IOBase`) `cls` derives from, if any (models/builtins/classes.py,
+        frontend/library_bases.py): its instances are built with its `__new__`."""
+        return next((BASE_BUILTINS.get(k) or self.classes[k].library for k in self.mro(cls)
+                     if k in BASE_BUILTINS or self.classes[k].library), None)
 
     def predicate(self, name: str) -> Predicate:
         """Predicate `name`; a function the frontend refused drops the path that calls it."""

@@ -498,14 +498,18 @@ def build_lines(heap_in: Mapping[str, Any], alias: str, spellings: Mapping[str, 
     frozen dataclass, whose `__setattr__` raises) are set as its generated
     `__init__` sets them, with `object.__setattr__`. An instance of a class
     derived from a builtin (`builtin_bases`: `class C(dict)`) is made by the
-    builtin's `__new__` (`object.__new__` refuses it), empty of items."""
+    builtin's `__new__` (`object.__new__` refuses it), empty of items; one
+    derived from a standard-library class (`io.IOBase`) by its own."""
     lines = []
     for name, desc in heap_in.items():
         if "function" in desc:  # a callable parameter's function (models/callables)
             lines.append(f"{name} = {desc['function']}  # noqa: E731")
         elif "class" in desc:
+            made = class_expr(alias, desc["class"], spellings)
             maker = (builtin_bases or {}).get(desc["class"], "object")
-            lines.append(f"{name} = {maker}.__new__({class_expr(alias, desc['class'], spellings)})")
+            if maker not in ("object", "dict", "list"):  # a standard-library base's, which the class inherits
+                maker = made  # (frontend/library_bases.py checked it takes no arguments)
+            lines.append(f"{name} = {maker}.__new__({made})")
     for name in _lists_in_order(heap_in):
         lines.append(f"{name} = {container_literal(heap_in[name])}")
     for name, desc in heap_in.items():

@@ -313,7 +313,11 @@ def build_inputs(snapshot: Mapping[str, Json], classes: Callable[[str], type]) -
         elif "class" in desc:
             cls = classes(desc["class"])
             maker: Any = next((b for b in cls.__mro__[1:] if b.__module__ == "builtins" and b is not object), object)
-            objects[name] = maker.__new__(cls)  # `class C(dict)`: dict's (object.__new__ refuses it)
+            try:
+                objects[name] = maker.__new__(cls)  # `class C(dict)`: dict's (object.__new__ refuses it)
+            except TypeError:  # `class C(IOBase)`: the standard-library base's own (frontend/library_bases.py)
+                made: Any = cls
+                objects[name] = made.__new__(cls)
         else:
             objects[name] = {} if "dict" in desc else set() if "set" in desc else \
                 deque() if "deque" in desc else []
