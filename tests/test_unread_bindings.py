@@ -33,9 +33,12 @@ def test_each_unread_name_is_named_where_its_paths_are_dropped() -> None:
 
 
 def test_a_name_bound_nowhere_refuses_the_function() -> None:
-    translated = translate(str(FIXTURE), ["unbound"])
+    translated = translate(str(FIXTURE), ["unbound", "unbound_first"])
     with pytest.raises(UnsupportedError, match="unknown name 'never_bound_anywhere'"):
-        raise translated.errors["unbound"]
+        raise translated.errors["unbound_first"]
+    run = generate(translate(str(FIXTURE), ["unbound"]).program, "unbound", GenerateOptions.of())
+    assert [c.value <= 0 for c in run.cases] == [True]  # the statement under `if` drops its paths only
+    assert any("unknown name 'never_bound_anywhere'" in note for note in run.notes)
 
 
 def test_the_bindings_read_from_the_module() -> None:

@@ -38,7 +38,7 @@ import symtable
 from collections.abc import Mapping
 from dataclasses import replace
 
-from pathcraft.errors import construct_name, unsupported
+from pathcraft.errors import UnsupportedError, construct_name, unsupported
 from pathcraft.frontend import closures, comprehensions, genexprs, keyfuncs, namedtuple_make, reduces
 from pathcraft.frontend.expressions import CallsMade, ExpressionLowerer
 from pathcraft.frontend.lines import statement_lines
@@ -50,7 +50,8 @@ from pathcraft.frontend.stmthost import Finally, Loop
 from pathcraft.frontend.synthetic import synthetic_function
 from pathcraft.frontend.yields import yields_in_try
 from pathcraft.ir.builtin_names import MEMO_WRAPPER
-from pathcraft.ir.nodes import Const, FunctionInfo, Goto, Instr, Mark, Predicate, Return
+from pathcraft.frontend.stdlib import FOREIGN
+from pathcraft.ir.nodes import Call, Const, FunctionInfo, Goto, Instr, Mark, Predicate, Return, Text
 from pathcraft.ir.types import INT
 
 __all__ = ["FunctionLowerer", "synthetic_function"]
@@ -227,8 +228,37 @@ class FunctionLowerer:
             self.statement(stmt)
 
     def statement(self, s: ast.stmt) -> None:
-        """One statement, by the rule for its node type (statements.py)."""
-        rule = STATEMENTS.get(type(s))
-        if rule is None:
-            raise self.error(s, construct_name(s))
-        rule(self, s)
+        """One statement, by the rule for its node type (statements.py). A
+        statement outside the subset drops the paths that reach it, not the
+        function (`give_up`); a declaration, which changes what every other
+        statement means, still refuses it."""
+        point = self.blocks.checkpoint()
+        stacks = (self.loops[:], self.finallies[:], self.handled[:], self.caught[:])
+        try:
+            rule = STATEMENTS.get(type(s))
+            if rule is None:
+                raise self.error(s, construct_name(s))
+            rule(self, s)
+        except UnsupportedError as exc:
+            if isinstance(s, (ast.Global, ast.Nonlocal)) or self.always_reached(s):
+                raise
+            self.blocks.rewind(point)
+            self.loops[:], self.finallies[:], self.handled[:], self.caught[:] = stacks
+            self.give_up(s, exc)
+
+    def always_reached(self, s: ast.stmt) -> bool:
+        """Does every path that does not raise reach `s` (a statement of the
+        function's body after none that returns or raises)? Then giving it
+        up would leave no path: the function is refused, with the place."""
+        if s not in self.fn.body:
+            return False
+        earlier = self.fn.body[:self.fn.body.index(s)]
+        return not any(isinstance(node, (ast.Return, ast.Raise, ast.Yield, ast.YieldFrom))
+                       for statement in earlier for node in ast.walk(statement))
+
+    def give_up(self, s: ast.stmt, exc: UnsupportedError) -> None:
+        """Every path reaching `s` is dropped with `exc`'s reason (the
+        engine's `foreign` call raises it); code after it is unreachable."""
+        reason = exc.message.removeprefix("unsupported ")
+        self.blocks.emit(Call(self.blocks.temp(), FOREIGN, (Const(Text(reason)),), s.lineno))
+        self.blocks.close(Return(Const(None), s.lineno))

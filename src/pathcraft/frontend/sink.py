@@ -12,6 +12,7 @@ function are numbered in the order lowering made them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from pathcraft.frontend.blocks import BlockBuilder, Branch, Jump, Terminator, finalize
@@ -45,6 +46,18 @@ class BlockSink(Protocol):
 
     def resume(self, block: BlockBuilder) -> None:
         """Continue in `block` if anything jumps there, else drop it."""
+
+
+@dataclass(frozen=True)
+class BlocksCheckpoint:
+    """The state of a function's blocks before a statement (`FunctionBlocks.checkpoint`)."""
+
+    blocks: frozenset[str]
+    current: BlockBuilder | None
+    instrs: int
+    terminator: Terminator | None
+    referenced: frozenset[str]
+    handler: str | None
 
 
 class FunctionBlocks:
@@ -151,6 +164,24 @@ class FunctionBlocks:
         tmp = self.temp()
         self.emit(Assign(tmp, e, line))
         return Var(tmp)
+
+    def checkpoint(self) -> BlocksCheckpoint:
+        """What `rewind` restores: the blocks as they are before a statement."""
+        current = self._current
+        return BlocksCheckpoint(frozenset(self.blocks), current, len(current.instrs) if current else 0,
+                                current.terminator if current else None, frozenset(self._referenced), self.handler)
+
+    def rewind(self, point: BlocksCheckpoint) -> None:
+        """Forget what was built since `point` (a statement given up half-way):
+        the blocks it opened, what it added to the block it started in."""
+        for name in set(self.blocks) - point.blocks:
+            del self.blocks[name]
+        self._current = point.current
+        if point.current is not None:
+            del point.current.instrs[point.instrs:]
+            point.current.terminator = point.terminator
+        self._referenced = set(point.referenced)
+        self.handler = point.handler
 
     def finish(self, function: str, params: tuple[str, ...]) -> dict[str, Predicate]:
         """The predicates of the finished blocks (see `blocks.finalize`)."""
