@@ -246,6 +246,8 @@ def fn__itertools_tee(iterable: list[int], n: int) -> tuple[Iterator[int], ...]:
         raise TypeError
     if count < 0:
         raise ValueError("n must be >= 0")
+    if count == 0:  # CPython returns before it asks for an iterator (`tee(3, 0)` is `()`)
+        return ()
     source = iter(iterable)
     seen: list[int] = []
     made = []
