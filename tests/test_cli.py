@@ -158,12 +158,12 @@ def f(x: int) -> int:
     return x + 1
 
 
-f = max  # what the tests import is not what was analysed
+globals()["f"] = max  # what the tests import is not what was analysed (a rebinding the model does not see)
 """
 
 
 def test_verify_reports_failure(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """The module rebinds `f` at import: the generated test (f(x=0) == 1)
+    """The module rebinds `f` at import, unseen: the generated test (f(x=0) == 1)
     fails when run, and --verify must say so."""
     (tmp_path / "shadow.py").write_text(SHADOWED)
     _, _, err = cli(capsys, "gen", f"{tmp_path / 'shadow.py'}::f", "--verify", "-o", str(tmp_path / "test_s.py"))

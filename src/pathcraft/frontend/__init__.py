@@ -235,6 +235,12 @@ class Frontend:
         assert fn is not None
         if qualname in self.signature_errors:
             raise self.signature_errors[qualname]
+        signature = self.signatures.get(qualname)
+        if signature is not None and signature.cached and any(t.kind in ("list", "dict", "set", "obj")
+                                                               for t in signature.param_types):
+            raise UnsupportedError("unsupported cached function with a list, dict, set or object parameter (the "
+                                   "cache's TypeError for an unhashable argument is not modelled)",
+                                   at(self.module.path, fn))
         if qualname in self.silent:
             owner = qualname.rpartition(".")[0]
         source = home(self.module, qualname)
@@ -312,7 +318,8 @@ class Frontend:
         top = qualname.split(".")[0]
         deleted = self.module.deleted.get(top)
         if deleted is not None:
-            raise UnsupportedError(f"unsupported '{top}': deleted when the module is imported",
+            how = "bound again" if top in self.module.rebound else "deleted"  # module.py: _read_deletions
+            raise UnsupportedError(f"unsupported '{top}': {how} when the module is imported",
                                    at(self.module.path, deleted))
         owner, _, member = qualname.rpartition(".")
         alteration = self.module.altered.get(owner) if owner else None

@@ -104,7 +104,9 @@ def key_function(lw: StatementLowering, key: ast.expr, number: int) -> tuple[Fun
         # a function the caller passes (frontend/callables.py): no frame in this module, called with the item
         own = key.id
         kind = lw.info.param_types[lw.info.params.index(own)]
-        called = ast.Call(ast.Name(own, ast.Load()), [item], [])
+        called = ast.IfExp(  # `key=None` is no key: the items compare themselves (CPython calls nothing)
+            ast.Compare(ast.Name(own, ast.Load()), [ast.Is()], [ast.Constant(None)]),
+            ast.Name("__pc_item", ast.Load()), ast.Call(ast.Name(own, ast.Load()), [item], []))
         return _lowered_key(lw, key, f"passedkey{number}", called, (own,), (kind,)), [own]
     if not isinstance(key, ast.Lambda):
         raise lw.error(key, "key other than a lambda, a builtin or a function of the module")

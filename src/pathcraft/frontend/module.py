@@ -37,7 +37,7 @@ from pathcraft.frontend.names import module_level as _module_level
 from pathcraft.frontend.packages import module_name
 from pathcraft.frontend.fields import UNKNOWN, Typer, Unknown, infer_attributes, join_types
 from pathcraft.models.namedtuple.lowering import namedtuple_info, namedtuple_literal
-from pathcraft.frontend.optional import annotation_head, optional_scalar, unquoted
+from pathcraft.frontend.optional import admits_none, annotation_head, optional_scalar, unquoted
 from pathcraft.frontend.imports import Linker, home, link_imports
 from pathcraft.frontend.modelclasses import abstract_methods, is_model_file, normalize_bases
 from pathcraft.frontend.namespaces import flatten_namespaces
@@ -186,13 +186,43 @@ def drop_class_deletions(tree: ast.Module) -> None:
 
 
 def _read_deletions(module: ModuleSource, tree: ast.Module) -> None:
-    """Names a module-level `del` removes, with the statement."""
+    """Names a module-level `del` removes, with the statement; and functions
+    module-level code binds again (`_rebound_functions`), which the tests
+    would not call as defined."""
     for statement in _module_level(tree.body):
         if isinstance(statement, ast.Delete):
             for target in statement.targets:
                 for gone in (target.elts if isinstance(target, ast.Tuple) else [target]):
                     if isinstance(gone, ast.Name):
                         module.deleted[gone.id] = statement
+    for name, statement in _rebound_functions(tree).items():
+        module.deleted.setdefault(name, statement)
+        module.rebound.add(name)
+
+
+def _rebound_functions(tree: ast.Module) -> dict[str, ast.stmt]:
+    """A function the module's top level wraps after its `def` (`f =
+    functools.lru_cache()(f)`) is read as decorated so (`@wrap def f`, the
+    same function object, the assignment dropped); one bound again any
+    other way, or under a condition, maps to that statement."""
+    defined = {s.name: s for s in tree.body if isinstance(s, ast.FunctionDef)}
+    out: dict[str, ast.stmt] = {}
+    for statement in _module_level(tree.body):
+        targets = statement.targets if isinstance(statement, ast.Assign) else []
+        names = [t.id for t in targets if isinstance(t, ast.Name) and t.id in defined]
+        for name in names:
+            fn = defined[name]
+            assert isinstance(statement, ast.Assign)
+            value = statement.value
+            wraps = isinstance(value, ast.Call) and not value.keywords and len(value.args) == 1 \
+                and isinstance(value.args[0], ast.Name) and value.args[0].id == name
+            if statement.lineno > fn.lineno and isinstance(value, ast.Call) and wraps and len(targets) == 1 \
+                    and statement in tree.body:
+                fn.decorator_list.append(value.func)
+                tree.body[tree.body.index(statement)] = ast.copy_location(ast.Pass(), statement)
+            elif statement.lineno > fn.lineno:
+                out[name] = statement
+    return out
 
 
 def _read_definition(module: ModuleSource, node: ast.stmt, folded: dict[str, ast.expr]) -> None:
@@ -549,9 +579,7 @@ def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, cla
 
     def add(name: str, annotation: ast.expr, where: ast.AST) -> None:
         try:
-            scalar = optional_scalar(annotation)  # `bool | None`: None or a bool, chosen when read
-            kind = parse_type(scalar or annotation, known, cls.name, scope)
-            fields[mangle(name, cls.name)] = kind.nullable() if scalar is not None else kind
+            fields[mangle(name, cls.name)] = _field_type(annotation, known, cls.name, scope)
         except TypeSyntaxError as exc:
             if is_dataclass:
                 raise UnsupportedError(f"unsupported field {exc}", at(module.path, where)) from None
@@ -588,6 +616,20 @@ def _class_body(module: ModuleSource, cls: ast.ClassDef, is_dataclass: bool, cla
                         and isinstance(node.target.value, ast.Name) and node.target.value.id == "self":
                     add(node.target.attr, node.annotation, node.annotation)
     return fields, defaults, methods, unmodelled - set(fields)
+
+
+def _field_type(annotation: ast.expr, known: set[str], owner: str, scope: Mapping[str, ast.expr]) -> Type:
+    """The type a field's annotation names: `bool | None` is None or a
+    bool, chosen when read; `Marker | None`, Marker a type the model has no
+    values of, None only (inputs hold the one value modelled)."""
+    scalar = optional_scalar(annotation)
+    try:
+        kind = parse_type(scalar or annotation, known, owner, scope)
+    except TypeSyntaxError:
+        if admits_none(annotation):
+            return NONE
+        raise
+    return kind.nullable() if scalar is not None else kind
 
 
 def _class_constant(value: ast.expr) -> int | bool | float | Text | None | NoDefault:
@@ -1246,7 +1288,9 @@ def _annotated_parameter(module: ModuleSource, arg: ast.arg, annotation: ast.exp
     try:
         kind = parse_type(scalar or annotation, module.annotation_classes, owner, scope)
     except TypeSyntaxError as exc:
-        raise unsupported(module.path, annotation, f"parameter {exc}") from None
+        if not admits_none(annotation):
+            raise unsupported(module.path, annotation, f"parameter {exc}") from None
+        return NONE, f"{arg.arg}: None only (its other types are not modelled: {exc})"
     if scalar is not None:
         kind = Type(kind.kind, optional=True)
     if kind.kind == "none":

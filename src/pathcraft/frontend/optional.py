@@ -58,3 +58,21 @@ def optional_scalar(node: ast.expr) -> ast.expr | None:
             and _scalar(node.slice):
         return node.slice
     return None
+
+
+def admits_none(node: ast.expr) -> bool:
+    """Does the annotation take None among its alternatives (`X | None`,
+    `None | X | Y`, `Optional[X]`, `Union[X, None]`)? A parameter or field
+    so annotated whose other alternatives the model has no values of
+    still has one value the model knows: None."""
+    parsed = unquoted(node)
+    if parsed is None:
+        return False
+    if isinstance(parsed, ast.BinOp) and isinstance(parsed.op, ast.BitOr):
+        return admits_none(parsed.left) or admits_none(parsed.right)
+    if isinstance(parsed, ast.Subscript) and annotation_head(parsed.value) == "Optional":
+        return True
+    if isinstance(parsed, ast.Subscript) and annotation_head(parsed.value) == "Union":
+        items = parsed.slice.elts if isinstance(parsed.slice, ast.Tuple) else [parsed.slice]
+        return any(admits_none(item) for item in items)
+    return _none(parsed)

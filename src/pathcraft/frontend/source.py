@@ -67,7 +67,8 @@ class ModuleSource:
     new_types: set[str] = field(default_factory=set)  # aliases bound to `NewType(...)`: a call is its argument
     replaced_at_import: set[str] = field(default_factory=set)  # see Program.replaced_at_import
     star_import: ast.ImportFrom | None = None  # `from _x import *`: any name may be replaced
-    deleted: dict[str, ast.Delete] = field(default_factory=dict)  # `del name` when the module is imported
+    deleted: dict[str, ast.stmt] = field(default_factory=dict)  # `del name` when the module is imported
+    rebound: set[str] = field(default_factory=set)  # of those, functions bound again instead (`f = wrap(f)`)
     natives: Natives = field(default_factory=Natives)  # the user's native summaries (frontend/natives.py)
     _foreign: dict[str, list[ForeignWrite]] | None = None
     attribute_types: dict[tuple[str, bool], dict[str, Type]] = field(default_factory=dict)
