@@ -122,10 +122,14 @@ def test_the_str_prelude_is_cpythons_on_ascii() -> None:
     long over letters, a digit, a quote and the line and space characters."""
     from pathcraft.models.str import prelude
 
-    alphabet = "aZ1' \n\r\x0b\x0c\x1c\t"
+    alphabet = "aZ1' \n\r\x0b\x0c\x1c\t\x80é"
     for n in range(4):
         for chars in itertools.product(alphabet, repeat=n):
             word = "".join(chars)
+            for name in ("isascii",):
+                assert getattr(prelude, f"str__{name}")(word) == getattr(word, name)(), (name, word)
+            if not word.isascii():
+                continue
             for name in ("title", "isprintable", "splitlines", "strip", "lstrip", "rstrip", "capitalize",
                          "isidentifier"):
                 assert getattr(prelude, f"str__{name}")(word) == getattr(word, name)(), (name, word)

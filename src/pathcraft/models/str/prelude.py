@@ -162,6 +162,14 @@ def str__isprintable(self: str) -> bool:
     return True
 
 
+def str__isascii(self: str) -> bool:
+    """Every character below 128 (the empty string is ASCII)."""
+    for c in self:
+        if ord(c) > 127:
+            return False
+    return True
+
+
 def str__splitlines(self: str) -> list[str]:
     """The lines without their ends, on ASCII text: `\n`, `\r`, `\r\n`,
     `\v`, `\f` and the separators `\x1c`-`\x1e` end a line; no empty
