@@ -13,11 +13,11 @@ from oracle import generated, oracle_tests
 from pathcraft.frontend.total_ordering import DERIVED, expand_total_ordering
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "total_ordering_classes.py"
-NAMES = ["newest", "between", "heavier"]
+NAMES = ["newest", "between", "heavier", "later"]
 
 test_replay, test_enumeration = oracle_tests(FIXTURE, NAMES, Bounds(
     ints=(0, 1, 2), max_objects=3,
-    unannotated=(("Version", "major", int), ("Version", "minor", int), ("Weight", "kg", int))))
+    unannotated=(("Version", "major", int), ("Version", "minor", int), ("Weight", "kg", int), ("Bound", "at", int))))
 
 
 def test_each_comparison_of_the_weights_is_reached() -> None:
@@ -42,7 +42,20 @@ def test_the_added_methods_follow_the_root() -> None:
     assert added == {"__ge__": "return not result or self == o", "__lt__": "return result and self != o"}
 
 
-def test_a_class_with_a_base_keeps_the_decorator() -> None:
-    cls = last_class("from functools import total_ordering\nclass B: pass\n@total_ordering\nclass A(B):\n"
+def test_a_class_whose_base_compares_keeps_the_decorator() -> None:
+    cls = last_class("from functools import total_ordering\nclass B:\n    def __ge__(self, o: 'B') -> bool:\n"
+                     "        return True\n@total_ordering\nclass A(B):\n"
                      "    def __lt__(self, o: 'A') -> bool:\n        return True\n")
     assert len(cls.decorator_list) == 1 and len(cls.body) == 1
+    cls = last_class("import abc\nfrom functools import total_ordering\n@total_ordering\nclass A(abc.ABC):\n"
+                     "    def __lt__(self, o: 'A') -> bool:\n        return True\n")
+    assert len(cls.decorator_list) == 1  # a base of another module may compare
+
+
+def test_a_class_whose_bases_define_no_comparison_is_read_as_one_without_them() -> None:
+    """packaging's `@total_ordering class LowerBound(_Bound)`: `_Bound`
+    (down to object) has no comparison, so the root is the class's own."""
+    cls = last_class("from functools import total_ordering\nclass C:\n    x = 1\nclass B(C): pass\n"
+                     "@total_ordering\nclass A(B):\n    def __lt__(self, o: 'A') -> bool:\n        return True\n")
+    assert not cls.decorator_list and {f.name for f in cls.body if isinstance(f, ast.FunctionDef)} == {
+        "__lt__", "__gt__", "__le__", "__ge__"}

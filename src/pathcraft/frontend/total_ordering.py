@@ -14,10 +14,10 @@ dataclass's generated `__eq__`.
 `functools` asks the root for NotImplemented first and returns it; a user
 method's NotImplemented is not modelled (the path that returns it is
 refused), so the added methods see the root's other results only, and
-there the two agree. Only a class with no base other than `object` is
-read so: an inherited comparison would be a root too (and is not
-replaced), which the class body alone does not show; others keep the
-decorator and are refused as before.
+there the two agree. Only a class whose bases are `object` or classes of
+the module that define no comparison, down to `object`, is read so: an
+inherited comparison would be a root too (and is not replaced); others
+keep the decorator and are refused as before.
 """
 
 from __future__ import annotations
@@ -42,9 +42,10 @@ def expand_total_ordering(tree: ast.Module) -> None:
     imported = _decorator_names(tree)
     if not imported:
         return
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
-            _expand(node, imported)
+            _expand(node, imported, classes)
 
 
 def _decorator_names(tree: ast.Module) -> set[str]:
@@ -59,9 +60,27 @@ def _decorator_names(tree: ast.Module) -> set[str]:
     return names
 
 
-def _expand(cls: ast.ClassDef, spellings: set[str]) -> None:
+def _without_comparisons(bases: list[ast.expr], classes: dict[str, ast.ClassDef], seen: set[str]) -> bool:
+    """Are `bases` `object` or classes of the module, down to `object`,
+    that define and bind no comparison (so the decorated class's own root
+    is the one `functools` finds, as with `object` alone)?"""
+    for base in bases:
+        if isinstance(base, ast.Name) and base.id == "object":
+            continue
+        if not isinstance(base, ast.Name) or base.id not in classes or base.id in seen:
+            return False
+        node = classes[base.id]
+        bound = {item.name for item in node.body if isinstance(item, ast.FunctionDef)} | {
+            t.id for item in node.body if isinstance(item, ast.Assign) for t in item.targets if isinstance(t, ast.Name)}
+        if node.keywords or node.decorator_list or bound & set(_FROM) \
+                or not _without_comparisons(node.bases, classes, seen | {base.id}):
+            return False
+    return True
+
+
+def _expand(cls: ast.ClassDef, spellings: set[str], classes: dict[str, ast.ClassDef]) -> None:
     marked = [d for d in cls.decorator_list if ast.unparse(d) in spellings]
-    if len(marked) != 1 or cls.keywords or any(not (isinstance(b, ast.Name) and b.id == "object") for b in cls.bases):
+    if len(marked) != 1 or cls.keywords or not _without_comparisons(cls.bases, classes, {cls.name}):
         return
     defined = {item.name: item for item in cls.body if isinstance(item, ast.FunctionDef)}
     assigned = {t.id for item in cls.body if isinstance(item, ast.Assign) for t in item.targets
