@@ -26,6 +26,9 @@ def assign(lw: StatementLowering, s: ast.Assign) -> None:
     if len(s.targets) == 1 and isinstance(s.targets[0], ast.Tuple):
         tuple_assign(lw, s.targets[0], s.value, s)
         return
+    if len(s.targets) == 1 and _whole_slice(s.targets[0]) and isinstance(s.value, (ast.List, ast.Tuple)):
+        replace_items(lw, s.targets[0], s.value, s.lineno)  # type: ignore[arg-type]
+        return
     value = lw.expressions.expr(s.value)
     if len(s.targets) > 1 and not isinstance(value, (Const, Var)):
         tmp = lw.blocks.temp()
@@ -33,6 +36,24 @@ def assign(lw: StatementLowering, s: ast.Assign) -> None:
         value = Var(tmp)
     for target in s.targets:
         store(lw, target, value, s.lineno)
+
+
+def _whole_slice(target: ast.expr) -> bool:
+    """`xs[:]`."""
+    return isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Slice) \
+        and target.slice.lower is None and target.slice.upper is None and target.slice.step is None
+
+
+def replace_items(lw: StatementLowering, target: ast.Subscript, value: ast.List | ast.Tuple, line: int) -> None:
+    """`xs[:] = [a, b]` (a display: nothing to iterate, no TypeError): the
+    display, then `xs`, then its items replaced (`del xs[:]`, the list's
+    prelude `__delslice__`, and `extend`); on another kind than a list
+    the protocol drops the path."""
+    items = lw.blocks.stable(lw.expressions.expr(value), line)
+    obj = lw.blocks.stable(lw.expressions.expr(target.value), line)
+    lw.calls.methods_called.add(DELSLICE_PROTOCOL)
+    lw.blocks.emit(CallMethod(None, obj, DELSLICE_PROTOCOL, (Const(0), Const(False), Const(0), Const(False)), line))
+    lw.blocks.emit(CallMethod(None, obj, "extend", (items,), line))
 
 
 def store(lw: StatementLowering, target: ast.expr, value: Expr, line: int) -> None:
