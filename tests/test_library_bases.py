@@ -38,6 +38,12 @@ def test_a_path_calling_what_the_base_provides_is_dropped_and_named() -> None:
     assert not _run("Zone.offset_name").cases
 
 
+def test_a_protocol_the_base_has_drops_the_path_whatever_its_arity() -> None:
+    run = _run("Ordered.has")  # `key in self`: OrderedDict's `__contains__(self, key)`, not a TypeError
+    assert [c.value for c in run.cases] == [False]
+    assert any("collections.OrderedDict.__contains__" in note for note in run.notes)
+
+
 def test_what_the_base_lacks_is_python_s_behaviour() -> None:
     cases = _run("Spooled.size").cases  # IOBase has no __len__: CPython's TypeError, which the replay checks
     assert [(c.kind, c.exc_type) for c in cases] == [("raise", "TypeError")]

@@ -49,6 +49,11 @@ _SKIPPED = frozenset({"__class__", "__dict__", "__doc__", "__module__", "__weakr
                       "__qualname__", "__dir__", "__sizeof__", "__reduce__", "__reduce_ex__", "__getstate__",
                       "__class_getitem__", "__orig_bases__", "__parameters__", "__match_args__"})
 _HOOKS = ("__getattr__", "__getattribute__", "__setattr__", "__delattr__")
+# the arity the engine calls these protocol methods with (`__hash__ = None` has no signature to read)
+_PROTOCOL_PARAMETERS = {**dict.fromkeys(("__hash__", "__len__", "__iter__", "__next__", "__repr__", "__str__",
+                                         "__reversed__", "__bool__", "__enter__", "__del__", "__neg__", "__pos__",
+                                         "__abs__", "__invert__", "__index__", "__int__", "__float__"), "self"),
+                        "__setitem__": "self, a1, a2", "__exit__": "self, *args"}
 
 
 def synthesized_name(module: str, name: str) -> str:
@@ -117,13 +122,40 @@ def attributes(real: type) -> tuple[list[str], list[str]]:
     return methods, values
 
 
+def _parameters(real: type, name: str) -> str:
+    """The parameters of a synthesized method: a protocol method takes what
+    the real one takes (`__contains__(self, a1)`, `__len__(self)`: the
+    engine calls it by the protocol's arity, and another arity would be
+    its TypeError), any other method anything."""
+    if not (name.startswith("__") and name.endswith("__")) or name in ("__init__", "__call__"):
+        return "self, *args, **kwargs"
+    if name in _PROTOCOL_PARAMETERS:
+        return _PROTOCOL_PARAMETERS[name]
+    try:
+        found = list(inspect.signature(getattr(real, name)).parameters.values())
+    except (TypeError, ValueError):  # no signature to read: a binary operator's
+        return "self, a1"
+    texts = ["self"]
+    for at, parameter in enumerate(found[1:], start=1):
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            texts.append("*args")
+        elif parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
+            texts.append(f"a{at}" if parameter.default is parameter.empty else f"a{at}=None")
+    return ", ".join(texts)
+
+
 def synthesized_class(name: str, dotted: str, real: type, near: ast.AST) -> ast.ClassDef:
-    """The model class standing for `real` (see the module docstring)."""
+    """The model class standing for `real` (see the module docstring);
+    `builtins.dict` is `dict` (models/builtins/classes.py)."""
     methods, values = attributes(real)
-    why = "{}.{{}} on a subclass (a standard-library base class, not modelled)".format(dotted)
+    if "__repr__" in methods and "__str__" not in methods:  # `object.__str__` calls the class's `__repr__`
+        methods.append("__str__")
+    dotted = dotted.removeprefix("builtins.")
+    kind = "the builtin base" if "." not in dotted else "a standard-library base class"
+    why = f"{dotted}.{{}} on a subclass ({kind} is not modelled)"
     lines = [f"class {name}:"]
     for attr in methods:
-        lines += [f"    def {attr}(self, *args, **kwargs):",
+        lines += [f"    def {attr}({_parameters(real, attr)}):",
                   f"        raise NotImplementedError({why.format(attr)!r})"]
     for attr in values:  # a value made by a call: what reading it gives is not followed (ClassInfo.descriptors)
         lines.append(f"    {attr} = {name}_value()")

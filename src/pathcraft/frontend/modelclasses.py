@@ -109,6 +109,7 @@ def normalize_bases(module: ModuleSource) -> None:
             spelled = dotted(plain)
             if isinstance(plain, ast.Name) and plain.id in BUILTIN_BASES and plain.id not in bound \
                     and modelled("builtins", BUILTIN_BASES[plain.id]):  # `class C(dict)`: models/builtins
+                synthesized[BUILTIN_BASES[plain.id]] = ("builtins", plain.id)  # written by frontend/library_bases.py
                 plain = ast.Name(BUILTIN_BASES[plain.id], ast.Load())
                 rewritten.add(plain.id)
             elif isinstance(plain, ast.Attribute) and spelled is not None:
