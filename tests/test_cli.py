@@ -1040,30 +1040,3 @@ def test_a_half_built_z3_objects_finalizer_error_is_not_printed(capsys: pytest.C
     finally:
         sys.unraisablehook = previous
     assert "ValueError: a finalizer of the user's" in capsys.readouterr().err
-
-
-def test_a_ctrl_c_inside_a_finalizer_reaches_the_run(capsys: pytest.CaptureFixture[str]) -> None:
-    """A Ctrl-C that lands while a finalizer runs (z3's `Context.__del__`
-    when the collector runs) is not printed and lost there: it is raised
-    again, so the run stops as at any other Ctrl-C."""
-    import gc
-    import signal
-
-    from pathcraft.__main__ import _quiet_z3_finalizers
-
-    class Interrupted:
-        def __del__(self) -> None:
-            raise KeyboardInterrupt
-
-    previous_hook, previous_handler = sys.unraisablehook, signal.getsignal(signal.SIGINT)
-    seen: list[int] = []
-    sys.unraisablehook = _quiet_z3_finalizers
-    signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
-    try:
-        victim = Interrupted()
-        del victim
-        gc.collect()
-    finally:
-        sys.unraisablehook = previous_hook
-        signal.signal(signal.SIGINT, previous_handler)
-    assert seen == [signal.SIGINT] and capsys.readouterr().err == ""

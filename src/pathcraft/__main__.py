@@ -18,16 +18,10 @@ def _quiet_z3_finalizers(unraisable: "sys.UnraisableHookArgs") -> None:
     """A Ctrl-C can land inside a Z3 object's constructor (a context takes
     milliseconds to make); the half-built object's finalizer then fails on
     an attribute never set, and Python prints that with a traceback. Z3's
-    finalizers only free C memory: their AttributeError is dropped. A
-    Ctrl-C that lands inside a finalizer (`Context.__del__` when the
-    collector runs) would be printed and lost there: it is raised again,
-    to reach the run as any other Ctrl-C does. Any other error goes to the
-    default hook."""
+    finalizers only free C memory: their AttributeError is dropped, any
+    other error goes to the default hook."""
     module = getattr(unraisable.object, "__module__", None) or ""
     if unraisable.exc_type is AttributeError and module.split(".")[0] == "z3":
-        return
-    if unraisable.exc_type is KeyboardInterrupt:
-        signal.raise_signal(signal.SIGINT)
         return
     sys.__unraisablehook__(unraisable)
 
