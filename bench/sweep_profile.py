@@ -14,8 +14,12 @@ one cProfile profiler, and prints
 
 A stage is the cumulative time of the functions that enter it (cProfile
 counts a recursive function's outermost calls only), so the stages nest as
-the code does (the solver chain within the search); Z3's checks are
-listed apart, as both the chain and the canonical models make them.
+the code does: each part of generation within it. The search is a
+generator resumed test by test, whose time cProfile sums over its
+resumptions a little differently from the calls made within them, so the
+solver chain is shown beside the search rather than within it; Z3's
+checks are listed apart, as both the chain and the canonical models make
+them.
 The profiler slows Python code more than Z3's: the shares are what to
 compare, before and after a change, on the same machine. (Not named
 `profile.py`: cProfile imports the standard library's `profile`, which a
@@ -57,7 +61,7 @@ STAGES = (
     Stage("translation (parse, link, lower)", (("pathcraft/frontend/__init__.py", "translate"),), 0),
     Stage("generation (each function)", (("pathcraft/generate.py", "generate"),), 0),
     Stage("search: the engine's steps", (("pathcraft/engine/engine.py", "explore"),), 1),
-    Stage("solver chain (Python layers and Z3)", (("pathcraft/solver/chain.py", "check"),), 2),
+    Stage("solver chain (Python layers and Z3)", (("pathcraft/solver/chain.py", "check"),), 1),
     Stage("canonical models of the tests", (("pathcraft/solver/canonical.py", "model"),), 1),
     Stage("probes", (("pathcraft/strategies/all_paths.py", "long_probes"),), 1),
     Stage("edge tests", (("pathcraft/strategies/edgetests.py", "edge_tests"),), 1),

@@ -41,7 +41,9 @@ def test_stages_nest_and_rows_count_the_tests(tmp_path: Path, capsys: object) ->
     assert all(row["tests"] > 0 for row in data["functions"])
     assert 0 < stages["generation (each function)"] <= data["wall"]
     generation = stages["generation (each function)"]
-    assert stages["solver chain (Python layers and Z3)"] <= stages["search: the engine's steps"] <= generation
+    # the search is a generator: cProfile's sum of its resumptions may fall a little short of the chain's
+    assert stages["solver chain (Python layers and Z3)"] <= generation
+    assert stages["search: the engine's steps"] <= generation
     assert 0 < stages["Z3 checks (of the chain and of canonical models)"] <= generation
     assert stages["canonical models of the tests"] <= generation
     assert stages["translation (parse, link, lower)"] > 0
