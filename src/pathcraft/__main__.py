@@ -19,9 +19,14 @@ def _quiet_z3_finalizers(unraisable: "sys.UnraisableHookArgs") -> None:
     milliseconds to make); the half-built object's finalizer then fails on
     an attribute never set, and Python prints that with a traceback. Z3's
     finalizers only free C memory: their AttributeError is dropped, any
-    other error goes to the default hook."""
+    other error goes to the default hook. A Ctrl-C passed on to the work's
+    thread that lands inside a finalizer is dropped too: the work asks
+    `depth.interrupted()` as it goes and stops there instead."""
     module = getattr(unraisable.object, "__module__", None) or ""
     if unraisable.exc_type is AttributeError and module.split(".")[0] == "z3":
+        return
+    if unraisable.exc_type is KeyboardInterrupt and "pathcraft.depth" in sys.modules \
+            and sys.modules["pathcraft.depth"].interrupted():
         return
     sys.__unraisablehook__(unraisable)
 

@@ -91,11 +91,12 @@ _INTERRUPTED = threading.Event()  # a Ctrl-C reached the main thread while work 
 
 
 def interrupted() -> bool:
-    """Has Ctrl-C been pressed during `run_deep`'s work? A loop that waits
-    on other processes asks at each wake-up and raises `KeyboardInterrupt`
-    itself: the exception set on its thread is raised at whatever line it
-    runs, and one raised inside a finalizer (`__del__`, run by the
-    collector at any point) is printed and dropped."""
+    """Has Ctrl-C been pressed during `run_deep`'s work? The exception set
+    on the work's thread is raised at whatever line it runs, and one raised
+    inside a finalizer (`__del__`, run by the collector at any point) is
+    lost; so the work's long loops (the search's steps, the functions of a
+    run, a wait on other processes) ask at each turn and raise
+    `KeyboardInterrupt` themselves."""
     return _INTERRUPTED.is_set()
 
 

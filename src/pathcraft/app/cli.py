@@ -31,6 +31,7 @@ from pathcraft.app.pool import WorkerPool
 from pathcraft.app.progress import PackageDisplay
 from pathcraft.app.cliparams import given_flags, given_settings, show_every_option, with_options
 from pathcraft.config import Settings, load_config, settings_from
+from pathcraft.depth import interrupted as interrupted_now
 from pathcraft.depth import run_deep, too_deep
 from pathcraft.errors import PathcraftError
 from pathcraft.files import open_for_writing, output_problem
@@ -379,6 +380,8 @@ def _run(program: Program, runnable: list[str], options: GenerateOptions, writer
     started = time.perf_counter()
     try:
         for qualname in runnable:
+            if interrupted_now():  # a Ctrl-C the work's thread did not receive (see depth.interrupted)
+                raise KeyboardInterrupt
             before = len(all_cases)
             try:
                 run = _explore(program, qualname, options, writer, all_cases)

@@ -27,6 +27,7 @@ from dataclasses import replace
 
 from pathcraft import budget as work
 from pathcraft.cost.models import Costs
+from pathcraft.depth import interrupted
 from pathcraft.engine import cache, dispatch, generators, inputs, protocols
 from pathcraft.engine.branch import Brancher, ModelBrancher
 from pathcraft.engine.concretize import Concretizer
@@ -444,8 +445,11 @@ class Run:
             frame = state.stack.top
             instr = frame.rule.body[frame.pc]
             self.budget.steps += 1
-            if not self.budget.steps % _BUDGET_EVERY and self.budget.reason() is not None:
-                return []  # a run without choices (a probe's) may be long: the budget cuts it here too
+            if not self.budget.steps % _BUDGET_EVERY:
+                if interrupted():  # a Ctrl-C whose exception was lost on this thread (depth.interrupted)
+                    raise KeyboardInterrupt
+                if self.budget.reason() is not None:
+                    return []  # a run without choices (a probe's) may be long: the budget cuts it here too
             if not isinstance(instr, (Mark, CheckMethod)):  # marks and checks are free
                 state = replace(state, costs=state.costs.step())
             try:
