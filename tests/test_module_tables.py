@@ -189,3 +189,54 @@ def test_a_table_read_by_a_function_a_c_accelerator_may_replace_is_refused(tmp_p
     plain = tmp_path / "plain.py"
     plain.write_text(source)
     assert not translate(str(plain), ["mode", "is_read"]).errors
+
+
+SUFFIXES = '''
+RANK = 3
+SUFFIX = (RANK, 0, (1, "a"))
+PAIRS = ((1, 2), (3, 4))
+
+
+def key(stable: bool) -> tuple[int, int, tuple[int, str]]:
+    if stable:
+        return SUFFIX
+    return (0, 0, (0, ""))
+
+
+def stored(n: int) -> int:
+    box = [SUFFIX, PAIRS]
+    if n > 0:
+        return len(box[1]) + n
+    return box[0][0]
+
+
+def passed(n: int) -> int:
+    return _first(PAIRS, n)
+
+
+def _first(pairs: tuple[tuple[int, int], ...], n: int) -> int:
+    for a, b in pairs:
+        if a >= n:
+            return b
+    return -1
+'''
+
+
+@pytest.mark.parametrize("name", ["key", "stored", "passed"])
+def test_a_tuple_of_literals_is_read_whatever_the_code_does_with_it(tmp_path: Path, name: str) -> None:
+    """Returned, stored in a list, passed on: nothing in it can change, so
+    a fresh copy at each read is as good (frontend/frozen._immutable_use)."""
+    path = tmp_path / "suffixes.py"
+    path.write_text(SUFFIXES)
+    cases = generated(path, name, "loop-2")
+    assert len(cases) >= 2
+    assert replay_mismatches(path, name, cases) == []
+
+
+@pytest.mark.parametrize("use", ["    return x is SUFFIX\n",
+                                 "    box = [SUFFIX, [1]]\n    return box is None\n"])
+def test_a_tuple_whose_identity_is_asked_or_that_holds_a_list_stays_unknown(tmp_path: Path, use: str) -> None:
+    path = tmp_path / "ident.py"
+    table = "SUFFIX = (1, [2])" if "[1]" in use else "SUFFIX = (1, 2)"
+    path.write_text(f"{table}\n\n\ndef f(x: int) -> bool:\n{use}")
+    assert "unknown name 'SUFFIX'" in unread(path, ["f"])["f"]

@@ -72,7 +72,9 @@ def frozen_containers(tree: ast.Module, candidates: dict[str, ast.expr],
             if isinstance(node, (ast.Global, ast.Nonlocal)):
                 spoiled.update(node.names)
             elif isinstance(node, ast.Name) and node.id in literal:
-                if not isinstance(node.ctx, ast.Load) or not _read_only_use(node, uses, [literal[node.id]]):
+                if not isinstance(node.ctx, ast.Load) or not (
+                        _immutable_use(node, uses, literal[node.id])
+                        or _read_only_use(node, uses, [literal[node.id]])):
                     spoiled.add(node.id)
             elif isinstance(node, ast.arg) and node.arg in literal:
                 spoiled.add(node.arg)  # shadowed somewhere: keep it simple
@@ -217,6 +219,19 @@ def _read_only_use(node: ast.expr, uses: _Uses, shapes: list[ast.expr]) -> bool:
             return True
         return parent.attr == "get" and _item_use(call, uses, items)  # the item, or the caller's default
     return False
+
+
+def _immutable_use(node: ast.expr, uses: _Uses, shape: ast.expr) -> bool:
+    """A tuple of literals and such tuples (`_STABLE_SUFFIX = (3, 0, 0)`)
+    cannot change, nor can anything in it: whatever the code does with it
+    (returns it, stores it, passes it on), a fresh copy at each read is as
+    good, except where its identity is asked (`x is SUFFIX`, `id(SUFFIX)`)."""
+    if not isinstance(shape, ast.Tuple) or _mutable(shape):
+        return False
+    parent = uses.parents.get(node)
+    if isinstance(parent, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops):
+        return False
+    return not (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "id")
 
 
 def _bound_use(target: ast.expr, uses: _Uses, shapes: list[ast.expr]) -> bool:
