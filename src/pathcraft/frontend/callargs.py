@@ -146,6 +146,58 @@ def construct(ex: ExprLowering, cls: str, node: ast.Call) -> Expr:
     return Var(tmp)
 
 
+def bare_new(ex: ExprLowering, func: ast.Attribute, node: ast.Call) -> Expr | None:
+    """`object.__new__(cls)`, `C.__new__(C)`: an instance of the class
+    without running its `__init__` (`from_parts`-style alternative
+    constructors), when `__new__` is object's all along the way: no class
+    of either chain defines one, none stands for a builtin or library base
+    (whose `__new__` is its own), and the class is not abstract (there
+    object's raises). None when the call is something else; refused when
+    it is this call on such a class."""
+    if func.attr != "__new__" or len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
+        return None
+    made = _class_named(ex, node.args[0])
+    receiver = "object" if isinstance(func.value, ast.Name) and func.value.id == "object" \
+        and "object" not in ex.local_names and "object" not in ex.module.class_infos \
+        and "object" not in ex.functions else _class_named(ex, func.value)
+    if made is None or receiver is None:
+        return None
+    for cls in {made, receiver} - {"object"}:
+        why = _own_new(ex, cls)
+        if why:
+            raise ex.error(node, f"{ast.unparse(node)}: {why}")
+    tmp = ex.blocks.temp("obj")
+    ex.calls.classes_built.add(made)
+    ex.blocks.emit(NewObject(tmp, made, node.lineno))
+    return Var(tmp)
+
+
+def _class_named(ex: ExprLowering, node: ast.expr) -> str | None:
+    """The class a name in the code stands for (`cls` in a classmethod)."""
+    if not isinstance(node, ast.Name):
+        return None
+    if node.id in ex.class_alias:
+        return ex.class_alias[node.id]
+    return node.id if node.id in ex.module.class_infos and node.id not in ex.local_names else None
+
+
+def _own_new(ex: ExprLowering, cls: str) -> str:
+    """Why `cls.__new__` is not object's, or ''."""
+    current: str | None = cls
+    while current is not None:
+        info = ex.module.class_infos.get(current)
+        if info is None:
+            return f"the base {current} is not analysed"
+        if "__new__" in info.methods:
+            return f"{current} defines __new__"
+        if info.library or info.enum:
+            return f"{current}'s __new__ is its base's"
+        if current == cls and info.abstract:
+            return f"{cls} is abstract (object.__new__ raises TypeError)"
+        current = info.base
+    return ""
+
+
 def named_tuple(ex: ExprLowering, info: namedtuples.NamedTupleInfo, node: ast.Call) -> Expr:
     """`C(a, b=...)` of a NamedTuple class: a tuple tagged with its class."""
     if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):

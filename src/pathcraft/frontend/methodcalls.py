@@ -36,6 +36,8 @@ def method_call(ex: ExprLowering, func: ast.Attribute, node: ast.Call, discard: 
         return matched
     if (foreign := ex.stdlib.call(node)) is not None:
         return foreign
+    if (bare := callargs.bare_new(ex, func, node)) is not None:  # `object.__new__(cls)`
+        return bare
     made = classrefs.nested_class(ex, func)
     if made is not None:  # `self._Node(...)`: a class nested in a class body
         return callargs.construct(ex, made, node)
