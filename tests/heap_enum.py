@@ -48,7 +48,7 @@ class Bounds:
     alphabet: str = "aB1 z"
     max_str_item: int = 1  # the strings of a list[str]
     # attributes no annotation states (set in `__init__` only), as the test
-    # author reads them off the code: (class name, attribute, type)
+    # author reads them off the code: (class name, attribute, type or its text)
     unannotated: tuple[tuple[str, str, Any], ...] = ()
     # fields whose annotation names a type pathcraft has no values of: its
     # inputs lack them, as the test author knows (class name, attribute)
@@ -73,8 +73,8 @@ def _unwrap(tp: Any) -> tuple[Any, bool]:
 def _fields(cls: type, bounds: Bounds | None = None) -> list[tuple[str, Any]]:
     hints = typing.get_type_hints(cls)
     for owner, name, tp in bounds.unannotated if bounds is not None else ():
-        if owner in (cls.__name__, cls.__qualname__):
-            hints.setdefault(name, tp)
+        if owner in (cls.__name__, cls.__qualname__):  # a str is evaluated in the class's module (`"A | B"`)
+            hints.setdefault(name, eval(tp, vars(sys.modules[cls.__module__])) if isinstance(tp, str) else tp)  # noqa: S307
     for owner, name in bounds.opaque if bounds is not None else ():
         if owner in (cls.__name__, cls.__qualname__):
             hints.pop(name, None)

@@ -364,6 +364,11 @@ def join_types(kinds: Sequence[Inferred]) -> Inferred:
     if not kinds or any(isinstance(k, Unknown) for k in kinds):
         return UNKNOWN
     types = [k for k in kinds if isinstance(k, Type)]
+    maybe_none = any(t.kind == "none" or t.optional for t in types)
+    classes = list(dict.fromkeys(str(m.cls) for t in types if t.kind == "obj" for m in (t, *t.alternatives)))
+    if classes and all(t.kind in ("obj", "none") for t in types):  # objects of several classes: a union of them
+        union = Type("obj", classes[0], alternatives=tuple(Type("obj", c) for c in classes[1:]))
+        return union.nullable() if maybe_none else union
     values = {Type(t.kind, t.cls, False, t.elem, t.items, t.key, t.deque) for t in types if t.kind != "none"}
     for empty in (EMPTY_LIST, EMPTY_DICT, EMPTY_SET, EMPTY_DEQUE):
         if empty in values and any(v.kind == empty.kind and v.elem is not None for v in values):
@@ -373,7 +378,6 @@ def join_types(kinds: Sequence[Inferred]) -> Inferred:
     if len(values) > 1:
         return UNKNOWN
     (kind,) = values
-    maybe_none = any(t.kind == "none" or t.optional for t in types)
     return kind.nullable() if maybe_none else kind  # `int | None`: None or an int, chosen when read
 
 

@@ -626,10 +626,25 @@ def _field_type(annotation: ast.expr, known: set[str], owner: str, scope: Mappin
     try:
         kind = parse_type(scalar or annotation, known, owner, scope)
     except TypeSyntaxError:
+        union = _class_union(annotation, known, owner, scope)
+        if union is not None:
+            return union
         if admits_none(annotation):
             return NONE
         raise
     return kind.nullable() if scalar is not None else kind
+
+
+def _class_union(annotation: ast.expr, known: set[str], owner: str | None, scope: Mapping[str, ast.expr]
+                 ) -> Type | None:
+    """A field annotated with a union of classes (frontend/unions.class_union)."""
+    def parse(node: ast.expr) -> Type:
+        return parse_type(node, known, owner, scope)
+
+    try:
+        return unions.class_union(annotation, parse, dict(scope))
+    except TypeSyntaxError:
+        return None
 
 
 def _class_constant(value: ast.expr) -> int | bool | float | Text | None | NoDefault:
@@ -846,10 +861,11 @@ def _typed_attributes(module: ModuleSource, cls: ast.ClassDef, with_foreign: boo
 
     def annotation(node: ast.expr, fn: ast.FunctionDef | None) -> Type | None:
         scalar = optional_scalar(node)  # `int | None`: an int or None
+        where = type_scope(scope, fn)
         try:
-            kind = parse_type(scalar or node, known, cls.name, type_scope(scope, fn))
+            kind = parse_type(scalar or node, known, cls.name, where)
         except TypeSyntaxError:
-            return None
+            return _class_union(node, known, cls.name, where)
         return Type(kind.kind, optional=True) if scalar is not None else kind
 
     annotated: dict[str, Type | None] = {}

@@ -74,3 +74,31 @@ def union_types(annotation: ast.expr, parse: Parse) -> tuple[tuple[Type, ...], t
         return None
     first = distinct[0].nullable() if optional else distinct[0]
     return (first, *distinct[1:]), tuple(left_out)
+
+
+def class_union(annotation: ast.expr, parse: Parse, scope: dict[str, ast.expr]) -> Type | None:
+    """A field's union of classes (`Version | BoundaryVersion | None`, or an
+    alias of one): the first class, the others its alternatives, optional
+    when None is a member; an input object's field holds a fresh object of
+    each buildable member in turn (heap/lazy.py), as a union parameter
+    does. None when some member is a value other than an object."""
+    parts = _flattened(annotation, scope, frozenset())
+    union = parts[0]
+    for part in parts[1:]:
+        union = ast.BinOp(union, ast.BitOr(), part)
+    found = union_types(union, parse)
+    if found is None or not all(t.kind == "obj" for t in found[0]):
+        return None
+    first, *others = found[0]
+    return Type("obj", first.cls, first.optional, alternatives=tuple(others))
+
+
+def _flattened(annotation: ast.expr, scope: dict[str, ast.expr], seen: frozenset[str]) -> list[ast.expr]:
+    """The members of a union, aliases (`Node = Union[Leaf, Pair]`) read through."""
+    node = unquoted(annotation) or annotation
+    if isinstance(node, ast.Name) and node.id in scope and node.id not in seen:
+        return _flattened(scope[node.id], scope, seen | {node.id})
+    parts = members(node)
+    if parts is None:
+        return [node]
+    return [member for part in parts for member in _flattened(part, scope, seen)]

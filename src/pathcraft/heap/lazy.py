@@ -90,13 +90,17 @@ class LazyHeap(DictOps):
             info = self.program.classes.get(kind.cls)
             if info is not None and info.enum:  # an enum class: each member in turn (frontend/enums.py)
                 return choices + [(heap, EnumMember(kind.cls, name)) for name, _ in info.members]
+            members = [str(t.cls) for t in (kind, *kind.alternatives)]  # a union of classes: each in turn
             if self.aliasing:
                 for addr, cell in heap.input_objects():
-                    if isinstance(cell, ObjectCell) and self.program.is_subclass(cell.cls, kind.cls) \
+                    if isinstance(cell, ObjectCell) and any(self.program.is_subclass(cell.cls, m) for m in members) \
                             and self.allowed_alias(label, cell.label):
                         choices.append((heap, addr))
-            for cls in CANDIDATES.get(kind.cls, (kind.cls,)):  # a callable parameter: each function a test may pass
-                choices.append(self._fresh_object(heap, cls, label))
+            for member in members:
+                for cls in CANDIDATES.get(member, (member,)):  # a callable parameter: each function a test may pass
+                    if kind.alternatives and cls not in self.program.classes:
+                        continue  # a member of the union the model cannot build: inputs hold the others
+                    choices.append(self._fresh_object(heap, cls, label))
         elif kind.kind == "list":
             if self.aliasing:
                 for addr, cell in heap.input_objects():

@@ -1,5 +1,6 @@
 """Types of the subset: `int`, `bool`, `None`, user classes `C`,
-`C | None`, `list[T]`, `dict[K, V]` and `set[K]` of those, and tuples of ints and bools
+`C | None`, unions of classes (`A | B | None`, a field's), `list[T]`,
+`dict[K, V]` and `set[K]` of those, and tuples of ints and bools
 (`tuple[int, bool]`: `items`; `tuple[int, ...]`: `elem`)."""
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ class Type:
     items: tuple[Type, ...] | None = None  # the item types of a tuple of fixed length
     key: Type | None = None  # keys of a dict
     deque: bool = False  # a list type that is `collections.deque[T]` (`heap/deques.py`)
+    # the other classes an object of a union of classes may be (`A | B | None` is A, alternatives (B,), optional)
+    alternatives: tuple[Type, ...] = ()
 
     def __str__(self) -> str:
         if self.kind == "none":
             return "None"
         if self.kind == "obj":
-            base = str(self.cls)
+            base = " | ".join(str(t.cls) for t in (self, *self.alternatives))
         elif self.kind == "list":
             base = f"{'deque' if self.deque else 'list'}[{self.elem}]"
         elif self.kind == "tuple":
@@ -39,7 +42,7 @@ class Type:
         return self.kind in ("obj", "list", "none", "tuple", "dict", "set")
 
     def nullable(self) -> Type:
-        return Type(self.kind, self.cls, True, self.elem, self.items, self.key, self.deque)
+        return Type(self.kind, self.cls, True, self.elem, self.items, self.key, self.deque, self.alternatives)
 
 
 INT = Type("int")
