@@ -20,6 +20,7 @@ from pathcraft.ir.nodes import Binary, Const, Expr, Unary, Var
 
 if TYPE_CHECKING:
     from pathcraft.frontend.source import ModuleSource
+    from pathcraft.ir.types import Type
 
 CALLABLE_OP = "callable"  # `callable(e)`, decided at run time
 RUNTIME_TYPES = frozenset({"int", "bool", "float", "str", "list", "tuple", "dict", "set", "object"})
@@ -37,7 +38,9 @@ def isinstance_rule(ex: ExprLowering, name: str, node: ast.Call) -> Expr | None:
 
 def isinstance_of(ex: ExprLowering, node: ast.Call) -> Expr:
     """`isinstance(p, T)` on a parameter the function never reassigns:
-    decided by the parameter's annotation (a None check for `C | None`)."""
+    decided by the parameter's annotation (a None check for `C | None`),
+    except when T is a subclass of the declared class (a caller, or the
+    dispatch of `self`, may give an instance of it): asked at run time."""
     subject, kinds = node.args
     names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
     spelled = [n.id if isinstance(n, ast.Name) else classrefs.nested_class(ex, n) for n in names]  # `self.Position`
@@ -75,24 +78,35 @@ def isinstance_of(ex: ExprLowering, node: ast.Call) -> Expr:
         if verdict:
             return Binary("isnot", Var(subject.id), Const(None)) if declared.optional else Const(True)
     wanted -= set(modelled)
-    if declared.kind == "int":
-        matches = bool(wanted & {"int", "object"})
-    elif declared.kind == "bool":
-        matches = bool(wanted & {"bool", "int", "object"})
-    elif declared.kind == "float":
-        matches = bool(wanted & {"float", "object"})
-    elif declared.kind in ("list", "tuple", "dict", "set", "str"):
-        matches = bool(wanted & {"deque" if declared.deque else declared.kind, "object"})
-    elif declared.kind == "obj":
-        matches = "object" in wanted or any(
-            w in ex.module.class_infos and ex.module.is_subclass(str(declared.cls), w)
-            or w in BUILTIN_BASES and ex.module.is_subclass(str(declared.cls), BUILTIN_BASES[w])  # `C(dict)`
-            for w in wanted)
-    else:
-        matches = False
+    matches = _declared_matches(ex, declared, wanted)
+    if matches is None:  # `isinstance(self, Lower)` in a base's method: a caller may pass a subclass's instance
+        return isinstance_at_run_time(ex, node, subject, wanted)
     if matches and declared.optional:
         return Binary("isnot", Var(subject.id), Const(None))
     return Const(matches)
+
+
+def _declared_matches(ex: ExprLowering, declared: Type, wanted: set[str]) -> bool | None:
+    """Is every value of the declared type an instance of one of `wanted`?
+    None when that depends on the value: a class asked of is a subclass
+    of the declared one."""
+    if declared.kind == "int":
+        return bool(wanted & {"int", "object"})
+    if declared.kind == "bool":
+        return bool(wanted & {"bool", "int", "object"})
+    if declared.kind == "float":
+        return bool(wanted & {"float", "object"})
+    if declared.kind in ("list", "tuple", "dict", "set", "str"):
+        return bool(wanted & {"deque" if declared.deque else declared.kind, "object"})
+    if declared.kind != "obj":
+        return False
+    if "object" in wanted or any(
+            w in ex.module.class_infos and ex.module.is_subclass(str(declared.cls), w)
+            or w in BUILTIN_BASES and ex.module.is_subclass(str(declared.cls), BUILTIN_BASES[w])  # `C(dict)`
+            for w in wanted):
+        return True
+    below = any(w in ex.module.class_infos and ex.module.is_subclass(w, str(declared.cls)) for w in wanted)
+    return None if below else False
 
 
 def isinstance_at_run_time(ex: ExprLowering, node: ast.Call, subject: ast.expr, wanted: set[str]) -> Expr:
