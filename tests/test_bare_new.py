@@ -34,3 +34,18 @@ def test_a_class_whose_new_is_not_objects_drops_the_path(name: str, why: str) ->
     run = generate(program, name, GenerateOptions.of())
     assert any(why in note for note in run.notes)
     assert [c.value for c in run.cases if c.kind == "return"] == [0]
+
+
+def test_a_class_that_defines_new_is_not_built_as_if_it_did_not() -> None:
+    """`Plain(key)` runs `Plain.__new__`, which may make a `Keyed` (whose
+    `__init__` then runs): the path through the call is dropped, never
+    built with `Plain.__init__` (sortedcontainers' `SortedList(key=k)`)."""
+    program = translate(str(FIXTURE), ["made"]).program
+    run = generate(program, "made", GenerateOptions.of())
+    assert any("whose class Plain defines __new__" in note for note in run.notes)
+    assert cases_replay("made")
+
+
+def cases_replay(name: str) -> bool:
+    cases = generated(FIXTURE, name, "loop-1")
+    return bool(cases) and replay_mismatches(FIXTURE, name, cases) == []

@@ -112,6 +112,9 @@ def construct(ex: ExprLowering, cls: str, node: ast.Call) -> Expr:
         first = Const(EnumMember(cls, info.members[0][0]))  # the lookup is the class's, asked of a member
         ex.blocks.emit(CallMethod(tmp, first, ENUM_LOOKUP, (ex.expr(node.args[0]),), node.lineno))
         return Var(tmp)
+    maker = _defines_new(ex, cls)
+    if maker is not None:  # `SortedList(key=f)` may well be a SortedKeyList: what `__new__` makes is not followed
+        raise ex.error(node, f"call of {cls}(), whose class {maker} defines __new__")
     ex.calls.classes_built.add(cls)
     init = None
     current = cls
@@ -170,6 +173,17 @@ def bare_new(ex: ExprLowering, func: ast.Attribute, node: ast.Call) -> Expr | No
     ex.calls.classes_built.add(made)
     ex.blocks.emit(NewObject(tmp, made, node.lineno))
     return Var(tmp)
+
+
+def _defines_new(ex: ExprLowering, cls: str) -> str | None:
+    """The first class of `cls`'s chain whose own code defines `__new__`."""
+    current: str | None = cls
+    while current is not None and current in ex.module.class_infos:
+        info = ex.module.class_infos[current]
+        if "__new__" in info.methods and not info.library:
+            return current
+        current = info.base
+    return None
 
 
 def _class_named(ex: ExprLowering, node: ast.expr) -> str | None:
