@@ -1212,7 +1212,12 @@ def _parameters(module: ModuleSource, fn: ast.FunctionDef, owner: str | None, bi
         elif arg.annotation is None:
             kind, note = _unannotated_parameter(module, fn, arg, owner)
         else:
-            kind, note = _annotated_parameter(module, arg, arg.annotation, owner, scope)
+            try:
+                kind, note = _annotated_parameter(module, arg, arg.annotation, owner, scope)
+            except UnsupportedError:
+                if not _defaults_to_none(fn, arg.arg):
+                    raise
+                kind, note = NONE, f"{arg.arg}: None only (its default; {ast.unparse(arg.annotation)} is not modelled)"
         names.append(arg.arg)
         types.append(kind)
         if note is not None:
@@ -1277,6 +1282,8 @@ def _unannotated_parameter(module: ModuleSource, fn: ast.FunctionDef, arg: ast.a
             inferred, how = fitting, told
     if inferred is not None and inferred.kind == "obj" and _type_checked(fn, arg.arg):  # isinstance asked
         inferred, how = inferred.nullable(), how + "; None too, for its isinstance check"
+    if inferred is None and _defaults_to_none(fn, arg.arg):  # the tests leave it at its default
+        return NONE, f"{arg.arg}: None only (its default; {how or 'its use does not tell its type'})"
     if inferred is None:
         raise UnsupportedError(
             f"unsupported parameter '{arg.arg}' without a type annotation ({how})",
