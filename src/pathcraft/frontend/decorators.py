@@ -6,7 +6,8 @@
   (`cls(...)` builds one, `cls.m(...)` calls a class or static method), so
   it runs as a static method; refused when a subclass could be `cls`.
 * `@property`: a getter run by reading the attribute; `@p.setter` run by
-  assigning it (without one, assigning raises AttributeError).
+  assigning it (without one, assigning raises AttributeError);
+  `abc.abstractproperty` (deprecated) is one too, abstract under `ABC`.
 * `functools.cache` / `lru_cache`: results memoized by argument; the engine
   models the cache (`engine/cache.py`) because a hit runs no code of the
   function, which a path (its line events) shows.
@@ -68,6 +69,10 @@ def read_decorators(path: str, tree: ast.Module, fn: ast.FunctionDef, owner: str
                 raise unsupported(path, deco, what + (" outside a class" if owner is None else " with another"))
             binding = BINDINGS[deco.id]
             continue
+        if _from(tree, func, "abc", "abstractproperty", defined, path) and not isinstance(deco, ast.Call) \
+                and owner is not None and not binding:
+            binding = "property"  # a property (abstract under an ABC base: modelclasses.abstract_methods)
+            continue
         if isinstance(deco, ast.Attribute) and deco.attr == "setter" and isinstance(deco.value, ast.Name) \
                 and deco.value.id == fn.name and owner is not None and not binding:
             binding = "setter"  # the class checked it follows its getter (module._properties)
@@ -88,6 +93,11 @@ def read_decorators(path: str, tree: ast.Module, fn: ast.FunctionDef, owner: str
     if cached and limit == 0:  # lru_cache(maxsize=0) keeps nothing
         cached = False
     return Decorations(binding, cached, limit, tuple(assumptions))
+
+
+def is_abc_name(tree: ast.Module, deco: ast.expr, name: str, path: str) -> bool:
+    """`deco` is `abc.name` or `name` imported from `abc` (in a module of `tree`)."""
+    return _from(tree, deco, "abc", name, set(), path)
 
 
 def _from(tree: ast.Module, func: ast.expr, module: str, name: str, defined: set[str], path: str = "") -> bool:

@@ -262,7 +262,8 @@ def abstract_methods(module: ModuleSource, chain: list[ast.ClassDef]) -> tuple[s
             names: list[str] = []
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 names = [item.name]
-                if any(dotted(d) in ("abstractmethod", "abc.abstractmethod") for d in item.decorator_list):
+                if any(dotted(d) in ("abstractmethod", "abc.abstractmethod", "abstractproperty",
+                                     "abc.abstractproperty") for d in item.decorator_list):
                     abstract.add(item.name)
                     continue
             elif isinstance(item, ast.Assign) or isinstance(item, ast.AnnAssign) and item.value is not None:

@@ -20,7 +20,7 @@ from pathcraft.frontend.aliases import module_aliases, new_types
 from pathcraft.frontend.alterations import Alteration, altered_names, class_returning
 from pathcraft.frontend.dataclass_fields import field_default
 from pathcraft.frontend.boolsafe import bool_safe_ints, returned_as_given
-from pathcraft.frontend.decorators import drop_overloads, read_decorators
+from pathcraft.frontend.decorators import drop_overloads, is_abc_name, read_decorators
 from pathcraft.frontend import library_bases, mro, nested
 from pathcraft.models.math import lowering as mathmod
 from pathcraft.frontend import enums
@@ -807,7 +807,8 @@ def _properties(module: ModuleSource, cls: ast.ClassDef) -> tuple[list[str], lis
                     raise unsupported(module.path, deco, f"property {deco.attr} '@{ast.unparse(deco)}'")
                 setters.append(item.name)
             if isinstance(deco, ast.Name) and deco.id == "property" \
-                    and not {"property"} & (set(module.functions) | set(module.classes) | module.imported):
+                    and not {"property"} & (set(module.functions) | set(module.classes) | module.imported) \
+                    or is_abc_name(module.tree, deco, "abstractproperty", module.path):
                 if item.name in found:
                     raise unsupported(module.path, deco, f"property '{item.name}' defined twice")
                 found.append(item.name)
