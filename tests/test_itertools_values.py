@@ -13,7 +13,7 @@ from oracle import generated, oracle_tests
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "structure" / "itertools_values.py"
 NAMES = ["chained", "flattened", "head_then_rest", "window", "repeated", "numbered", "picked", "falsy", "taken",
          "dropped", "rejected", "not_iterable", "lazily_chained", "evens_of", "padded", "running", "around", "steps",
-         "counted_by_keyword"]
+         "counted_by_keyword", "diffs", "chosen", "first_pair"]
 
 test_replay, test_enumeration = oracle_tests(FIXTURE, NAMES, Bounds(ints=(-1, 0, 1, 2), max_list=2))
 

@@ -281,8 +281,8 @@ class Stdlib:
         origin = self.origin(node.func)
         if origin is None:
             return None
-        if origin[0] == "itertools":
-            made = self.itertool(origin[1], node)
+        if origin[0] == "itertools" and not (origin in ITERATORS and self.consumed().get(id(node)) is not None):
+            made = self.itertool(origin[1], node)  # (one walked once right away is taken whole, below)
             if made is not None:
                 return made
         module, name = origin

@@ -38,6 +38,8 @@ _SIGNATURES: dict[str, Signature] = {
     "tee": Signature(("iterable", "n"), 1, 2, (2,)),
     "zip_longest": Signature(("first", "second", "fillvalue"), 2, 2, (None,), frozenset({"fillvalue"})),
     "groupby": Signature(("iterable", "key"), 1, 2, (None,), frozenset({"iterable", "key"})),
+    "pairwise": Signature(("iterable",), 1, 1),
+    "combinations": Signature(("iterable", "r"), 2, 2, (), frozenset({"iterable", "r"})),
 }
 # the ones that call their first argument on each item (a callable parameter's `__call__`)
 CALLING = frozenset({"filterfalse", "takewhile", "dropwhile", "groupby"})

@@ -330,3 +330,61 @@ def fn__itertools_groupby_step(items: Iterable[int], key: Callable[[int], int] |
         state[2] = True
         return True
     return False
+
+
+def fn__itertools_pairwise(iterable: list[int]) -> Iterator[tuple[int, int]]:
+    """`pairwise(xs)` anywhere (the consumed-once form is
+    `frontend/prelude/stdlib.fn__pairwise`): `iter(xs)` at the call, then
+    each item with the one before it, read one at a time."""
+    items = iter(iterable)
+    return fn__itertools_pairwise_items(items)
+
+
+def fn__itertools_pairwise_items(items: Iterable[int]) -> Iterator[tuple[int, int]]:
+    started = False
+    previous = 0
+    for item in items:
+        if started:
+            yield (previous, item)
+        previous = item
+        started = True
+
+
+def fn__itertools_combinations(iterable: list[int], r: int) -> Iterator[tuple[int, ...]]:
+    """`combinations(xs, r)` anywhere: CPython copies the items and checks
+    `r` at the call, then gives index tuples in lexicographic order."""
+    pool = list(iterable)
+    given = r  # a local: `isinstance` decided at run time, not by the annotation
+    if not isinstance(given, int):
+        raise TypeError
+    if r < 0:
+        raise ValueError("r must be non-negative")
+    return fn__itertools_combinations_items(pool, r)
+
+
+def fn__itertools_combinations_items(pool: list[int], r: int) -> Iterator[tuple[int, ...]]:
+    n = len(pool)
+    if r > n:
+        return
+    indices = []
+    k = 0
+    while k < r:
+        indices.append(k)
+        k += 1
+    while True:
+        chosen = []
+        k = 0
+        while k < r:
+            chosen.append(pool[indices[k]])
+            k += 1
+        yield tuple(chosen)
+        i = r - 1
+        while i >= 0 and indices[i] == i + n - r:
+            i -= 1
+        if i < 0:
+            return
+        indices[i] += 1
+        j = i + 1
+        while j < r:
+            indices[j] = indices[j - 1] + 1
+            j += 1
