@@ -271,7 +271,7 @@ class Evaluator:
             uncertain = uncertain_attribute(program, cell, name)
             if uncertain is not None:
                 raise Unsupported(f"hasattr() of {uncertain}")
-            return False
+            return _written_since(heap, value, name)
         real = types.FunctionType if isinstance(cell, ObjectCell) else builtin_type(value, heap)
         return _asked_of_type(real, lambda kind: hasattr(kind, name),  # `keys`: no iterator has it
                               f"hasattr() of a value the model does not name ('{name}')")
@@ -466,3 +466,16 @@ _HOOKED: dict[str, tuple[str, ...]] = {
     "Iterator": ("__iter__", "__next__"), "Reversible": ("__reversed__", "__iter__"),
     "Collection": ("__len__", "__iter__", "__contains__"),
 }
+
+
+def _written_since(heap: Heap, obj: Value, name: str) -> bool:
+    """Has a write added attribute `name` to the input object `obj` since
+    it was made (heap/symbolic.py logs writes to inputs)? Uncertain, and
+    the path dropped, when the writer may or may not be the same object."""
+    writes = heap.writes.get(name, ())
+    if not writes or not isinstance(obj, Addr):
+        return False
+    ident = heap.ids.get(obj.id)
+    if any(writer is ident or writer == ident for writer, _ in writes):
+        return True
+    raise Unsupported(f"hasattr() of '{name}', written to an input that may be this one")

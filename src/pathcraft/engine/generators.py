@@ -136,7 +136,8 @@ def resume(machine: Machine, state: State, frame: Frame, addr: Addr, cell: Gener
     if admitted is None:
         machine.stats.pruned += 1
         return []
-    events = admitted.events if entry.builtin else EventNode(("call", cell.function), admitted.events)
+    events = admitted.events if entry.builtin or entry.foreign else EventNode(("call", cell.function),
+                                                                                admitted.events)
     state = replace(admitted, heap=admitted.heap.with_cell(addr, replace(cell, status="running")),
                     events=events, costs=admitted.costs.call(cell.function))
     if cell.status == "new":
@@ -218,8 +219,10 @@ def check_none_suspended(machine: Machine, state: State) -> None:
 
 
 def _silent(machine: Machine, cell: GeneratorCell) -> bool:
-    """Is the generator silent code pathcraft wrote (CPython's C iterator: no frame, no events)?"""
-    return machine.program.predicate(cell.entry).builtin
+    """Is the generator silent: code pathcraft wrote (CPython's C iterator:
+    no frame, no events), or a model's (a `dict` subclass's `__iter__`)?"""
+    entry = machine.program.predicate(cell.entry)
+    return entry.builtin or entry.foreign
 
 
 def _len_target(frame: Frame) -> str | None:

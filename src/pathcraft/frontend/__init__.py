@@ -244,7 +244,8 @@ class Frontend:
         if qualname in self.silent:
             owner = qualname.rpartition(".")[0]
         source = home(self.module, qualname)
-        if source is not self.module and self.signatures[qualname].generator:
+        if source is not self.module and self.signatures[qualname].generator \
+                and not is_model_file(source.path):  # a model's (dict's `__iter__`) is silent, as the prelude's
             raise UnsupportedError("unsupported generator of another module (its resumptions would show in the "
                                    "path)", at(source.path, fn))
         lowerer = FunctionLowerer(source, fn, self.signatures[qualname], self.signatures, owner)

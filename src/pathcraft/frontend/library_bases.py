@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import abc
 import ast
+import copy
 import importlib
 import inspect
 import sys
@@ -164,10 +165,33 @@ def synthesized_class(name: str, dotted: str, real: type, near: ast.AST) -> ast.
                   f"        raise NotImplementedError({why.format('__init__')!r})"]
     node = ast.parse("\n".join(lines)).body[0]
     assert isinstance(node, ast.ClassDef)
+    _written_methods(node, dotted)
     for child in ast.walk(node):
         ast.copy_location(child, near)
     setattr(node, STANDS_FOR, dotted)
     return node
+
+
+# bases whose behaviour is partly written out as plain Python (the rest synthesized as above)
+_WRITTEN = {"dict": Path(__file__).resolve().parent.parent / "models" / "builtins" / "dict_base.py"}
+
+
+def _written_methods(node: ast.ClassDef, dotted: str) -> None:
+    """Put the methods written out for `dotted` (models/builtins/dict_base.py)
+    in place of the raising ones synthesized for them, and add its helpers."""
+    source = _WRITTEN.get(dotted)
+    if source is None:
+        return
+    written = {item.name: copy.deepcopy(item) for cls in _written_classes(source) for item in cls.body
+               if isinstance(item, ast.FunctionDef)}  # a copy each time: lowering marks the nodes it reads
+    node.body = [written.pop(item.name, item) if isinstance(item, ast.FunctionDef) else item for item in node.body]
+    node.body.extend(written.values())  # the helpers (`_pathcraft_dict`), and what the real class lacks here
+
+
+@cache
+def _written_classes(source: Path) -> tuple[ast.ClassDef, ...]:
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    return tuple(n for n in tree.body if isinstance(n, ast.ClassDef))
 
 
 def add_synthesized(source: ModuleSource, statement: ast.ImportFrom) -> frozenset[str]:

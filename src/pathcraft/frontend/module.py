@@ -49,6 +49,7 @@ from pathcraft.frontend import varargs
 from pathcraft.frontend.sentinels import class_sentinels, sentinels
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.frontend.yields import is_generator, own_nodes
+from pathcraft.ir.builtin_names import DICT_ITEMS
 from pathcraft.ir.nodes import ClassInfo, CompiledPattern, FunctionInfo, Sentinel, Text
 from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, STR, Type
 
@@ -450,6 +451,8 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
         for name in _descriptors(klass):
             if fields.pop(mangle(name, klass.name), None) is not None:
                 bound.add(mangle(name, klass.name))
+    fields.pop(DICT_ITEMS, None)  # a dict subclass's items: made by code, never an input's (models/builtins)
+    bound.discard(DICT_ITEMS)
     opaque = tuple(sorted((bound | unmodelled) - set(class_defaults) - set(methods) - set(fields)))
     in_body = tuple(sorted(bound_in_body(cls) & set(opaque)))
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,

@@ -129,8 +129,12 @@ class ModuleSource:
 
     @functools.cached_property
     def has_generators(self) -> bool:
-        """Does a function of the module yield (see frontend/yields.py)?"""
-        return module_has_generators(self.tree)
+        """Does a function of the module, or of a model class merged into it
+        (`dict`'s `__iter__`, models/builtins/dict_base.py), yield (see
+        frontend/yields.py)?"""
+        return module_has_generators(self.tree) or any(
+            module_has_generators(ast.Module(body=[self.classes[name]], type_ignores=[]))
+            for name in self.model_classes if name in self.classes)
 
     @property
     def user_classes(self) -> set[str]:

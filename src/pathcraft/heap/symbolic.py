@@ -119,8 +119,8 @@ class SymbolicHeap(LazyHeap):
         cell = heap.cell(obj)
         lazy = isinstance(cell, ObjectCell) and isinstance(heap.current(cell.fields.get(field)), Lazy)
         for base in super().get_field(heap, obj, field):
-            if base.exc is not None:
-                out.append(base)
+            if base.exc is not None:  # not in the cell as made: an attribute a write may have added since
+                out.extend(self._written_since(heap, ident, field, base))
                 continue
             h = self._link_field(base.heap, obj, field, base.value, lazy)
             out.extend(self._through_writes(h, ident, field, base.value))
@@ -158,6 +158,21 @@ class SymbolicHeap(LazyHeap):
                             if other.label == label and other_id in heap.ids:
                                 constraints.append(T.ne(heap.ids[value.id], heap.ids[other_id]))
         return heap.constrain(*constraints)
+
+    def _written_since(self, heap: Heap, ident: Term, field: str, missing: HeapResult) -> list[HeapResult]:
+        """A field the input object lacked when made (an attribute its code
+        adds, `self._cache = {}`): the value of the last write to this
+        object, one child per candidate writer, else the read's error."""
+        writes = heap.writes.get(field, ())
+        out = []
+        later_miss: Term = True
+        for writer, written in reversed(writes):
+            hit = T.eq(ident, writer)
+            out.append(HeapResult(heap, written, T.and_(hit, later_miss)))
+            later_miss = T.and_(later_miss, T.not_(hit))
+        before = missing.constraint
+        out.append(replace(missing, constraint=later_miss if before is None else T.and_(before, later_miss)))
+        return [r for r in out if r.constraint is not False]
 
     def _through_writes(self, heap: Heap, ident: Term, field: str, base: object) -> list[HeapResult]:
         writes = heap.writes.get(field, ())

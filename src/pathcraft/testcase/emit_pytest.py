@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pathcraft import __version__
+from pathcraft.ir.builtin_names import DICT_ITEMS
 from pathcraft.ir.nodes import Text
 from pathcraft.ir.values import STDLIB_EXCEPTIONS
 from pathcraft.solver.fpsem import float_literal
@@ -656,8 +657,15 @@ def value_checks(expr: str, value: Any, case: TestCase, alias: str,
         return out + container_checks(expr, desc, case, alias, seen, steps)
     out.append(f"assert type({expr}) is {class_expr(alias, desc['class'], case.extra.get('spellings', {}))}")
     for field, field_value in desc["fields"].items():
-        out += value_checks(f"{expr}.{field}", field_value, case, alias, seen, steps + 1)
+        out += value_checks(attribute_expr(expr, field), field_value, case, alias, seen, steps + 1)
     return out
+
+
+def attribute_expr(expr: str, field: str) -> str:
+    """How a test reads attribute `field` of object `expr`: the items of a
+    dict subclass's instance (DICT_ITEMS, models/builtins/dict_base.py) as
+    `dict(obj)`, any other as itself."""
+    return f"dict({expr})" if field == DICT_ITEMS else f"{expr}.{field}"
 
 
 def heap_checks(case: TestCase, alias: str) -> list[str]:
@@ -671,7 +679,7 @@ def heap_checks(case: TestCase, alias: str) -> list[str]:
             out += container_checks(name, desc, case, alias, seen)
         else:
             for field, value in desc["fields"].items():
-                out += value_checks(f"{name}.{field}", value, case, alias, seen, 1)
+                out += value_checks(attribute_expr(name, field), value, case, alias, seen, 1)
     return out
 
 

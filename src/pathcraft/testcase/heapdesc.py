@@ -35,6 +35,7 @@ from pathcraft.ir.callables import SOURCES, made_as
 from pathcraft.ir.callables import real as real_function
 from pathcraft.heap.cells import Addr, Cell, DictCell, GeneratorCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.readback import ObjectKey, final_fields, object_key
+from pathcraft.ir.builtin_names import DICT_ITEMS
 from pathcraft.ir.nodes import EnumMember, Sentinel, Text
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
@@ -162,11 +163,22 @@ class SymbolicSnapshot:
                 raw = self._fields(key, final)
             else:
                 raw = {f: self.heap.current(v) for f, v in cell.fields.items()}
+            raw = self._without_empty_items(raw)
             fields = {f: self.value(v) for f, v in sorted(raw.items()) if not isinstance(v, Lazy)}
             return {"class": cell.cls, "fields": fields}
         if cell.is_deque:
             return {"deque": self._items(cell, owner)}
         return {"list": self._items(cell, owner)}
+
+    def _without_empty_items(self, fields: Mapping[str, object]) -> dict[str, object]:
+        """An object's fields, without the items of a dict subclass's
+        instance when it has none (DICT_ITEMS, models/builtins/dict_base.py:
+        made when first needed, where the real object always has a table)."""
+        items = self.heap.current(fields.get(DICT_ITEMS))
+        cell = self.heap.cells.get(items.id) if isinstance(items, Addr) else None
+        if isinstance(cell, DictCell) and not cell.keys:
+            return {f: v for f, v in fields.items() if f != DICT_ITEMS}
+        return dict(fields)
 
     def _items(self, cell: ListCell, owner: str) -> list[Json]:
         if cell.items is not None:
@@ -242,6 +254,7 @@ class SymbolicSnapshot:
             cell = self.heap.cells[v.id]
             if isinstance(cell, ObjectCell):
                 fields = self._fields(key, final=True) if key in self.members else cell.fields
+                fields = self._without_empty_items(fields)
                 queue.extend(self.heap.current(c) for _, c in sorted(fields.items()))
             elif isinstance(cell, DictCell):
                 queue.extend(cell.values or ())
@@ -342,6 +355,7 @@ def build_inputs(snapshot: Mapping[str, Json], classes: Callable[[str], type]) -
 def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[str, Json]]:
     """The same traversal as `SymbolicSnapshot.final`, over live objects."""
     names = {id(obj): name for name, obj in inputs.items()}
+    _attributes = _attributes_and_items()
     order: list[Any] = []
     new_count = 0
     queue: deque[Any] = deque([result])
@@ -416,7 +430,22 @@ def _is_object(v: Any) -> bool:
             "__slots__" in vars(k) for k in type(v).__mro__))
 
 
-def _attributes(obj: Any) -> dict[str, Any]:
+def _attributes_and_items() -> Callable[[Any], dict[str, Any]]:
+    """An instance's attributes, and the items of one derived from dict as
+    the model holds them (DICT_ITEMS: a dict of them, the same one each
+    time it is asked; none when it has no items)."""
+    tables: dict[int, dict[Any, Any]] = {}
+
+    def attributes(obj: Any) -> dict[str, Any]:
+        found = _own_attributes(obj)
+        if isinstance(obj, dict) and obj:
+            found[DICT_ITEMS] = tables.setdefault(id(obj), dict(obj))
+        return found
+
+    return attributes
+
+
+def _own_attributes(obj: Any) -> dict[str, Any]:
     """An instance's attributes: its `__dict__`, and the `__slots__` of its
     class and bases that are set (a node class with `__slots__` has no dict)."""
     found = dict(vars(obj)) if hasattr(obj, "__dict__") else {}
