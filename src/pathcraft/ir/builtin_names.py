@@ -107,6 +107,6 @@ ENUM_LOOKUP = "$enum_lookup"
 # (models/builtins/classes.py): its instances are built with the builtin's `__new__`
 BUILTIN_BASES = {"dict": "PathcraftDict", "list": "PathcraftList"}
 # the attribute holding the items of an instance of a class derived from dict (models/builtins/dict_base.py):
-# no input has it (a test makes inputs empty of items), and a test reads it as `dict(obj)`
+# no input has it (a test makes inputs empty of items), and a test reads it as `dict(dict.items(obj))`
 DICT_ITEMS = "_pathcraft_items"
 BASE_BUILTINS = {model: builtin for builtin, model in BUILTIN_BASES.items()}

@@ -664,8 +664,10 @@ def value_checks(expr: str, value: Any, case: TestCase, alias: str,
 def attribute_expr(expr: str, field: str) -> str:
     """How a test reads attribute `field` of object `expr`: the items of a
     dict subclass's instance (DICT_ITEMS, models/builtins/dict_base.py) as
-    `dict(obj)`, any other as itself."""
-    return f"dict({expr})" if field == DICT_ITEMS else f"{expr}.{field}"
+    `dict(dict.items(obj))`, which reads the table past any `__iter__`,
+    `keys` or `__getitem__` the class defines (`dict(obj)` would call
+    them); any other as itself."""
+    return f"dict(dict.items({expr}))" if field == DICT_ITEMS else f"{expr}.{field}"
 
 
 def heap_checks(case: TestCase, alias: str) -> list[str]:

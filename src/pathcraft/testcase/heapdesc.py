@@ -438,8 +438,8 @@ def _attributes_and_items() -> Callable[[Any], dict[str, Any]]:
 
     def attributes(obj: Any) -> dict[str, Any]:
         found = _own_attributes(obj)
-        if isinstance(obj, dict) and obj:
-            found[DICT_ITEMS] = tables.setdefault(id(obj), dict(obj))
+        if isinstance(obj, dict) and dict.__len__(obj):  # the table itself, past the class's own methods
+            found[DICT_ITEMS] = tables.setdefault(id(obj), dict(dict.items(obj)))
         return found
 
     return attributes

@@ -12,7 +12,8 @@ on first need: `dict.__new__` makes an instance empty of items, and a test
 builds its inputs that way (`dict.__new__(C)`, testcase/emit_pytest.py),
 so an instance without the attribute has no items, which the engine takes
 as certain (heap/base.uncertain_attribute). A test reads the items of an
-instance with `dict(obj)` where the model has this attribute.
+instance with `dict(dict.items(obj))` where the model has this attribute
+(past the class's own `__iter__` and `__getitem__`).
 
 Each method works on the hidden dict directly, as CPython's do on the
 table: `update`, `setdefault` and `__init__` never call a subclass's
