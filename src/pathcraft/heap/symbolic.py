@@ -163,15 +163,9 @@ class SymbolicHeap(LazyHeap):
         """A field the input object lacked when made (an attribute its code
         adds, `self._cache = {}`): the value of the last write to this
         object, one child per candidate writer, else the read's error."""
-        writes = heap.writes.get(field, ())
-        out = []
-        later_miss: Term = True
-        for writer, written in reversed(writes):
-            hit = T.eq(ident, writer)
-            out.append(HeapResult(heap, written, T.and_(hit, later_miss)))
-            later_miss = T.and_(later_miss, T.not_(hit))
+        out, missed = _by_writer(heap, ident, field)
         before = missing.constraint
-        out.append(replace(missing, constraint=later_miss if before is None else T.and_(before, later_miss)))
+        out.append(replace(missing, constraint=missed if before is None else T.and_(before, missed)))
         return [r for r in out if r.constraint is not False]
 
     def _through_writes(self, heap: Heap, ident: Term, field: str, base: object) -> list[HeapResult]:
@@ -184,14 +178,8 @@ class SymbolicHeap(LazyHeap):
                 assert is_scalar(written)
                 value = T.ite(T.eq(ident, writer), written, value)
             return [HeapResult(heap, value)]
-        # a reference: one child per candidate, under the condition that picks it
-        out = []
-        later_miss: Term = True
-        for writer, written in reversed(writes):
-            hit = T.eq(ident, writer)
-            out.append(HeapResult(heap, written, T.and_(hit, later_miss)))
-            later_miss = T.and_(later_miss, T.not_(hit))
-        out.append(HeapResult(heap, base, later_miss))
+        out, missed = _by_writer(heap, ident, field)  # a reference: one child per candidate
+        out.append(HeapResult(heap, base, missed))
         return [r for r in out if r.constraint is not False]
 
     def set_field(self, heap: Heap, obj: object, field: str, value: object) -> list[HeapResult]:
@@ -203,3 +191,16 @@ class SymbolicHeap(LazyHeap):
             return [HeapResult(heap, exc=set_attribute_error(obj, heap, field))]
         log = heap.writes.get(field, ()) + ((ident, value),)
         return [HeapResult(replace(heap, writes={**heap.writes, field: log}))]
+
+
+def _by_writer(heap: Heap, ident: Term, field: str) -> tuple[list[HeapResult], Term]:
+    """A read of `field` through the writes logged to inputs: the value of
+    each write under the condition that it is the last to this object, and
+    the condition that none was."""
+    out = []
+    later_miss: Term = True
+    for writer, written in reversed(heap.writes.get(field, ())):
+        hit = T.eq(ident, writer)
+        out.append(HeapResult(heap, written, T.and_(hit, later_miss)))
+        later_miss = T.and_(later_miss, T.not_(hit))
+    return out, later_miss
