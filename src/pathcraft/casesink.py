@@ -275,7 +275,8 @@ def _classes_named(case: TestCase) -> tuple[set[str], set[str]]:
         if isinstance(item, NamedValue):
             tuples.add(item.cls)
         if isinstance(item, dict):
-            if isinstance(item.get("class"), str) and "function" not in item:  # a function is its lambda
+            if isinstance(item.get("class"), str) and "function" not in item and "made" not in item:
+                # (a function is its lambda, a lock its constructor call)
                 found.add(item["class"])
             if isinstance(item.get(ENUM_KEY), str):  # an enum member, named through its class
                 found.add(item[ENUM_KEY])
@@ -353,6 +354,8 @@ def outcome_words(case: TestCase) -> str:
         target = case.heap_final.get(value["$ref"], {}) or case.heap_in.get(value["$ref"], {})
         kind = target.get("class", next((k for k in ("dict", "set", "deque") if k in target), "list")) \
             if target else "object"
+        if "made" in target:  # a lock: named by its kind (`threading.RLock()`: `returns_lock`)
+            kind = "lock"
         return f"returns_{re.sub(r'(?<!^)(?=[A-Z])', '_', kind.rpartition('.')[2]).lower()}"  # `Outer.Inner`
     if value is None or isinstance(value, bool):
         return f"returns_{str(value).lower()}"

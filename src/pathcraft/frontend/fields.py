@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from pathcraft.frontend.field_uses import int_by_use
 from pathcraft.frontend.nested import dotted
+from pathcraft.ir.builtin_names import MADE_BY
 from pathcraft.ir.nodes import Sentinel, Text
 from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, STR, Type
 
@@ -553,7 +554,7 @@ class Typer:
             if node.func.attr in _STR_METHODS and self.expr_type(node.func.value, fn, seen, owner) == STR:
                 return _STR_METHODS[node.func.attr]  # `interpreter.lower()`
         if isinstance(node.func, ast.Name) and not node.keywords:
-            if node.func.id in self.classes:
+            if node.func.id in self.classes or node.func.id in MADE_BY:  # a lock's model (frontend/locks.py)
                 return Type("obj", node.func.id)
             if node.func.id in _INT_CALLS and not self._shadowed(node.func.id, fn):
                 return INT

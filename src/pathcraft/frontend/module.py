@@ -27,7 +27,7 @@ from pathcraft.frontend import enums
 from pathcraft.frontend.folding import fold_module_constants
 from pathcraft.frontend.unpacked import split_unpacked_constants
 from pathcraft.frontend.total_ordering import expand_total_ordering
-from pathcraft.frontend import callables, unions
+from pathcraft.frontend import callables, locks, unions
 from pathcraft.frontend.frozen import frozen_containers
 from pathcraft.frontend.method_aliases import inline_method_aliases
 from pathcraft.frontend.versions import fold_version_branches
@@ -49,7 +49,7 @@ from pathcraft.frontend import varargs
 from pathcraft.frontend.sentinels import class_sentinels, sentinels
 from pathcraft.frontend.types import TypeSyntaxError, bare_lists, parse_type, type_scope
 from pathcraft.frontend.yields import is_generator, own_nodes
-from pathcraft.ir.builtin_names import DICT_ITEMS
+from pathcraft.ir.builtin_names import MODEL_STATE
 from pathcraft.ir.nodes import ClassInfo, CompiledPattern, FunctionInfo, Sentinel, Text
 from pathcraft.ir.types import BOOL, FLOAT, INT, NONE, STR, Type
 
@@ -122,6 +122,7 @@ def load_module(path: str, *, linker: Linker | None = None) -> ModuleSource:
     normalize_bases(module)
     if callables.needs_models(module.tree):  # `pred(item)` on a parameter: the candidates' model classes
         callables.add_models(module.tree)
+    locks.add_models(module.tree)  # `self._lock = RLock()`: the lock's model class (frontend/locks.py)
     import_siblings(module, linker)
     link_imports(module, load_module, linker)
     _recheck_frozen(module)
@@ -451,8 +452,9 @@ def _class_info(module: ModuleSource, cls: ast.ClassDef) -> ClassInfo:
         for name in _descriptors(klass):
             if fields.pop(mangle(name, klass.name), None) is not None:
                 bound.add(mangle(name, klass.name))
-    fields.pop(DICT_ITEMS, None)  # a dict subclass's items: made by code, never an input's (models/builtins)
-    bound.discard(DICT_ITEMS)
+    for name in [n for n in [*fields, *bound] if n.startswith(MODEL_STATE)]:  # a model's own state (DICT_ITEMS,
+        fields.pop(name, None)  # a lock's depth): made by code, never an input's
+        bound.discard(name)
     opaque = tuple(sorted((bound | unmodelled) - set(class_defaults) - set(methods) - set(fields)))
     in_body = tuple(sorted(bound_in_body(cls) & set(opaque)))
     return ClassInfo(cls.name, base, tuple(fields.items()), tuple(methods), cls.lineno,

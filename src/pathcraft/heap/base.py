@@ -18,7 +18,7 @@ from typing import Literal, Protocol, TypeGuard, Union, get_args
 
 from pathcraft.errors import Unsupported
 from pathcraft.heap.cells import Addr, DictCell, GeneratorCell, Heap, Lazy, ObjectCell, ViewCell
-from pathcraft.ir.builtin_names import DICT_ITEMS
+from pathcraft.ir.builtin_names import MODEL_STATE
 from pathcraft.ir.nodes import EnumMember, Program, Sentinel, Text
 from pathcraft.ir.types import Type
 from pathcraft.ir.values import ExcValue
@@ -145,7 +145,7 @@ def uncertain_attribute(program: Program, cell: ObjectCell, name: str) -> str | 
     running the class's code). The path is then dropped, never guessed."""
     if name.startswith("__") and name.endswith("__"):
         return f"special attribute '{name}'"
-    if name == DICT_ITEMS:  # an input is made empty of items (models/builtins/dict_base.py)
+    if name.startswith(MODEL_STATE):  # a model's own state: an input is made without it (DICT_ITEMS, a lock)
         return None
     if cell.origin == "input" and program.class_binds(cell.cls, name):
         return f"attribute '{name}', which the class sets to values not modelled"

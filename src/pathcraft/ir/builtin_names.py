@@ -109,4 +109,10 @@ BUILTIN_BASES = {"dict": "PathcraftDict", "list": "PathcraftList"}
 # the attribute holding the items of an instance of a class derived from dict (models/builtins/dict_base.py):
 # no input has it (a test makes inputs empty of items), and a test reads it as `dict(dict.items(obj))`
 DICT_ITEMS = "_pathcraft_items"
+# attributes of this prefix are a model's own state (DICT_ITEMS, a lock's depth): never an input's field, and
+# an instance without one has the class's value (or none) for certain
+MODEL_STATE = "_pathcraft_"
+# model classes whose instances a test makes by a call, never field by field (models/threading/classes.py):
+# the call's text, and the module it needs imported
+MADE_BY = {"PathcraftLock": ("threading.Lock()", "threading"), "PathcraftRLock": ("threading.RLock()", "threading")}
 BASE_BUILTINS = {model: builtin for builtin, model in BUILTIN_BASES.items()}

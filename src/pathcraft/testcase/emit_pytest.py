@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pathcraft import __version__
-from pathcraft.ir.builtin_names import DICT_ITEMS
+from pathcraft.ir.builtin_names import DICT_ITEMS, MADE_BY
 from pathcraft.ir.nodes import Text
 from pathcraft.ir.values import STDLIB_EXCEPTIONS
 from pathcraft.solver.fpsem import float_literal
@@ -215,6 +215,7 @@ def local_imports(lines: Sequence[str]) -> list[str]:
     """The imports a test's own lines need: `collections` for a deque built
     or checked, a standard-library module for an exception of its."""
     wanted = {"collections"} if any("collections.deque" in line for line in lines) else set()
+    wanted |= {module for made, module in MADE_BY.values() if any(made in line for line in lines)}
     wanted |= {module for name, (module, _) in STDLIB_EXCEPTIONS.items()
                if any(f"{module}.{name}" in line for line in lines)}
     return [f"import {module}" for module in sorted(wanted)]
@@ -505,6 +506,8 @@ def build_lines(heap_in: Mapping[str, Any], alias: str, spellings: Mapping[str, 
     for name, desc in heap_in.items():
         if "function" in desc:  # a callable parameter's function (models/callables)
             lines.append(f"{name} = {desc['function']}  # noqa: E731")
+        elif "made" in desc:  # a fresh lock (models/threading)
+            lines.append(f"{name} = {desc['made']}")
         elif "class" in desc:
             made = class_expr(alias, desc["class"], spellings)
             maker = (builtin_bases or {}).get(desc["class"], "object")
@@ -655,6 +658,8 @@ def value_checks(expr: str, value: Any, case: TestCase, alias: str,
     desc = case.heap_final[name]
     if "class" not in desc:
         return out + container_checks(expr, desc, case, alias, seen, steps)
+    if "made" in desc:  # a lock made in the call (models/threading): its kind, its state the model's own
+        return out + [f"assert type({expr}) is type({desc['made']})"]
     out.append(f"assert type({expr}) is {class_expr(alias, desc['class'], case.extra.get('spellings', {}))}")
     for field, field_value in desc["fields"].items():
         out += value_checks(attribute_expr(expr, field), field_value, case, alias, seen, steps + 1)

@@ -24,6 +24,7 @@ import enum
 
 import keyword
 import re
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -35,7 +36,7 @@ from pathcraft.ir.callables import SOURCES, made_as
 from pathcraft.ir.callables import real as real_function
 from pathcraft.heap.cells import Addr, Cell, DictCell, GeneratorCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.readback import ObjectKey, final_fields, object_key
-from pathcraft.ir.builtin_names import DICT_ITEMS
+from pathcraft.ir.builtin_names import DICT_ITEMS, MADE_BY
 from pathcraft.ir.nodes import EnumMember, Sentinel, Text
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
@@ -159,6 +160,8 @@ class SymbolicSnapshot:
         if isinstance(cell, ObjectCell):
             if cell.cls in SOURCES:  # a function a callable parameter takes: the test writes its lambda
                 return {"class": cell.cls, "fields": {}, "function": SOURCES[cell.cls]}
+            if cell.cls in MADE_BY:  # a lock: the test makes a fresh one, its state the model's own
+                return {"class": cell.cls, "fields": {}, "made": MADE_BY[cell.cls][0]}
             if key in self.members:
                 raw = self._fields(key, final)
             else:
@@ -323,6 +326,8 @@ def build_inputs(snapshot: Mapping[str, Json], classes: Callable[[str], type]) -
     for name, desc in snapshot.items():
         if "function" in desc:  # a callable parameter's function (models/callables)
             objects[name] = real_function(desc["class"])
+        elif "made" in desc:  # a fresh lock (models/threading)
+            objects[name] = getattr(threading, _LOCK_TYPES[desc["class"]][0])()
         elif "class" in desc:
             cls = classes(desc["class"])
             maker: Any = next((b for b in cls.__mro__[1:] if b.__module__ == "builtins" and b is not object), object)
@@ -406,6 +411,8 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
             objects[names[id(obj)]] = {"deque": [value(x) for x in obj]}
         elif (model := made_as(obj)) is not None:  # a callable parameter's function (models/callables)
             objects[names[id(obj)]] = {"class": model, "fields": {}, "function": SOURCES[model]}
+        elif (model := _lock_model(obj)) is not None:  # a lock (models/threading)
+            objects[names[id(obj)]] = {"class": model, "fields": {}, "made": MADE_BY[model][0]}
         else:
             fields = {f: value(x) for f, x in sorted(_attributes(obj).items())}
             objects[names[id(obj)]] = {"class": type(obj).__qualname__, "fields": fields}
@@ -424,7 +431,17 @@ def _user_class(v: Any) -> bool:
     return isinstance(v, (dict, list, set, deque)) and type(v).__module__ not in ("builtins", "collections")
 
 
+def _lock_model(v: Any) -> str | None:
+    """The model class of a `threading` lock (models/threading), if `v` is one."""
+    return next((model for model, (_, factory) in _LOCK_TYPES.items() if type(v) is factory), None)
+
+
+_LOCK_TYPES = {"PathcraftLock": ("Lock", type(threading.Lock())), "PathcraftRLock": ("RLock", type(threading.RLock()))}
+
+
 def _is_object(v: Any) -> bool:
+    if _lock_model(v) is not None:
+        return True
     return isinstance(v, (list, dict, set, deque)) or not isinstance(v, type) and (
         hasattr(v, "__dict__") or type(v).__module__ != "builtins" and any(
             "__slots__" in vars(k) for k in type(v).__mro__))

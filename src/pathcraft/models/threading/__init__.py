@@ -1,0 +1,1 @@
+"""The model of `threading`'s locks (see `pathcraft.models`)."""
