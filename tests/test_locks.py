@@ -38,3 +38,37 @@ def test_the_written_tests_pass_fresh_locks(tmp_path: Path) -> None:
     code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
     assert "threading.RLock()" in code and "threading.Lock()" in code and "Pathcraft" not in code
     assert "def test_Box_lock_1_returns_lock" in code
+
+
+FALLBACK = '''
+try:
+    from threading import RLock
+except Exception:
+    class RLock:  # never made: threading is always there
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+
+class Cache:
+    def __init__(self) -> None:
+        self._lock = RLock()
+        self.hits = 0
+
+    def hit(self, k: int) -> int:
+        with self._lock:
+            if k > 0:
+                self.hits += 1
+        return self.hits
+'''
+
+
+def test_an_import_with_a_fallback_class_is_the_lock(tmp_path: Path) -> None:
+    """`try: from threading import RLock / except: class RLock` (boltons'
+    cacheutils): the import never fails, so `RLock()` is the lock."""
+    path = tmp_path / "fallback.py"
+    path.write_text(FALLBACK)
+    cases = generated(path, "Cache.hit")
+    assert len(cases) >= 2 and replay_mismatches(path, "Cache.hit", cases) == []

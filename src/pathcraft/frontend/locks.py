@@ -43,7 +43,7 @@ def _threading_names(tree: ast.Module) -> tuple[dict[str, str], set[str]]:
     names: dict[str, str] = {}
     modules: set[str] = set()
     bound: dict[str, int] = {}
-    for node in tree.body:
+    for node in _statements(tree.body):
         for target in _bound(node):
             bound[target] = bound.get(target, 0) + 1
         if isinstance(node, ast.ImportFrom) and node.module == "threading" and not node.level:
@@ -52,6 +52,27 @@ def _threading_names(tree: ast.Module) -> tuple[dict[str, str], set[str]]:
             modules.update(a.asname or a.name for a in node.names if a.name == "threading")
     once = {name for name, count in bound.items() if count == 1}
     return {k: v for k, v in names.items() if k in once}, modules & once
+
+
+def _statements(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The module's statements, a `try:`'s body in place of it: `try: from
+    threading import RLock` never fails (threading is always there), so
+    what its handlers bind instead (`class RLock: ...`) never runs."""
+    out: list[ast.stmt] = []
+    for node in body:
+        if isinstance(node, ast.Try) and any(isinstance(n, (ast.Import, ast.ImportFrom)) and _threading(n)
+                                             for n in node.body):
+            out.extend(node.body)
+            out.extend(node.finalbody)
+        else:
+            out.append(node)
+    return out
+
+
+def _threading(node: ast.Import | ast.ImportFrom) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        return node.module == "threading" and not node.level
+    return any(a.name == "threading" for a in node.names)
 
 
 def _bound(node: ast.stmt) -> list[str]:
