@@ -113,6 +113,12 @@ DICT_ITEMS = "_pathcraft_items"
 # an instance without one has the class's value (or none) for certain
 MODEL_STATE = "_pathcraft_"
 # model classes whose instances a test makes by a call, never field by field (models/threading/classes.py):
-# the call's text, and the module it needs imported
-MADE_BY = {"PathcraftLock": ("threading.Lock()", "threading"), "PathcraftRLock": ("threading.RLock()", "threading")}
+# the module and the factory of the call (`threading.RLock()`)
+MADE_BY = {"PathcraftLock": ("threading", "Lock"), "PathcraftRLock": ("threading", "RLock")}
+
+
+def made_call(model: str) -> str:
+    """The call a test makes an instance of model class `model` with (MADE_BY)."""
+    module, factory = MADE_BY[model]
+    return f"{module}.{factory}()"
 BASE_BUILTINS = {model: builtin for builtin, model in BUILTIN_BASES.items()}

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pathcraft import __version__
-from pathcraft.ir.builtin_names import DICT_ITEMS, MADE_BY
+from pathcraft.ir.builtin_names import DICT_ITEMS, MADE_BY, made_call
 from pathcraft.ir.nodes import Text
 from pathcraft.ir.values import STDLIB_EXCEPTIONS
 from pathcraft.solver.fpsem import float_literal
@@ -215,7 +215,7 @@ def local_imports(lines: Sequence[str]) -> list[str]:
     """The imports a test's own lines need: `collections` for a deque built
     or checked, a standard-library module for an exception of its."""
     wanted = {"collections"} if any("collections.deque" in line for line in lines) else set()
-    wanted |= {module for made, module in MADE_BY.values() if any(made in line for line in lines)}
+    wanted |= {MADE_BY[model][0] for model in MADE_BY if any(made_call(model) in line for line in lines)}
     wanted |= {module for name, (module, _) in STDLIB_EXCEPTIONS.items()
                if any(f"{module}.{name}" in line for line in lines)}
     return [f"import {module}" for module in sorted(wanted)]

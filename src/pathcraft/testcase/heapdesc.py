@@ -24,7 +24,7 @@ import enum
 
 import keyword
 import re
-import threading
+import importlib
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -36,7 +36,7 @@ from pathcraft.ir.callables import SOURCES, made_as
 from pathcraft.ir.callables import real as real_function
 from pathcraft.heap.cells import Addr, Cell, DictCell, GeneratorCell, Heap, Lazy, ListCell, ObjectCell, ViewCell
 from pathcraft.heap.readback import ObjectKey, final_fields, object_key
-from pathcraft.ir.builtin_names import DICT_ITEMS, MADE_BY
+from pathcraft.ir.builtin_names import DICT_ITEMS, MADE_BY, made_call
 from pathcraft.ir.nodes import EnumMember, Sentinel, Text
 from pathcraft.ir.values import ExcValue
 from pathcraft.solver import terms as T
@@ -161,7 +161,7 @@ class SymbolicSnapshot:
             if cell.cls in SOURCES:  # a function a callable parameter takes: the test writes its lambda
                 return {"class": cell.cls, "fields": {}, "function": SOURCES[cell.cls]}
             if cell.cls in MADE_BY:  # a lock: the test makes a fresh one, its state the model's own
-                return {"class": cell.cls, "fields": {}, "made": MADE_BY[cell.cls][0]}
+                return {"class": cell.cls, "fields": {}, "made": made_call(cell.cls)}
             if key in self.members:
                 raw = self._fields(key, final)
             else:
@@ -327,7 +327,7 @@ def build_inputs(snapshot: Mapping[str, Json], classes: Callable[[str], type]) -
         if "function" in desc:  # a callable parameter's function (models/callables)
             objects[name] = real_function(desc["class"])
         elif "made" in desc:  # a fresh lock (models/threading)
-            objects[name] = getattr(threading, _LOCK_TYPES[desc["class"]][0])()
+            objects[name] = _FACTORIES[desc["class"]]()
         elif "class" in desc:
             cls = classes(desc["class"])
             maker: Any = next((b for b in cls.__mro__[1:] if b.__module__ == "builtins" and b is not object), object)
@@ -412,7 +412,7 @@ def real_snapshot(result: Any, inputs: Mapping[str, Any]) -> tuple[Json, dict[st
         elif (model := made_as(obj)) is not None:  # a callable parameter's function (models/callables)
             objects[names[id(obj)]] = {"class": model, "fields": {}, "function": SOURCES[model]}
         elif (model := _lock_model(obj)) is not None:  # a lock (models/threading)
-            objects[names[id(obj)]] = {"class": model, "fields": {}, "made": MADE_BY[model][0]}
+            objects[names[id(obj)]] = {"class": model, "fields": {}, "made": made_call(model)}
         else:
             fields = {f: value(x) for f, x in sorted(_attributes(obj).items())}
             objects[names[id(obj)]] = {"class": type(obj).__qualname__, "fields": fields}
@@ -433,10 +433,12 @@ def _user_class(v: Any) -> bool:
 
 def _lock_model(v: Any) -> str | None:
     """The model class of a `threading` lock (models/threading), if `v` is one."""
-    return next((model for model, (_, factory) in _LOCK_TYPES.items() if type(v) is factory), None)
+    return next((model for model, made in _MADE_TYPES.items() if type(v) is made), None)
 
 
-_LOCK_TYPES = {"PathcraftLock": ("Lock", type(threading.Lock())), "PathcraftRLock": ("RLock", type(threading.RLock()))}
+# the real factories MADE_BY names, and the types of what they make
+_FACTORIES = {model: getattr(importlib.import_module(module), name) for model, (module, name) in MADE_BY.items()}
+_MADE_TYPES = {model: type(factory()) for model, factory in _FACTORIES.items()}
 
 
 def _is_object(v: Any) -> bool:
